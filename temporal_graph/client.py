@@ -1,0 +1,378 @@
+"""``TemporalGraph``: the client users hold. Thin: it validates, resolves names and times, runs
+statements through :class:`~temporal_graph.writer.FactWriter` and reads through the store.
+
+Ingestion (``add_episode``, ``import_file``) and the query layer (``paths``, ``search``,
+``context``, ``ask``) live in the ``ingestion`` and ``queries`` packages, which build on this one;
+the client finds them as plug-ins (``temporal_graph.services``) so the dependency points one way.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from datetime import datetime, tzinfo
+from pathlib import Path as FilePath
+from typing import Any, TypeVar
+
+import networkx as nx
+
+from . import services
+from .errors import InvalidInput
+from .extraction import Extractor
+from .model import Answer, Diff, Entity, Fact, ImportReport, IngestResult, Path, SearchHit
+from .names import check_group, clean_name, name_key, normalize_relation
+from .ontology import Ontology
+from .store import FactQuery, Store
+from .times import UTC, Clock, TimeLike, optional_utc, system_clock, to_utc
+from .writer import FactWriter
+
+T = TypeVar("T")
+DEFAULT_GROUP = "default"
+
+
+def fact_order(fact: Fact) -> tuple:
+    """Valid-time order ("since forever" first), then transaction time, then names."""
+    return (
+        fact.valid_at is not None,
+        fact.valid_at or datetime.min.replace(tzinfo=UTC),
+        fact.created_at,
+        fact.subject,
+        fact.relation,
+        fact.object,
+        fact.id,
+    )
+
+
+class TemporalGraph:
+    """A bi-temporal memory over one store. Use :meth:`open` or :meth:`connect` to make one."""
+
+    def __init__(
+        self,
+        store: Store,
+        *,
+        clock: Clock | None = None,
+        ontology: Ontology | None = None,
+        extractor: Extractor | None = None,
+        embedder: Any = None,
+        llm: Any = None,
+        zone: tzinfo = UTC,
+    ) -> None:
+        self.store = store
+        self.clock: Clock = clock or system_clock
+        self.ontology = ontology or Ontology.default_personal()
+        self.extractor = extractor
+        self.llm = llm
+        self.zone = zone
+        self._embedder = embedder
+
+    # -- construction ----------------------------------------------------------------------------
+    @classmethod
+    def open(cls, path: str | FilePath = "memory.db", **options: Any) -> TemporalGraph:
+        """The embedded store in one SQLite file (``":memory:"`` for a throw-away one)."""
+        from .sqlite_store import SQLiteStore
+
+        return cls(SQLiteStore(path), **options)
+
+    @classmethod
+    def connect(
+        cls, uri: str, *, auth: tuple[str, str] | None = None, database: str | None = None, **options: Any
+    ) -> TemporalGraph:
+        """A Neo4j 5 database over Bolt."""
+        from .neo4j_store import Neo4jStore
+
+        return cls(Neo4jStore(uri, auth=auth, database=database), **options)
+
+    def close(self) -> None:
+        self.store.close()
+
+    def __enter__(self) -> TemporalGraph:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    @property
+    def embedder(self) -> Any:
+        """The embedding model; loaded on first use (the offline all-MiniLM-L6-v2 by default)."""
+        if self._embedder is None:
+            from .embeddings import default_embedder
+
+            self._embedder = default_embedder()
+        return self._embedder
+
+    # -- helpers shared with ingestion and queries -----------------------------------------------
+    def time(self, value: TimeLike, name: str = "time") -> datetime:
+        return to_utc(value, zone=self.zone, name=name)
+
+    def optional_time(self, value: TimeLike | None, name: str = "time") -> datetime | None:
+        return optional_utc(value, zone=self.zone, name=name)
+
+    def write(self, group_id: str, fn: Callable[[FactWriter], T]) -> T:
+        """Run ``fn`` with a writer in one transaction of the store, at one transaction time."""
+        check_group(group_id)
+
+        def run(tx: Any) -> T:
+            return fn(FactWriter(tx, group_id, to_utc(self.clock()), self.ontology))
+
+        return self.store.write(run)
+
+    def find_entity(self, name: str, group_id: str = DEFAULT_GROUP) -> Entity | None:
+        return self.store.entity_by_key(check_group(group_id), name_key(clean_name(name)))
+
+    # -- writing ---------------------------------------------------------------------------------
+    def add_fact(
+        self,
+        subject: str,
+        relation: str,
+        object: str,
+        *,
+        valid_at: TimeLike | None = None,
+        invalid_at: TimeLike | None = None,
+        group_id: str = DEFAULT_GROUP,
+        text: str | None = None,
+        episode_id: str | None = None,
+        confidence: float = 1.0,
+        attributes: dict[str, Any] | None = None,
+        subject_type: str | None = None,
+        object_type: str | None = None,
+    ) -> Fact:
+        """Record that ``subject relation object`` holds over ``[valid_at, invalid_at)``.
+
+        Contradictions follow the relation's cardinality (see DESIGN.md); returns the row written,
+        or the existing row the statement merged into.
+        """
+        relation = normalize_relation(relation)
+        start = self.optional_time(valid_at, "valid_at")
+        end = self.optional_time(invalid_at, "invalid_at")
+        clean_name(subject, "subject"), clean_name(object, "object")
+        if not 0.0 <= confidence <= 1.0:
+            raise InvalidInput(f"confidence: {confidence!r} is not between 0 and 1")
+
+        def run(w: FactWriter) -> Fact:
+            s = w.entity(subject, type=subject_type, what="subject")
+            o = w.entity(object, type=object_type or self.ontology.object_type(relation), what="object")
+            outcome = w.start(
+                s, relation, o, valid_at=start, invalid_at=end, default_start=w.now, text=text,
+                episode_id=episode_id, confidence=confidence, attributes=attributes,
+            )
+            if outcome.fact is None:  # lost a same-instant tie to a later statement
+                raise InvalidInput(f"{subject} {relation} {object}: another fact starts at the same instant")
+            return outcome.fact
+
+        return self.write(group_id, run)
+
+    def end_fact(
+        self,
+        subject: str,
+        relation: str,
+        object: str | None = None,
+        *,
+        at: TimeLike,
+        group_id: str = DEFAULT_GROUP,
+    ) -> list[Fact]:
+        """Close the fact(s) holding at ``at`` (every object when ``object`` is None)."""
+        relation = normalize_relation(relation)
+        moment = self.time(at, "at")
+        if object is not None:
+            clean_name(object, "object")
+
+        def run(w: FactWriter) -> list[Fact]:
+            s = self._existing(w, subject)
+            o = self._existing(w, object) if object is not None else None
+            if s is None or (object is not None and o is None):
+                return []
+            return w.end(s, relation, o, at=moment).ended
+
+        return self.write(group_id, run)
+
+    def retract_fact(
+        self, subject: str, relation: str, object: str, *, group_id: str = DEFAULT_GROUP
+    ) -> list[Fact]:
+        """Everything believed about ``subject relation object`` was wrong: expire it, no successor."""
+        relation = normalize_relation(relation)
+        clean_name(object, "object")
+
+        def run(w: FactWriter) -> list[Fact]:
+            s, o = self._existing(w, subject), self._existing(w, object)
+            if s is None or o is None:
+                return []
+            return w.retract(s, relation, o).retracted
+
+        return self.write(group_id, run)
+
+    @staticmethod
+    def _existing(w: FactWriter, name: str) -> Entity | None:
+        return w.tx.entity_by_key(w.group_id, name_key(clean_name(name)))
+
+    # -- reading ---------------------------------------------------------------------------------
+    def _query(
+        self,
+        group_id: str,
+        *,
+        subject: str | None = None,
+        relation: str | None = None,
+        object: str | None = None,
+        **fields: Any,
+    ) -> list[Fact] | None:
+        """Run a fact query with names resolved; ``None`` when a named entity does not exist."""
+        check_group(group_id)
+        ids: dict[str, str | None] = {}
+        for field, name in (("subject_id", subject), ("object_id", object)):
+            if name is None:
+                ids[field] = None
+                continue
+            entity = self.find_entity(name, group_id)
+            if entity is None:
+                return None
+            ids[field] = entity.id
+        rel = normalize_relation(relation) if relation is not None else None
+        return self.store.facts(FactQuery(group_id, relation=rel, **ids, **fields))
+
+    def now(
+        self,
+        subject: str | None = None,
+        relation: str | None = None,
+        object: str | None = None,
+        *,
+        group_id: str = DEFAULT_GROUP,
+    ) -> list[Fact]:
+        """What is true now, as believed now."""
+        moment = to_utc(self.clock())
+        return self.as_of(moment, known_at=moment, subject=subject, relation=relation, object=object,
+                          group_id=group_id)
+
+    def as_of(
+        self,
+        valid_time: TimeLike,
+        *,
+        known_at: TimeLike | None = None,
+        subject: str | None = None,
+        relation: str | None = None,
+        object: str | None = None,
+        group_id: str = DEFAULT_GROUP,
+    ) -> list[Fact]:
+        """What was true at ``valid_time``, as the memory believed it at ``known_at`` (default now)."""
+        t = self.time(valid_time, "valid_time")
+        k = self.time(known_at, "known_at") if known_at is not None else to_utc(self.clock())
+        rows = self._query(group_id, subject=subject, relation=relation, object=object,
+                           valid_time=t, known_at=k)
+        return sorted(rows or [], key=fact_order)
+
+    def history(
+        self, subject: str, relation: str | None = None, *, group_id: str = DEFAULT_GROUP
+    ) -> list[Fact]:
+        """The valid-time timeline of a subject (optionally one relation), as currently believed."""
+        rows = self._query(group_id, subject=subject, relation=relation)
+        return sorted(rows or [], key=fact_order)
+
+    def audit(self, fact_id: str, *, group_id: str = DEFAULT_GROUP) -> list[Fact]:
+        """Every version of a fact across transaction time, oldest first."""
+        rows = self._query(group_id, fact_id=fact_id, all_versions=True) or []
+        return sorted(rows, key=lambda f: (f.created_at, f.expired_at is None, f.expired_at or f.created_at, f.id))
+
+    def diff(
+        self, start: TimeLike, end: TimeLike, *, subject: str | None = None, group_id: str = DEFAULT_GROUP
+    ) -> Diff:
+        """Facts that started, ended (valid time) or were revised (transaction time) in [start, end)."""
+        t0, t1 = self.time(start, "start"), self.time(end, "end")
+        if t1 <= t0:
+            raise InvalidInput(f"end {t1.isoformat()} must be after start {t0.isoformat()}")
+        current = self._query(group_id, subject=subject) or []
+        every = self._query(group_id, subject=subject, all_versions=True) or []
+        first_version: dict[str, datetime] = {}
+        for f in every:
+            first_version[f.fact_id] = min(first_version.get(f.fact_id, f.created_at), f.created_at)
+        inside = lambda moment: moment is not None and t0 <= moment < t1  # noqa: E731
+        return Diff(
+            start=t0,
+            end=t1,
+            started=sorted((f for f in current if inside(f.valid_at)), key=fact_order),
+            ended=sorted((f for f in current if inside(f.invalid_at)), key=fact_order),
+            revised=sorted(
+                (f for f in every if inside(f.created_at) and f.created_at > first_version[f.fact_id]),
+                key=fact_order,
+            ),
+        )
+
+    def snapshot(
+        self, as_of: TimeLike | None = None, known_at: TimeLike | None = None, *, group_id: str = DEFAULT_GROUP
+    ) -> nx.MultiDiGraph:
+        """The graph of facts valid at ``as_of`` as known at ``known_at`` (both default now)."""
+        moment = to_utc(self.clock())
+        facts = self.as_of(as_of if as_of is not None else moment, known_at=known_at, group_id=group_id)
+        return facts_to_graph(facts, self.store.entities(group_id, ids=_entity_ids(facts)))
+
+    def export(self, group_id: str = DEFAULT_GROUP) -> dict[str, Any]:
+        """Everything of one group (entities, episodes, assertions, every fact version), as JSON data."""
+        return self.store.export(check_group(group_id))
+
+    def forget(self, group_id: str) -> int:
+        """Delete one group entirely (right to be forgotten); returns the number of records removed."""
+        return self.store.forget(check_group(group_id))
+
+    # -- plug-ins: ingestion and queries -----------------------------------------------------------
+    def add_episode(
+        self,
+        content: str,
+        *,
+        reference_time: TimeLike,
+        speaker: str | None = None,
+        group_id: str = DEFAULT_GROUP,
+        source: str = "message",
+        source_id: str | None = None,
+    ) -> IngestResult:
+        """Extract facts from one message and apply them (see the ``ingestion`` package)."""
+        return services.get("add_episode")(
+            self, content, reference_time=reference_time, speaker=speaker, group_id=group_id,
+            source=source, source_id=source_id,
+        )
+
+    def import_file(
+        self, path: str | FilePath, *, format: str = "auto", group_id: str | None = None,
+        progress: bool = True, strict: bool = False,
+    ) -> ImportReport:
+        return services.get("import_file")(
+            self, path, format=format, group_id=group_id, progress=progress, strict=strict
+        )
+
+    def paths(
+        self, start: str, *, end: str | None = None, relations: Iterable[str] | None = None,
+        max_hops: int = 3, as_of: TimeLike | None = None, group_id: str = DEFAULT_GROUP, **options: Any,
+    ) -> list[Path]:
+        return services.get("paths")(
+            self, start, end=end, relations=relations, max_hops=max_hops, as_of=as_of,
+            group_id=group_id, **options,
+        )
+
+    def search(
+        self, query: str, *, as_of: TimeLike | None = None, limit: int = 10,
+        group_id: str = DEFAULT_GROUP, **options: Any,
+    ) -> list[SearchHit]:
+        return services.get("search")(self, query, as_of=as_of, limit=limit, group_id=group_id, **options)
+
+    def context(
+        self, query: str, *, budget_tokens: int = 1000, as_of: TimeLike | None = None,
+        group_id: str = DEFAULT_GROUP,
+    ) -> str:
+        return services.get("context")(self, query, budget_tokens=budget_tokens, as_of=as_of, group_id=group_id)
+
+    def ask(
+        self, question: str, *, reference_time: TimeLike | None = None, group_id: str = DEFAULT_GROUP
+    ) -> Answer:
+        return services.get("ask")(self, question, reference_time=reference_time, group_id=group_id)
+
+
+def _entity_ids(facts: Iterable[Fact]) -> list[str]:
+    return list(dict.fromkeys(i for f in facts for i in (f.subject_id, f.object_id)))
+
+
+def facts_to_graph(facts: Iterable[Fact], entities: Iterable[Entity]) -> nx.MultiDiGraph:
+    """Entities as nodes (by id), facts as edges keyed by row id, attributes as plain values."""
+    graph = nx.MultiDiGraph()
+    for e in entities:
+        graph.add_node(e.id, name=e.name, type=e.type)
+    for f in facts:
+        graph.add_edge(
+            f.subject_id, f.object_id, key=f.id, relation=f.relation, fact=f, fact_id=f.fact_id,
+            valid_at=f.valid_at, invalid_at=f.invalid_at, text=f.text,
+        )
+    return graph

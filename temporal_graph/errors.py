@@ -1,0 +1,62 @@
+"""Errors raised by temporal-graph.
+
+Every error about bad input derives from :class:`InvalidInput` (also a ``ValueError``), and its
+message names the offending value, so a caller can show it to a user as is.
+"""
+
+from __future__ import annotations
+
+
+class TemporalGraphError(Exception):
+    """Base class of every error this package raises on purpose."""
+
+
+class InvalidInput(TemporalGraphError, ValueError):
+    """An argument was rejected; nothing was written."""
+
+
+class InvalidName(InvalidInput):
+    """An entity or relation name is empty or unusable."""
+
+
+class InvalidTime(InvalidInput):
+    """A time value could not be parsed."""
+
+
+class InvalidInterval(InvalidInput):
+    """A valid-time interval is empty or reversed (``invalid_at <= valid_at``)."""
+
+
+class InvalidGroup(InvalidInput):
+    """A ``group_id`` is empty or uses characters outside ``[A-Za-z0-9_.:@-]``."""
+
+
+class InvalidIdentifier(InvalidInput):
+    """A label or relationship type is not safe to place in a Cypher statement."""
+
+
+class NotFound(TemporalGraphError, LookupError):
+    """A fact, entity or episode asked for by id does not exist in the group."""
+
+
+class StoreError(TemporalGraphError):
+    """The storage backend failed or is misconfigured."""
+
+
+class ImportFormatError(InvalidInput):
+    """An import file is missing, empty, of an unknown format or unreadable as a whole."""
+
+
+class LLMError(TemporalGraphError):
+    """The configured LLM could not be used (not configured, unreachable, or refused the request)."""
+
+
+class LLMUnavailable(LLMError):
+    """The LLM endpoint kept failing (connection, timeout, rate limit, server error) after retries."""
+
+
+class LLMOutputError(LLMError):
+    """The LLM answered, but its answer is not valid JSON for the requested schema.
+
+    Nothing is cached for such an answer; callers keep the episode and record a warning.
+    """

@@ -1,0 +1,76 @@
+"""Relation cardinalities: which relations hold one object at a time and which hold many.
+
+The default ontology covers common personal-memory relations; users extend or override it:
+
+    Ontology.default().with_relations({"PLAYS_FOR": "one", "COLLECTS": "many"})
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from .errors import InvalidInput
+from .names import normalize_relation
+
+Cardinality = Literal["one", "many"]
+
+_DEFAULT_ONE = """LIVES_IN WORKS_AT WORKS_AS STUDIES_AT MARRIED_TO DATING ENGAGED_TO JOB_TITLE
+ROLE AGE NATIONALITY HOMETOWN CURRENT_PROJECT MANAGED_BY REPORTS_TO RELATIONSHIP_STATUS BORN_IN
+BORN_ON DIED_IN DIED_ON""".split()
+_DEFAULT_MANY = """LIKES DISLIKES LOVES HATES VISITED OWNS HAS_PET HAS_CHILD HAS_PARENT HAS_SIBLING
+FRIEND_OF KNOWS ALLERGIC_TO HAS_CONDITION PLANS PLANS_TO_VISIT ATTENDED DID HAS_HOBBY SPEAKS
+MEMBER_OF PLAYS READS WATCHED INTERESTED_IN STUDIED_AT WORKED_AT LIVED_IN""".split()
+
+# Types an object of a relation usually has; used to label entities created from facts.
+_DEFAULT_OBJECT_TYPES = {
+    "LIVES_IN": "Place", "LIVED_IN": "Place", "VISITED": "Place", "PLANS_TO_VISIT": "Place",
+    "HOMETOWN": "Place", "BORN_IN": "Place", "DIED_IN": "Place",
+    "WORKS_AT": "Organization", "WORKED_AT": "Organization", "STUDIES_AT": "Organization",
+    "STUDIED_AT": "Organization", "MEMBER_OF": "Organization",
+    "MARRIED_TO": "Person", "DATING": "Person", "ENGAGED_TO": "Person", "HAS_CHILD": "Person",
+    "HAS_PARENT": "Person", "HAS_SIBLING": "Person", "FRIEND_OF": "Person", "KNOWS": "Person",
+    "MANAGED_BY": "Person", "REPORTS_TO": "Person",
+    "WORKS_AS": "Role", "JOB_TITLE": "Role", "ROLE": "Role",
+    "HAS_PET": "Animal", "ALLERGIC_TO": "Substance", "HAS_CONDITION": "Condition",
+}
+
+
+class Ontology(BaseModel):
+    """Cardinality (and a usual object type) per relation; unknown relations get ``default``."""
+
+    model_config = ConfigDict(frozen=True)
+
+    cardinalities: dict[str, Cardinality] = Field(default_factory=dict)
+    object_types: dict[str, str] = Field(default_factory=dict)
+    default: Cardinality = "many"
+
+    @field_validator("cardinalities", "object_types", mode="before")
+    @classmethod
+    def _normalize_keys(cls, value: Mapping[str, str]) -> dict[str, str]:
+        return {normalize_relation(k): v for k, v in dict(value).items()}
+
+    @classmethod
+    def default_personal(cls) -> Ontology:
+        cards: dict[str, Cardinality] = {r: "one" for r in _DEFAULT_ONE}
+        cards.update({r: "many" for r in _DEFAULT_MANY})
+        return cls(cardinalities=cards, object_types=dict(_DEFAULT_OBJECT_TYPES))
+
+    def cardinality(self, relation: str) -> Cardinality:
+        return self.cardinalities.get(normalize_relation(relation), self.default)
+
+    def object_type(self, relation: str) -> str | None:
+        return self.object_types.get(normalize_relation(relation))
+
+    def with_relations(
+        self, cardinalities: Mapping[str, str], object_types: Mapping[str, str] | None = None
+    ) -> Ontology:
+        """A copy with these relations declared (or re-declared)."""
+        for relation, card in cardinalities.items():
+            if card not in ("one", "many"):
+                raise InvalidInput(f"cardinality of {relation!r}: {card!r} is not 'one' or 'many'")
+        merged = {**self.cardinalities, **{normalize_relation(k): v for k, v in cardinalities.items()}}
+        types = {**self.object_types, **{normalize_relation(k): v for k, v in (object_types or {}).items()}}
+        return self.model_copy(update={"cardinalities": merged, "object_types": types})

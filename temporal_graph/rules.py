@@ -1,0 +1,207 @@
+"""The bi-temporal rules, as small pure functions.
+
+The memory keeps two things per (group, subject, relation): the append-only *assertions* every
+write made (starts, endings, retractions) and the *rows* users query. Rows are a pure function of
+the live assertions (:func:`derive_timeline`); a write appends an assertion, derives the timeline
+again and :func:`reconcile` turns the difference into "expire these rows, insert those". So
+
+- rows are never edited: a changed interval is a new version (same ``fact_id``, new ``id``);
+- the final belief depends on the *set* of assertions, not on their arrival order;
+- what was believed at K is exactly the rows with ``created_at <= K < expired_at``.
+
+No store contains any of this logic; stores only persist and answer.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from .errors import InvalidInterval
+from .model import Assertion, Fact
+from .ontology import Cardinality
+
+
+@dataclass(frozen=True)
+class Segment:
+    """One derived stretch of valid time during which ``object_id`` held."""
+
+    object_id: str
+    valid_at: datetime | None
+    invalid_at: datetime | None
+    assertions: tuple[Assertion, ...]  # the starts it merges and the ending that closed it
+
+    @property
+    def key(self) -> tuple[str, datetime | None, datetime | None]:
+        return (self.object_id, self.valid_at, self.invalid_at)
+
+    @property
+    def episode_ids(self) -> tuple[str, ...]:
+        return tuple(dict.fromkeys(a.episode_id for a in self.assertions if a.episode_id))
+
+    @property
+    def first_start(self) -> Assertion:
+        return next(a for a in self.assertions if a.kind == "start")
+
+
+@dataclass
+class Plan:
+    """What a write does to the rows of one (group, subject, relation)."""
+
+    expire: list[Fact] = field(default_factory=list)
+    insert: list[Fact] = field(default_factory=list)
+    kept: list[Fact] = field(default_factory=list)
+    provenance: dict[str, tuple[str, ...]] = field(default_factory=dict)  # kept row id -> new episodes
+    by_segment: dict[tuple, Fact] = field(default_factory=dict)  # segment key -> resulting row
+
+    def row_for(self, segment: Segment) -> Fact:
+        return self.by_segment[segment.key]
+
+
+def check_interval(valid_at: datetime | None, invalid_at: datetime | None) -> None:
+    if valid_at is not None and invalid_at is not None and invalid_at <= valid_at:
+        raise InvalidInterval(
+            f"invalid_at {invalid_at.isoformat()} must be after valid_at {valid_at.isoformat()}"
+        )
+
+
+def arrival(assertion: Assertion) -> tuple[datetime, int]:
+    return (assertion.created_at, assertion.seq)
+
+
+def live_assertions(assertions: Iterable[Assertion]) -> list[Assertion]:
+    """Starts and endings not cancelled by a later retraction of the same object."""
+    ordered = sorted(assertions, key=arrival)
+    retracted_before: dict[str | None, tuple[datetime, int]] = {}
+    for a in ordered:
+        if a.kind == "retract":
+            retracted_before[a.object_id] = arrival(a)
+    return [
+        a
+        for a in ordered
+        if a.kind != "retract"
+        and (a.object_id not in retracted_before or arrival(a) > retracted_before[a.object_id])
+    ]
+
+
+def resolve_start(
+    at: datetime | None, *, cardinality: Cardinality, timeline_empty: bool, default_start: datetime
+) -> datetime | None:
+    """An unknown start stays "since forever" unless the fact enters an existing one-object
+    timeline, where it starts at ``default_start`` so it never overlaps what it supersedes."""
+    if at is not None or cardinality == "many" or timeline_empty:
+        return at
+    return default_start
+
+
+# Events of the sweep: (time, order, assertion, kind, object). ``None`` time sorts first.
+_END, _START = 0, 1  # endings at t apply before starts at t
+
+
+def _events(assertions: Sequence[Assertion]) -> list[tuple]:
+    events = []
+    for a in assertions:
+        if a.kind == "start":
+            events.append((a.at, _START, a, a.object_id))
+            if a.until is not None:
+                events.append((a.until, _END, a, a.object_id))
+        elif a.kind == "end":
+            events.append((a.at, _END, a, a.object_id))
+    events.sort(key=lambda e: (e[0] is not None, e[0] or datetime.min, e[1], arrival(e[2])))
+    return events
+
+
+def _sweep(events: list[tuple]) -> list[Segment]:
+    segments: list[Segment] = []
+    current: tuple[str, datetime | None, list[Assertion]] | None = None
+
+    def close(at: datetime | None, ending: Assertion | None) -> None:
+        obj, start, parts = current  # type: ignore[misc]
+        if start is None or at is None or start < at:
+            segments.append(Segment(obj, start, at, tuple(parts + ([ending] if ending else []))))
+
+    for at, kind, a, obj in events:
+        if kind == _END:
+            if current is not None and (obj is None or obj == current[0]):
+                close(at, a)
+                current = None
+        elif current is not None and current[0] == obj:
+            current[2].append(a)  # the same object again: merge
+        else:
+            if current is not None:
+                close(at, None)  # superseded: held until the new object began
+            current = (obj, at, [a])
+    if current is not None:
+        close(None, None)
+    return segments
+
+
+def derive_timeline(assertions: Iterable[Assertion], cardinality: Cardinality) -> list[Segment]:
+    """The valid-time timeline the live assertions of one (group, subject, relation) imply."""
+    live = live_assertions(assertions)
+    if cardinality == "one":
+        return _sweep(_events(live))
+    segments: list[Segment] = []
+    objects = dict.fromkeys(a.object_id for a in live if a.kind == "start")
+    for obj in objects:  # each object has a timeline of its own; "end all" applies to every one
+        own = [a for a in live if a.object_id == obj or (a.kind == "end" and a.object_id is None)]
+        segments.extend(_sweep(_events(own)))
+    return segments
+
+
+def reconcile(
+    current_rows: Sequence[Fact],
+    segments: Sequence[Segment],
+    *,
+    tx: datetime,
+    new_id: Callable[[], str],
+    make_row: Callable[[Segment, str, str], Fact],
+) -> Plan:
+    """Turn a derived timeline into row changes: keep exact matches, expire the rest, insert new.
+
+    ``make_row(segment, row_id, fact_id)`` builds the new row; a new version inherits the
+    ``fact_id`` of the current row of the same object it revises (same start first, then overlap).
+    """
+    plan = Plan()
+    by_key = {(r.object_id, r.valid_at, r.invalid_at): r for r in current_rows}
+    matched: set[str] = set()
+    pending: list[Segment] = []
+    for seg in segments:
+        row = by_key.get(seg.key)
+        if row is None:
+            pending.append(seg)
+            continue
+        matched.add(row.id)
+        plan.kept.append(row)
+        plan.by_segment[seg.key] = row
+        extra = tuple(e for e in seg.episode_ids if e not in row.episode_ids)
+        if extra:
+            plan.provenance[row.id] = extra
+    plan.expire = [r for r in current_rows if r.id not in matched]
+
+    claimed: set[str] = set()
+
+    def inherit(seg: Segment) -> str | None:
+        same_object = [r for r in plan.expire if r.object_id == seg.object_id and r.fact_id not in claimed]
+        for r in same_object:
+            if r.valid_at == seg.valid_at:
+                return r.fact_id
+        for r in same_object:
+            if _overlap(r.valid_at, r.invalid_at, seg.valid_at, seg.invalid_at):
+                return r.fact_id
+        return None
+
+    for seg in pending:
+        fact_id = inherit(seg) or new_id()
+        claimed.add(fact_id)
+        row = make_row(seg, new_id(), fact_id)
+        plan.insert.append(row)
+        plan.by_segment[seg.key] = row
+    return plan
+
+
+def _overlap(a0: datetime | None, a1: datetime | None, b0: datetime | None, b1: datetime | None) -> bool:
+    starts_before_b_ends = a0 is None or b1 is None or a0 < b1
+    ends_after_b_starts = a1 is None or b0 is None or b0 < a1
+    return starts_before_b_ends and ends_after_b_starts

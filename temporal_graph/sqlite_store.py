@@ -1,0 +1,490 @@
+"""The embedded store: one SQLite file (WAL, one transaction per write), zero setup.
+
+Times are stored as integer microseconds since the epoch (exact and orderable). ``as_of`` over a
+whole group goes through an R*Tree over (group, transaction time, valid time) boxes at minute
+granularity, rounded outwards, then the exact half-open predicates are applied to the candidates;
+a subject-scoped read goes through the B-tree on (group, subject, relation).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sqlite3
+import threading
+from collections.abc import Callable, Iterable, Sequence
+from datetime import datetime
+from pathlib import Path
+from typing import Any, TypeVar
+
+import numpy as np
+
+from .errors import StoreError
+from .model import Assertion, Entity, Episode, Fact
+from .names import name_key
+from .store import ChangeSet, FactQuery
+from .times import from_micros, to_micros
+
+T = TypeVar("T")
+
+_I32_MIN, _I32_MAX = -(2**31) + 1, 2**31 - 1
+_MICROS_PER_MINUTE = 60_000_000
+_SEP = "\x1f"
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS groups (gid INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE);
+CREATE TABLE IF NOT EXISTS entities (
+    id TEXT PRIMARY KEY, group_id TEXT NOT NULL, name TEXT NOT NULL, type TEXT NOT NULL,
+    aliases TEXT NOT NULL, summary TEXT NOT NULL, created_at INTEGER NOT NULL, embedding BLOB);
+CREATE INDEX IF NOT EXISTS entities_group ON entities (group_id);
+CREATE TABLE IF NOT EXISTS entity_keys (
+    group_id TEXT NOT NULL, key TEXT NOT NULL, entity_id TEXT NOT NULL, PRIMARY KEY (group_id, key));
+CREATE TABLE IF NOT EXISTS episodes (
+    id TEXT PRIMARY KEY, group_id TEXT NOT NULL, speaker TEXT, content TEXT NOT NULL,
+    source TEXT NOT NULL, source_id TEXT, reference_time INTEGER NOT NULL,
+    created_at INTEGER NOT NULL, embedding BLOB);
+CREATE INDEX IF NOT EXISTS episodes_group ON episodes (group_id, reference_time);
+CREATE UNIQUE INDEX IF NOT EXISTS episodes_source ON episodes (group_id, source_id)
+    WHERE source_id IS NOT NULL;
+CREATE TABLE IF NOT EXISTS assertions (
+    id TEXT PRIMARY KEY, group_id TEXT NOT NULL, subject_id TEXT NOT NULL, relation TEXT NOT NULL,
+    object_id TEXT, kind TEXT NOT NULL, at INTEGER, until INTEGER, created_at INTEGER NOT NULL,
+    seq INTEGER NOT NULL, episode_id TEXT, text TEXT NOT NULL, confidence REAL NOT NULL,
+    attributes TEXT NOT NULL);
+CREATE INDEX IF NOT EXISTS assertions_key ON assertions (group_id, subject_id, relation);
+CREATE TABLE IF NOT EXISTS facts (
+    id TEXT NOT NULL UNIQUE, fact_id TEXT NOT NULL, group_id TEXT NOT NULL,
+    subject_id TEXT NOT NULL, relation TEXT NOT NULL, object_id TEXT NOT NULL, text TEXT NOT NULL,
+    valid_at INTEGER, invalid_at INTEGER, created_at INTEGER NOT NULL, expired_at INTEGER,
+    confidence REAL NOT NULL, attributes TEXT NOT NULL, embedding BLOB);
+CREATE INDEX IF NOT EXISTS facts_key ON facts (group_id, subject_id, relation, expired_at);
+CREATE INDEX IF NOT EXISTS facts_fact_id ON facts (group_id, fact_id);
+CREATE INDEX IF NOT EXISTS facts_object ON facts (group_id, object_id);
+CREATE INDEX IF NOT EXISTS facts_current ON facts (group_id, relation) WHERE expired_at IS NULL;
+CREATE VIRTUAL TABLE IF NOT EXISTS facts_rtree USING rtree_i32 (id, g0, g1, tx0, tx1, v0, v1);
+CREATE TABLE IF NOT EXISTS fact_episodes (
+    fact_row TEXT NOT NULL, seq INTEGER NOT NULL, episode_id TEXT NOT NULL,
+    PRIMARY KEY (fact_row, episode_id));
+CREATE VIRTUAL TABLE IF NOT EXISTS facts_fts USING fts5 (text, content='');
+CREATE VIRTUAL TABLE IF NOT EXISTS entities_fts USING fts5 (names, content='');
+CREATE VIRTUAL TABLE IF NOT EXISTS episodes_fts USING fts5 (content, content='');
+"""
+
+_FACT_COLUMNS = """f.id, f.fact_id, f.group_id, f.subject_id, f.relation, f.object_id, f.text,
+    f.valid_at, f.invalid_at, f.created_at, f.expired_at, f.confidence, f.attributes,
+    s.name AS subject, o.name AS object,
+    (SELECT group_concat(episode_id, char(31)) FROM
+        (SELECT episode_id FROM fact_episodes WHERE fact_row = f.id ORDER BY seq)) AS episode_ids"""
+_FACT_FROM = """facts f JOIN entities s ON s.id = f.subject_id JOIN entities o ON o.id = f.object_id"""
+
+
+def _us(moment: datetime | None) -> int | None:
+    return None if moment is None else to_micros(moment)
+
+
+def _dt(micros: int | None) -> datetime | None:
+    return None if micros is None else from_micros(micros)
+
+
+def _minute_floor(micros: int | None, default: int) -> int:
+    return default if micros is None else max(_I32_MIN, micros // _MICROS_PER_MINUTE)
+
+
+def _minute_ceil(micros: int | None, default: int) -> int:
+    return default if micros is None else min(_I32_MAX, -(-micros // _MICROS_PER_MINUTE))
+
+
+def _vector_blob(vector: Sequence[float]) -> bytes:
+    return np.asarray(vector, dtype=np.float32).tobytes()
+
+
+def _fts_query(text: str) -> str | None:
+    """Quote each word so user text can never be read as FTS5 syntax."""
+    words = re.findall(r"\w+", text.lower())
+    return " OR ".join(f'"{w}"' for w in dict.fromkeys(words)) or None
+
+
+class SQLiteStore:
+    """The embedded store. ``path`` is a file, or ``":memory:"`` for a throw-away store."""
+
+    def __init__(self, path: str | Path = "memory.db", *, synchronous: str = "FULL") -> None:
+        self.path = str(path)
+        try:
+            self._conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+        except sqlite3.Error as exc:
+            raise StoreError(f"cannot open {self.path}: {exc}") from None
+        self._conn.row_factory = sqlite3.Row
+        self._lock = threading.RLock()
+        if self.path != ":memory:":
+            self._conn.execute("PRAGMA journal_mode=WAL")
+        if synchronous.upper() not in ("OFF", "NORMAL", "FULL", "EXTRA"):
+            raise StoreError(f"synchronous: {synchronous!r} is not OFF, NORMAL, FULL or EXTRA")
+        self._conn.execute(f"PRAGMA synchronous={synchronous.upper()}")
+        self._conn.execute("PRAGMA foreign_keys=ON")
+        self._conn.executescript(_SCHEMA)
+        self._gids: dict[str, int] = {}
+
+    # -- lifecycle -------------------------------------------------------------------------
+    def close(self) -> None:
+        with self._lock:
+            self._conn.close()
+
+    def write(self, fn: Callable[[SQLiteStore], T]) -> T:
+        """Run ``fn`` (reads + one ``apply``) in one IMMEDIATE transaction: all or nothing."""
+        with self._lock:
+            self._conn.execute("BEGIN IMMEDIATE")
+            try:
+                result = fn(self)
+            except BaseException:
+                self._conn.execute("ROLLBACK")
+                raise
+            self._conn.execute("COMMIT")
+            return result
+
+    def _rows(self, sql: str, params: Iterable[Any] = ()) -> list[sqlite3.Row]:
+        with self._lock:
+            return self._conn.execute(sql, tuple(params)).fetchall()
+
+    # -- StoreTx reads -----------------------------------------------------------------------
+    def entity_by_key(self, group_id: str, key: str) -> Entity | None:
+        rows = self._rows(
+            "SELECT e.* FROM entity_keys k JOIN entities e ON e.id = k.entity_id "
+            "WHERE k.group_id = ? AND k.key = ?",
+            (group_id, key),
+        )
+        return _entity(rows[0]) if rows else None
+
+    def assertions(self, group_id: str, subject_id: str, relation: str) -> list[Assertion]:
+        rows = self._rows(
+            "SELECT * FROM assertions WHERE group_id = ? AND subject_id = ? AND relation = ?",
+            (group_id, subject_id, relation),
+        )
+        return [_assertion(r) for r in rows]
+
+    def current_rows(self, group_id: str, subject_id: str, relation: str) -> list[Fact]:
+        return self.facts(FactQuery(group_id, subject_id=subject_id, relation=relation))
+
+    def episode_by_source(self, group_id: str, source_id: str) -> Episode | None:
+        rows = self._rows(
+            "SELECT * FROM episodes WHERE group_id = ? AND source_id = ?", (group_id, source_id)
+        )
+        return _episode(rows[0]) if rows else None
+
+    # -- writes ------------------------------------------------------------------------------
+    def _gid(self, group_id: str) -> int:
+        if group_id not in self._gids:
+            self._conn.execute("INSERT OR IGNORE INTO groups (name) VALUES (?)", (group_id,))
+            (gid,) = self._conn.execute("SELECT gid FROM groups WHERE name = ?", (group_id,)).fetchone()
+            self._gids[group_id] = gid
+        return self._gids[group_id]
+
+    def apply(self, changes: ChangeSet) -> None:
+        """Write a change set; callers run it inside :meth:`write` (it does not commit)."""
+        c = self._conn
+        for e in changes.entities:
+            names = " ".join((e.name, *e.aliases))
+            old = c.execute("SELECT rowid, name, aliases FROM entities WHERE id = ?", (e.id,)).fetchone()
+            if old is None:
+                cur = c.execute(
+                    "INSERT INTO entities (id, group_id, name, type, aliases, summary, created_at) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    (e.id, e.group_id, e.name, e.type, json.dumps(list(e.aliases)), e.summary,
+                     to_micros(e.created_at)),
+                )
+                rowid = cur.lastrowid
+            else:
+                rowid = old["rowid"]
+                old_names = " ".join((old["name"], *json.loads(old["aliases"])))
+                c.execute(
+                    "INSERT INTO entities_fts (entities_fts, rowid, names) VALUES ('delete', ?, ?)",
+                    (rowid, old_names),
+                )
+                c.execute(
+                    "UPDATE entities SET type = ?, aliases = ?, summary = ? WHERE id = ?",
+                    (e.type, json.dumps(list(e.aliases)), e.summary, e.id),
+                )
+            c.execute("INSERT INTO entities_fts (rowid, names) VALUES (?, ?)", (rowid, names))
+            for n in (e.name, *e.aliases):
+                c.execute(
+                    "INSERT OR IGNORE INTO entity_keys (group_id, key, entity_id) VALUES (?, ?, ?)",
+                    (e.group_id, name_key(n), e.id),
+                )
+        for ep in changes.episodes:
+            c.execute(
+                "INSERT INTO episodes (id, group_id, speaker, content, source, source_id, "
+                "reference_time, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                (ep.id, ep.group_id, ep.speaker, ep.content, ep.source, ep.source_id,
+                 to_micros(ep.reference_time), to_micros(ep.created_at)),
+            )
+            (rowid,) = c.execute("SELECT rowid FROM episodes WHERE id = ?", (ep.id,)).fetchone()
+            c.execute("INSERT INTO episodes_fts (rowid, content) VALUES (?, ?)", (rowid, ep.content))
+        for a in changes.assertions:
+            c.execute(
+                "INSERT INTO assertions (id, group_id, subject_id, relation, object_id, kind, at, "
+                "until, created_at, seq, episode_id, text, confidence, attributes) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (a.id, a.group_id, a.subject_id, a.relation, a.object_id, a.kind, _us(a.at),
+                 _us(a.until), to_micros(a.created_at), a.seq, a.episode_id, a.text, a.confidence,
+                 json.dumps(a.attributes)),
+            )
+        for row_id, expired_at in changes.expire:
+            found = c.execute(
+                "SELECT rowid, text FROM facts WHERE id = ? AND expired_at IS NULL", (row_id,)
+            ).fetchone()
+            if found is None:
+                raise StoreError(f"fact row {row_id} is not current; it cannot be expired again")
+            micros = to_micros(expired_at)
+            c.execute("UPDATE facts SET expired_at = ? WHERE id = ?", (micros, row_id))
+            c.execute("UPDATE facts_rtree SET tx1 = ? WHERE id = ?", (_minute_ceil(micros, _I32_MAX), found[0]))
+            # Search indexes serve current facts only.
+            c.execute("INSERT INTO facts_fts (facts_fts, rowid, text) VALUES ('delete', ?, ?)", found)
+        for f in changes.insert:
+            cur = c.execute(
+                "INSERT INTO facts (id, fact_id, group_id, subject_id, relation, object_id, text, "
+                "valid_at, invalid_at, created_at, expired_at, confidence, attributes) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (f.id, f.fact_id, f.group_id, f.subject_id, f.relation, f.object_id, f.text,
+                 _us(f.valid_at), _us(f.invalid_at), to_micros(f.created_at), _us(f.expired_at),
+                 f.confidence, json.dumps(f.attributes)),
+            )
+            rowid = cur.lastrowid
+            gid = self._gid(f.group_id)
+            c.execute(
+                "INSERT INTO facts_rtree VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (rowid, gid, gid, _minute_floor(to_micros(f.created_at), _I32_MIN),
+                 _minute_ceil(_us(f.expired_at), _I32_MAX), _minute_floor(_us(f.valid_at), _I32_MIN),
+                 _minute_ceil(_us(f.invalid_at), _I32_MAX)),
+            )
+            c.execute("INSERT INTO facts_fts (rowid, text) VALUES (?, ?)", (rowid, f.text))
+            self._add_provenance(f.id, f.episode_ids)
+        for row_id, episode_ids in changes.provenance.items():
+            self._add_provenance(row_id, episode_ids)
+        for table, vectors in (
+            ("facts", changes.fact_embeddings),
+            ("entities", changes.entity_embeddings),
+            ("episodes", changes.episode_embeddings),
+        ):
+            for item_id, vector in vectors.items():
+                c.execute(f"UPDATE {table} SET embedding = ? WHERE id = ?", (_vector_blob(vector), item_id))
+
+    def _add_provenance(self, row_id: str, episode_ids: Iterable[str]) -> None:
+        (start,) = self._conn.execute(
+            "SELECT coalesce(max(seq), -1) + 1 FROM fact_episodes WHERE fact_row = ?", (row_id,)
+        ).fetchone()
+        for i, episode_id in enumerate(episode_ids):
+            self._conn.execute(
+                "INSERT OR IGNORE INTO fact_episodes (fact_row, seq, episode_id) VALUES (?, ?, ?)",
+                (row_id, start + i, episode_id),
+            )
+
+    # -- reads -------------------------------------------------------------------------------
+    def facts(self, query: FactQuery) -> list[Fact]:
+        where = ["f.group_id = ?"]
+        params: list[Any] = [query.group_id]
+        source = _FACT_FROM
+        for column, value in (
+            ("subject_id", query.subject_id),
+            ("relation", query.relation),
+            ("object_id", query.object_id),
+            ("fact_id", query.fact_id),
+        ):
+            if value is not None:
+                where.append(f"f.{column} = ?")
+                params.append(value)
+        if not query.all_versions:
+            if query.known_at is None:
+                where.append("f.expired_at IS NULL")
+            else:
+                k = to_micros(query.known_at)
+                where.append("f.created_at <= ? AND (f.expired_at IS NULL OR f.expired_at > ?)")
+                params += [k, k]
+        if query.valid_time is not None:
+            t = to_micros(query.valid_time)
+            where.append("(f.valid_at IS NULL OR f.valid_at <= ?) AND (f.invalid_at IS NULL OR f.invalid_at > ?)")
+            params += [t, t]
+        scoped = query.subject_id or query.object_id or query.fact_id
+        uses_time = query.valid_time is not None or query.known_at is not None
+        if not scoped and uses_time and not query.all_versions:
+            # Whole-group time travel: let the R*Tree pick candidates instead of scanning.
+            gid = self._gids.get(query.group_id) or self._lookup_gid(query.group_id)
+            if gid is None:
+                return []
+            box = ["r.g0 <= ? AND r.g1 >= ?"]
+            box_params: list[Any] = [gid, gid]
+            if query.known_at is not None:
+                k = to_micros(query.known_at)
+                box.append("r.tx0 <= ? AND r.tx1 >= ?")
+                box_params += [_minute_ceil(k, _I32_MAX), _minute_floor(k, _I32_MIN)]
+            else:
+                box.append("r.tx1 = ?")
+                box_params.append(_I32_MAX)
+            if query.valid_time is not None:
+                t = to_micros(query.valid_time)
+                box.append("r.v0 <= ? AND r.v1 >= ?")
+                box_params += [_minute_ceil(t, _I32_MAX), _minute_floor(t, _I32_MIN)]
+            source = (
+                f"(SELECT id AS rid FROM facts_rtree r WHERE {' AND '.join(box)}) c "
+                f"JOIN facts f ON f.rowid = c.rid JOIN entities s ON s.id = f.subject_id "
+                f"JOIN entities o ON o.id = f.object_id"
+            )
+            params = box_params + params
+        sql = f"SELECT {_FACT_COLUMNS} FROM {source} WHERE {' AND '.join(where)}"
+        return [_fact(r) for r in self._rows(sql, params)]
+
+    def count_facts_brute_force(self, group_id: str, valid_time: datetime, known_at: datetime) -> int:
+        """The same count as ``len(facts(as_of query))`` by a full scan: a benchmark baseline."""
+        t, k = to_micros(valid_time), to_micros(known_at)
+        (n,) = self._rows(
+            "SELECT count(*) FROM facts NOT INDEXED WHERE group_id = ? AND created_at <= ? AND "
+            "(expired_at IS NULL OR expired_at > ?) AND (valid_at IS NULL OR valid_at <= ?) AND "
+            "(invalid_at IS NULL OR invalid_at > ?)",
+            (group_id, k, k, t, t),
+        )[0]
+        return n
+
+    def _lookup_gid(self, group_id: str) -> int | None:
+        row = self._rows("SELECT gid FROM groups WHERE name = ?", (group_id,))
+        if row:
+            self._gids[group_id] = row[0][0]
+            return row[0][0]
+        return None
+
+    def entities(self, group_id: str, *, ids: Sequence[str] | None = None) -> list[Entity]:
+        if ids is None:
+            rows = self._rows("SELECT * FROM entities WHERE group_id = ? ORDER BY rowid", (group_id,))
+        else:
+            rows = self._in_chunks(
+                "SELECT * FROM entities WHERE group_id = ? AND id IN ({})", group_id, ids
+            )
+        return [_entity(r) for r in rows]
+
+    def episodes(self, group_id: str, *, ids: Sequence[str] | None = None) -> list[Episode]:
+        if ids is None:
+            rows = self._rows(
+                "SELECT * FROM episodes WHERE group_id = ? ORDER BY reference_time, rowid", (group_id,)
+            )
+        else:
+            rows = self._in_chunks(
+                "SELECT * FROM episodes WHERE group_id = ? AND id IN ({})", group_id, ids
+            )
+        return [_episode(r) for r in rows]
+
+    def _in_chunks(self, sql: str, group_id: str, ids: Sequence[str]) -> list[sqlite3.Row]:
+        out: list[sqlite3.Row] = []
+        ids = list(dict.fromkeys(ids))
+        for i in range(0, len(ids), 500):
+            chunk = ids[i : i + 500]
+            out += self._rows(sql.format(",".join("?" * len(chunk))), [group_id, *chunk])
+        return out
+
+    def relations(self, group_id: str) -> list[str]:
+        return [r[0] for r in self._rows(
+            "SELECT DISTINCT relation FROM facts WHERE group_id = ? ORDER BY relation", (group_id,)
+        )]
+
+    def text_search(self, group_id: str, kind: str, query: str, limit: int) -> list[tuple[str, float]]:
+        match = _fts_query(query)
+        if match is None:
+            return []
+        table, fts, extra = {
+            "fact": ("facts", "facts_fts", "AND t.expired_at IS NULL"),
+            "entity": ("entities", "entities_fts", ""),
+            "episode": ("episodes", "episodes_fts", ""),
+        }[kind]
+        rows = self._rows(
+            f"SELECT t.id, bm25({fts}) AS score FROM {fts} JOIN {table} t ON t.rowid = {fts}.rowid "
+            f"WHERE {fts} MATCH ? AND t.group_id = ? {extra} ORDER BY score LIMIT ?",
+            (match, group_id, limit),
+        )
+        return [(r["id"], -r["score"]) for r in rows]  # bm25() is lower-is-better
+
+    def vector_search(
+        self, group_id: str, kind: str, vector: Sequence[float], limit: int
+    ) -> list[tuple[str, float]]:
+        table, extra = {
+            "fact": ("facts", "AND expired_at IS NULL"),
+            "entity": ("entities", ""),
+            "episode": ("episodes", ""),
+        }[kind]
+        rows = self._rows(
+            f"SELECT id, embedding FROM {table} WHERE group_id = ? AND embedding IS NOT NULL {extra}",
+            (group_id,),
+        )
+        if not rows:
+            return []
+        matrix = np.frombuffer(b"".join(r["embedding"] for r in rows), dtype=np.float32)
+        matrix = matrix.reshape(len(rows), -1)
+        q = np.asarray(vector, dtype=np.float32)
+        norms = np.linalg.norm(matrix, axis=1) * (np.linalg.norm(q) or 1.0)
+        scores = matrix @ q / np.where(norms == 0, 1.0, norms)
+        best = np.argsort(-scores)[:limit]
+        return [(rows[i]["id"], float(scores[i])) for i in best]
+
+    # -- whole groups ------------------------------------------------------------------------
+    def export(self, group_id: str) -> dict[str, Any]:
+        facts = sorted(
+            self.facts(FactQuery(group_id, all_versions=True)), key=lambda f: (f.created_at, f.id)
+        )
+        assertions = [
+            _assertion(r)
+            for r in self._rows(
+                "SELECT * FROM assertions WHERE group_id = ? ORDER BY created_at, seq, id", (group_id,)
+            )
+        ]
+        return {
+            "group_id": group_id,
+            "entities": [e.model_dump(mode="json") for e in self.entities(group_id)],
+            "episodes": [e.model_dump(mode="json") for e in self.episodes(group_id)],
+            "assertions": [a.model_dump(mode="json") for a in assertions],
+            "facts": [f.model_dump(mode="json") for f in facts],
+        }
+
+    def forget(self, group_id: str) -> int:
+        def delete(_: SQLiteStore) -> int:
+            c = self._conn
+            removed = 0
+            for fts, table in (("facts_fts", "facts"), ("entities_fts", "entities"), ("episodes_fts", "episodes")):
+                c.execute(f"DELETE FROM {fts} WHERE rowid IN (SELECT rowid FROM {table} WHERE group_id = ?)", (group_id,))
+            c.execute("DELETE FROM facts_rtree WHERE id IN (SELECT rowid FROM facts WHERE group_id = ?)", (group_id,))
+            c.execute("DELETE FROM fact_episodes WHERE fact_row IN (SELECT id FROM facts WHERE group_id = ?)", (group_id,))
+            for table in ("facts", "assertions", "episodes", "entity_keys", "entities"):
+                removed += c.execute(f"DELETE FROM {table} WHERE group_id = ?", (group_id,)).rowcount
+            return removed
+
+        return self.write(delete)
+
+
+def _entity(r: sqlite3.Row) -> Entity:
+    return Entity(
+        id=r["id"], group_id=r["group_id"], name=r["name"], type=r["type"],
+        aliases=tuple(json.loads(r["aliases"])), summary=r["summary"], created_at=from_micros(r["created_at"]),
+    )
+
+
+def _episode(r: sqlite3.Row) -> Episode:
+    return Episode(
+        id=r["id"], group_id=r["group_id"], speaker=r["speaker"], content=r["content"],
+        source=r["source"], source_id=r["source_id"], reference_time=from_micros(r["reference_time"]),
+        created_at=from_micros(r["created_at"]),
+    )
+
+
+def _assertion(r: sqlite3.Row) -> Assertion:
+    return Assertion(
+        id=r["id"], group_id=r["group_id"], subject_id=r["subject_id"], relation=r["relation"],
+        object_id=r["object_id"], kind=r["kind"], at=_dt(r["at"]), until=_dt(r["until"]),
+        created_at=from_micros(r["created_at"]), seq=r["seq"], episode_id=r["episode_id"],
+        text=r["text"], confidence=r["confidence"], attributes=json.loads(r["attributes"]),
+    )
+
+
+def _fact(r: sqlite3.Row) -> Fact:
+    return Fact(
+        id=r["id"], fact_id=r["fact_id"], group_id=r["group_id"], subject=r["subject"],
+        relation=r["relation"], object=r["object"], subject_id=r["subject_id"],
+        object_id=r["object_id"], text=r["text"], valid_at=_dt(r["valid_at"]),
+        invalid_at=_dt(r["invalid_at"]), created_at=from_micros(r["created_at"]),
+        expired_at=_dt(r["expired_at"]),
+        episode_ids=tuple(r["episode_ids"].split(_SEP)) if r["episode_ids"] else (),
+        confidence=r["confidence"], attributes=json.loads(r["attributes"]),
+    )

@@ -1,0 +1,105 @@
+"""The narrow protocol every store implements (embedded SQLite, Neo4j).
+
+Stores persist and answer; they hold no temporal rules. A write is one call to
+:meth:`Store.write` with a function that reads what it needs through the :class:`StoreTx` it is
+given and returns a :class:`ChangeSet`; the store runs both in one transaction (retried as a whole
+on transient errors where the backend has them), so concurrent writers never interleave.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any, Protocol, TypeVar
+
+from .model import Assertion, Entity, Episode, Fact
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class FactQuery:
+    """Which rows to read. ``known_at=None`` means the current belief (rows not expired)."""
+
+    group_id: str
+    subject_id: str | None = None
+    relation: str | None = None
+    object_id: str | None = None
+    fact_id: str | None = None
+    valid_time: datetime | None = None  # None: any valid time
+    known_at: datetime | None = None
+    all_versions: bool = False  # every version across transaction time (audit, diff)
+
+
+@dataclass
+class ChangeSet:
+    """Everything one write changes, applied atomically. Rows are only ever expired or added."""
+
+    entities: list[Entity] = field(default_factory=list)  # new entities, or new aliases of old ones
+    episodes: list[Episode] = field(default_factory=list)
+    assertions: list[Assertion] = field(default_factory=list)
+    expire: list[tuple[str, datetime]] = field(default_factory=list)  # (row id, expired_at)
+    insert: list[Fact] = field(default_factory=list)
+    provenance: dict[str, tuple[str, ...]] = field(default_factory=dict)  # row id -> added episodes
+    fact_embeddings: dict[str, list[float]] = field(default_factory=dict)  # row id -> vector
+    entity_embeddings: dict[str, list[float]] = field(default_factory=dict)  # entity id -> vector
+    episode_embeddings: dict[str, list[float]] = field(default_factory=dict)  # episode id -> vector
+
+    def __bool__(self) -> bool:
+        return any(
+            (self.entities, self.episodes, self.assertions, self.expire, self.insert, self.provenance)
+        )
+
+
+class StoreTx(Protocol):
+    """Reads available inside a write transaction."""
+
+    def entity_by_key(self, group_id: str, key: str) -> Entity | None: ...
+
+    def assertions(self, group_id: str, subject_id: str, relation: str) -> list[Assertion]: ...
+
+    def current_rows(self, group_id: str, subject_id: str, relation: str) -> list[Fact]: ...
+
+    def episode_by_source(self, group_id: str, source_id: str) -> Episode | None: ...
+
+    def entities(self, group_id: str, *, ids: Sequence[str] | None = None) -> list[Entity]: ...
+
+    def apply(self, changes: ChangeSet) -> None: ...
+
+
+class Store(Protocol):
+    """A durable home for one or many groups."""
+
+    def write(self, fn: Callable[[StoreTx], T]) -> T: ...
+
+    def facts(self, query: FactQuery) -> list[Fact]:
+        """Rows matching ``query``, in any order (the client sorts)."""
+        ...
+
+    def entities(self, group_id: str, *, ids: Sequence[str] | None = None) -> list[Entity]: ...
+
+    def entity_by_key(self, group_id: str, key: str) -> Entity | None: ...
+
+    def episodes(self, group_id: str, *, ids: Sequence[str] | None = None) -> list[Episode]: ...
+
+    def episode_by_source(self, group_id: str, source_id: str) -> Episode | None: ...
+
+    def relations(self, group_id: str) -> list[str]: ...
+
+    def text_search(self, group_id: str, kind: str, query: str, limit: int) -> list[tuple[str, float]]:
+        """Full-text search over ``kind`` in ("fact", "entity", "episode"): (id, score), best first.
+        Fact ids are row ids of current rows."""
+        ...
+
+    def vector_search(
+        self, group_id: str, kind: str, vector: Sequence[float], limit: int
+    ) -> list[tuple[str, float]]:
+        """Nearest neighbours by cosine similarity over stored embeddings of ``kind``."""
+        ...
+
+    def export(self, group_id: str) -> dict[str, Any]: ...
+
+    def forget(self, group_id: str) -> int: ...
+
+    def close(self) -> None: ...

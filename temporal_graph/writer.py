@@ -1,0 +1,224 @@
+"""Writing statements inside one store transaction: the only place rows change.
+
+``add_fact`` / ``end_fact`` / ``retract_fact`` and the ingestion pipeline all go through
+:class:`FactWriter`, so the contradiction rules have exactly one implementation (``rules.py``) and
+one caller. A writer lives for one transaction; each statement reads the key's assertions and
+rows, appends its assertion, derives the timeline and applies the reconciliation right away, so
+the next statement in the same transaction sees it.
+"""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from .errors import InvalidInput
+from .model import Assertion, AssertionKind, Entity, Episode, Fact
+from .names import clean_name, name_key, normalize_relation
+from .ontology import Ontology
+from .rules import Segment, check_interval, derive_timeline, live_assertions, reconcile, resolve_start
+from .store import ChangeSet, StoreTx
+
+_NAMESPACE = uuid.UUID("6f1c2b7e-5d0a-4c52-9a59-3f7e2f0a9b11")
+
+
+def new_id() -> str:
+    return uuid.uuid4().hex
+
+
+def stable_id(*parts: str) -> str:
+    """A deterministic id, so re-importing the same thing finds the same entity or episode."""
+    return uuid.uuid5(_NAMESPACE, "\x1f".join(parts)).hex
+
+
+def episode_id_for(group_id: str, source_id: str | None, content: str, reference_time: datetime) -> str:
+    if source_id:
+        return stable_id("episode", group_id, "source", source_id)
+    return stable_id("episode", group_id, "content", content, reference_time.isoformat())
+
+
+@dataclass
+class Outcome:
+    """What one statement did; ``fact`` is the row it wrote or merged into (starts only)."""
+
+    fact: Fact | None = None
+    added: list[Fact] = field(default_factory=list)
+    merged: list[Fact] = field(default_factory=list)
+    ended: list[Fact] = field(default_factory=list)
+    retracted: list[Fact] = field(default_factory=list)
+
+
+@dataclass
+class FactWriter:
+    tx: StoreTx
+    group_id: str
+    now: datetime  # transaction time of this write
+    ontology: Ontology
+    entities_created: list[Entity] = field(default_factory=list)
+    entities_matched: list[Entity] = field(default_factory=list)
+
+    # -- entities ------------------------------------------------------------------------------
+    def entity(self, name: str, *, type: str | None = None, what: str = "name") -> Entity:
+        """The entity named ``name`` in this group (case/space-insensitive), created if new."""
+        display = clean_name(name, what)
+        found = self.tx.entity_by_key(self.group_id, name_key(display))
+        if found is not None:
+            if found not in self.entities_matched and found not in self.entities_created:
+                self.entities_matched.append(found)
+            return found
+        entity = Entity(
+            id=stable_id("entity", self.group_id, name_key(display)),
+            group_id=self.group_id,
+            name=display,
+            type=type or "Entity",
+            created_at=self.now,
+        )
+        self.tx.apply(ChangeSet(entities=[entity]))
+        self.entities_created.append(entity)
+        return entity
+
+    def add_alias(self, entity: Entity, alias: str) -> Entity:
+        alias = clean_name(alias, "alias")
+        if name_key(alias) in {name_key(n) for n in (entity.name, *entity.aliases)}:
+            return entity
+        updated = entity.model_copy(update={"aliases": (*entity.aliases, alias)})
+        self.tx.apply(ChangeSet(entities=[updated]))
+        return updated
+
+    def episode(self, episode: Episode) -> None:
+        self.tx.apply(ChangeSet(episodes=[episode]))
+
+    # -- statements ----------------------------------------------------------------------------
+    def start(
+        self,
+        subject: Entity,
+        relation: str,
+        obj: Entity,
+        *,
+        valid_at: datetime | None,
+        invalid_at: datetime | None,
+        default_start: datetime,
+        text: str | None = None,
+        episode_id: str | None = None,
+        confidence: float = 1.0,
+        attributes: dict[str, Any] | None = None,
+    ) -> Outcome:
+        """``subject relation obj`` holds from ``valid_at`` (None: unknown) until ``invalid_at``."""
+        relation = normalize_relation(relation)
+        check_interval(valid_at, invalid_at)
+        assertions = self.tx.assertions(self.group_id, subject.id, relation)
+        cardinality = self.ontology.cardinality(relation)
+        live_starts = [a for a in live_assertions(assertions) if a.kind == "start"]
+        at = resolve_start(
+            valid_at, cardinality=cardinality, timeline_empty=not live_starts, default_start=default_start
+        )
+        if at is not None and invalid_at is not None and invalid_at <= at:
+            raise InvalidInput(
+                f"invalid_at {invalid_at.isoformat()} is not after the fact's start {at.isoformat()}"
+            )
+        statement = self._assertion(
+            assertions, subject, relation, obj.id, "start", at=at, until=invalid_at,
+            episode_id=episode_id, text=text or f"{subject.name} {relation.lower().replace('_', ' ')} {obj.name}",
+            confidence=confidence, attributes=attributes or {},
+        )
+        plan, segments = self._apply(subject, relation, [*assertions, statement], statement)
+        outcome = Outcome()
+        own = next((s for s in segments if statement in s.assertions), None)
+        if own is not None:
+            outcome.fact = plan.row_for(own)
+            (outcome.merged if outcome.fact in plan.kept else outcome.added).append(outcome.fact)
+        outcome.ended = [r for r in plan.insert if r is not outcome.fact and r.invalid_at is not None
+                         and any(old.fact_id == r.fact_id for old in plan.expire)]
+        return outcome
+
+    def end(
+        self,
+        subject: Entity,
+        relation: str,
+        obj: Entity | None,
+        *,
+        at: datetime,
+        text: str | None = None,
+        episode_id: str | None = None,
+    ) -> Outcome:
+        """``obj`` (None: whatever held) stopped holding at ``at``."""
+        relation = normalize_relation(relation)
+        assertions = self.tx.assertions(self.group_id, subject.id, relation)
+        statement = self._assertion(
+            assertions, subject, relation, obj.id if obj else None, "end", at=at,
+            episode_id=episode_id, text=text or "", confidence=1.0, attributes={},
+        )
+        plan, segments = self._apply(subject, relation, [*assertions, statement], statement)
+        return Outcome(ended=[plan.row_for(s) for s in segments if statement in s.assertions])
+
+    def retract(
+        self, subject: Entity, relation: str, obj: Entity, *, episode_id: str | None = None
+    ) -> Outcome:
+        """Everything said so far about ``subject relation obj`` was wrong."""
+        relation = normalize_relation(relation)
+        assertions = self.tx.assertions(self.group_id, subject.id, relation)
+        statement = self._assertion(
+            assertions, subject, relation, obj.id, "retract", episode_id=episode_id,
+            text="", confidence=1.0, attributes={},
+        )
+        plan, _ = self._apply(subject, relation, [*assertions, statement], statement)
+        return Outcome(retracted=[r for r in plan.expire if r.object_id == obj.id])
+
+    # -- internals -----------------------------------------------------------------------------
+    def _assertion(
+        self, existing: list[Assertion], subject: Entity, relation: str, object_id: str | None,
+        kind: AssertionKind, **fields: Any,
+    ) -> Assertion:
+        # Transaction time never runs backwards for a key, so no row expires before it was made.
+        latest = max((a.created_at for a in existing), default=self.now)
+        return Assertion(
+            id=new_id(), group_id=self.group_id, subject_id=subject.id, relation=relation,
+            object_id=object_id, kind=kind, created_at=max(self.now, latest),
+            seq=max((a.seq for a in existing), default=-1) + 1, **fields,
+        )
+
+    def _apply(
+        self, subject: Entity, relation: str, assertions: list[Assertion], statement: Assertion
+    ) -> tuple[Any, list[Segment]]:
+        segments = derive_timeline(assertions, self.ontology.cardinality(relation))
+        current = self.tx.current_rows(self.group_id, subject.id, relation)
+        tx_time = statement.created_at
+        names = {subject.id: subject.name}
+        object_ids = {s.object_id for s in segments} - {r.object_id for r in current}
+        for entity_id in object_ids:
+            names[entity_id] = self._name_of(entity_id)
+        for row in current:
+            names[row.object_id] = row.object
+
+        def make_row(seg: Segment, row_id: str, fact_id: str) -> Fact:
+            first = seg.first_start
+            return Fact(
+                id=row_id, fact_id=fact_id, group_id=self.group_id, subject=subject.name,
+                relation=relation, object=names[seg.object_id], subject_id=subject.id,
+                object_id=seg.object_id, text=first.text, valid_at=seg.valid_at,
+                invalid_at=seg.invalid_at, created_at=tx_time, episode_ids=seg.episode_ids,
+                confidence=max(a.confidence for a in seg.assertions if a.kind == "start"),
+                attributes=first.attributes,
+            )
+
+        plan = reconcile(current, segments, tx=tx_time, new_id=new_id, make_row=make_row)
+        self.tx.apply(
+            ChangeSet(
+                assertions=[statement],
+                expire=[(r.id, tx_time) for r in plan.expire],
+                insert=plan.insert,
+                provenance=plan.provenance,
+            )
+        )
+        return plan, segments
+
+    def _name_of(self, entity_id: str) -> str:
+        for e in (*self.entities_created, *self.entities_matched):
+            if e.id == entity_id:
+                return e.name
+        found = self.tx.entities(self.group_id, ids=[entity_id])
+        if not found:
+            raise InvalidInput(f"entity {entity_id} does not exist in group {self.group_id!r}")
+        return found[0].name
