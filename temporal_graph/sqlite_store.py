@@ -60,14 +60,18 @@ CREATE TABLE IF NOT EXISTS facts (
 CREATE INDEX IF NOT EXISTS facts_key ON facts (group_id, subject_id, relation, expired_at);
 CREATE INDEX IF NOT EXISTS facts_fact_id ON facts (group_id, fact_id);
 CREATE INDEX IF NOT EXISTS facts_object ON facts (group_id, object_id);
-CREATE INDEX IF NOT EXISTS facts_current ON facts (group_id, relation) WHERE expired_at IS NULL;
+CREATE INDEX IF NOT EXISTS facts_current ON facts (group_id, created_at, valid_at, invalid_at, expired_at)
+    WHERE expired_at IS NULL;
+-- Expired versions only: (group, transaction time, valid time) boxes in whole minutes, rounded
+-- outwards; exact predicates are applied to the candidates.
 CREATE VIRTUAL TABLE IF NOT EXISTS facts_rtree USING rtree_i32 (id, g0, g1, tx0, tx1, v0, v1);
 CREATE TABLE IF NOT EXISTS fact_episodes (
     fact_row TEXT NOT NULL, seq INTEGER NOT NULL, episode_id TEXT NOT NULL,
     PRIMARY KEY (fact_row, episode_id));
-CREATE VIRTUAL TABLE IF NOT EXISTS facts_fts USING fts5 (text, content='');
-CREATE VIRTUAL TABLE IF NOT EXISTS entities_fts USING fts5 (names, content='');
-CREATE VIRTUAL TABLE IF NOT EXISTS episodes_fts USING fts5 (content, content='');
+-- Full-text indexes keyed by the rowid of their table; the fact index holds current rows only.
+CREATE VIRTUAL TABLE IF NOT EXISTS facts_fts USING fts5 (text);
+CREATE VIRTUAL TABLE IF NOT EXISTS entities_fts USING fts5 (names);
+CREATE VIRTUAL TABLE IF NOT EXISTS episodes_fts USING fts5 (content);
 """
 
 _FACT_COLUMNS = """f.id, f.fact_id, f.group_id, f.subject_id, f.relation, f.object_id, f.text,
@@ -75,7 +79,7 @@ _FACT_COLUMNS = """f.id, f.fact_id, f.group_id, f.subject_id, f.relation, f.obje
     s.name AS subject, o.name AS object,
     (SELECT group_concat(episode_id, char(31)) FROM
         (SELECT episode_id FROM fact_episodes WHERE fact_row = f.id ORDER BY seq)) AS episode_ids"""
-_FACT_FROM = """facts f JOIN entities s ON s.id = f.subject_id JOIN entities o ON o.id = f.object_id"""
+_NAMES_JOIN = "JOIN entities s ON s.id = f.subject_id JOIN entities o ON o.id = f.object_id"
 
 
 def _us(moment: datetime | None) -> int | None:
@@ -183,7 +187,7 @@ class SQLiteStore:
         c = self._conn
         for e in changes.entities:
             names = " ".join((e.name, *e.aliases))
-            old = c.execute("SELECT rowid, name, aliases FROM entities WHERE id = ?", (e.id,)).fetchone()
+            old = c.execute("SELECT rowid FROM entities WHERE id = ?", (e.id,)).fetchone()
             if old is None:
                 cur = c.execute(
                     "INSERT INTO entities (id, group_id, name, type, aliases, summary, created_at) "
@@ -194,11 +198,7 @@ class SQLiteStore:
                 rowid = cur.lastrowid
             else:
                 rowid = old["rowid"]
-                old_names = " ".join((old["name"], *json.loads(old["aliases"])))
-                c.execute(
-                    "INSERT INTO entities_fts (entities_fts, rowid, names) VALUES ('delete', ?, ?)",
-                    (rowid, old_names),
-                )
+                c.execute("DELETE FROM entities_fts WHERE rowid = ?", (rowid,))
                 c.execute(
                     "UPDATE entities SET type = ?, aliases = ?, summary = ? WHERE id = ?",
                     (e.type, json.dumps(list(e.aliases)), e.summary, e.id),
@@ -229,15 +229,22 @@ class SQLiteStore:
             )
         for row_id, expired_at in changes.expire:
             found = c.execute(
-                "SELECT rowid, text FROM facts WHERE id = ? AND expired_at IS NULL", (row_id,)
+                "SELECT rowid, group_id, created_at, valid_at, invalid_at FROM facts "
+                "WHERE id = ? AND expired_at IS NULL", (row_id,)
             ).fetchone()
             if found is None:
                 raise StoreError(f"fact row {row_id} is not current; it cannot be expired again")
+            rowid, group_id, created, valid, invalid = found
             micros = to_micros(expired_at)
             c.execute("UPDATE facts SET expired_at = ? WHERE id = ?", (micros, row_id))
-            c.execute("UPDATE facts_rtree SET tx1 = ? WHERE id = ?", (_minute_ceil(micros, _I32_MAX), found[0]))
+            gid = self._gid(group_id)
+            c.execute(
+                "INSERT INTO facts_rtree VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (rowid, gid, gid, _minute_floor(created, _I32_MIN), _minute_ceil(micros, _I32_MAX),
+                 _minute_floor(valid, _I32_MIN), _minute_ceil(invalid, _I32_MAX)),
+            )
             # Search indexes serve current facts only.
-            c.execute("INSERT INTO facts_fts (facts_fts, rowid, text) VALUES ('delete', ?, ?)", found)
+            c.execute("DELETE FROM facts_fts WHERE rowid = ?", (rowid,))
         for f in changes.insert:
             cur = c.execute(
                 "INSERT INTO facts (id, fact_id, group_id, subject_id, relation, object_id, text, "
@@ -248,13 +255,6 @@ class SQLiteStore:
                  f.confidence, json.dumps(f.attributes)),
             )
             rowid = cur.lastrowid
-            gid = self._gid(f.group_id)
-            c.execute(
-                "INSERT INTO facts_rtree VALUES (?, ?, ?, ?, ?, ?, ?)",
-                (rowid, gid, gid, _minute_floor(to_micros(f.created_at), _I32_MIN),
-                 _minute_ceil(_us(f.expired_at), _I32_MAX), _minute_floor(_us(f.valid_at), _I32_MIN),
-                 _minute_ceil(_us(f.invalid_at), _I32_MAX)),
-            )
             c.execute("INSERT INTO facts_fts (rowid, text) VALUES (?, ?)", (rowid, f.text))
             self._add_provenance(f.id, f.episode_ids)
         for row_id, episode_ids in changes.provenance.items():
@@ -278,10 +278,17 @@ class SQLiteStore:
             )
 
     # -- reads -------------------------------------------------------------------------------
-    def facts(self, query: FactQuery) -> list[Fact]:
+    def _plan(self, query: FactQuery) -> list[tuple[str, str, list[Any]]]:
+        """The (FROM, WHERE, params) parts whose union answers ``query``, each on a fitting index.
+
+        Whole-group time travel is split in two: current rows (not expired) through the partial
+        index on (group, created_at, valid_at, invalid_at); expired versions through an R*Tree of
+        their (transaction, valid) boxes. Expired versions have closed, usually short transaction
+        intervals, so the tree prunes them well; open-ended boxes would defeat it, which is why
+        current rows are not in it.
+        """
         where = ["f.group_id = ?"]
         params: list[Any] = [query.group_id]
-        source = _FACT_FROM
         for column, value in (
             ("subject_id", query.subject_id),
             ("relation", query.relation),
@@ -291,54 +298,57 @@ class SQLiteStore:
             if value is not None:
                 where.append(f"f.{column} = ?")
                 params.append(value)
-        if not query.all_versions:
-            if query.known_at is None:
-                where.append("f.expired_at IS NULL")
-            else:
-                k = to_micros(query.known_at)
-                where.append("f.created_at <= ? AND (f.expired_at IS NULL OR f.expired_at > ?)")
-                params += [k, k]
         if query.valid_time is not None:
             t = to_micros(query.valid_time)
             where.append("(f.valid_at IS NULL OR f.valid_at <= ?) AND (f.invalid_at IS NULL OR f.invalid_at > ?)")
             params += [t, t]
-        scoped = query.subject_id or query.object_id or query.fact_id
-        uses_time = query.valid_time is not None or query.known_at is not None
-        if not scoped and uses_time and not query.all_versions:
-            # Whole-group time travel: let the R*Tree pick candidates instead of scanning.
-            gid = self._gids.get(query.group_id) or self._lookup_gid(query.group_id)
-            if gid is None:
-                return []
-            box = ["r.g0 <= ? AND r.g1 >= ?"]
-            box_params: list[Any] = [gid, gid]
-            if query.known_at is not None:
-                k = to_micros(query.known_at)
-                box.append("r.tx0 <= ? AND r.tx1 >= ?")
-                box_params += [_minute_ceil(k, _I32_MAX), _minute_floor(k, _I32_MIN)]
-            else:
-                box.append("r.tx1 = ?")
-                box_params.append(_I32_MAX)
-            if query.valid_time is not None:
-                t = to_micros(query.valid_time)
-                box.append("r.v0 <= ? AND r.v1 >= ?")
-                box_params += [_minute_ceil(t, _I32_MAX), _minute_floor(t, _I32_MIN)]
-            source = (
-                f"(SELECT id AS rid FROM facts_rtree r WHERE {' AND '.join(box)}) c "
-                f"JOIN facts f ON f.rowid = c.rid JOIN entities s ON s.id = f.subject_id "
-                f"JOIN entities o ON o.id = f.object_id"
-            )
-            params = box_params + params
-        sql = f"SELECT {_FACT_COLUMNS} FROM {source} WHERE {' AND '.join(where)}"
-        return [_fact(r) for r in self._rows(sql, params)]
+        # The planner would sometimes prefer the group-wide indexes; a subject read must not.
+        base = "facts f INDEXED BY facts_key" if query.subject_id else "facts f"
+        if query.all_versions:
+            return [(base, " AND ".join(where), params)]
+        if query.known_at is None:
+            return [(base, " AND ".join([*where, "f.expired_at IS NULL"]), params)]
+        k = to_micros(query.known_at)
+        current = (base, " AND ".join([*where, "f.expired_at IS NULL AND f.created_at <= ?"]), [*params, k])
+        expired = [*where, "f.expired_at > ? AND f.created_at <= ?"]
+        expired_params = [*params, k, k]
+        if query.subject_id or query.object_id or query.fact_id:
+            return [current, (base, " AND ".join(expired), expired_params)]
+        gid = self._gids.get(query.group_id) or self._lookup_gid(query.group_id) or -1
+        box = ["r.g0 <= ? AND r.g1 >= ? AND r.tx0 <= ? AND r.tx1 >= ?"]
+        box_params: list[Any] = [gid, gid, _minute_ceil(k, _I32_MAX), _minute_floor(k, _I32_MIN)]
+        if query.valid_time is not None:
+            t = to_micros(query.valid_time)
+            box.append("r.v0 <= ? AND r.v1 >= ?")
+            box_params += [_minute_ceil(t, _I32_MAX), _minute_floor(t, _I32_MIN)]
+        # CROSS JOIN keeps the tree as the outer loop: candidates first, then their rows.
+        source = "facts_rtree r CROSS JOIN facts f ON f.rowid = r.id"
+        return [current, (source, " AND ".join([*box, *expired]), box_params + expired_params)]
 
-    def count_facts_brute_force(self, group_id: str, valid_time: datetime, known_at: datetime) -> int:
-        """The same count as ``len(facts(as_of query))`` by a full scan: a benchmark baseline."""
+    def facts(self, query: FactQuery) -> list[Fact]:
+        out: list[Fact] = []
+        for source, where, params in self._plan(query):
+            sql = f"SELECT {_FACT_COLUMNS} FROM {source} {_NAMES_JOIN} WHERE {where}"
+            out += [_fact(r) for r in self._rows(sql, params)]
+        return out
+
+    def count_facts(self, query: FactQuery) -> int:
+        """``len(facts(query))`` without building the rows."""
+        return sum(
+            self._rows(f"SELECT count(*) FROM {source} WHERE {where}", params)[0][0]
+            for source, where, params in self._plan(query)
+        )
+
+    def count_facts_brute_force(
+        self, group_id: str, valid_time: datetime, known_at: datetime, subject_id: str | None = None
+    ) -> int:
+        """The as-of count by a full scan of every row, ignoring all indexes: a benchmark baseline."""
         t, k = to_micros(valid_time), to_micros(known_at)
         (n,) = self._rows(
             "SELECT count(*) FROM facts NOT INDEXED WHERE group_id = ? AND created_at <= ? AND "
             "(expired_at IS NULL OR expired_at > ?) AND (valid_at IS NULL OR valid_at <= ?) AND "
-            "(invalid_at IS NULL OR invalid_at > ?)",
-            (group_id, k, k, t, t),
+            "(invalid_at IS NULL OR invalid_at > ?) AND (? IS NULL OR subject_id = ?)",
+            (group_id, k, k, t, t, subject_id, subject_id),
         )[0]
         return n
 
@@ -368,6 +378,14 @@ class SQLiteStore:
                 "SELECT * FROM episodes WHERE group_id = ? AND id IN ({})", group_id, ids
             )
         return [_episode(r) for r in rows]
+
+    def recent_episodes(self, group_id: str, before: datetime, limit: int) -> list[Episode]:
+        rows = self._rows(
+            "SELECT * FROM episodes WHERE group_id = ? AND reference_time < ? "
+            "ORDER BY reference_time DESC, rowid DESC LIMIT ?",
+            (group_id, to_micros(before), limit),
+        )
+        return [_episode(r) for r in reversed(rows)]
 
     def _in_chunks(self, sql: str, group_id: str, ids: Sequence[str]) -> list[sqlite3.Row]:
         out: list[sqlite3.Row] = []

@@ -1,0 +1,6 @@
+// Add the entity's type as a second label, (:Entity:Person), for exploring by hand.
+// params: group_id, ids
+// placeholders: label
+UNWIND $ids AS id
+MATCH (n:Entity {group_id: $group_id, id: id})
+SET n:{{label}}

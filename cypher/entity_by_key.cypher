@@ -1,0 +1,7 @@
+// The entity that answers to a name key in a group.
+// params: group_id, key
+MATCH (k:EntityKey {group_id: $group_id, key: $key})
+MATCH (n:Entity {group_id: $group_id, id: k.entity_id})
+RETURN n.id AS id, n.group_id AS group_id, n.name AS name, n.type AS type,
+       n.aliases AS aliases, n.summary AS summary, n.created_at AS created_at
+LIMIT 1

@@ -1,0 +1,4 @@
+// params: group_id, rows
+UNWIND $rows AS row
+MATCH (n:Entity {group_id: $group_id, id: row.id})
+SET n.embedding = row.vector

@@ -1,0 +1,6 @@
+// Remove a type label the entity no longer has.
+// params: group_id, ids
+// placeholders: label
+UNWIND $ids AS id
+MATCH (n:Entity {group_id: $group_id, id: id})
+REMOVE n:{{label}}

@@ -1,0 +1,4 @@
+// params: group_id, rows
+UNWIND $rows AS row
+MATCH (e:Episode {group_id: $group_id, id: row.id})
+SET e.embedding = row.vector

@@ -1,0 +1,7 @@
+// params: group_id, rows
+// placeholders: rel
+UNWIND $rows AS row
+MATCH ()-[r:{{rel}} {id: row.id}]->()
+WHERE r.group_id = $group_id
+SET r.embedding = row.vector
+RETURN count(r) AS written

@@ -1,0 +1,101 @@
+// Lint Cypher with Neo4j's own parser and semantic analysis (@neo4j-cypher/language-support).
+//
+//   node lint.mjs                 every cypher/*.cypher file (templates filled with sample names)
+//   node lint.mjs FILE...         the given .cypher files
+//   node lint.mjs --stdin         also a JSON array read from stdin:
+//                                 [{"name": "...", "text": "...", "params": ["group_id", ...]}]
+//
+// Each statement is linted as Cypher 5 and as Cypher 25. Parameters are declared from the
+// file's "// params:" header (or the "params" field), so an undeclared parameter is an error
+// rather than noise. Exit code 1 on any error; warnings are printed but do not fail.
+import { readFileSync, readdirSync } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { lintCypherQuery } from '@neo4j-cypher/language-support';
+
+const HERE = dirname(fileURLToPath(import.meta.url));
+const CYPHER_DIR = resolve(HERE, '..');
+const VERSIONS = ['CYPHER 5', 'CYPHER 25'];
+// Must match cypher/__init__.py SAMPLE_IDENTIFIERS.
+const SAMPLES = { rel: 'LIVES_IN', label: 'Person', types: 'LIVES_IN|WORKS_AT' };
+const ERROR = 1;
+const WARNING = 2;
+
+function header(text, key) {
+  for (const line of text.split('\n')) {
+    const stripped = line.trim();
+    if (!stripped.startsWith('//')) break;
+    const body = stripped.slice(2).trim();
+    if (body.toLowerCase().startsWith(key + ':')) return body.slice(key.length + 1).trim();
+  }
+  return null;
+}
+
+function names(value) {
+  if (!value) return [];
+  return value.split(',').map((p) => p.trim().replace(/^\$/, '')).filter(Boolean);
+}
+
+function fillSamples(text, name) {
+  return text.replace(/\{\{(\w+)\}\}/g, (_, slot) => {
+    if (!(slot in SAMPLES)) throw new Error(`${name}: no sample identifier for placeholder {{${slot}}}`);
+    return SAMPLES[slot];
+  });
+}
+
+function fromFile(path) {
+  const text = readFileSync(path, 'utf8');
+  const name = basename(path);
+  return { name, text: fillSamples(text, name), params: names(header(text, 'params')) };
+}
+
+function lintOne({ name, text, params }) {
+  const parameters = Object.fromEntries(params.map((p) => [p, null]));
+  // lintCypherQuery only checks that a declared parameter is not `undefined`.
+  for (const p of params) parameters[p] = '';
+  const problems = [];
+  for (const version of VERSIONS) {
+    const { diagnostics } = lintCypherQuery(text, { parameters, defaultLanguage: version });
+    for (const d of diagnostics) {
+      const line = d.range.start.line + 1;
+      const col = d.range.start.character + 1;
+      problems.push({ version, severity: d.severity, where: `${name}:${line}:${col}`, message: d.message });
+    }
+  }
+  return problems;
+}
+
+async function readStdin() {
+  const chunks = [];
+  for await (const chunk of process.stdin) chunks.push(chunk);
+  const raw = Buffer.concat(chunks).toString('utf8').trim();
+  if (!raw) return [];
+  return JSON.parse(raw).map((s) => ({ name: s.name, text: s.text, params: s.params ?? [] }));
+}
+
+const args = process.argv.slice(2);
+const useStdin = args.includes('--stdin');
+const files = args.filter((a) => !a.startsWith('--'));
+let statements = [];
+if (files.length > 0) {
+  statements = files.map((f) => fromFile(resolve(f)));
+} else if (!useStdin || args.includes('--all')) {
+  statements = readdirSync(CYPHER_DIR)
+    .filter((f) => f.endsWith('.cypher'))
+    .sort()
+    .map((f) => fromFile(join(CYPHER_DIR, f)));
+}
+if (useStdin) statements = statements.concat(await readStdin());
+
+let errors = 0;
+let warnings = 0;
+for (const statement of statements) {
+  for (const p of lintOne(statement)) {
+    const kind = p.severity === ERROR ? 'error' : p.severity === WARNING ? 'warning' : 'info';
+    if (p.severity === ERROR) errors += 1;
+    else if (p.severity === WARNING) warnings += 1;
+    console.log(`${kind}: ${p.where} [${p.version}] ${p.message}`);
+  }
+}
+console.log(`linted ${statements.length} statement(s) as ${VERSIONS.join(' and ')}: ${errors} error(s), ${warnings} warning(s)`);
+process.exit(errors > 0 ? 1 : 0);

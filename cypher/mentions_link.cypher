@@ -1,0 +1,7 @@
+// Provenance for exploring: (:Episode)-[:MENTIONS]->(:Entity) for the subject and object of
+// every fact an episode supports. (The fact itself carries the episode ids.)
+// params: group_id, rows
+UNWIND $rows AS row
+MATCH (ep:Episode {group_id: $group_id, id: row.episode_id})
+MATCH (n:Entity {group_id: $group_id, id: row.entity_id})
+MERGE (ep)-[:MENTIONS]->(n)

@@ -1,0 +1,29 @@
+// The static schema, applied statement by statement (split at ';' ending a line) on connect.
+// Every command is idempotent (IF NOT EXISTS). Per-relation-type schema lives in
+// schema_relation.cypher and the fact full-text index in fact_text_create.cypher, because
+// relationship indexes need the relationship type(s) they cover.
+// scope: schema
+// params:
+CREATE CONSTRAINT entity_id IF NOT EXISTS FOR (n:Entity) REQUIRE n.id IS UNIQUE;
+CREATE CONSTRAINT episode_id IF NOT EXISTS FOR (n:Episode) REQUIRE n.id IS UNIQUE;
+CREATE CONSTRAINT assertion_id IF NOT EXISTS FOR (n:Assertion) REQUIRE n.id IS UNIQUE;
+CREATE CONSTRAINT memory_group_id IF NOT EXISTS FOR (n:MemoryGroup) REQUIRE n.group_id IS UNIQUE;
+// One entity per (group, name key): the first entity to claim a key keeps it.
+CREATE CONSTRAINT entity_key_unique IF NOT EXISTS FOR (n:EntityKey) REQUIRE (n.group_id, n.key) IS UNIQUE;
+// Nodes without a source_id are not constrained, like a partial unique index.
+CREATE CONSTRAINT episode_source_unique IF NOT EXISTS FOR (n:Episode) REQUIRE (n.group_id, n.source_id) IS UNIQUE;
+CREATE INDEX entity_group IF NOT EXISTS FOR (n:Entity) ON (n.group_id);
+CREATE INDEX entity_group_key IF NOT EXISTS FOR (n:Entity) ON (n.group_id, n.key);
+CREATE INDEX entity_name IF NOT EXISTS FOR (n:Entity) ON (n.name);
+CREATE INDEX entity_created_at IF NOT EXISTS FOR (n:Entity) ON (n.created_at);
+CREATE INDEX episode_group IF NOT EXISTS FOR (n:Episode) ON (n.group_id);
+CREATE INDEX episode_reference_time IF NOT EXISTS FOR (n:Episode) ON (n.reference_time);
+CREATE INDEX episode_created_at IF NOT EXISTS FOR (n:Episode) ON (n.created_at);
+CREATE INDEX assertion_group IF NOT EXISTS FOR (n:Assertion) ON (n.group_id);
+CREATE INDEX assertion_key IF NOT EXISTS FOR (n:Assertion) ON (n.group_id, n.subject_id, n.relation);
+CREATE FULLTEXT INDEX entity_names IF NOT EXISTS FOR (n:Entity) ON EACH [n.name_text];
+CREATE FULLTEXT INDEX episode_contents IF NOT EXISTS FOR (n:Episode) ON EACH [n.content];
+CREATE VECTOR INDEX entity_embedding IF NOT EXISTS FOR (n:Entity) ON n.embedding
+OPTIONS {indexConfig: {`vector.dimensions`: 384, `vector.similarity_function`: 'cosine'}};
+CREATE VECTOR INDEX episode_embedding IF NOT EXISTS FOR (n:Episode) ON n.embedding
+OPTIONS {indexConfig: {`vector.dimensions`: 384, `vector.similarity_function`: 'cosine'}};

@@ -1,0 +1,15 @@
+// Schema of one fact relationship type, created the first time a relation is written
+// (relationship constraints and indexes cover exactly one type). Idempotent; split at ';'.
+// Needs Neo4j 5.7+ (relationship uniqueness) and 5.18+ (relationship vector indexes).
+// scope: schema
+// params:
+// placeholders: rel
+CREATE CONSTRAINT fact_row_id_{{rel}} IF NOT EXISTS FOR ()-[r:{{rel}}]-() REQUIRE r.id IS UNIQUE;
+CREATE INDEX fact_group_{{rel}} IF NOT EXISTS FOR ()-[r:{{rel}}]-() ON (r.group_id);
+CREATE INDEX fact_fact_id_{{rel}} IF NOT EXISTS FOR ()-[r:{{rel}}]-() ON (r.fact_id);
+CREATE INDEX fact_valid_at_{{rel}} IF NOT EXISTS FOR ()-[r:{{rel}}]-() ON (r.valid_at);
+CREATE INDEX fact_invalid_at_{{rel}} IF NOT EXISTS FOR ()-[r:{{rel}}]-() ON (r.invalid_at);
+CREATE INDEX fact_created_at_{{rel}} IF NOT EXISTS FOR ()-[r:{{rel}}]-() ON (r.created_at);
+CREATE INDEX fact_expired_at_{{rel}} IF NOT EXISTS FOR ()-[r:{{rel}}]-() ON (r.expired_at);
+CREATE VECTOR INDEX fact_embedding_{{rel}} IF NOT EXISTS FOR ()-[r:{{rel}}]-() ON r.embedding
+OPTIONS {indexConfig: {`vector.dimensions`: 384, `vector.similarity_function`: 'cosine'}};

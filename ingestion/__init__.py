@@ -1,0 +1,1 @@
+"""Ingestion: episodes → extracted facts → resolved entities and times → writes to the memory."""

@@ -1,0 +1,220 @@
+"""Episode → extraction → entity resolution → time resolution → contradiction rules → writes.
+
+Extraction (the slow part, possibly an LLM call) runs outside any transaction; everything after it
+for one episode is applied in one transaction through the same :class:`FactWriter` that
+``add_fact`` uses, so there is one implementation of the contradiction rules.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from datetime import datetime, timedelta
+
+from temporal_graph.client import TemporalGraph
+from temporal_graph.errors import InvalidInput, LLMOutputError
+from temporal_graph.extraction import Extraction, ExtractedFact, Extractor
+from temporal_graph.model import Entity, Episode, Fact, IngestResult
+from temporal_graph.names import check_group, normalize_relation
+from temporal_graph.times import TimeLike
+from temporal_graph.writer import FactWriter, episode_id_for
+
+from .resolution import EntityResolver
+from .timeexpr import resolve_time
+
+log = logging.getLogger(__name__)
+CONTEXT_EPISODES = 4
+
+
+def extractor_for(tg: TemporalGraph) -> Extractor:
+    """The configured extractor: the LLM one when an LLM is set, else the offline rules."""
+    if tg.extractor is None:
+        if tg.llm is not None:
+            from .llm_extractor import LLMExtractor
+
+            tg.extractor = LLMExtractor(tg.llm, relations=sorted(tg.ontology.cardinalities))
+        else:
+            from .offline import OfflineExtractor
+
+            tg.extractor = OfflineExtractor()
+    return tg.extractor
+
+
+def resolver_for(tg: TemporalGraph) -> EntityResolver:
+    resolver = getattr(tg, "_entity_resolver", None)
+    if resolver is None:
+        disambiguate = None
+        if tg.llm is not None:
+            from .llm_extractor import disambiguate as llm_disambiguate
+
+            def disambiguate(name: str, candidates: list[Entity]) -> str | None:
+                return llm_disambiguate(tg.llm, name, candidates)
+
+        resolver = EntityResolver(embed=tg.embedder.encode, disambiguate=disambiguate)
+        tg._entity_resolver = resolver  # type: ignore[attr-defined]
+    return resolver
+
+
+def make_episode(
+    tg: TemporalGraph,
+    content: str,
+    *,
+    reference_time: TimeLike,
+    speaker: str | None,
+    group_id: str,
+    source: str,
+    source_id: str | None,
+    created_at: datetime,
+) -> Episode:
+    check_group(group_id)
+    if not isinstance(content, str) or not content.strip():
+        raise InvalidInput(f"content: {content!r} is empty")
+    ref = tg.time(reference_time, "reference_time")
+    return Episode(
+        id=episode_id_for(group_id, source_id, content, ref),
+        group_id=group_id,
+        content=content,
+        reference_time=ref,
+        created_at=created_at,
+        speaker=speaker.strip() if speaker and speaker.strip() else None,
+        source=source,
+        source_id=source_id,
+    )
+
+
+def extract(tg: TemporalGraph, episode: Episode, context: Sequence[Episode] = ()) -> tuple[Extraction, list[str]]:
+    """Run the extractor; an answer that does not validate keeps the episode with no facts and says
+    why. An unreachable endpoint is not caught: the import stops and a re-run resumes there."""
+    try:
+        return extractor_for(tg).extract(episode, context), []
+    except LLMOutputError as exc:
+        log.warning("extraction failed for episode %s: %s", episode.id, exc)
+        return Extraction(), [f"extraction failed: {exc}"]
+
+
+def add_episode(
+    tg: TemporalGraph,
+    content: str,
+    *,
+    reference_time: TimeLike,
+    speaker: str | None = None,
+    group_id: str = "default",
+    source: str = "message",
+    source_id: str | None = None,
+) -> IngestResult:
+    """The ``TemporalGraph.add_episode`` service."""
+    episode = make_episode(
+        tg, content, reference_time=reference_time, speaker=speaker, group_id=group_id,
+        source=source, source_id=source_id, created_at=tg.time(tg.clock()),
+    )
+    existing = tg.store.episodes(group_id, ids=[episode.id])
+    if existing:
+        return IngestResult(episode=existing[0], skipped=True)
+    context = tg.store.recent_episodes(group_id, episode.reference_time, CONTEXT_EPISODES)
+    extraction, warnings = extract(tg, episode, context)
+    resolver = resolver_for(tg)
+    return tg.write(group_id, lambda w: apply_episode(tg, w, episode, extraction, resolver, warnings))
+
+
+def apply_episode(
+    tg: TemporalGraph,
+    w: FactWriter,
+    episode: Episode,
+    extraction: Extraction,
+    resolver: EntityResolver,
+    warnings: Sequence[str] = (),
+) -> IngestResult:
+    """Write one episode and its facts with the writer of an open transaction."""
+    if w.tx.episodes(w.group_id, ids=[episode.id]):
+        return IngestResult(episode=episode, skipped=True)
+    episode = episode.model_copy(update={"created_at": w.now})
+    w.episode(episode)
+    result = _Collector()
+    notes = list(warnings)
+    created_before = len(w.entities_created)
+    matched_before = len(w.entities_matched)
+    for fact in extraction.facts:
+        try:
+            _apply_fact(tg, w, episode, fact, resolver, result)
+        except InvalidInput as exc:  # one bad fact never loses the episode or its other facts
+            notes.append(f"skipped {fact.subject} {fact.relation} {fact.object}: {exc}")
+    return IngestResult(
+        episode=episode,
+        added=result.added,
+        merged=result.merged,
+        ended=result.ended,
+        retracted=result.retracted,
+        entities_created=w.entities_created[created_before:],
+        entities_matched=w.entities_matched[matched_before:],
+        warnings=notes,
+    )
+
+
+class _Collector:
+    def __init__(self) -> None:
+        self.added: list[Fact] = []
+        self.merged: list[Fact] = []
+        self.ended: list[Fact] = []
+        self.retracted: list[Fact] = []
+
+
+def _apply_fact(
+    tg: TemporalGraph, w: FactWriter, episode: Episode, fact: ExtractedFact, resolver: EntityResolver,
+    out: _Collector,
+) -> None:
+    relation = normalize_relation(fact.relation)
+    ref = episode.reference_time
+    span = resolve_time(fact.time_text, ref) if fact.time_text else None
+    end_span = resolve_time(fact.end_time_text, ref) if fact.end_time_text else None
+    subject = resolver.resolve(w, fact.subject, fact.subject_type or "Entity")
+    object_type = fact.object_type or tg.ontology.object_type(relation)
+
+    if fact.kind == "ending":
+        obj = resolver.resolve(w, fact.object, object_type) if fact.object else None
+        at = span.start if span else ref
+        out.ended += w.end(subject, relation, obj, at=at, text=fact.text, episode_id=episode.id).ended
+        return
+
+    until: datetime | None = end_span.end if end_span else None
+    if tg.ontology.is_event(relation):
+        # An event covers the period its phrase names; told without a time, it happened before now.
+        start = span.start if span else None
+        if span is not None and until is None:
+            until = span.end
+        elif span is None:
+            until = ref
+    else:
+        # A state told in the present tense holds from the message's time: we know no earlier
+        # start, and a fixed start keeps the final belief independent of arrival order.
+        start = span.start if span else ref
+    if fact.kind == "correction":
+        start = _correct(w, subject, relation, fact, resolver, object_type, episode, out) or start
+    obj = resolver.resolve(w, fact.object, object_type)
+    if start is not None and until is not None and until <= start:
+        until = None if not tg.ontology.is_event(relation) else start + timedelta(days=1)
+    outcome = w.start(
+        subject, relation, obj, valid_at=start, invalid_at=until, default_start=ref, text=fact.text,
+        episode_id=episode.id, confidence=fact.confidence,
+    )
+    out.added += outcome.added
+    out.merged += outcome.merged
+    out.ended += outcome.ended
+
+
+def _correct(
+    w: FactWriter, subject: Entity, relation: str, fact: ExtractedFact, resolver: EntityResolver,
+    object_type: str | None, episode: Episode, out: _Collector,
+) -> datetime | None:
+    """Retract the wrong object; the right one takes over the start the wrong one had."""
+    current = w.tx.current_rows(w.group_id, subject.id, relation)
+    if fact.replaces:
+        wrong = resolver.resolve(w, fact.replaces, object_type)
+    else:  # "sorry, I meant X": the object that held at the reference time was the wrong one
+        holding = [r for r in current if r.valid_at_time(episode.reference_time)]
+        if len(holding) != 1:
+            return None
+        wrong = next(e for e in w.tx.entities(w.group_id, ids=[holding[0].object_id]))
+    starts = [r.valid_at for r in current if r.object_id == wrong.id]
+    out.retracted += w.retract(subject, relation, wrong, episode_id=episode.id).retracted
+    known = [s for s in starts if s is not None]
+    return min(known) if known else None

@@ -1,0 +1,147 @@
+"""A memory block for a prompt: the most relevant facts with their dates, then supporting messages.
+
+    Facts:
+    - Zhang Wei lives in Shanghai (since 2024-06-01)
+    - Zhang Wei works as software engineer (since 2021-03-01)
+    Supporting messages:
+    - [2024-06-02] Zhang Wei: We finally moved to Shanghai last week!
+
+The block never exceeds ``budget_tokens``. Tokens are counted with a real tokenizer — the
+WordPiece tokenizer of the all-MiniLM-L6-v2 model the memory already loads for search — on the
+whole block as returned, so the bound holds to the token. (tiktoken would match OpenAI models
+more closely, but it downloads its encodings on first use and this project runs offline; WordPiece
+counts are of the same order for English text.) A fact line that does not fit is skipped; a
+message that does not fit whole is cut at a word boundary and marked with "…".
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from temporal_graph.errors import InvalidInput
+from temporal_graph.model import Episode, Fact
+from temporal_graph.names import check_group
+from temporal_graph.times import TimeLike
+
+from .search import search
+
+MAX_FACTS = 20
+MAX_EPISODES = 10
+MIN_SNIPPET_WORDS = 4
+
+
+def count_tokens(tg: Any, text: str) -> int:
+    """Tokens of ``text`` under the embedding model's tokenizer (no special tokens)."""
+    if not text:
+        return 0
+    return len(tg.embedder.tokenizer.encode(text, add_special_tokens=False, verbose=False))
+
+
+def fact_line(f: Fact) -> str:
+    """``Zhang Wei lives in Shanghai (since 2024-06-01)``."""
+    start, end = (t.date().isoformat() if t else None for t in (f.valid_at, f.invalid_at))
+    if start and end:
+        when = f" ({start} to {end})"
+    elif start:
+        when = f" (since {start})"
+    elif end:
+        when = f" (until {end})"
+    else:
+        when = ""
+    text = f.text or f"{f.subject} {f.relation.lower().replace('_', ' ')} {f.object}"
+    return f"- {text}{when}"
+
+
+def episode_line(e: Episode, words: list[str] | None = None) -> str:
+    content = " ".join(e.content.split()) if words is None else " ".join(words) + " …"
+    who = f"{e.speaker}: " if e.speaker else ""
+    return f"- [{e.reference_time.date().isoformat()}] {who}{content}"
+
+
+def context(
+    tg: Any,
+    query: str,
+    *,
+    budget_tokens: int = 1000,
+    as_of: TimeLike | None = None,
+    group_id: str = "default",
+) -> str:
+    """The memory block for ``query`` within ``budget_tokens`` tokens ("" when nothing fits)."""
+    check_group(group_id)
+    if not isinstance(budget_tokens, int) or budget_tokens < 0:
+        raise InvalidInput(f"budget_tokens: {budget_tokens!r} must be a whole number >= 0")
+    if budget_tokens == 0 or not query.strip():
+        return ""
+    hits = search(
+        tg, query, as_of=as_of, limit=MAX_FACTS + MAX_EPISODES, group_id=group_id, kinds=("fact", "episode")
+    )
+    facts = [h.fact for h in hits if h.fact is not None][:MAX_FACTS]
+    episodes = [h.episode for h in hits if h.episode is not None]
+    # Messages the chosen facts were learned from support them, after the best-ranked messages.
+    known = {e.id for e in episodes}
+    cited = [i for f in facts for i in f.episode_ids if i not in known]
+    if cited:
+        by_id = {e.id: e for e in tg.store.episodes(group_id, ids=cited)}
+        episodes += [by_id[i] for i in dict.fromkeys(cited) if i in by_id]
+    episodes = episodes[:MAX_EPISODES]
+
+    fits = _Budget(lambda text: count_tokens(tg, text), budget_tokens)
+    header = "Facts:" if as_of is None else f"Facts (as of {tg.time(as_of, 'as_of').date().isoformat()}):"
+    if facts and fits.add_section(header):
+        for f in facts:
+            fits.add(fact_line(f))
+    if episodes and fits.add_section("Supporting messages:"):
+        for e in episodes:
+            if not fits.add(episode_line(e)):
+                _add_cut(fits, e)
+    return fits.text()
+
+
+class _Budget:
+    """Lines accepted so far; a line is accepted only if the whole block still fits."""
+
+    def __init__(self, count: Callable[[str], int], budget: int) -> None:
+        self.count = count
+        self.budget = budget
+        self.lines: list[str] = []
+        self._pending_header: str | None = None
+
+    def text(self) -> str:
+        return "\n".join(self.lines)
+
+    def _fits(self, lines: list[str]) -> bool:
+        return self.count("\n".join(lines)) <= self.budget
+
+    def add_section(self, header: str) -> bool:
+        """A header is only kept together with at least one line under it (see ``add``)."""
+        self._pending_header = header
+        return self._fits([*self.lines, header])
+
+    def add(self, line: str) -> bool:
+        new = [self._pending_header, line] if self._pending_header else [line]
+        if not self._fits([*self.lines, *new]):
+            return False
+        self.lines += new
+        self._pending_header = None
+        return True
+
+
+def _add_cut(fits: _Budget, e: Episode) -> None:
+    """The longest word prefix of the message that fits, if it says anything at all."""
+    words = e.content.split()
+    lo, hi = MIN_SNIPPET_WORDS, len(words) - 1
+    best = None
+    while lo <= hi:
+        mid = (lo + hi) // 2
+        candidate = (
+            [fits._pending_header, episode_line(e, words[:mid])]
+            if fits._pending_header
+            else [episode_line(e, words[:mid])]
+        )
+        if fits._fits([*fits.lines, *candidate]):
+            best, lo = mid, mid + 1
+        else:
+            hi = mid - 1
+    if best is not None:
+        fits.add(episode_line(e, words[:best]))

@@ -1,0 +1,186 @@
+"""Multi-hop traversal: chains of facts from one entity, shortest first.
+
+Two questions, one function:
+
+- **At one time** (default): every hop is a fact valid at ``as_of`` (default now), as currently
+  believed. An expired row (a revised or retracted belief) or a fact whose valid interval does
+  not cover ``as_of`` (ended before, or not started yet) is never traversed.
+- **Overlapping in time** (``overlapping=True``, or ``during=(t1, t2)``): hops may come from any
+  valid time, but all hops of a chain must have held together at some moment — their valid
+  intervals share a common instant (and, with ``during``, that shared time meets ``[t1, t2)``).
+  "Who managed Alice while she lived in Berlin":
+  ``tg.paths("Berlin", end=None, direction="any", overlapping=True, relations=["LIVES_IN", "MANAGED_BY"])``
+  or :func:`overlapping_paths`.
+
+Hops follow facts from subject to object by default; ``direction="any"`` also walks a fact
+backwards (object to subject), so consecutive hops then share an entity rather than chaining
+object to subject. A chain never visits an entity twice. Each hop is a :class:`Fact` carrying its
+provenance (``episode_ids``). Results are ordered by length, then by the names along the way, and
+capped by ``limit`` (default 100) so a dense graph cannot explode the answer.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict, deque
+from collections.abc import Iterable
+from datetime import datetime
+from typing import Any
+
+from temporal_graph.errors import InvalidInput
+from temporal_graph.model import Fact, Path
+from temporal_graph.names import check_group, normalize_relation
+from temporal_graph.store import FactQuery
+from temporal_graph.times import TimeLike, to_utc
+
+Interval = tuple[datetime | None, datetime | None]  # half-open, None = unbounded
+
+
+def paths(
+    tg: Any,
+    start: str,
+    *,
+    end: str | None = None,
+    relations: Iterable[str] | None = None,
+    max_hops: int = 3,
+    as_of: TimeLike | None = None,
+    group_id: str = "default",
+    direction: str = "out",
+    overlapping: bool = False,
+    during: tuple[TimeLike, TimeLike] | None = None,
+    limit: int = 100,
+    **options: Any,
+) -> list[Path]:
+    """Chains of facts from ``start`` (to ``end`` when given), shortest first.
+
+    ``direction``: ``"out"`` (subject to object, the default) or ``"any"``.
+    ``overlapping`` / ``during``: see the module docstring; they replace ``as_of``.
+    """
+    if options:
+        raise InvalidInput(f"paths: unknown option(s) {', '.join(sorted(options))}")
+    check_group(group_id)
+    if not isinstance(max_hops, int) or max_hops < 1:
+        raise InvalidInput(f"max_hops: {max_hops!r} must be a positive whole number")
+    if not isinstance(limit, int) or limit < 1:
+        raise InvalidInput(f"limit: {limit!r} must be a positive whole number")
+    if direction not in ("out", "any"):
+        raise InvalidInput(f"direction: {direction!r} is not 'out' or 'any'")
+    window: Interval | None = None
+    if during is not None:
+        try:
+            t1, t2 = during
+        except (TypeError, ValueError):
+            raise InvalidInput(f"during: {during!r} must be a pair (start, end)") from None
+        window = (tg.time(t1, "during start"), tg.time(t2, "during end"))
+        if window[1] <= window[0]:  # type: ignore[operator]
+            raise InvalidInput(f"during: end {window[1]} must be after start {window[0]}")
+        overlapping = True
+    if overlapping and as_of is not None:
+        raise InvalidInput("paths: as_of asks for one moment; overlapping/during ask for a shared one")
+
+    source = tg.find_entity(start, group_id)
+    target = tg.find_entity(end, group_id) if end is not None else None
+    if source is None or (end is not None and target is None):
+        return []
+    wanted = {normalize_relation(r) for r in relations} if relations is not None else None
+
+    if overlapping:
+        rows = tg.store.facts(FactQuery(group_id))  # current belief, every valid time
+    else:
+        moment = tg.time(as_of, "as_of") if as_of is not None else to_utc(tg.clock())
+        rows = [f for f in tg.store.facts(FactQuery(group_id, valid_time=moment)) if f.valid_at_time(moment)]
+    if wanted is not None:
+        rows = [f for f in rows if f.relation in wanted]
+    if window is not None:
+        rows = [f for f in rows if _meet((f.valid_at, f.invalid_at), window) is not None]
+
+    adjacency: dict[str, list[tuple[Fact, str]]] = defaultdict(list)
+    for f in sorted(rows, key=_edge_order):
+        adjacency[f.subject_id].append((f, f.object_id))
+        if direction == "any" and f.object_id != f.subject_id:
+            adjacency[f.object_id].append((f, f.subject_id))
+
+    found: list[Path] = []
+    # Breadth first, so chains come out shortest first; each state carries the entities visited
+    # and, when overlapping, the time all its hops share.
+    queue: deque[tuple[str, tuple[Fact, ...], frozenset[str], Interval]] = deque(
+        [(source.id, (), frozenset([source.id]), window or (None, None))]
+    )
+    while queue and len(found) < limit:
+        node, hops, seen, shared = queue.popleft()
+        for fact, nxt in adjacency.get(node, ()):
+            if nxt in seen:
+                continue
+            together = shared
+            if overlapping:
+                together = _meet(shared, (fact.valid_at, fact.invalid_at))
+                if together is None:
+                    continue
+            chain = (*hops, fact)
+            if target is None or nxt == target.id:
+                found.append(Path(hops=list(chain)))
+                if len(found) >= limit:
+                    break
+            if len(chain) < max_hops and (target is None or nxt != target.id):
+                queue.append((nxt, chain, seen | {nxt}, together))
+    return found
+
+
+def overlapping_paths(
+    tg: Any,
+    start: str,
+    *,
+    end: str | None = None,
+    relations: Iterable[str] | None = None,
+    max_hops: int = 3,
+    during: tuple[TimeLike, TimeLike] | None = None,
+    direction: str = "any",
+    group_id: str = "default",
+    limit: int = 100,
+) -> list[Path]:
+    """Chains whose hops all held at a common moment (within ``during`` when given).
+
+    The same as ``tg.paths(..., overlapping=True)`` but walking facts in both directions by
+    default, since "who managed Alice while she lived in Berlin" joins two facts about Alice.
+    """
+    return paths(
+        tg,
+        start,
+        end=end,
+        relations=relations,
+        max_hops=max_hops,
+        group_id=group_id,
+        direction=direction,
+        overlapping=True,
+        during=during,
+        limit=limit,
+    )
+
+
+def shared_interval(path: Path) -> Interval | None:
+    """The valid time all hops of ``path`` share, or None when they never held together."""
+    shared: Interval | None = (None, None)
+    for f in path.hops:
+        shared = _meet(shared, (f.valid_at, f.invalid_at)) if shared is not None else None
+    return shared
+
+
+def _meet(a: Interval, b: Interval) -> Interval | None:
+    """Intersection of two half-open intervals, None when empty."""
+    starts = [t for t in (a[0], b[0]) if t is not None]
+    ends = [t for t in (a[1], b[1]) if t is not None]
+    lo = max(starts) if starts else None
+    hi = min(ends) if ends else None
+    if lo is not None and hi is not None and hi <= lo:
+        return None
+    return (lo, hi)
+
+
+def _edge_order(f: Fact) -> tuple:
+    return (
+        f.relation,
+        f.object.casefold(),
+        f.subject.casefold(),
+        f.valid_at is not None,
+        f.valid_at or datetime.min,
+        f.id,
+    )

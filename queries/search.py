@@ -1,0 +1,248 @@
+"""Hybrid search over facts, entities and episodes, fused with reciprocal-rank fusion.
+
+Three rankings are built for each kind of record, then fused (RRF: a record's score is the sum
+of ``1 / (60 + rank)`` over the rankings that list it, so no ranking's raw scores need to be
+comparable with another's):
+
+- ``bm25``: the store's full-text index (SQLite FTS5 on the embedded store, fulltext indexes on
+  Neo4j), one ranking per kind (scores of different indexes are not comparable);
+- ``embedding``: cosine similarity of all-MiniLM-L6-v2 vectors (offline), embedding on demand the
+  records that have no vector yet (see :mod:`queries.embedding_index`); one ranking across the
+  three kinds, since similarities of one model are comparable (it also breaks ties of the fused
+  score);
+- ``graph``: the neighbourhood of entities the query names ("Zhang Wei", "Shanghai", matched
+  case-insensitively against entity names and aliases): facts touching them, those entities
+  themselves, and the episodes those facts were learned from.
+
+Time: facts are filtered to those valid at ``as_of`` (default: now), as currently believed.
+The store's indexes hold every currently-believed row, whatever its valid interval, so the
+rankings are computed over the rows valid at ``as_of`` only: full-text results are fetched deep
+enough to survive the filter, and similarity is computed for exactly those rows. With
+``include_history=True`` every currently-believed row counts (past and future ones too), which is
+what "where has she ever lived" needs. Rows the memory no longer believes (expired, retracted)
+are never returned. Entities and episodes are records, not claims about time: ``as_of`` does not
+filter them.
+
+Every hit says why it matched, e.g. ``["bm25 #1", "embedding #3 (0.62)", "neighbour of Zhang Wei"]``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from temporal_graph.errors import InvalidInput
+from temporal_graph.model import Entity, Episode, Fact, SearchHit
+from temporal_graph.names import check_group
+from temporal_graph.store import FactQuery
+from temporal_graph.times import TimeLike, to_utc
+
+from .embedding_index import kind_of, similarities
+
+RRF_K = 60
+KINDS = ("fact", "entity", "episode")
+METHODS = ("bm25", "embedding", "graph")
+_KIND_ORDER = {k: i for i, k in enumerate(KINDS)}
+
+# Words that never name an entity on their own, so "I" or "the" in a query cannot pull in an
+# entity that happens to be called that.
+_STOP_WORDS = """a an the i me my mine we us our you your he him his she her hers it its they them their
+who whom whose what which when where why how is are was were be been being do does did doing
+have has had of in on at to for from by with about as into like and or not no yes than then
+there here this that these those now ever still any some all"""
+_STOP = frozenset(_STOP_WORDS.split())
+_WORD = re.compile(r"[\w][\w'’.-]*")
+MAX_NAME_WORDS = 6
+
+
+def named_entities(tg: Any, text: str, group_id: str) -> list[Entity]:
+    """Entities of the group whose name or alias appears in ``text``, longest match first.
+
+    Scans word n-grams (up to six words, possessive "'s" dropped) against the store's name keys,
+    so it costs one indexed lookup per n-gram whatever the size of the graph.
+    """
+    words = [w.rstrip(".").removesuffix("'s").removesuffix("’s") for w in _WORD.findall(text)]
+    words = [w for w in words if w]
+    found: list[Entity] = []
+    taken = [False] * len(words)
+    for n in range(min(MAX_NAME_WORDS, len(words)), 0, -1):
+        for i in range(len(words) - n + 1):
+            if any(taken[i : i + n]):
+                continue
+            gram = words[i : i + n]
+            if all(w.lower() in _STOP for w in gram):
+                continue
+            entity = tg.find_entity(" ".join(gram), group_id)
+            if entity is not None:
+                for j in range(i, i + n):
+                    taken[j] = True
+                if entity.id not in {e.id for e in found}:
+                    found.append(entity)
+    return found
+
+
+@dataclass
+class _Fusion:
+    """Accumulates rankings; each (kind, id) collects an RRF score and its reasons."""
+
+    scores: dict[tuple[str, str], float] = field(default_factory=lambda: defaultdict(float))
+    reasons: dict[tuple[str, str], list[str]] = field(default_factory=lambda: defaultdict(list))
+    records: dict[tuple[str, str], Any] = field(default_factory=dict)
+    cosine: dict[tuple[str, str], float] = field(default_factory=dict)  # breaks ties
+
+    def add(self, ranked: Iterable[tuple[Any, str]]) -> None:
+        """``ranked``: (record, reason) best first; the reason gets the rank substituted for ``{rank}``."""
+        for rank, (record, reason) in enumerate(ranked, start=1):
+            key = (kind_of(record), record.id)
+            self.records[key] = record
+            self.scores[key] += 1.0 / (RRF_K + rank)
+            self.reasons[key].append(reason.format(rank=rank))
+
+    def hits(self, limit: int) -> list[SearchHit]:
+        order = sorted(
+            self.scores,
+            key=lambda k: (-round(self.scores[k], 12), -self.cosine.get(k, -1.0), _KIND_ORDER[k[0]], k[1]),
+        )
+        out = []
+        for kind, item_id in order[:limit]:
+            record = self.records[(kind, item_id)]
+            out.append(
+                SearchHit(
+                    kind=kind,  # type: ignore[arg-type]
+                    score=round(self.scores[(kind, item_id)], 6),
+                    reasons=self.reasons[(kind, item_id)],
+                    **{kind: record},
+                )
+            )
+        return out
+
+
+def search(
+    tg: Any,
+    query: str,
+    *,
+    as_of: TimeLike | None = None,
+    limit: int = 10,
+    group_id: str = "default",
+    include_history: bool = False,
+    kinds: Sequence[str] = KINDS,
+    methods: Sequence[str] = METHODS,
+    pool: int | None = None,
+    **options: Any,
+) -> list[SearchHit]:
+    """The ``limit`` best facts, entities and episodes for ``query``, fused from several rankings.
+
+    Options beyond the public signature: ``include_history`` (facts of any valid time, as
+    currently believed), ``kinds`` (a subset of ``("fact", "entity", "episode")``), ``methods`` (a
+    subset of ``("bm25", "embedding", "graph")``, e.g. to compare them) and ``pool`` (how deep each
+    ranking goes before fusion, default ``max(30, 3 * limit)``).
+    """
+    if options:
+        raise InvalidInput(f"search: unknown option(s) {', '.join(sorted(options))}")
+    check_group(group_id)
+    if not isinstance(limit, int) or limit < 1:
+        raise InvalidInput(f"limit: {limit!r} must be a positive whole number")
+    bad = [k for k in kinds if k not in KINDS] + [m for m in methods if m not in METHODS]
+    if bad:
+        raise InvalidInput(f"search: unknown kind or method {bad[0]!r}")
+    if include_history and as_of is not None:
+        raise InvalidInput("search: give either as_of or include_history, not both")
+    if not isinstance(query, str) or not query.strip():
+        return []
+    moment = tg.time(as_of, "as_of") if as_of is not None else to_utc(tg.clock())
+    depth = pool or max(30, 3 * limit)
+
+    named = named_entities(tg, query, group_id) if "graph" in methods else []
+    named_ids = {e.id: e for e in named}
+    vector = tg.embedder.encode([query])[0] if "embedding" in methods else None
+
+    fusion = _Fusion()
+    graph_facts: list[Fact] = []
+    # Cosine similarities of one model are comparable across kinds: one joint ranking.
+    similar: list[tuple[float, Any, str]] = []
+    if "fact" in kinds or ("episode" in kinds and named):
+        believed = tg.store.facts(FactQuery(group_id))
+        facts = believed if include_history else [f for f in believed if f.valid_at_time(moment)]
+        sims = similarities(tg, group_id, "fact", vector, facts) if vector is not None else {}
+        graph_facts = _neighbourhood(facts, named_ids, sims)
+        if "fact" in kinds:
+            allowed = {f.id: f for f in facts}
+            if "bm25" in methods:
+                # Fetch deep enough that `depth` rows survive the validity filter.
+                extra = len(believed) - len(facts)
+                found = tg.store.text_search(group_id, "fact", query, depth + extra)
+                fusion.add(_bm25(found, allowed, depth))
+            if sims:
+                similar += _by_similarity(sims, allowed, depth)
+            fusion.add(
+                ((f, "neighbour of " + _touching(f, named_ids)) for f in graph_facts[:depth]),
+            )
+
+    if "entity" in kinds:
+        entities = tg.store.entities(group_id)
+        allowed_e = {e.id: e for e in entities}
+        if "bm25" in methods:
+            fusion.add(_bm25(tg.store.text_search(group_id, "entity", query, depth), allowed_e, depth))
+        if vector is not None:
+            sims_e = similarities(tg, group_id, "entity", vector, entities)
+            similar += _by_similarity(sims_e, allowed_e, depth)
+        fusion.add((e, "named in the query") for e in named)
+
+    if "episode" in kinds:
+        if "bm25" in methods:
+            found = tg.store.text_search(group_id, "episode", query, depth)
+            episodes_by_id = {e.id: e for e in tg.store.episodes(group_id, ids=[i for i, _ in found])}
+            fusion.add(_bm25(found, episodes_by_id, depth))
+        if vector is not None:
+            episodes = tg.store.episodes(group_id)
+            sims_p = similarities(tg, group_id, "episode", vector, episodes)
+            similar += _by_similarity(sims_p, {e.id: e for e in episodes}, depth)
+        if graph_facts:
+            fusion.add(_sources(tg, group_id, graph_facts, named_ids, depth))
+
+    similar.sort(key=lambda item: -item[0])
+    fusion.add((record, reason) for _, record, reason in similar[:depth])
+    fusion.cosine = {(kind_of(record), record.id): cos for cos, record, _ in similar}
+    return fusion.hits(limit)
+
+
+def _bm25(found: list[tuple[str, float]], allowed: dict[str, Any], depth: int) -> list[tuple[Any, str]]:
+    kept = [allowed[i] for i, _ in found if i in allowed][:depth]
+    return [(record, "bm25 #{rank}") for record in kept]
+
+
+def _by_similarity(
+    sims: dict[str, float], allowed: dict[str, Any], depth: int
+) -> list[tuple[float, Any, str]]:
+    best = sorted((i for i in sims if i in allowed), key=lambda i: (-sims[i], i))[:depth]
+    return [(sims[i], allowed[i], f"embedding #{{rank}} ({sims[i]:.2f})") for i in best]
+
+
+def _neighbourhood(facts: list[Fact], named: dict[str, Entity], sims: dict[str, float]) -> list[Fact]:
+    """Facts touching a named entity: those touching more of them first, then the most similar."""
+    if not named:
+        return []
+
+    def touches(f: Fact) -> int:
+        return (f.subject_id in named) + (f.object_id in named)
+
+    near = [f for f in facts if touches(f)]
+    return sorted(near, key=lambda f: (-touches(f), -sims.get(f.id, 0.0), f.id))
+
+
+def _touching(f: Fact, named: dict[str, Entity]) -> str:
+    names = [named[i].name for i in dict.fromkeys((f.subject_id, f.object_id)) if i in named]
+    return " and ".join(names)
+
+
+def _sources(
+    tg: Any, group_id: str, facts: list[Fact], named: dict[str, Entity], depth: int
+) -> list[tuple[Episode, str]]:
+    """Episodes the neighbourhood facts were learned from, in the facts' order."""
+    ids = list(dict.fromkeys(e for f in facts for e in f.episode_ids))[:depth]
+    by_id = {e.id: e for e in tg.store.episodes(group_id, ids=ids)}
+    about = {e: _touching(f, named) for f in reversed(facts) for e in f.episode_ids}
+    return [(by_id[i], f"source of a fact about {about[i]}") for i in ids if i in by_id]

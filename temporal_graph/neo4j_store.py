@@ -1,0 +1,687 @@
+"""The Neo4j store: the same protocol as the embedded store, on Neo4j 5 (5.18+) over Bolt.
+
+Graph shape, for exploring by hand with Cypher:
+
+- ``(:Entity:<Type> {id, group_id, name, key, type, aliases, summary, created_at, embedding})``
+  (the type label is added when the type is a safe identifier and not one of our own labels);
+- ``(:Episode {id, group_id, content, speaker, source, source_id, reference_time, created_at})``
+  and ``(:Episode)-[:MENTIONS]->(:Entity)`` for the entities of the facts an episode supports;
+- each fact version is a relationship typed by its relation,
+  ``(s:Entity)-[r:LIVES_IN {id, fact_id, group_id, relation, valid_at, invalid_at, created_at,
+  expired_at, text, episode_ids, confidence, attributes_json, embedding}]->(o:Entity)``;
+- ``(:Assertion {...})-[:ABOUT]->(:Entity)``: the append-only input of the temporal rules;
+- ``(:EntityKey {group_id, key, entity_id})``: the name keys an entity answers to (first wins);
+- ``(:MemoryGroup {group_id})``: a per-group write lock, so writers of one group never
+  interleave (the embedded store has one writer), and an insertion-order counter.
+
+Times are native ``DATETIME`` values. Every statement is a file under ``cypher/``; values go
+as parameters, and relation types and labels are validated before they are placed in a template.
+Schema that depends on a relation type (constraint on ``r.id``, range indexes on group_id,
+fact_id and the four times, a vector index) is created after the first write of that relation
+commits (schema and data cannot share a transaction), and the single fact full-text index is
+widened to cover it. The store holds no temporal rules.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import re
+import threading
+import uuid
+from collections import defaultdict
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from datetime import datetime
+from typing import Any, Self, TypeVar
+
+import cypher
+from cypher import render, split_statements, statement
+
+from .errors import InvalidIdentifier, StoreError
+from .model import Assertion, Entity, Episode, Fact
+from .names import check_identifier, name_key
+from .store import ChangeSet, FactQuery
+from .times import UTC
+
+T = TypeVar("T")
+log = logging.getLogger(__name__)
+
+# Labels the store itself uses; an entity type with one of these names gets no extra label.
+OWN_LABELS = frozenset({"Entity", "Episode", "Assertion", "EntityKey", "MemoryGroup"})
+_NO_LIMIT = 2**62
+_INDEX_WAIT_SECONDS = 300
+
+
+def entity_label(entity_type: str) -> str | None:
+    """The second label of an entity of ``entity_type`` ("sports team" -> SportsTeam), or None."""
+    words = re.findall(r"[A-Za-z0-9]+", entity_type or "")
+    candidate = "".join(w[:1].upper() + w[1:] for w in words)
+    if not candidate or candidate in OWN_LABELS:
+        return None
+    try:
+        return check_identifier(candidate)
+    except InvalidIdentifier:
+        return None
+
+
+def lucene_query(text: str) -> str | None:
+    """Quote each word so user text can never be read as Lucene syntax (same words as the embedded FTS)."""
+    words = re.findall(r"\w+", text.lower())
+    return " OR ".join(f'"{w}"' for w in dict.fromkeys(words)) or None
+
+
+def _native(value: Any) -> Any:
+    """Neo4j temporal values -> aware UTC Python datetimes; everything else unchanged."""
+    to_native = getattr(value, "to_native", None)
+    if to_native is None:
+        return value
+    moment = to_native()
+    if isinstance(moment, datetime):
+        if moment.tzinfo is None:
+            moment = moment.replace(tzinfo=UTC)
+        return moment.astimezone(UTC)
+    return moment
+
+
+def _utc(moment: datetime | None) -> datetime | None:
+    return None if moment is None else moment.astimezone(UTC)
+
+
+# -- records -> model ---------------------------------------------------------------------------
+def _entity(r: Mapping[str, Any]) -> Entity:
+    return Entity(
+        id=r["id"], group_id=r["group_id"], name=r["name"], type=r["type"] or "Entity",
+        aliases=tuple(r["aliases"] or ()), summary=r["summary"] or "",
+        created_at=_native(r["created_at"]),
+    )
+
+
+def _episode(r: Mapping[str, Any]) -> Episode:
+    return Episode(
+        id=r["id"], group_id=r["group_id"], content=r["content"], speaker=r["speaker"],
+        source=r["source"], source_id=r["source_id"],
+        reference_time=_native(r["reference_time"]), created_at=_native(r["created_at"]),
+    )
+
+
+def _assertion(r: Mapping[str, Any]) -> Assertion:
+    return Assertion(
+        id=r["id"], group_id=r["group_id"], subject_id=r["subject_id"], relation=r["relation"],
+        object_id=r["object_id"], kind=r["kind"], at=_native(r["at"]), until=_native(r["until"]),
+        created_at=_native(r["created_at"]), seq=r["seq"] or 0, episode_id=r["episode_id"],
+        text=r["text"] or "", confidence=r["confidence"],
+        attributes=json.loads(r["attributes_json"] or "{}"),
+    )
+
+
+def _fact(r: Mapping[str, Any]) -> Fact:
+    return Fact(
+        id=r["id"], fact_id=r["fact_id"], group_id=r["group_id"], subject=r["subject"],
+        relation=r["relation"], object=r["object"], subject_id=r["subject_id"],
+        object_id=r["object_id"], text=r["text"] or "", valid_at=_native(r["valid_at"]),
+        invalid_at=_native(r["invalid_at"]), created_at=_native(r["created_at"]),
+        expired_at=_native(r["expired_at"]), episode_ids=tuple(r["episode_ids"] or ()),
+        confidence=r["confidence"], attributes=json.loads(r["attributes_json"] or "{}"),
+    )
+
+
+def fact_order(f: Fact) -> tuple:
+    """The order every ``facts`` answer comes in: unknown starts first, then valid_at,
+    created_at and row id (the Cypher ORDER BY says the same)."""
+    return (f.valid_at is not None, f.valid_at or datetime.min.replace(tzinfo=UTC), f.created_at, f.id)
+
+
+# -- statements ---------------------------------------------------------------------------------
+class _Runner:
+    """Runs named statements in one transaction, checking each gets exactly its declared parameters."""
+
+    def __init__(self, tx: Any) -> None:
+        self.tx = tx
+
+    def run(self, name: str, params: Mapping[str, Any], **identifiers: str | Sequence[str]) -> list[dict]:
+        found = statement(name)
+        if set(params) != found.params:
+            raise StoreError(
+                f"{name}.cypher takes parameters {sorted(found.params)}, got {sorted(params)}"
+            )
+        text = render(name, **identifiers) if found.is_template else found.text
+        return [record.data() for record in self.tx.run(text, dict(params))]
+
+
+class _Reads:
+    """Every read, over whichever transaction the runner holds (read or write)."""
+
+    def __init__(self, runner: _Runner) -> None:
+        self._r = runner
+        self.relation_of: dict[str, str] = {}  # fact row id -> relation, for typed writes
+
+    def entity_by_key(self, group_id: str, key: str) -> Entity | None:
+        rows = self._r.run("entity_by_key", {"group_id": group_id, "key": key})
+        return _entity(rows[0]) if rows else None
+
+    def entities(self, group_id: str, *, ids: Sequence[str] | None = None) -> list[Entity]:
+        if ids is None:
+            rows = self._r.run("entities_all", {"group_id": group_id})
+        else:
+            rows = self._r.run("entities_by_ids", {"group_id": group_id, "ids": list(dict.fromkeys(ids))})
+        return [_entity(r) for r in rows]
+
+    def episodes(self, group_id: str, *, ids: Sequence[str] | None = None) -> list[Episode]:
+        if ids is None:
+            rows = self._r.run("episodes_all", {"group_id": group_id})
+        else:
+            rows = self._r.run("episodes_by_ids", {"group_id": group_id, "ids": list(dict.fromkeys(ids))})
+        return [_episode(r) for r in rows]
+
+    def episode_by_source(self, group_id: str, source_id: str) -> Episode | None:
+        rows = self._r.run("episode_by_source", {"group_id": group_id, "source_id": source_id})
+        return _episode(rows[0]) if rows else None
+
+    def assertions(self, group_id: str, subject_id: str, relation: str) -> list[Assertion]:
+        rows = self._r.run(
+            "assertions_for", {"group_id": group_id, "subject_id": subject_id, "relation": relation}
+        )
+        return [_assertion(r) for r in rows]
+
+    def current_rows(self, group_id: str, subject_id: str, relation: str) -> list[Fact]:
+        return self.facts(FactQuery(group_id, subject_id=subject_id, relation=relation))
+
+    def facts(self, query: FactQuery) -> list[Fact]:
+        if query.relation is not None and not _safe(query.relation):
+            return []  # no fact row can have a relation that is not a safe identifier
+        name, identifiers = fact_statement(query)
+        rows = self._r.run(name, fact_params(query), **identifiers)
+        facts = [_fact(r) for r in rows]
+        for f in facts:
+            self.relation_of[f.id] = f.relation
+        return facts
+
+    def relations(self, group_id: str) -> list[str]:
+        return [r["relation"] for r in self._r.run("relations_in_group", {"group_id": group_id})]
+
+    def assertions_all(self, group_id: str) -> list[Assertion]:
+        return [_assertion(r) for r in self._r.run("assertions_all", {"group_id": group_id})]
+
+
+def _safe(identifier: str) -> bool:
+    try:
+        check_identifier(identifier)
+    except InvalidIdentifier:
+        return False
+    return True
+
+
+def fact_statement(query: FactQuery) -> tuple[str, dict[str, str]]:
+    """Which facts statement answers ``query``: anchored on the most selective thing it names."""
+    if query.subject_id is not None:
+        return "facts_by_subject", {}
+    if query.object_id is not None:
+        return "facts_by_object", {}
+    if query.relation is not None:
+        return "facts_by_relation", {"rel": check_identifier(query.relation)}
+    return "facts_in_group", {}
+
+
+def fact_params(query: FactQuery) -> dict[str, Any]:
+    return {
+        "group_id": query.group_id,
+        "relation": query.relation,
+        "subject_id": query.subject_id,
+        "object_id": query.object_id,
+        "fact_id": query.fact_id,
+        "valid_time": _utc(query.valid_time),
+        "known_at": _utc(query.known_at),
+        "all_versions": bool(query.all_versions),
+        # FactQuery may or may not carry a limit; without one every row is returned.
+        "limit": _NO_LIMIT if getattr(query, "limit", None) is None else max(0, int(query.limit)),
+    }
+
+
+class Neo4jTx(_Reads):
+    """What a write function sees: the reads of :class:`StoreTx` plus :meth:`apply`, all in one
+    managed transaction. The first touch of a group takes that group's write lock."""
+
+    def __init__(self, runner: _Runner) -> None:
+        super().__init__(runner)
+        self._locked: set[str] = set()
+        self._row_group: dict[str, str] = {}  # fact row id -> group, for rows read or written here
+        self.new_relations: set[str] = set()
+
+    def _lock(self, group_id: str, count: int = 0) -> int:
+        """Take the group's lock (once) and reserve ``count`` sequence numbers; returns the first."""
+        if group_id in self._locked and count == 0:
+            return 0
+        rows = self._r.run("group_lock", {"group_id": group_id, "count": count})
+        self._locked.add(group_id)
+        return rows[0]["first_seq"]
+
+    # Reads lock first, so what a writer reads cannot change before it commits.
+    def entity_by_key(self, group_id: str, key: str) -> Entity | None:
+        self._lock(group_id)
+        return super().entity_by_key(group_id, key)
+
+    def assertions(self, group_id: str, subject_id: str, relation: str) -> list[Assertion]:
+        self._lock(group_id)
+        return super().assertions(group_id, subject_id, relation)
+
+    def current_rows(self, group_id: str, subject_id: str, relation: str) -> list[Fact]:
+        self._lock(group_id)
+        return super().current_rows(group_id, subject_id, relation)
+
+    def episode_by_source(self, group_id: str, source_id: str) -> Episode | None:
+        self._lock(group_id)
+        return super().episode_by_source(group_id, source_id)
+
+    def apply(self, changes: ChangeSet) -> None:
+        groups = {x.group_id for x in (*changes.entities, *changes.episodes, *changes.assertions, *changes.insert)}
+        for group_id in sorted(groups):
+            self._apply_group(group_id, changes)
+        self._apply_by_row_id(changes)
+
+    def _apply_group(self, group_id: str, changes: ChangeSet) -> None:
+        entities = [e for e in changes.entities if e.group_id == group_id]
+        episodes = [e for e in changes.episodes if e.group_id == group_id]
+        seq = self._lock(group_id, len(entities) + len(episodes))
+        if entities:
+            self._write_entities(group_id, entities, seq)
+            seq += len(entities)
+        if episodes:
+            self._r.run("episode_create", {"group_id": group_id, "rows": [
+                {"id": e.id, "content": e.content, "speaker": e.speaker, "source": e.source,
+                 "source_id": e.source_id, "reference_time": _utc(e.reference_time),
+                 "created_at": _utc(e.created_at), "seq": seq + i}
+                for i, e in enumerate(episodes)
+            ]})
+        assertions = [a for a in changes.assertions if a.group_id == group_id]
+        if assertions:
+            check = check_identifier  # relation names must be safe before they become types
+            self._r.run("assertion_create", {"group_id": group_id, "rows": [
+                {"id": a.id, "subject_id": a.subject_id, "relation": check(a.relation),
+                 "object_id": a.object_id, "kind": a.kind, "at": _utc(a.at), "until": _utc(a.until),
+                 "created_at": _utc(a.created_at), "seq": a.seq, "episode_id": a.episode_id,
+                 "text": a.text, "confidence": a.confidence,
+                 "attributes_json": json.dumps(a.attributes, sort_keys=True)}
+                for a in assertions
+            ]})
+
+    def _write_entities(self, group_id: str, entities: list[Entity], seq: int) -> None:
+        rows = [
+            {"id": e.id, "name": e.name, "key": name_key(e.name), "type": e.type,
+             "aliases": list(e.aliases), "summary": e.summary, "created_at": _utc(e.created_at),
+             "name_text": " ".join((e.name, *e.aliases)), "seq": seq + i}
+            for i, e in enumerate(entities)
+        ]
+        old_types = {r["id"]: r["old_type"] for r in self._r.run("entity_upsert", {"group_id": group_id, "rows": rows})}
+        add: dict[str, list[str]] = defaultdict(list)
+        remove: dict[str, list[str]] = defaultdict(list)
+        for e in entities:
+            new, old = entity_label(e.type), entity_label(old_types.get(e.id) or "")
+            if old and old != new:
+                remove[old].append(e.id)
+            if new:
+                add[new].append(e.id)
+        for label, ids in sorted(remove.items()):
+            self._r.run("entity_remove_label", {"group_id": group_id, "ids": ids}, label=label)
+        for label, ids in sorted(add.items()):
+            self._r.run("entity_add_label", {"group_id": group_id, "ids": ids}, label=label)
+        keys = [
+            {"key": name_key(n), "entity_id": e.id} for e in entities for n in (e.name, *e.aliases)
+        ]
+        self._r.run("entity_keys_add", {"group_id": group_id, "rows": keys})
+
+    def _apply_by_row_id(self, changes: ChangeSet) -> None:
+        for f in changes.insert:
+            self.relation_of[f.id] = check_identifier(f.relation)
+        known_groups = {f.id: f.group_id for f in changes.insert}
+        # expire, then insert, then provenance and embeddings: the order the embedded store uses
+        self._typed_writes(
+            "fact_expire",
+            [(row_id, {"id": row_id, "expired_at": _utc(at)}) for row_id, at in changes.expire],
+            known_groups, require_all=True, what="expire (row is not current)",
+        )
+        by_key: dict[tuple[str, str], list[dict]] = defaultdict(list)
+        mentions: dict[str, set[tuple[str, str]]] = defaultdict(set)
+        for f in changes.insert:
+            by_key[(f.group_id, f.relation)].append({
+                "id": f.id, "fact_id": f.fact_id, "subject_id": f.subject_id, "object_id": f.object_id,
+                "relation": f.relation, "text": f.text, "valid_at": _utc(f.valid_at),
+                "invalid_at": _utc(f.invalid_at), "created_at": _utc(f.created_at),
+                "expired_at": _utc(f.expired_at), "episode_ids": list(dict.fromkeys(f.episode_ids)),
+                "confidence": f.confidence, "attributes_json": json.dumps(f.attributes, sort_keys=True),
+            })
+            for ep in f.episode_ids:
+                mentions[f.group_id] |= {(ep, f.subject_id), (ep, f.object_id)}
+        for (group_id, relation), rows in sorted(by_key.items()):
+            self._lock(group_id)
+            written = self._r.run("fact_insert", {"group_id": group_id, "rows": rows}, rel=relation)
+            if written[0]["written"] != len(rows):
+                raise StoreError(f"{relation}: a subject or object entity of a new fact row does not exist")
+            self.new_relations.add(relation)
+        self._typed_writes(
+            "fact_add_provenance",
+            [(row_id, {"id": row_id, "episode_ids": list(dict.fromkeys(eps))})
+             for row_id, eps in changes.provenance.items()],
+            known_groups, require_all=False, what="provenance",
+        )
+        self._typed_writes(
+            "fact_embeddings_set",
+            [(row_id, {"id": row_id, "vector": [float(x) for x in v]})
+             for row_id, v in changes.fact_embeddings.items()],
+            known_groups, require_all=False, what="embedding",
+        )
+        for kind, vectors in (("entity", changes.entity_embeddings), ("episode", changes.episode_embeddings)):
+            self._node_embeddings(kind, vectors, changes)
+        for group_id, pairs in mentions.items():
+            self._r.run("mentions_link", {"group_id": group_id, "rows": [
+                {"episode_id": ep, "entity_id": ent} for ep, ent in sorted(pairs)
+            ]})
+
+    def _typed_writes(
+        self,
+        name: str,
+        items: list[tuple[str, dict]],
+        known_groups: dict[str, str],
+        *,
+        require_all: bool,
+        what: str,
+    ) -> None:
+        """Run a per-relation-type statement over rows known by id, grouped by (group, type)."""
+        if not items:
+            return
+        groups = self._groups_of_rows([row_id for row_id, _ in items], known_groups)
+        batches: dict[tuple[str, str], list[dict]] = defaultdict(list)
+        for row_id, row in items:
+            if row_id not in groups or row_id not in self.relation_of:
+                if require_all:
+                    raise StoreError(f"fact row {row_id}: cannot {what}; it does not exist")
+                continue
+            batches[(groups[row_id], self.relation_of[row_id])].append(row)
+        for (group_id, relation), rows in sorted(batches.items()):
+            self._lock(group_id)
+            written = self._r.run(name, {"group_id": group_id, "rows": rows}, rel=relation)
+            if require_all and written[0]["written"] != len(rows):
+                raise StoreError(f"{relation}: cannot {what}")
+
+    def _groups_of_rows(self, row_ids: list[str], known_groups: dict[str, str]) -> dict[str, str]:
+        """Group of each row id: from rows inserted now or read in this transaction (facts carry it)."""
+        groups = {**self._row_group, **known_groups}
+        missing = [r for r in row_ids if r not in groups or r not in self.relation_of]
+        if missing:
+            for group_id in list(self._locked):
+                for rec in self._r.run("fact_relations_of", {"group_id": group_id, "ids": missing}):
+                    groups[rec["id"]] = group_id
+                    self.relation_of[rec["id"]] = rec["relation"]
+        return groups
+
+    def facts(self, query: FactQuery) -> list[Fact]:
+        found = super().facts(query)
+        for f in found:
+            self._row_group[f.id] = f.group_id
+        return found
+
+    def _node_embeddings(self, kind: str, vectors: dict[str, list[float]], changes: ChangeSet) -> None:
+        if not vectors:
+            return
+        # The group of an entity/episode comes from the same change set, else from the groups this
+        # transaction already works on (every statement stays scoped to one group).
+        items = changes.entities if kind == "entity" else changes.episodes
+        known = {x.id: x.group_id for x in items}
+        batches: dict[str, list[dict]] = defaultdict(list)
+        for item_id, v in vectors.items():
+            row = {"id": item_id, "vector": [float(x) for x in v]}
+            for group_id in ([known[item_id]] if item_id in known else sorted(self._locked)):
+                batches[group_id].append(row)
+        if not batches:
+            raise StoreError(f"{kind} embeddings given without the group they belong to")
+        for group_id, rows in sorted(batches.items()):
+            self._r.run(f"{kind}_embeddings_set", {"group_id": group_id, "rows": rows})
+
+
+class Neo4jStore:
+    """:class:`temporal_graph.store.Store` on Neo4j 5.18+ through the official driver.
+
+    ``Neo4jStore("neo4j://localhost:7687", auth=("neo4j", "secret"), database="neo4j")``.
+    The schema (``cypher/schema.cypher``) is applied idempotently on connect.
+    """
+
+    def __init__(
+        self,
+        uri: str,
+        auth: tuple[str, str] | None = None,
+        database: str | None = None,
+        *,
+        driver: Any = None,
+        apply_schema: bool = True,
+    ) -> None:
+        import neo4j
+
+        self.uri = uri
+        self.database = database
+        try:
+            self.driver = driver or neo4j.GraphDatabase.driver(uri, auth=auth)
+            self.driver.verify_connectivity()
+        except Exception as exc:  # noqa: BLE001 - any driver failure is a store error for the user
+            raise StoreError(f"cannot connect to Neo4j at {uri}: {exc}") from None
+        self._schema_lock = threading.Lock()
+        self._relations_ready: set[str] = set()  # relation types whose schema exists
+        self._fact_text_types: set[str] = set()  # types the fact full-text index covers
+        if apply_schema:
+            self.apply_schema()
+
+    # -- sessions ----------------------------------------------------------------------------
+    def _session(self, *, read: bool = False) -> Any:
+        import neo4j
+
+        mode = neo4j.READ_ACCESS if read else neo4j.WRITE_ACCESS
+        return self.driver.session(database=self.database, default_access_mode=mode)
+
+    def _read(self, fn: Callable[[_Reads], T]) -> T:
+        with self._session(read=True) as session:
+            return session.execute_read(lambda tx: fn(_Reads(_Runner(tx))))
+
+    def _schema(self, text: str, params: Mapping[str, Any] | None = None) -> list[dict]:
+        """One schema command in its own transaction (schema and data never share one)."""
+        with self._session() as session:
+            return session.execute_write(lambda tx: [r.data() for r in tx.run(text, dict(params or {}))])
+
+    # -- schema ------------------------------------------------------------------------------
+    def apply_schema(self) -> None:
+        with self._schema_lock:
+            for command in split_statements(cypher.load("schema")):
+                self._schema(command)
+            self._relations_ready = {
+                r["relation"] for r in self._schema(cypher.load("schema_fact_relations")) if r["relation"]
+            }
+            self._fact_text_types = self._current_fact_text_types()
+
+    def _current_fact_text_types(self) -> set[str]:
+        rows = self._schema(cypher.load("fact_text_types"))
+        return set(rows[0]["types"] or ()) if rows else set()
+
+    def ensure_relations(self, relations: Iterable[str]) -> None:
+        """Create the per-type schema of relations seen for the first time, and widen the
+        fact full-text index to cover them."""
+        new = {check_identifier(r) for r in relations} - self._relations_ready
+        if not new:
+            return
+        with self._schema_lock:
+            new -= self._relations_ready
+            for relation in sorted(new):
+                for command in split_statements(render("schema_relation", rel=relation)):
+                    self._schema(command)
+                self._relations_ready.add(relation)
+            covered = self._current_fact_text_types()
+            wanted = covered | self._relations_ready
+            if wanted != covered:
+                self._schema(cypher.load("fact_text_drop"))
+                self._schema(render("fact_text_create", types=sorted(wanted)))
+            self._schema(cypher.load("await_indexes"), {"timeout_seconds": _INDEX_WAIT_SECONDS})
+            self._fact_text_types = wanted
+
+    # -- writes ------------------------------------------------------------------------------
+    def write(self, fn: Callable[[Neo4jTx], T]) -> T:
+        """Run ``fn`` (reads + ``apply``) in one managed write transaction, retried as a whole
+        on transient errors (deadlocks, leader switches)."""
+        touched: set[str] = set()
+
+        def work(tx: Any) -> T:
+            view = Neo4jTx(_Runner(tx))
+            result = fn(view)
+            touched.clear()
+            touched.update(view.new_relations)
+            return result
+
+        with self._session() as session:
+            result = session.execute_write(work)
+        self.ensure_relations(touched)
+        return result
+
+    # -- reads -------------------------------------------------------------------------------
+    def facts(self, query: FactQuery) -> list[Fact]:
+        return self._read(lambda r: r.facts(query))
+
+    def entities(self, group_id: str, *, ids: Sequence[str] | None = None) -> list[Entity]:
+        return self._read(lambda r: r.entities(group_id, ids=ids))
+
+    def entity_by_key(self, group_id: str, key: str) -> Entity | None:
+        return self._read(lambda r: r.entity_by_key(group_id, key))
+
+    def episodes(self, group_id: str, *, ids: Sequence[str] | None = None) -> list[Episode]:
+        return self._read(lambda r: r.episodes(group_id, ids=ids))
+
+    def episode_by_source(self, group_id: str, source_id: str) -> Episode | None:
+        return self._read(lambda r: r.episode_by_source(group_id, source_id))
+
+    def assertions(self, group_id: str, subject_id: str, relation: str) -> list[Assertion]:
+        return self._read(lambda r: r.assertions(group_id, subject_id, relation))
+
+    def current_rows(self, group_id: str, subject_id: str, relation: str) -> list[Fact]:
+        return self._read(lambda r: r.current_rows(group_id, subject_id, relation))
+
+    def recent_episodes(self, group_id: str, before: datetime, limit: int) -> list[Episode]:
+        """Up to ``limit`` episodes with reference_time < ``before``, oldest first."""
+        if limit <= 0:
+            return []
+        params = {"group_id": group_id, "before": _utc(before), "limit": int(limit)}
+        rows = self._read(lambda r: r._r.run("episodes_before", params))
+        return [_episode(row) for row in reversed(rows)]
+
+    def count_facts(self, query: FactQuery) -> int:
+        """``len(facts(query))`` (the embedded store counts without building rows)."""
+        return len(self.facts(query))
+
+    def relations(self, group_id: str) -> list[str]:
+        return self._read(lambda r: r.relations(group_id))
+
+    def count_rows(self, group_id: str) -> int:
+        """Fact rows of a group, every version."""
+        return self._read(lambda r: r._r.run("fact_rows_count", {"group_id": group_id}))[0]["rows"]
+
+    def text_search(self, group_id: str, kind: str, query: str, limit: int) -> list[tuple[str, float]]:
+        name = {"fact": "text_search_facts", "entity": "text_search_entities",
+                "episode": "text_search_episodes"}[kind]
+        lucene = lucene_query(query)
+        if lucene is None or limit <= 0:
+            return []
+        if kind == "fact" and not self._fact_text_types:
+            self._fact_text_types = self._current_fact_text_types()
+            if not self._fact_text_types:
+                return []  # no fact was ever written: the index does not exist yet
+        params = {"group_id": group_id, "query": lucene, "limit": int(limit)}
+        rows = self._read(lambda r: r._r.run(name, params))
+        return [(row["id"], float(row["score"])) for row in rows]
+
+    def vector_search(
+        self, group_id: str, kind: str, vector: Sequence[float], limit: int
+    ) -> list[tuple[str, float]]:
+        if limit <= 0:
+            return []
+        vec = [float(x) for x in vector]
+        if kind == "fact":
+            ready = set(self._relations_ready)
+            indexes = [f"fact_embedding_{check_identifier(r)}" for r in self.relations(group_id) if r in ready]
+            name = "vector_search_facts"
+        else:
+            indexes = [{"entity": "entity_embedding", "episode": "episode_embedding"}[kind]]
+            name = "vector_search_nodes"
+        hits: dict[str, float] = {}
+        for index in indexes:
+            hits.update(self._nearest(name, index, group_id, vec, limit))
+        best = sorted(hits.items(), key=lambda item: (-item[1], item[0]))[:limit]
+        return best
+
+    def _nearest(self, name: str, index: str, group_id: str, vec: list[float], limit: int) -> dict[str, float]:
+        """The group's ``limit`` nearest in one vector index. The index spans every group, so ask
+        for more neighbours until enough belong to the group or the index has no more."""
+        k = max(limit * 4, 32)
+        while True:
+            params = {"group_id": group_id, "index_name": index, "k": k, "vector": vec}
+            row = self._read(lambda r, params=params: r._r.run(name, params))[0]
+            hits = row["hits"] or []
+            if len(hits) >= limit or row["seen"] < k or k >= 100_000:
+                # Neo4j's cosine score is (1 + cos) / 2; report the cosine itself, like the embedded store.
+                return {h["id"]: 2.0 * float(h["score"]) - 1.0 for h in hits}
+            k *= 4
+
+    # -- whole groups ------------------------------------------------------------------------
+    def export(self, group_id: str) -> dict[str, Any]:
+        def read(r: _Reads) -> dict[str, Any]:
+            facts = sorted(r.facts(FactQuery(group_id, all_versions=True)), key=lambda f: (f.created_at, f.id))
+            return {
+                "group_id": group_id,
+                "entities": [e.model_dump(mode="json") for e in r.entities(group_id)],
+                "episodes": [e.model_dump(mode="json") for e in r.episodes(group_id)],
+                "assertions": [a.model_dump(mode="json") for a in r.assertions_all(group_id)],
+                "facts": [f.model_dump(mode="json") for f in facts],
+            }
+
+        return self._read(read)
+
+    def forget(self, group_id: str) -> int:
+        steps = ("forget_facts", "forget_assertions", "forget_episodes", "forget_entity_keys", "forget_entities")
+
+        def delete(tx: Any) -> int:
+            runner = _Runner(tx)
+            return sum(runner.run(step, {"group_id": group_id})[0]["removed"] for step in steps)
+
+        with self._session() as session:
+            return session.execute_write(delete)
+
+    def groups(self) -> list[str]:
+        """Every group that has been written to (admin and test clean-up)."""
+        return [r["group_id"] for r in self._read(lambda r: r._r.run("groups_all", {}))]
+
+    def close(self) -> None:
+        self.driver.close()
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def neo4j_store_from_env(*, wipe: bool = True, group_prefix: str = "") -> Neo4jStore | None:
+    """A store for tests when ``NEO4J_URI`` is set (``NEO4J_USER``, ``NEO4J_PASSWORD``,
+    ``NEO4J_DATABASE`` optional), else ``None``.
+
+    With ``wipe`` every group whose id starts with ``group_prefix`` (all groups when empty) is
+    forgotten first, so point ``NEO4J_URI`` at a scratch database.
+    """
+    uri = os.environ.get("NEO4J_URI")
+    if not uri:
+        return None
+    user = os.environ.get("NEO4J_USER", "neo4j")
+    password = os.environ.get("NEO4J_PASSWORD", "")
+    store = Neo4jStore(uri, auth=(user, password), database=os.environ.get("NEO4J_DATABASE") or None)
+    if wipe:
+        for group_id in store.groups():
+            if group_id.startswith(group_prefix):
+                store.forget(group_id)
+    return store
+
+
+def unique_test_group(prefix: str = "tg-test") -> str:
+    """A group id no other test run uses (for suites sharing one database)."""
+    return f"{prefix}-{uuid.uuid4().hex[:12]}"

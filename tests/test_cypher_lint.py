@@ -1,0 +1,136 @@
+"""Every Cypher statement the Neo4j store can send passes Neo4j's own parser and semantic
+analysis (``lintCypherQuery`` from @neo4j-cypher/language-support), with zero errors.
+
+The test command installs the linter first (``npm ci`` in ``cypher/lint``). Without it the lint
+tests are skipped locally, and fail in CI (``CI=true``), where a skipped lint would hide errors.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+import cypher
+from cypher.console import SNIPPETS
+from temporal_graph.neo4j_store import fact_params, fact_statement
+from temporal_graph.ontology import Ontology
+from temporal_graph.store import FactQuery
+
+LINT_DIR = Path(cypher.DIRECTORY) / "lint"
+PACKAGE = LINT_DIR / "node_modules" / "@neo4j-cypher" / "language-support"
+IN_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
+
+
+def _linter_or_skip() -> str:
+    node = shutil.which("node")
+    problem = None
+    if node is None:
+        problem = "node is not installed"
+    elif not PACKAGE.is_dir():
+        problem = f"the Cypher linter is not installed (run `npm ci` in {LINT_DIR})"
+    if problem:
+        if IN_CI:
+            pytest.fail(f"{problem}; CI must lint every statement")
+        pytest.skip(problem)
+    return node  # type: ignore[return-value]
+
+
+def _lint(args: list[str], stdin: str | None = None) -> subprocess.CompletedProcess[str]:
+    node = _linter_or_skip()
+    return subprocess.run(
+        [node, "lint.mjs", *args], check=False, cwd=LINT_DIR, input=stdin, capture_output=True, text=True, timeout=600
+    )
+
+
+def test_every_cypher_file_passes_neo4j_lint() -> None:
+    result = _lint([])
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert re.search(r": 0 error\(s\)", result.stdout), result.stdout
+
+
+def test_every_statement_the_store_can_send_passes_neo4j_lint() -> None:
+    # A few real relation names, plus the structural types a relation could collide with.
+    relations = sorted(Ontology.default_personal().cardinalities)[:1]
+    relations = list(dict.fromkeys(["LIVES_IN", "MENTIONS", "ABOUT", *relations]))
+    statements = cypher.sendable_statements(relations)
+    snippet_params = ["group_id", "now", "t", "k", "name"]
+    statements += [{"name": f"console:{k}", "text": v, "params": snippet_params} for k, v in SNIPPETS.items()]
+    result = _lint(["--stdin"], json.dumps(statements))
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert f"linted {len(statements)} statement(s)" in result.stdout
+    assert re.search(r": 0 error\(s\)", result.stdout), result.stdout
+
+
+def test_the_linter_reports_errors_it_is_given() -> None:
+    # Guards against a linter that silently passes everything.
+    broken = [
+        {"name": "syntax", "text": "MATCH (n:Entity RETURN n", "params": []},
+        {"name": "undeclared", "text": "MATCH (n:Entity {group_id: $group_id}) RETURN n", "params": []},
+        {"name": "semantic", "text": "MATCH (n:Entity) RETURN m", "params": []},
+    ]
+    result = _lint(["--stdin"], json.dumps(broken))
+    assert result.returncode == 1
+    errors = [line for line in result.stdout.splitlines() if line.startswith("error:")]
+    for statement in broken:
+        assert any(line.startswith(f"error: {statement['name']}:") for line in errors), result.stdout
+    assert "Parameter $group_id is not defined" in result.stdout
+
+
+# -- checks that need no linter --------------------------------------------------------------------
+_PARAM = re.compile(r"\$([A-Za-z_][A-Za-z0-9_]*)")
+
+
+def _code(text: str) -> str:
+    """Statement text without comments and string literals."""
+    text = re.sub(r"//[^\n]*", "", text)
+    return re.sub(r"'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"", "''", text)
+
+
+@pytest.mark.parametrize("name", cypher.names())
+def test_declared_parameters_are_exactly_the_ones_used(name: str) -> None:
+    found = cypher.statement(name)
+    used = set(_PARAM.findall(_code(found.text)))
+    assert used == set(found.params), f"{name}.cypher declares {sorted(found.params)} but uses {sorted(used)}"
+
+
+@pytest.mark.parametrize("name", cypher.names())
+def test_every_data_statement_is_scoped_to_one_group(name: str) -> None:
+    found = cypher.statement(name)
+    if found.scope in ("schema", "admin"):
+        return
+    code = _code(found.text)
+    assert "$group_id" in code, f"{name}.cypher reads or writes data without a group filter"
+    # every MATCH / MERGE of one of our node labels is pinned to the group in that clause
+    for line in code.splitlines():
+        clause = line.strip()
+        if re.match(r"(OPTIONAL\s+)?(MATCH|MERGE)\b", clause) and re.search(
+            r":(Entity|Episode|Assertion|EntityKey|MemoryGroup)\b", clause
+        ):
+            assert "group_id: $group_id" in clause, (name, clause)
+
+
+def test_store_passes_exactly_the_declared_parameters_to_fact_reads() -> None:
+    for query in (
+        FactQuery("g", subject_id="s"),
+        FactQuery("g", object_id="o"),
+        FactQuery("g", relation="LIVES_IN"),
+        FactQuery("g"),
+    ):
+        name, identifiers = fact_statement(query)
+        assert set(fact_params(query)) == set(cypher.statement(name).params)
+        cypher.render(name, **identifiers) if identifiers else cypher.load(name)
+
+
+def test_schema_files_split_into_idempotent_commands() -> None:
+    for name in ("schema", "schema_relation"):
+        text = cypher.render(name, rel="LIVES_IN") if name == "schema_relation" else cypher.load(name)
+        commands = cypher.split_statements(text)
+        assert len(commands) >= 8
+        for command in commands:
+            assert "IF NOT EXISTS" in command, command

@@ -1,0 +1,124 @@
+"""Hybrid search: BM25 + embeddings + graph neighbourhood, fused; time-aware; reasons given."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+
+from queries.embedding_index import backfill
+from queries.search import named_entities
+from temporal_graph.errors import InvalidInput
+from temporal_graph.model import Episode
+from temporal_graph.store import ChangeSet
+
+pytestmark = pytest.mark.slow  # loads the embedding model (once per session)
+
+
+@pytest.fixture
+def memory(tg, tick):
+    tick()
+    tg.add_fact("Zhang Wei", "lives in", "Beijing", valid_at="2020-03-01")
+    tg.add_fact("Zhang Wei", "works as", "software engineer", valid_at="2021-03-01")
+    tg.add_fact(
+        "Maria",
+        "adopted",
+        "golden retriever puppy",
+        valid_at="2024-11-02",
+        text="Maria adopted a golden retriever puppy",
+    )
+    tg.add_fact(
+        "Quarterly budget meeting",
+        "scheduled on",
+        "Thursday",
+        text="The quarterly budget meeting is scheduled on Thursday",
+    )
+    tg.add_fact("Tom", "plays", "violin", text="Tom plays the violin in an orchestra")
+    tg.add_fact("Oslo", "located in", "Norway", text="Oslo is located in Norway")
+    tick()
+    tg.add_fact("Zhang Wei", "lives in", "Shanghai", valid_at="2024-06-01")
+    return tg
+
+
+def texts(hits):
+    return [h.text for h in hits]
+
+
+def rank_of(hits, text):
+    return texts(hits).index(text)
+
+
+def test_exact_name_ranks_above_unrelated_facts(memory):
+    hits = memory.search("Zhang Wei", kinds=("fact",))
+    about = [h for h in hits if "Zhang Wei" in h.text]
+    assert about and all(rank_of(hits, h.text) < 2 for h in about)
+    assert any("neighbour of Zhang Wei" in h.reasons for h in about)
+    assert any(r.startswith("bm25 #") for r in about[0].reasons)
+
+
+def test_a_paraphrase_ranks_above_unrelated_facts(memory):
+    hits = memory.search("who got a new dog?", kinds=("fact",))
+    assert hits[0].text == "Maria adopted a golden retriever puppy"
+    assert any(r.startswith("embedding #1") for r in hits[0].reasons)  # no word in common
+
+
+def test_current_facts_only_by_default_and_as_of_filters(memory):
+    now = texts(memory.search("where does Zhang Wei live", kinds=("fact",)))
+    assert "Zhang Wei lives in Shanghai" in now
+    assert "Zhang Wei lives in Beijing" not in now  # ended in 2024
+    past = texts(memory.search("where does Zhang Wei live", as_of="2022-01-01", kinds=("fact",)))
+    assert "Zhang Wei lives in Beijing" in past
+    assert "Zhang Wei lives in Shanghai" not in past
+    assert "Maria adopted a golden retriever puppy" not in past  # not yet valid in 2022
+    history = texts(memory.search("where does Zhang Wei live", include_history=True, kinds=("fact",)))
+    assert {"Zhang Wei lives in Beijing", "Zhang Wei lives in Shanghai"} <= set(history)
+
+
+def test_retracted_facts_are_never_found(memory, tick):
+    tick()
+    memory.retract_fact("Tom", "plays", "violin")
+    assert "Tom plays the violin in an orchestra" not in texts(memory.search("violin orchestra"))
+    assert "Tom plays the violin in an orchestra" not in texts(
+        memory.search("violin orchestra", include_history=True)
+    )
+
+
+def test_entities_and_episodes_are_searchable_with_reasons(memory, clock):
+    episode = Episode(
+        id="ep-dog",
+        group_id="default",
+        content="We picked up our retriever from the shelter today!",
+        speaker="Maria",
+        reference_time=datetime(2024, 11, 2, tzinfo=UTC),
+        created_at=clock(),
+    )
+    memory.store.write(lambda tx: tx.apply(ChangeSet(episodes=[episode])))
+    hits = memory.search("retriever shelter")
+    assert hits[0].kind == "episode" and hits[0].episode.id == "ep-dog"
+    assert hits[0].reasons[0] == "bm25 #1"
+    people = memory.search("Zhang Wei", kinds=("entity",))
+    assert people[0].entity.name == "Zhang Wei"
+    assert "named in the query" in people[0].reasons
+
+
+def test_groups_are_isolated_and_bad_arguments_named(memory):
+    assert memory.search("Zhang Wei", group_id="someone-else") == []
+    assert memory.search("   ") == []
+    with pytest.raises(InvalidInput, match="limit"):
+        memory.search("x", limit=0)
+    with pytest.raises(InvalidInput, match="mystery"):
+        memory.search("x", mystery=True)
+
+
+def test_embeddings_are_stored_on_first_search(memory):
+    probe = [0.0] * 384
+    assert memory.store.vector_search("default", "fact", probe, 100) == []
+    memory.search("Zhang Wei")
+    assert len(memory.store.vector_search("default", "fact", probe, 100)) > 0
+    assert backfill(memory) > 0  # facts valid only in the past were not needed until now
+    assert backfill(memory) == 0
+
+
+def test_named_entities_longest_match_first(memory):
+    names = [e.name for e in named_entities(memory, "Did Zhang Wei's move to Shanghai go well?", "default")]
+    assert names == ["Zhang Wei", "Shanghai"]
