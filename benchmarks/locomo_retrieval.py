@@ -109,7 +109,9 @@ def apply_corrections(samples: list[dict[str, Any]], audit: list[dict[str, Any]]
             continue
         qa = samples[conv].get("qa") or []
         wanted = str(entry.get("question", "")).strip()
-        target = qa[index] if index < len(qa) and str(qa[index].get("question", "")).strip() == wanted else None
+        target = (
+            qa[index] if index < len(qa) and str(qa[index].get("question", "")).strip() == wanted else None
+        )
         if target is None:  # indices drifted: find the question by its text
             target = next((q for q in qa if str(q.get("question", "")).strip() == wanted), None)
         if target is None:
@@ -233,7 +235,10 @@ class Score:
     def table(self) -> dict[str, dict[str, float]]:
         return {
             name: {
-                **{f"recall@{k}": round(self.hits[name][k] / self.n[name], 4) if self.n[name] else 0.0 for k in KS},
+                **{
+                    f"recall@{k}": round(self.hits[name][k] / self.n[name], 4) if self.n[name] else 0.0
+                    for k in KS
+                },
                 "n": self.n[name],
             }
             for name in CATEGORIES.values()
@@ -283,7 +288,9 @@ def run(data: Path, limit: int | None, db: str | None, progress: bool) -> dict[s
             latencies.append((time.perf_counter() - t0) * 1000)
             engine.add(q.category, engine_sources(tg, conv.group, hits, episode_turn), q.evidence)
             bm25.add(q.category, [{conv.turns[i].dia_id} for i in keyword.top(q.text, max(KS))], q.evidence)
-            embedding.add(q.category, [{conv.turns[i].dia_id} for i in vectors.top(q.text, max(KS))], q.evidence)
+            embedding.add(
+                q.category, [{conv.turns[i].dia_id} for i in vectors.top(q.text, max(KS))], q.evidence
+            )
         log(f"{conv.group}: {len(conv.questions)} questions")
     tg.close()
     workdir.cleanup()
@@ -316,10 +323,14 @@ def main(argv: list[str] | None = None) -> int:
     print("-" * len(header))
     for system, table in result["systems"].items():
         for category, row in table.items():
-            print(f"{system:<10} {category:<12} {row['n']:>5} {row['recall@5']:>9.3f} {row['recall@10']:>10.3f}")
+            print(
+                f"{system:<10} {category:<12} {row['n']:>5} {row['recall@5']:>9.3f} {row['recall@10']:>10.3f}"
+            )
         all_n = sum(r["n"] for r in table.values())
-        print(f"{system:<10} {'all':<12} {all_n:>5} {overall[system]['recall@5']:>9.3f} "
-              f"{overall[system]['recall@10']:>10.3f}")
+        print(
+            f"{system:<10} {'all':<12} {all_n:>5} {overall[system]['recall@5']:>9.3f} "
+            f"{overall[system]['recall@10']:>10.3f}"
+        )
     print(f"median engine search latency: {result['median_search_ms']} ms")
     return 0
 

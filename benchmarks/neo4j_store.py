@@ -16,52 +16,25 @@ import os
 import random
 import statistics
 import sys
-import time
 import uuid
 from datetime import datetime, timedelta
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from benchmarks.asof_latency import START, YEARS, _moment, _p99, _person_statements, _timed
+from benchmarks.asof_latency import START, YEARS, _moment, _p99, _timed, build
 from temporal_graph import TemporalGraph
 from temporal_graph.neo4j_store import neo4j_store_from_env
 from temporal_graph.store import FactQuery
 from temporal_graph.times import ManualClock
 
 
-def build(tg: TemporalGraph, group: str, clock: ManualClock, target_rows: int, seed: int) -> tuple[int, int, float]:
-    rng = random.Random(seed)
-    rows = statements = person = 0
-    started = time.perf_counter()
-    while rows < target_rows:
-        batch = []
-        for _ in range(50):
-            batch += _person_statements(rng, f"Person {person}")
-            person += 1
-        clock.set(clock() + timedelta(hours=1))
-
-        def run(w, batch=batch):
-            for name, kind, relation, obj, at in batch:
-                s, o = w.entity(name, type="Person"), w.entity(obj)
-                if kind == "add":
-                    w.start(s, relation, o, valid_at=at, invalid_at=None, default_start=w.now)
-                elif kind == "end":
-                    w.end(s, relation, o, at=at)
-                else:
-                    w.retract(s, relation, o)
-
-        tg.write(group, run)
-        statements += len(batch)
-        rows = tg.store.count_rows(group)
-    return rows, statements, time.perf_counter() - started
-
-
 def measure(tg: TemporalGraph, clock: ManualClock, size: int, repeats: int, seed: int) -> dict:
     group = f"bench-neo4j-{uuid.uuid4().hex[:8]}"
     store = tg.store
     try:
-        rows, statements, load_s = build(tg, group, clock, size, seed)
+        rows, statements, load_s = build(tg, clock, size, seed, group=group,
+                                         count_rows=lambda: store.count_rows(group))
         rng = random.Random(seed + 1)
         people = [e for e in store.entities(group) if e.type == "Person"]
         first_k, last_k = START + timedelta(days=YEARS * 365), clock()

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 import sys
 import time
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from pathlib import Path
@@ -22,7 +22,7 @@ from temporal_graph.extraction import Extraction
 from temporal_graph.model import Episode, ImportError_, ImportReport, IngestResult
 from temporal_graph.names import GROUP_PATTERN
 
-from .pipeline import CONTEXT_EPISODES, apply_episode, extract, make_episode, resolver_for
+from .pipeline import CONTEXT_EPISODES, apply_episode, extract, make_episode, new_names, resolver_for
 from .readers import FORMATS, ChatMessage, ReadError, detect_format, read_messages
 
 BATCH_EPISODES = 100
@@ -135,6 +135,7 @@ def _apply_batch(
     replay: bool,
 ) -> list[IngestResult]:
     resolver = resolver_for(tg)
+    resolver.prefetch(new_names(tg, group, [x for x, _ in extractions]))
 
     def run(w):  # noqa: ANN001, ANN202 - a FactWriter, inside one transaction
         results = []
@@ -185,10 +186,3 @@ def _progress(enabled: bool, total: int) -> Iterator[Callable[[int], None]]:
             bar.update(task, advance=n, rate=f"{done / max(time.perf_counter() - started, 1e-6):.0f}")
 
         yield advance
-
-
-def iter_reports(items: Iterable[IngestResult]) -> ImportReport:  # pragma: no cover - helper for callers
-    report = ImportReport(path="", format="")
-    for item in items:
-        _count(report, item)
-    return report

@@ -15,7 +15,7 @@ from temporal_graph.client import TemporalGraph
 from temporal_graph.errors import InvalidInput, LLMOutputError
 from temporal_graph.extraction import Extraction, ExtractedFact, Extractor
 from temporal_graph.model import Entity, Episode, Fact, IngestResult
-from temporal_graph.names import check_group, normalize_relation
+from temporal_graph.names import check_group, name_key, normalize_relation
 from temporal_graph.times import TimeLike
 from temporal_graph.writer import FactWriter, episode_id_for
 
@@ -113,7 +113,14 @@ def add_episode(
     context = tg.store.recent_episodes(group_id, episode.reference_time, CONTEXT_EPISODES)
     extraction, warnings = extract(tg, episode, context)
     resolver = resolver_for(tg)
+    resolver.prefetch(new_names(tg, group_id, [extraction]))
     return tg.write(group_id, lambda w: apply_episode(tg, w, episode, extraction, resolver, warnings))
+
+
+def new_names(tg: TemporalGraph, group_id: str, extractions: Sequence[Extraction]) -> list[str]:
+    """Names in these extractions that no entity of the group has yet (those need embedding)."""
+    names = {n for x in extractions for f in x.facts for n in (f.subject, f.object, f.replaces) if n}
+    return [n for n in names if n.strip() and tg.store.entity_by_key(group_id, name_key(n)) is None]
 
 
 def apply_episode(

@@ -7,7 +7,7 @@ candidates are close, one disambiguation call. Never across groups.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -39,16 +39,27 @@ class EntityResolver:
     embed: Callable[[list[str]], list[list[float]]] | None
     disambiguate: Disambiguate | None = None
     _index: dict[str, _GroupIndex] = field(default_factory=dict)
+    _vectors: dict[str, np.ndarray] = field(default_factory=dict)  # name -> vector, for prefetch
+
+    def prefetch(self, names: Iterable[str]) -> None:
+        """Embed these names in one batch (one model call for many names is ~15x cheaper than
+        one call each); :meth:`resolve` then uses the vectors instead of encoding again."""
+        todo = list(dict.fromkeys(n for n in (" ".join(n.split()) for n in names) if n))
+        self._vectors = {}  # only the batch at hand: the cache never grows with the memory
+        if self.embed is not None and todo:
+            self._vectors = {n: np.asarray(v, dtype=np.float32) for n, v in zip(todo, self.embed(todo))}
 
     def resolve(self, w: FactWriter, name: str, type: str | None) -> Entity:
         display = clean_name(name)
         found = w.tx.entity_by_key(w.group_id, name_key(display))
         if found is not None or self.embed is None:
             return w.entity(display, type=type)
-        vector = np.asarray(self.embed([display])[0], dtype=np.float32)
+        vector = self._vectors.pop(display, None)
+        if vector is None:
+            vector = np.asarray(self.embed([display])[0], dtype=np.float32)
         match = self._similar(w, display, type, vector)
         if match is not None:
-            w.entities_matched.append(match)
+            w.matched(match)
             return w.add_alias(match, display)
         entity = w.entity(display, type=type)
         self._remember(w.group_id, entity, vector)

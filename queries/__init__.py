@@ -1,0 +1,8 @@
+"""The read side beyond plain temporal lookups, plugged into ``TemporalGraph`` as services.
+
+- :mod:`queries.paths`: multi-hop chains of facts valid at one time, or overlapping in time.
+- :mod:`queries.search`: hybrid retrieval (BM25 + embeddings + graph neighbourhood, fused by RRF).
+- :mod:`queries.context`: a dated memory block for a prompt, within a token budget.
+- :mod:`queries.ask`: questions answered from cited facts (LLM-planned or by rules), or "I don't know".
+- :mod:`queries.embedding_index`: embeddings computed on demand and stored for later searches.
+"""

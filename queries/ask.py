@@ -103,7 +103,11 @@ _CHANGE_VERBS: list[tuple[re.Pattern[str], str]] = [
     (re.compile(r"married|wedding"), "MARRIED_TO"),
 ]
 _PRONOUNS = re.compile(r"\b(?:he|she|they|him|her|his|hers|them|their)\b", re.IGNORECASE)
-_PAST = re.compile(r"\b(?:did|was|were|used to|had|previously|formerly|before|ever)\b", re.IGNORECASE)
+_PAST = re.compile(
+    r"\b(?:did|was|were|used to|had|previously|formerly|before|ever)\b"
+    r"|\bha(?:s|ve) (?:\w+ ){0,3}(?:lived|worked|been|studied|visited|owned|liked)\b",
+    re.IGNORECASE,
+)
 _NOW = re.compile(r"\b(?:now|currently|nowadays|these days|at the moment|at present|today)\b", re.IGNORECASE)
 
 # ---------------------------------------------------------------------------------- times

@@ -49,7 +49,7 @@ def fact_line(f: Fact) -> str:
         when = f" (until {end})"
     else:
         when = ""
-    text = f.text or f"{f.subject} {f.relation.lower().replace('_', ' ')} {f.object}"
+    text = (f.text or f"{f.subject} {f.relation.lower().replace('_', ' ')} {f.object}").rstrip(". ")
     return f"- {text}{when}"
 
 

@@ -20,8 +20,6 @@ from temporal_graph.model import Entity, Episode, Fact
 from temporal_graph.store import ChangeSet, FactQuery
 
 BATCH = 256
-# "Everything": the stores' vector search takes a limit; this one means no cut.
-_ALL = 1 << 30
 
 
 def item_text(item: Fact | Entity | Episode) -> str:
@@ -56,19 +54,26 @@ def embed_missing(tg: Any, kind: str, items: Sequence[Any], embedded_ids: set[st
 
 
 def similarities(
-    tg: Any, group_id: str, kind: str, query_vector: Sequence[float], items: Sequence[Any]
+    tg: Any,
+    group_id: str,
+    kind: str,
+    query_vector: Sequence[float],
+    items: Sequence[Any],
+    indexed: int | None = None,
 ) -> dict[str, float]:
     """Cosine similarity of the query to each of ``items`` (embedding the ones that have none yet).
 
-    One call to the store's vector search returns every stored vector's score; items it did not
-    return have no embedding yet and are embedded now.
+    One call to the store's vector search, deep enough to reach every indexed record of the kind
+    (``indexed``: how many the index may hold, default ``len(items)``), scores every stored
+    vector; items it did not return have no embedding yet and are embedded now.
     """
     if not items:
         return {}
     wanted = {it.id for it in items}
+    depth = max(indexed or 0, len(items))
     scores = {
         item_id: score
-        for item_id, score in tg.store.vector_search(group_id, kind, list(query_vector), _ALL)
+        for item_id, score in tg.store.vector_search(group_id, kind, list(query_vector), depth)
         if item_id in wanted
     }
     fresh = embed_missing(tg, kind, items, set(scores))
@@ -86,7 +91,8 @@ def backfill(tg: Any, group_id: str = "default", kinds: Iterable[str] = ("fact",
     Returns how many were embedded. Optional: search does this on demand.
     """
     done = 0
-    probe = [0.0] * int(getattr(tg.embedder, "dimensions", 384) or 384)
+    # Any unit vector will do: the search only has to list what already has an embedding.
+    probe = [1.0] + [0.0] * (int(getattr(tg.embedder, "dimensions", 384) or 384) - 1)
     for kind in kinds:
         items: list[Any]
         if kind == "fact":
@@ -95,6 +101,6 @@ def backfill(tg: Any, group_id: str = "default", kinds: Iterable[str] = ("fact",
             items = tg.store.entities(group_id)
         else:
             items = tg.store.episodes(group_id)
-        have = {item_id for item_id, _ in tg.store.vector_search(group_id, kind, probe, _ALL)}
+        have = {item_id for item_id, _ in tg.store.vector_search(group_id, kind, probe, len(items))}
         done += len(embed_missing(tg, kind, items, have))
     return done

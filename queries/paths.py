@@ -21,7 +21,7 @@ capped by ``limit`` (default 100) so a dense graph cannot explode the answer.
 
 from __future__ import annotations
 
-from collections import defaultdict, deque
+from collections import deque
 from collections.abc import Iterable
 from datetime import datetime
 from typing import Any
@@ -83,21 +83,24 @@ def paths(
         return []
     wanted = {normalize_relation(r) for r in relations} if relations is not None else None
 
-    if overlapping:
-        rows = tg.store.facts(FactQuery(group_id))  # current belief, every valid time
-    else:
-        moment = tg.time(as_of, "as_of") if as_of is not None else to_utc(tg.clock())
-        rows = [f for f in tg.store.facts(FactQuery(group_id, valid_time=moment)) if f.valid_at_time(moment)]
-    if wanted is not None:
-        rows = [f for f in rows if f.relation in wanted]
-    if window is not None:
-        rows = [f for f in rows if _meet((f.valid_at, f.invalid_at), window) is not None]
+    moment = None if overlapping else (tg.time(as_of, "as_of") if as_of is not None else to_utc(tg.clock()))
+    adjacency: dict[str, list[tuple[Fact, str]]] = {}
 
-    adjacency: dict[str, list[tuple[Fact, str]]] = defaultdict(list)
-    for f in sorted(rows, key=_edge_order):
-        adjacency[f.subject_id].append((f, f.object_id))
-        if direction == "any" and f.object_id != f.subject_id:
-            adjacency[f.object_id].append((f, f.subject_id))
+    def edges(node: str) -> list[tuple[Fact, str]]:
+        """The hops out of ``node``, read from the store on first visit (the graph is never
+        loaded whole: a walk touches only the neighbourhoods it reaches)."""
+        if node not in adjacency:
+            rows = tg.store.facts(FactQuery(group_id, subject_id=node, valid_time=moment))
+            if direction == "any":
+                rows += [f for f in tg.store.facts(FactQuery(group_id, object_id=node, valid_time=moment))
+                         if f.subject_id != node]
+            if wanted is not None:
+                rows = [f for f in rows if f.relation in wanted]
+            if window is not None:
+                rows = [f for f in rows if _meet((f.valid_at, f.invalid_at), window) is not None]
+            adjacency[node] = [(f, f.object_id if f.subject_id == node else f.subject_id)
+                               for f in sorted(rows, key=_edge_order)]
+        return adjacency[node]
 
     found: list[Path] = []
     # Breadth first, so chains come out shortest first; each state carries the entities visited
@@ -107,7 +110,7 @@ def paths(
     )
     while queue and len(found) < limit:
         node, hops, seen, shared = queue.popleft()
-        for fact, nxt in adjacency.get(node, ()):
+        for fact, nxt in edges(node):
             if nxt in seen:
                 continue
             together = shared

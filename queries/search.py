@@ -12,7 +12,12 @@ comparable with another's):
   score);
 - ``graph``: the neighbourhood of entities the query names ("Zhang Wei", "Shanghai", matched
   case-insensitively against entity names and aliases): facts touching them, those entities
-  themselves, and the episodes those facts were learned from.
+  themselves, and the episodes those facts were learned from. Its weight in the fusion falls
+  as the neighbourhood grows (like IDF): when every fact is about Caroline, "names Caroline"
+  tells no fact apart, and it weighs nothing.
+
+Keyword queries leave out stop words and the names the graph ranking already covers, because
+fusion sees only ranks: a fact that matches nothing but "the" or "Caroline" must not get one.
 
 Time: facts are filtered to those valid at ``as_of`` (default: now), as currently believed.
 The store's indexes hold every currently-believed row, whatever its valid interval, so the
@@ -28,6 +33,7 @@ Every hit says why it matched, e.g. ``["bm25 #1", "embedding #3 (0.62)", "neighb
 
 from __future__ import annotations
 
+import math
 import re
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
@@ -93,12 +99,14 @@ class _Fusion:
     records: dict[tuple[str, str], Any] = field(default_factory=dict)
     cosine: dict[tuple[str, str], float] = field(default_factory=dict)  # breaks ties
 
-    def add(self, ranked: Iterable[tuple[Any, str]]) -> None:
+    def add(self, ranked: Iterable[tuple[Any, str]], weight: float = 1.0) -> None:
         """``ranked``: (record, reason) best first; the reason gets the rank substituted for ``{rank}``."""
+        if weight <= 0:
+            return
         for rank, (record, reason) in enumerate(ranked, start=1):
             key = (kind_of(record), record.id)
             self.records[key] = record
-            self.scores[key] += 1.0 / (RRF_K + rank)
+            self.scores[key] += weight / (RRF_K + rank)
             self.reasons[key].append(reason.format(rank=rank))
 
     def hits(self, limit: int) -> list[SearchHit]:
@@ -159,26 +167,32 @@ def search(
     named_ids = {e.id: e for e in named}
     vector = tg.embedder.encode([query])[0] if "embedding" in methods else None
 
+    # Names are the graph ranking's business; leaving them out of the keyword query keeps BM25
+    # from counting the same evidence twice (every fact about Caroline matches "Caroline").
+    keywords = _keywords(query, named)
     fusion = _Fusion()
     graph_facts: list[Fact] = []
+    graph_weight = 0.0
     # Cosine similarities of one model are comparable across kinds: one joint ranking.
     similar: list[tuple[float, Any, str]] = []
     if "fact" in kinds or ("episode" in kinds and named):
         believed = tg.store.facts(FactQuery(group_id))
         facts = believed if include_history else [f for f in believed if f.valid_at_time(moment)]
-        sims = similarities(tg, group_id, "fact", vector, facts) if vector is not None else {}
+        sims = similarities(tg, group_id, "fact", vector, facts, len(believed)) if vector is not None else {}
         graph_facts = _neighbourhood(facts, named_ids, sims)
+        graph_weight = _specificity(len(graph_facts), len(facts))
         if "fact" in kinds:
             allowed = {f.id: f for f in facts}
             if "bm25" in methods:
                 # Fetch deep enough that `depth` rows survive the validity filter.
                 extra = len(believed) - len(facts)
-                found = tg.store.text_search(group_id, "fact", query, depth + extra)
+                found = tg.store.text_search(group_id, "fact", keywords, depth + extra)
                 fusion.add(_bm25(found, allowed, depth))
             if sims:
                 similar += _by_similarity(sims, allowed, depth)
             fusion.add(
                 ((f, "neighbour of " + _touching(f, named_ids)) for f in graph_facts[:depth]),
+                graph_weight,
             )
 
     if "entity" in kinds:
@@ -193,7 +207,7 @@ def search(
 
     if "episode" in kinds:
         if "bm25" in methods:
-            found = tg.store.text_search(group_id, "episode", query, depth)
+            found = tg.store.text_search(group_id, "episode", keywords, depth)
             episodes_by_id = {e.id: e for e in tg.store.episodes(group_id, ids=[i for i, _ in found])}
             fusion.add(_bm25(found, episodes_by_id, depth))
         if vector is not None:
@@ -201,12 +215,36 @@ def search(
             sims_p = similarities(tg, group_id, "episode", vector, episodes)
             similar += _by_similarity(sims_p, {e.id: e for e in episodes}, depth)
         if graph_facts:
-            fusion.add(_sources(tg, group_id, graph_facts, named_ids, depth))
+            fusion.add(_sources(tg, group_id, graph_facts, named_ids, depth), graph_weight)
 
     similar.sort(key=lambda item: -item[0])
     fusion.add((record, reason) for _, record, reason in similar[:depth])
     fusion.cosine = {(kind_of(record), record.id): cos for cos, record, _ in similar}
     return fusion.hits(limit)
+
+
+def _specificity(near: int, total: int) -> float:
+    """How much "touches an entity the query names" says: 1 for a rare entity, 0 when every
+    candidate fact touches it (like IDF: a name every fact carries tells nothing apart)."""
+    if near == 0 or total <= 1:
+        return 0.0 if near == 0 else 1.0
+    return max(0.0, 1.0 - math.log1p(near) / math.log1p(total))
+
+
+def _keywords(query: str, named: Sequence[Entity]) -> str:
+    """The words of the query worth matching: no stop words, and not the names of entities it
+    names (the graph ranking covers those). Falls back to fewer cuts when nothing is left.
+
+    Fusion only sees ranks, so a record matching nothing but "the" must not get one."""
+    rest = query
+    for e in named:
+        for name in sorted((e.name, *e.aliases), key=len, reverse=True):
+            rest = re.sub(rf"(?i)\b{re.escape(name)}(?:'s|’s)?\b", " ", rest)
+    for text in (rest, query):
+        words = [w for w in re.findall(r"\w+", text) if w.lower() not in _STOP]
+        if words:
+            return " ".join(words)
+    return query
 
 
 def _bm25(found: list[tuple[str, float]], allowed: dict[str, Any], depth: int) -> list[tuple[Any, str]]:

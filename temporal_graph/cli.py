@@ -35,6 +35,9 @@ def _common(*, suppress: bool) -> argparse.ArgumentParser:
     p.add_argument("--neo4j", default=default(None), metavar="URI", help="use a Neo4j database instead")
     p.add_argument("--group", default=default(None), help="group (tenant); default 'default'")
     p.add_argument("--json", action="store_true", default=default(False), help="print JSON")
+    p.add_argument("--llm", action="store_true", default=default(False),
+                   help="extract and plan with the LLM configured by OPENAI_API_KEY / OPENAI_BASE_URL / "
+                        "TGRAPH_LLM_MODEL (default: the offline rules)")
     return p
 
 
@@ -110,11 +113,17 @@ def _filters(p: argparse.ArgumentParser) -> None:
 
 
 def open_graph(args: argparse.Namespace) -> TemporalGraph:
+    options: dict[str, Any] = {}
+    if args.llm:
+        from .llm import LLMClient
+
+        options["llm"] = LLMClient()
     if args.neo4j:
         user = os.environ.get("NEO4J_USER", "neo4j")
         password = os.environ.get("NEO4J_PASSWORD", "")
-        return TemporalGraph.connect(args.neo4j, auth=(user, password), database=os.environ.get("NEO4J_DATABASE"))
-    return TemporalGraph.open(args.db)
+        return TemporalGraph.connect(args.neo4j, auth=(user, password), database=os.environ.get("NEO4J_DATABASE"),
+                                     **options)
+    return TemporalGraph.open(args.db, **options)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

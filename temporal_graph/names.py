@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from functools import lru_cache
 
 from .errors import InvalidGroup, InvalidIdentifier, InvalidName
 
@@ -23,6 +24,11 @@ def normalize_relation(relation: str) -> str:
     """``"lives in"`` → ``LIVES_IN``; anything that cannot become a safe identifier is rejected."""
     if not isinstance(relation, str):
         raise InvalidName(f"relation: expected a string, got {relation!r}")
+    return _normalize_relation(relation)
+
+
+@lru_cache(maxsize=4096)  # called on every statement; relation names repeat
+def _normalize_relation(relation: str) -> str:
     ascii_text = unicodedata.normalize("NFKD", relation).encode("ascii", "ignore").decode()
     words = re.findall(r"[A-Za-z0-9]+", re.sub(r"([a-z0-9])([A-Z])", r"\1_\2", ascii_text))
     normalized = "_".join(w.upper() for w in words)
@@ -67,3 +73,10 @@ def check_identifier(identifier: str) -> str:
     ):
         raise InvalidIdentifier(f"identifier: {identifier!r} is not a safe label or relationship type")
     return identifier
+
+
+def quoted_terms(text: str) -> str | None:
+    """A full-text query (FTS5 and Lucene read it alike) matching any word of ``text``: each word
+    is quoted, so user text can never be read as query syntax. None when there are no words."""
+    words = re.findall(r"\w+", text.lower())
+    return " OR ".join(f'"{w}"' for w in dict.fromkeys(words)) or None

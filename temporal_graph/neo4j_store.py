@@ -40,7 +40,7 @@ from cypher import render, split_statements, statement
 
 from .errors import InvalidIdentifier, StoreError
 from .model import Assertion, Entity, Episode, Fact
-from .names import check_identifier, name_key
+from .names import check_identifier, name_key, quoted_terms
 from .store import ChangeSet, FactQuery
 from .times import UTC
 
@@ -63,12 +63,6 @@ def entity_label(entity_type: str) -> str | None:
         return check_identifier(candidate)
     except InvalidIdentifier:
         return None
-
-
-def lucene_query(text: str) -> str | None:
-    """Quote each word so user text can never be read as Lucene syntax (same words as the embedded FTS)."""
-    words = re.findall(r"\w+", text.lower())
-    return " OR ".join(f'"{w}"' for w in dict.fromkeys(words)) or None
 
 
 def _native(value: Any) -> Any:
@@ -124,12 +118,6 @@ def _fact(r: Mapping[str, Any]) -> Fact:
         expired_at=_native(r["expired_at"]), episode_ids=tuple(r["episode_ids"] or ()),
         confidence=r["confidence"], attributes=json.loads(r["attributes_json"] or "{}"),
     )
-
-
-def fact_order(f: Fact) -> tuple:
-    """The order every ``facts`` answer comes in: unknown starts first, then valid_at,
-    created_at and row id (the Cypher ORDER BY says the same)."""
-    return (f.valid_at is not None, f.valid_at or datetime.min.replace(tzinfo=UTC), f.created_at, f.id)
 
 
 # -- statements ---------------------------------------------------------------------------------
@@ -581,7 +569,7 @@ class Neo4jStore:
     def text_search(self, group_id: str, kind: str, query: str, limit: int) -> list[tuple[str, float]]:
         name = {"fact": "text_search_facts", "entity": "text_search_entities",
                 "episode": "text_search_episodes"}[kind]
-        lucene = lucene_query(query)
+        lucene = quoted_terms(query)
         if lucene is None or limit <= 0:
             return []
         if kind == "fact" and not self._fact_text_types:
@@ -662,12 +650,12 @@ class Neo4jStore:
         self.close()
 
 
-def neo4j_store_from_env(*, wipe: bool = True, group_prefix: str = "") -> Neo4jStore | None:
+def neo4j_store_from_env(*, wipe: bool = False, group_prefix: str = "") -> Neo4jStore | None:
     """A store for tests when ``NEO4J_URI`` is set (``NEO4J_USER``, ``NEO4J_PASSWORD``,
     ``NEO4J_DATABASE`` optional), else ``None``.
 
-    With ``wipe`` every group whose id starts with ``group_prefix`` (all groups when empty) is
-    forgotten first, so point ``NEO4J_URI`` at a scratch database.
+    Nothing is deleted unless ``wipe=True``: then every group whose id starts with
+    ``group_prefix`` (all groups when empty) is forgotten first — only for a scratch database.
     """
     uri = os.environ.get("NEO4J_URI")
     if not uri:

@@ -154,7 +154,6 @@ def reconcile(
     current_rows: Sequence[Fact],
     segments: Sequence[Segment],
     *,
-    tx: datetime,
     new_id: Callable[[], str],
     make_row: Callable[[Segment, str, str], Fact],
 ) -> Plan:

@@ -9,7 +9,6 @@ a subject-scoped read goes through the B-tree on (group, subject, relation).
 from __future__ import annotations
 
 import json
-import re
 import sqlite3
 import threading
 from collections.abc import Callable, Iterable, Sequence
@@ -21,7 +20,7 @@ import numpy as np
 
 from .errors import StoreError
 from .model import Assertion, Entity, Episode, Fact
-from .names import name_key
+from .names import name_key, quoted_terms
 from .store import ChangeSet, FactQuery
 from .times import from_micros, to_micros
 
@@ -102,12 +101,6 @@ def _vector_blob(vector: Sequence[float]) -> bytes:
     return np.asarray(vector, dtype=np.float32).tobytes()
 
 
-def _fts_query(text: str) -> str | None:
-    """Quote each word so user text can never be read as FTS5 syntax."""
-    words = re.findall(r"\w+", text.lower())
-    return " OR ".join(f'"{w}"' for w in dict.fromkeys(words)) or None
-
-
 class SQLiteStore:
     """The embedded store. ``path`` is a file, or ``":memory:"`` for a throw-away store."""
 
@@ -125,6 +118,7 @@ class SQLiteStore:
             raise StoreError(f"synchronous: {synchronous!r} is not OFF, NORMAL, FULL or EXTRA")
         self._conn.execute(f"PRAGMA synchronous={synchronous.upper()}")
         self._conn.execute("PRAGMA foreign_keys=ON")
+        self._conn.execute("PRAGMA cache_size=-65536")  # 64 MiB of pages: indexes of large groups stay hot
         self._conn.executescript(_SCHEMA)
         self._gids: dict[str, int] = {}
 
@@ -401,7 +395,7 @@ class SQLiteStore:
         )]
 
     def text_search(self, group_id: str, kind: str, query: str, limit: int) -> list[tuple[str, float]]:
-        match = _fts_query(query)
+        match = quoted_terms(query)
         if match is None:
             return []
         table, fts, extra = {

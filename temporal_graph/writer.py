@@ -18,7 +18,7 @@ from .errors import InvalidInput
 from .model import Assertion, AssertionKind, Entity, Episode, Fact
 from .names import clean_name, name_key, normalize_relation
 from .ontology import Ontology
-from .rules import Segment, check_interval, derive_timeline, live_assertions, reconcile, resolve_start
+from .rules import Plan, Segment, check_interval, derive_timeline, live_assertions, reconcile, resolve_start
 from .store import ChangeSet, StoreTx
 
 _NAMESPACE = uuid.UUID("6f1c2b7e-5d0a-4c52-9a59-3f7e2f0a9b11")
@@ -58,6 +58,7 @@ class FactWriter:
     ontology: Ontology
     entities_created: list[Entity] = field(default_factory=list)
     entities_matched: list[Entity] = field(default_factory=list)
+    _seen: dict[str, Entity] = field(default_factory=dict)  # every entity this write touched, by id
 
     # -- entities ------------------------------------------------------------------------------
     def entity(self, name: str, *, type: str | None = None, what: str = "name") -> Entity:
@@ -65,8 +66,7 @@ class FactWriter:
         display = clean_name(name, what)
         found = self.tx.entity_by_key(self.group_id, name_key(display))
         if found is not None:
-            if found not in self.entities_matched and found not in self.entities_created:
-                self.entities_matched.append(found)
+            self.matched(found)
             return found
         entity = Entity(
             id=stable_id("entity", self.group_id, name_key(display)),
@@ -77,7 +77,14 @@ class FactWriter:
         )
         self.tx.apply(ChangeSet(entities=[entity]))
         self.entities_created.append(entity)
+        self._seen[entity.id] = entity
         return entity
+
+    def matched(self, entity: Entity) -> None:
+        """Report ``entity`` as an existing entity this write refers to (once)."""
+        if entity.id not in self._seen:
+            self._seen[entity.id] = entity
+            self.entities_matched.append(entity)
 
     def add_alias(self, entity: Entity, alias: str) -> Entity:
         alias = clean_name(alias, "alias")
@@ -85,6 +92,7 @@ class FactWriter:
             return entity
         updated = entity.model_copy(update={"aliases": (*entity.aliases, alias)})
         self.tx.apply(ChangeSet(entities=[updated]))
+        self._seen[updated.id] = updated
         return updated
 
     def episode(self, episode: Episode) -> None:
@@ -127,8 +135,12 @@ class FactWriter:
         outcome = Outcome()
         own = next((s for s in segments if statement in s.assertions), None)
         if own is not None:
-            outcome.fact = plan.row_for(own)
-            (outcome.merged if outcome.fact in plan.kept else outcome.added).append(outcome.fact)
+            row = plan.row_for(own)
+            merged = any(k.id == row.id for k in plan.kept)
+            if plan.provenance.get(row.id):  # report the row as it now stands, new episodes included
+                row = row.model_copy(update={"episode_ids": (*row.episode_ids, *plan.provenance[row.id])})
+            outcome.fact = row
+            (outcome.merged if merged else outcome.added).append(row)
         outcome.ended = [r for r in plan.insert if r is not outcome.fact and r.invalid_at is not None
                          and any(old.fact_id == r.fact_id for old in plan.expire)]
         return outcome
@@ -164,7 +176,8 @@ class FactWriter:
             text="", confidence=1.0, attributes={},
         )
         plan, _ = self._apply(subject, relation, [*assertions, statement], statement)
-        return Outcome(retracted=[r for r in plan.expire if r.object_id == obj.id])
+        expired = {"expired_at": statement.created_at}  # returned as they now stand: expired
+        return Outcome(retracted=[r.model_copy(update=expired) for r in plan.expire if r.object_id == obj.id])
 
     # -- internals -----------------------------------------------------------------------------
     def _assertion(
@@ -181,7 +194,7 @@ class FactWriter:
 
     def _apply(
         self, subject: Entity, relation: str, assertions: list[Assertion], statement: Assertion
-    ) -> tuple[Any, list[Segment]]:
+    ) -> tuple[Plan, list[Segment]]:
         segments = derive_timeline(assertions, self.ontology.cardinality(relation))
         current = self.tx.current_rows(self.group_id, subject.id, relation)
         tx_time = statement.created_at
@@ -203,7 +216,7 @@ class FactWriter:
                 attributes=first.attributes,
             )
 
-        plan = reconcile(current, segments, tx=tx_time, new_id=new_id, make_row=make_row)
+        plan = reconcile(current, segments, new_id=new_id, make_row=make_row)
         self.tx.apply(
             ChangeSet(
                 assertions=[statement],
@@ -215,9 +228,8 @@ class FactWriter:
         return plan, segments
 
     def _name_of(self, entity_id: str) -> str:
-        for e in (*self.entities_created, *self.entities_matched):
-            if e.id == entity_id:
-                return e.name
+        if entity_id in self._seen:
+            return self._seen[entity_id].name
         found = self.tx.entities(self.group_id, ids=[entity_id])
         if not found:
             raise InvalidInput(f"entity {entity_id} does not exist in group {self.group_id!r}")

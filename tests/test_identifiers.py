@@ -12,8 +12,8 @@ import pytest
 
 import cypher
 from temporal_graph.errors import InvalidIdentifier, InvalidName
-from temporal_graph.names import check_identifier, normalize_relation
-from temporal_graph.neo4j_store import entity_label, fact_statement, lucene_query
+from temporal_graph.names import check_identifier, normalize_relation, quoted_terms
+from temporal_graph.neo4j_store import entity_label, fact_statement
 from temporal_graph.store import FactQuery
 
 HOSTILE = [
@@ -125,5 +125,5 @@ def test_entity_types_become_safe_labels_or_none(entity_type: str, label: str | 
 
 
 def test_full_text_queries_are_quoted_words_only() -> None:
-    assert lucene_query('name:"x" OR *:* AND title:(a~2)') == '"name" OR "x" OR "or" OR "and" OR "title" OR "a" OR "2"'
-    assert lucene_query("?! -- ") is None
+    assert quoted_terms('name:"x" OR *:* AND title:(a~2)') == '"name" OR "x" OR "or" OR "and" OR "title" OR "a" OR "2"'
+    assert quoted_terms("?! -- ") is None

@@ -190,6 +190,15 @@ def test_cli_end_to_end(tmp_path):
     exported = json.loads(tgraph("--db", db, "export", "--group", "demo", check=True).stdout)
     assert exported["group_id"] == "demo" and exported["facts"]
 
+    asked = json.loads(tgraph("--db", db, "--group", "demo", "ask", "Where does Zhang Wei live now?", "--json",
+                              check=True).stdout)
+    assert asked["known"] and "Shanghai" in asked["text"]
+    hits = json.loads(tgraph("--db", db, "--group", "demo", "search", "badminton", "--json", check=True).stdout)
+    assert hits and "badminton" in json.dumps(hits[0]).lower()
+    chains = json.loads(tgraph("--db", db, "--group", "demo", "paths", "Zhang Wei", "--max-hops", "2", "--json",
+                               check=True).stdout)
+    assert any(hop["object"] == "Shanghai" for chain in chains for hop in chain)
+
     bad_time = tgraph("--db", db, "as-of", "the day after never")
     assert bad_time.returncode == 2 and "the day after never" in bad_time.stderr
     assert tgraph("--db", db, "no-such-command").returncode == 2
@@ -197,3 +206,15 @@ def test_cli_end_to_end(tmp_path):
     forgot = json.loads(tgraph("--db", db, "--json", "forget", "demo", check=True).stdout)
     assert forgot["removed"] > 0
     assert json.loads(tgraph("--db", db, "--group", "demo", "now", "--json", check=True).stdout) == []
+
+
+def test_replay_records_each_message_at_its_own_time(tmp_path):
+    """With replay, "as known at K" answers what the memory would have believed then."""
+    with TemporalGraph.open(tmp_path / "m.db") as tg:
+        tg.import_file(ROOT / "examples" / "sample_chat.jsonl", progress=False, replay=True)
+        before_told = tg.as_of("2024-07-01", known_at="2024-01-01", subject="Zhang Wei", relation="LIVES_IN",
+                               group_id="demo")
+        after_told = tg.as_of("2024-07-01", subject="Zhang Wei", relation="LIVES_IN", group_id="demo")
+    assert [f.object for f in before_told] == ["Hangzhou"]
+    assert before_told[0].invalid_at is None  # the move was not known yet
+    assert [f.object for f in after_told] == ["Shanghai"]

@@ -122,3 +122,23 @@ def test_embeddings_are_stored_on_first_search(memory):
 def test_named_entities_longest_match_first(memory):
     names = [e.name for e in named_entities(memory, "Did Zhang Wei's move to Shanghai go well?", "default")]
     assert names == ["Zhang Wei", "Shanghai"]
+
+
+def test_a_stop_word_alone_is_no_keyword_match(memory):
+    hits = memory.search("is the violin there", kinds=("fact",))
+    reasons = {h.text: h.reasons for h in hits}
+    assert any(r.startswith("bm25") for r in reasons["Tom plays the violin in an orchestra"])
+    # "is" and "the" are in this sentence too, but they tell nothing.
+    meeting = reasons.get("The quarterly budget meeting is scheduled on Thursday", [])
+    assert not any(r.startswith("bm25") for r in meeting)
+
+
+def test_a_name_every_fact_carries_adds_no_graph_weight(tg, tick):
+    tick()
+    for hobby in ["chess", "tennis", "painting", "cooking"]:
+        tg.add_fact("Caroline", "likes", hobby, text=f"Caroline likes {hobby}")
+    hits = tg.search("Does Caroline like tennis?", kinds=("fact",))
+    assert hits[0].text == "Caroline likes tennis"
+    # Every fact is about Caroline: being her neighbour weighs nothing in the fusion.
+    without_graph = tg.search("Does Caroline like tennis?", kinds=("fact",), methods=("bm25", "embedding"))
+    assert [(h.text, h.score) for h in hits] == [(h.text, h.score) for h in without_graph]

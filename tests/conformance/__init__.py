@@ -1,0 +1,1 @@
+"""The conformance suite: the same behaviour checks, run against every store."""

@@ -1,0 +1,62 @@
+"""Stores the conformance suite runs against: the embedded store always, Neo4j when configured.
+
+Every test gets its own group names from ``groups`` so a shared Neo4j database can host the
+suite; the groups it handed out are forgotten afterwards.
+"""
+
+from __future__ import annotations
+
+import os
+import uuid
+from collections.abc import Callable, Iterator
+
+import pytest
+
+from temporal_graph import TemporalGraph
+from temporal_graph.sqlite_store import SQLiteStore
+from temporal_graph.times import ManualClock
+
+StoreFactory = Callable[[], object]
+
+
+def _neo4j_factory() -> StoreFactory:
+    if not os.environ.get("NEO4J_URI"):
+        pytest.skip("NEO4J_URI not set")
+    try:
+        from temporal_graph.neo4j_store import neo4j_store_from_env
+    except ImportError as exc:
+        pytest.skip(f"temporal_graph.neo4j_store.neo4j_store_from_env is not available ({exc})")
+    return neo4j_store_from_env
+
+
+@pytest.fixture(params=["sqlite", "neo4j"])
+def store_factory(request: pytest.FixtureRequest, tmp_path) -> StoreFactory:
+    """Makes a store; calling it again opens the *same* storage afresh (a new connection)."""
+    if request.param == "sqlite":
+        path = tmp_path / "conformance.db"
+        return lambda: SQLiteStore(path)
+    return _neo4j_factory()
+
+
+@pytest.fixture
+def groups() -> Callable[[str], str]:
+    """``groups("a")``: a group id unique to this test run (same name, same id within a test)."""
+    prefix = f"t{uuid.uuid4().hex[:10]}"
+    handed: dict[str, str] = {}
+
+    def make(name: str = "main") -> str:
+        return handed.setdefault(name, f"{prefix}-{name}")
+
+    make.handed = handed  # type: ignore[attr-defined]
+    return make
+
+
+@pytest.fixture
+def tg(store_factory: StoreFactory, clock: ManualClock, groups) -> Iterator[TemporalGraph]:
+    graph = TemporalGraph(store_factory(), clock=clock)
+    yield graph
+    try:
+        for group in groups.handed.values():  # leave a shared database as it was
+            graph.forget(group)
+    finally:
+        graph.close()
