@@ -19,7 +19,7 @@ from pathlib import Path
 from temporal_graph.client import TemporalGraph
 from temporal_graph.errors import ImportFormatError, InvalidInput
 from temporal_graph.extraction import Extraction
-from temporal_graph.model import Episode, ImportError_, ImportReport, IngestResult
+from temporal_graph.model import Episode, ImportLineError, ImportReport, IngestResult
 from temporal_graph.names import GROUP_PATTERN
 
 from .pipeline import CONTEXT_EPISODES, apply_episode, extract, make_episode, new_names, resolver_for
@@ -51,7 +51,7 @@ def read_grouped(
         if isinstance(item, ReadError):
             if strict:
                 raise StrictImportError(f"{item} (--strict: stopped; nothing was imported)")
-            report.errors.append(ImportError_(file=item.file, line=item.line, reason=item.reason))
+            report.errors.append(ImportLineError(file=item.file, line=item.line, reason=item.reason))
             continue
         report.episodes_read += 1
         groups.setdefault(group_for(item, group_id), []).append(item)

@@ -177,7 +177,9 @@ class IngestResult(BaseModel):
     warnings: list[str] = Field(default_factory=list)
 
 
-class ImportError_(BaseModel):
+class ImportLineError(BaseModel):
+    """A line or record of an import file that was reported and skipped."""
+
     model_config = _FROZEN
 
     file: str
@@ -186,6 +188,8 @@ class ImportError_(BaseModel):
 
 
 class ImportReport(BaseModel):
+    """What one ``import_file`` did."""
+
     path: str
     format: str
     episodes_read: int = 0
@@ -196,5 +200,5 @@ class ImportReport(BaseModel):
     facts_retracted: int = 0
     facts_merged: int = 0
     entities_created: int = 0
-    errors: list[ImportError_] = Field(default_factory=list)
+    errors: list[ImportLineError] = Field(default_factory=list)
     seconds: float = 0.0

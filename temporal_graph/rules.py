@@ -95,45 +95,64 @@ def resolve_start(
     return default_start
 
 
-# Events of the sweep: (time, order, assertion, kind, object). ``None`` time sorts first.
+# Events of the sweep: (time, order, assertion, object). ``None`` time sorts first.
 _END, _START = 0, 1  # endings at t apply before starts at t
 
 
 def _events(assertions: Sequence[Assertion]) -> list[tuple]:
-    events = []
-    for a in assertions:
-        if a.kind == "start":
-            events.append((a.at, _START, a, a.object_id))
-            if a.until is not None:
-                events.append((a.until, _END, a, a.object_id))
-        elif a.kind == "end":
-            events.append((a.at, _END, a, a.object_id))
+    """Starts and explicit endings in valid-time order (a start's own ``until`` is not an event:
+    it travels with the stretch the start belongs to)."""
+    events = [
+        (a.at, _START if a.kind == "start" else _END, a, a.object_id)
+        for a in assertions
+        if a.kind in ("start", "end")
+    ]
     events.sort(key=lambda e: (e[0] is not None, e[0] or datetime.min, e[1], arrival(e[2])))
     return events
 
 
+def _later_until(a: datetime | None, b: datetime | None) -> datetime | None:
+    """How long a stretch lasts when two statements of it say ``a`` and ``b`` (None: open)."""
+    return None if a is None or b is None else max(a, b)
+
+
+@dataclass
+class _Stretch:
+    object_id: str
+    start: datetime | None
+    parts: list[Assertion]
+    until: datetime | None  # when every statement of the stretch has run out (None: open)
+
+
 def _sweep(events: list[tuple]) -> list[Segment]:
+    """One object holds from its start until another object starts, an ending is told, or every
+    statement of the stretch has run out; a restatement of the holder extends its stretch."""
     segments: list[Segment] = []
-    current: tuple[str, datetime | None, list[Assertion]] | None = None
+    current: _Stretch | None = None
 
     def close(at: datetime | None, ending: Assertion | None) -> None:
-        obj, start, parts = current  # type: ignore[misc]
-        if start is None or at is None or start < at:
-            segments.append(Segment(obj, start, at, tuple(parts + ([ending] if ending else []))))
+        assert current is not None
+        if current.start is None or at is None or current.start < at:
+            parts = tuple(current.parts + ([ending] if ending else []))
+            segments.append(Segment(current.object_id, current.start, at, parts))
 
     for at, kind, a, obj in events:
+        if current is not None and current.until is not None and at is not None and current.until <= at:
+            close(current.until, None)  # ran out before this event
+            current = None
         if kind == _END:
-            if current is not None and (obj is None or obj == current[0]):
+            if current is not None and (obj is None or obj == current.object_id):
                 close(at, a)
                 current = None
-        elif current is not None and current[0] == obj:
-            current[2].append(a)  # the same object again: merge
+        elif current is not None and current.object_id == obj:
+            current.parts.append(a)  # the same object again: merge, and last as long as the longest
+            current.until = _later_until(current.until, a.until)
         else:
             if current is not None:
                 close(at, None)  # superseded: held until the new object began
-            current = (obj, at, [a])
+            current = _Stretch(obj, at, [a], a.until)
     if current is not None:
-        close(None, None)
+        close(current.until, None)
     return segments
 
 

@@ -99,30 +99,52 @@ class ReferenceModel:
 
     @staticmethod
     def end_times(live: list[Stmt], obj: str) -> list[datetime]:
-        """When ``obj`` stops holding: endings of it or of everything, and its starts' ``until``."""
+        """Where ``obj`` may stop holding: endings of it or of everything, and its starts' ``until``."""
         times = [s.at for s in live if s.kind == "end" and s.obj in (obj, None)]
         times += [s.until for s in live if s.kind == "start" and s.obj == obj and s.until is not None]
         return times  # type: ignore[return-value]
 
     def holds(self, live: list[Stmt], relation: str, obj: str, t: datetime | None) -> bool:
-        """Does ``obj`` hold at valid time ``t`` (None = minus infinity) given these live statements?"""
+        """Does ``obj`` hold at valid time ``t`` (None = minus infinity) given these live statements?
+
+        The contract in words: the statements of ``obj`` that started by ``t`` form a run (for a
+        one-object relation, the run since another object last started). Walking it in start
+        order, a statement extends the current stretch unless an ending was told since the
+        previous one or the stretch had already run out (every statement in it has an ``until``
+        that has passed); then it begins a new stretch. ``obj`` holds at ``t`` iff no ending was
+        told after the run's last start, up to ``t``, and the last stretch has not run out by ``t``.
+        """
+        starts = sorted(
+            (s for s in live if s.kind == "start" and _le(s.at, t)),
+            key=lambda s: (s.at is not None, s.at.timestamp() if s.at else 0.0, s.seq),
+        )
         if self.cardinality(relation) == "one":
-            # The latest start at or before t decides who holds (ties: the last to arrive).
-            starts = [s for s in live if s.kind == "start" and _le(s.at, t)]
-            if not starts:
-                return False
-            latest = max(starts, key=lambda s: (s.at is not None, s.at.timestamp() if s.at else 0.0, s.seq))
-            if latest.obj != obj:
-                return False
-            since = latest.at
+            if not starts or starts[-1].obj != obj:
+                return False  # the latest start decides who holds (ties: the last to arrive)
+            run: list[Stmt] = []
+            for s in reversed(starts):  # back to the last start of another object
+                if s.obj != obj:
+                    break
+                run.insert(0, s)
         else:
-            # Each object on its own: its latest start at or before t.
-            starts = [s.at for s in live if s.kind == "start" and s.obj == obj and _le(s.at, t)]
-            if not starts:
+            run = [s for s in starts if s.obj == obj]
+            if not run:
                 return False
-            dated = [a for a in starts if a is not None]
-            since = max(dated) if dated else None
-        return not any(_lt(since, e) and _le(e, t) for e in self.end_times(live, obj))
+        endings = [s.at for s in live if s.kind == "end" and s.obj in (obj, None)]
+
+        def ended_between(a: datetime | None, b: datetime | None) -> bool:
+            return any(_lt(a, e) and _le(e, b) for e in endings)
+
+        lasts_until: datetime | None = None  # None: open
+        for i, s in enumerate(run):
+            ran_out = i > 0 and lasts_until is not None and _le(lasts_until, s.at)
+            if i == 0 or ran_out or ended_between(run[i - 1].at, s.at):
+                lasts_until = s.until  # a new stretch
+            elif lasts_until is not None:
+                lasts_until = None if s.until is None else max(lasts_until, s.until)
+        if ended_between(run[-1].at, t):
+            return False
+        return lasts_until is None or _lt(t, lasts_until)
 
     def believed(self, t: datetime, known_at: datetime) -> set[tuple[str, str, str]]:
         """(subject, relation, object) triples that hold at ``t`` as known at ``known_at``."""

@@ -184,3 +184,15 @@ def test_reconcile_expires_a_retracted_row_without_successor() -> None:
     plan = plan_for([beijing, paris], [start("beijing", 2018, n=1), start("paris", 2021, n=2), retract("paris", n=3)])
     assert {r.id for r in plan.expire} == {"r1", "r2"}
     assert [(r.object, r.fact_id, r.invalid_at) for r in plan.insert] == [("beijing", "f1", None)]
+
+
+def test_a_restatement_lasts_as_long_as_the_longest_statement_of_its_stretch() -> None:
+    longer = [start("acme", 2019, 2021, n=1), start("acme", 2020, 2023, n=2)]
+    assert spans(derive_timeline(longer, "one")) == [("acme", 2019, 2023)]
+    open_one = [start("acme", 2019, n=1), start("acme", 2020, 2021, n=2)]
+    assert spans(derive_timeline(open_one, "one")) == [("acme", 2019, None)]
+    gap = [start("acme", 2019, 2020, n=1), start("acme", 2021, 2022, n=2)]
+    assert spans(derive_timeline(gap, "many")) == [("acme", 2019, 2020), ("acme", 2021, 2022)]
+    superseded = [start("acme", 2019, 2025, n=1), start("beta", 2020, n=2), start("acme", 2021, 2022, n=3)]
+    assert spans(derive_timeline(superseded, "one")) == [("acme", 2019, 2020), ("beta", 2020, 2021),
+                                                         ("acme", 2021, 2022)]

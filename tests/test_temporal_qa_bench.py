@@ -84,9 +84,10 @@ def test_contradictory_one_relation_data_is_left_out_and_names_stay_distinct(hyt
 
     # Person 8 was married to 9 in 1990-2000 and to 10 in 1995-1997: no reading is right.
     assert ("8", "0") in gold.ambiguous
-    # Person 3 held value 31 over 1996-1999 and again over 1998-2000: restated while running.
-    assert ("3", "3") in gold.ambiguous
-    assert all(q.subject not in ("8", "3") for qs in asked.values() for q in qs)
+    # Person 3 held value 31 over 1996-1999 and again over 1998-2000: told twice, one span.
+    assert ("3", "3") not in gold.ambiguous
+    assert [(s.obj, s.start, s.stop) for s in gold.spans[("3", "3")]][0] == ("31", 1996, 2001)
+    assert all(q.subject != "8" for qs in asked.values() for q in qs)
     # Remarriage in the divorce year: the newcomer holds from its first year; an open end is
     # closed by the next spouse.
     spans = gold.spans[("1", "0")]

@@ -192,6 +192,26 @@ def test_a_duplicate_merges_its_episode_into_the_existing_row(tg: TemporalGraph,
     assert again.episode_ids == ("ep-1", "ep-2"), "add_fact should return the merged row with its provenance"
 
 
+def test_a_restated_interval_extends_the_fact_and_a_known_end_still_stands(tg: TemporalGraph, tick, groups) -> None:
+    g = groups()
+    tick()
+    tg.add_fact("Alice", "works at", "Acme", valid_at="2019", invalid_at="2021", group_id=g)
+    tick()
+    # "I was at Acme from 2020 to 2023": the same job, told with a later end.
+    tg.add_fact("Alice", "works at", "Acme", valid_at="2020", invalid_at="2023", group_id=g)
+    (acme,) = tg.history("Alice", "works at", group_id=g)
+    assert (acme.valid_at.year, acme.invalid_at.year) == (2019, 2023)
+    assert [f.object for f in tg.as_of("2022-06-01", subject="Alice", group_id=g)] == ["Acme"]
+    tick()
+    tg.add_fact("Alice", "works at", "Acme", valid_at="2025", invalid_at="2026", group_id=g)
+    assert [(f.valid_at.year, f.invalid_at.year) for f in tg.history("Alice", "works at", group_id=g)] == [
+        (2019, 2023), (2025, 2026)]  # a gap is not bridged
+    tick()
+    tg.end_fact("Alice", "works at", "Acme", at="2022", group_id=g)  # an ending told outright wins
+    assert [(f.valid_at.year, f.invalid_at.year) for f in tg.history("Alice", "works at", group_id=g)] == [
+        (2019, 2022), (2025, 2026)]
+
+
 def test_an_undated_repeat_merges_and_an_undated_change_starts_at_the_write_time(tg: TemporalGraph, tick, groups) -> None:
     g = groups()
     tick()
