@@ -17,7 +17,7 @@ Planning:
     "last summer", "two years ago" → that period (any fact overlapping it); "before she moved" →
     just before the latest change of where she lives ("after …" → from it); a past tense with no
     time → the whole history. Phrases are resolved against ``reference_time`` (default now) by the
-    ingestion time parser, with a small built-in fallback.
+    time-expression parser of ``ingestion`` (one parser for both sides).
 - **With an LLM** (``tg.llm`` set): one structured call fills a :class:`QuestionPlan`; names and
   times it returns are resolved by the same code as above. If the call fails, the rules are used.
 """
@@ -35,11 +35,13 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field
 
 from temporal_graph.client import fact_order
-from temporal_graph.errors import InvalidInput, InvalidTime, TemporalGraphError
+from temporal_graph.errors import InvalidInput, TemporalGraphError
 from temporal_graph.model import Answer, Entity, Fact
 from temporal_graph.names import check_group, normalize_relation
 from temporal_graph.store import FactQuery
-from temporal_graph.times import UTC, TimeLike, to_utc
+from temporal_graph.times import TimeLike, to_utc
+
+from ingestion.timeexpr import resolve_time
 
 from .context import fact_line
 from .search import named_entities
@@ -191,104 +193,9 @@ def question_time(question: str, reference: datetime) -> TimeSpec:
 
 
 def resolve_phrase(phrase: str, reference: datetime) -> tuple[datetime, datetime] | None:
-    """[start, end) of a time phrase: the ingestion time parser first, then a small fallback."""
-    try:
-        from ingestion.timeexpr import resolve_time  # written alongside; optional here
-    except ImportError:
-        resolve_time = None
-    if resolve_time is not None:
-        try:
-            span = resolve_time(phrase, reference)
-        except (ValueError, TemporalGraphError):
-            span = None
-        start, end = getattr(span, "start", None), getattr(span, "end", None)
-        if start is not None and end is not None and end > start:
-            return start, end
-    return _fallback_span(phrase, reference)
-
-
-def _month_span(year: int, month: int) -> tuple[datetime, datetime]:
-    start = datetime(year, month, 1, tzinfo=UTC)
-    end = datetime(year + (month == 12), month % 12 + 1, 1, tzinfo=UTC)
-    return start, end
-
-
-def _shift_months(year: int, month: int, delta: int) -> tuple[int, int]:
-    index = year * 12 + (month - 1) + delta
-    return index // 12, index % 12 + 1
-
-
-def _fallback_span(phrase: str, ref: datetime) -> tuple[datetime, datetime] | None:
-    p = " ".join(phrase.lower().replace(",", " ").split()).removeprefix("back in ")
-    day = datetime(ref.year, ref.month, ref.day, tzinfo=UTC)
-    if p == "yesterday":
-        return day - timedelta(days=1), day
-    m = re.fullmatch(r"(\d+|\w+) (year|month|week|day)s? ago", p)
-    if m:
-        n = int(m.group(1)) if m.group(1).isdigit() else _NUMBER_WORDS.get(m.group(1))
-        if n is None:
-            return None
-        unit = m.group(2)
-        if unit == "year":
-            return datetime(ref.year - n, 1, 1, tzinfo=UTC), datetime(ref.year - n + 1, 1, 1, tzinfo=UTC)
-        if unit == "month":
-            return _month_span(*_shift_months(ref.year, ref.month, -n))
-        size = timedelta(days=7 if unit == "week" else 1)
-        return day - size * n, day - size * n + size
-    m = re.fullmatch(r"(last|this|next|past) (\w+)\.?", p)
-    if m:
-        step = {"last": -1, "past": -1, "this": 0, "next": 1}[m.group(1)]
-        unit = m.group(2)
-        if unit == "year":
-            return datetime(ref.year + step, 1, 1, tzinfo=UTC), datetime(
-                ref.year + step + 1, 1, 1, tzinfo=UTC
-            )
-        if unit == "month":
-            return _month_span(*_shift_months(ref.year, ref.month, step))
-        if unit == "week":
-            monday = day - timedelta(days=day.weekday()) + timedelta(weeks=step)
-            return monday, monday + timedelta(weeks=1)
-        seasons = {"spring": 3, "summer": 6, "autumn": 9, "fall": 9, "winter": 12}
-        if unit not in seasons and unit not in _MONTH_NAMES:
-            return None
-        first = seasons.get(unit) or _MONTH_NAMES[unit]
-        length = 3 if unit in seasons else 1
-
-        def period(year: int) -> tuple[datetime, datetime]:
-            end_year, end_month = _shift_months(year, first, length)
-            return datetime(year, first, 1, tzinfo=UTC), datetime(end_year, end_month, 1, tzinfo=UTC)
-
-        year = ref.year
-        if step == -1:  # the latest one already over
-            while period(year)[1] > ref:
-                year -= 1
-        elif step == 1:  # the first one not yet begun
-            year -= 1
-            while period(year)[0] <= ref:
-                year += 1
-        elif period(year - 1)[1] > ref:  # "this winter" in January: the one that began in December
-            year -= 1
-        return period(year)
-    if re.fullmatch(r"\d{4}", p):
-        y = int(p)
-        return datetime(y, 1, 1, tzinfo=UTC), datetime(y + 1, 1, 1, tzinfo=UTC)
-    words = p.replace(".", "").split()
-    if len(words) == 1 and words[0] in _MONTH_NAMES:  # "in May": the latest May up to ref
-        month = _MONTH_NAMES[words[0]]
-        return _month_span(ref.year if month <= ref.month else ref.year - 1, month)
-    if len(words) == 2 and words[0] in _MONTH_NAMES and words[1].isdigit():
-        return _month_span(int(words[1]), _MONTH_NAMES[words[0]])
-    if re.fullmatch(r"\d{4}-\d{2}", p):
-        return _month_span(int(p[:4]), int(p[5:]))
-    try:
-        start = to_utc(phrase)
-    except InvalidTime:
-        return None
-    start = start.replace(hour=0, minute=0, second=0, microsecond=0)
-    return start, start + timedelta(days=1)
-
-
-# ---------------------------------------------------------------------------------- plans
+    """[start, end) of a time phrase, by the same deterministic parser ingestion uses."""
+    span = resolve_time(phrase, reference)
+    return (span.start, span.end) if span is not None and span.end > span.start else None
 
 
 class QuestionPlan(BaseModel):

@@ -6,7 +6,7 @@ from datetime import UTC, datetime
 
 import pytest
 
-from queries.ask import QuestionPlan, _fallback_span, question_time
+from queries.ask import QuestionPlan, question_time, resolve_phrase
 from temporal_graph.errors import InvalidInput
 from temporal_graph.llm import ScriptedLLM
 
@@ -94,18 +94,18 @@ def test_time_expressions_in_questions():
     assert question_time("where did she live?", ref).kind == "ever"
 
 
-def test_built_in_fallback_for_relative_periods():
+def test_relative_periods_resolve_against_the_reference_time():
     ref = datetime(2025, 1, 10, tzinfo=UTC)
-    assert _fallback_span("last summer", ref) == (
+    assert resolve_phrase("last summer", ref) == (
         datetime(2024, 6, 1, tzinfo=UTC),
         datetime(2024, 9, 1, tzinfo=UTC),
     )
     july = datetime(2025, 7, 15, tzinfo=UTC)
-    assert _fallback_span("last summer", july)[0].year == 2024  # this summer is not over yet
-    assert _fallback_span("last year", ref)[0] == datetime(2024, 1, 1, tzinfo=UTC)
-    assert _fallback_span("two years ago", ref)[0] == datetime(2023, 1, 1, tzinfo=UTC)
-    assert _fallback_span("may", ref)[0] == datetime(2024, 5, 1, tzinfo=UTC)
-    assert _fallback_span("this winter", ref)[0] == datetime(2024, 12, 1, tzinfo=UTC)
+    assert resolve_phrase("last summer", july)[0].year == 2024  # this summer is not over yet
+    assert resolve_phrase("last year", ref)[0] == datetime(2024, 1, 1, tzinfo=UTC)
+    assert resolve_phrase("two years ago", ref)[0] == datetime(2023, 1, 1, tzinfo=UTC)
+    assert resolve_phrase("may", ref)[0] == datetime(2024, 5, 1, tzinfo=UTC)
+    assert resolve_phrase("this winter", ref)[0] == datetime(2024, 12, 1, tzinfo=UTC)
 
 
 def test_with_an_llm_the_plan_comes_from_one_structured_call(story):
