@@ -1,9 +1,9 @@
 """Embeddings for search, computed lazily: writes stay fast, search indexes what it needs.
 
-Writes (``add_fact``, ``add_episode``) do not embed anything; the first search that needs the
-vector of a fact, an entity or an episode computes the missing ones in batches and stores them
-through ``tg.store.write`` (a ``ChangeSet`` carrying only embeddings), so later searches find them
-in the store's vector index. ``backfill`` does the same ahead of time, e.g. right after a big
+Writes (``add_fact``, ``add_episode``) do not embed anything; each search asks the store which
+facts, entities and episodes have no vector yet (``Store.missing_embeddings``), computes those in
+batches and stores them through ``tg.store.write`` (a ``ChangeSet`` carrying only embeddings), so
+the store's vector search covers everything. ``backfill`` does the same ahead of time, e.g. right after a big
 import, so the first query does not pay for it.
 
 What is embedded: a fact's sentence, an entity's name and aliases, an episode's speaker and text.
@@ -41,9 +41,8 @@ def _store_vectors(tg: Any, kind: str, vectors: dict[str, list[float]]) -> None:
     tg.store.write(lambda tx: tx.apply(changes))
 
 
-def embed_missing(tg: Any, kind: str, items: Sequence[Any], embedded_ids: set[str]) -> dict[str, np.ndarray]:
-    """Embed and store the ``items`` whose id is not in ``embedded_ids``; returns their vectors."""
-    todo = [it for it in items if it.id not in embedded_ids]
+def embed_missing(tg: Any, kind: str, todo: Sequence[Any]) -> dict[str, np.ndarray]:
+    """Embed and store these records, in batches; returns their vectors."""
     out: dict[str, np.ndarray] = {}
     for i in range(0, len(todo), BATCH):
         batch = todo[i : i + BATCH]
@@ -53,36 +52,44 @@ def embed_missing(tg: Any, kind: str, items: Sequence[Any], embedded_ids: set[st
     return out
 
 
-def similarities(
-    tg: Any,
-    group_id: str,
-    kind: str,
-    query_vector: Sequence[float],
-    items: Sequence[Any],
-    indexed: int | None = None,
-) -> dict[str, float]:
-    """Cosine similarity of the query to each of ``items`` (embedding the ones that have none yet).
+def embed_pending(tg: Any, group_id: str, kind: str) -> int:
+    """Embed every entity or episode of the group that has no vector yet; returns how many.
 
-    One call to the store's vector search, deep enough to reach every indexed record of the kind
-    (``indexed``: how many the index may hold, default ``len(items)``), scores every stored
-    vector; items it did not return have no embedding yet and are embedded now.
-    """
-    if not items:
+    The store lists what is missing (an index, not a scan), so a search pays only for records
+    written since the last one."""
+    load = {"entity": tg.store.entities, "episode": tg.store.episodes}[kind]
+    done = 0
+    while ids := tg.store.missing_embeddings(group_id, kind, BATCH):
+        items = load(group_id, ids=ids)
+        if not items:  # listed but unreadable: never loop forever
+            break
+        done += len(embed_missing(tg, kind, items))
+    return done
+
+
+def nearest(tg: Any, group_id: str, kind: str, query_vector: Sequence[float], depth: int) -> dict[str, float]:
+    """The ``depth`` entities or episodes most similar to the query: id -> cosine, best first."""
+    embed_pending(tg, group_id, kind)
+    return dict(tg.store.vector_search(group_id, kind, list(query_vector), depth))
+
+
+def similarities(
+    tg: Any, group_id: str, query_vector: Sequence[float], facts: Sequence[Fact], current: int
+) -> dict[str, float]:
+    """Cosine similarity of the query to each of ``facts`` (some of the group's ``current`` rows;
+    those with no vector yet are embedded first). Facts are scored all at once because search
+    filters them by valid time and ranks the graph neighbourhood by similarity too."""
+    if not facts:
         return {}
-    wanted = {it.id for it in items}
-    depth = max(indexed or 0, len(items))
-    scores = {
+    if tg.store.missing_embeddings(group_id, "fact", 1):
+        missing = set(tg.store.missing_embeddings(group_id, "fact", max(current, len(facts))))
+        embed_missing(tg, "fact", [f for f in facts if f.id in missing])
+    wanted = {f.id for f in facts}
+    return {
         item_id: score
-        for item_id, score in tg.store.vector_search(group_id, kind, list(query_vector), depth)
+        for item_id, score in tg.store.vector_search(group_id, "fact", list(query_vector), max(current, len(facts)))
         if item_id in wanted
     }
-    fresh = embed_missing(tg, kind, items, set(scores))
-    if fresh:
-        q = np.asarray(query_vector, dtype=np.float32)
-        qn = float(np.linalg.norm(q)) or 1.0
-        for item_id, v in fresh.items():
-            scores[item_id] = float(v @ q) / ((float(np.linalg.norm(v)) or 1.0) * qn)
-    return scores
 
 
 def backfill(tg: Any, group_id: str = "default", kinds: Iterable[str] = ("fact", "entity", "episode")) -> int:
@@ -91,16 +98,12 @@ def backfill(tg: Any, group_id: str = "default", kinds: Iterable[str] = ("fact",
     Returns how many were embedded. Optional: search does this on demand.
     """
     done = 0
-    # Any unit vector will do: the search only has to list what already has an embedding.
-    probe = [1.0] + [0.0] * (int(getattr(tg.embedder, "dimensions", 384) or 384) - 1)
     for kind in kinds:
-        items: list[Any]
-        if kind == "fact":
-            items = tg.store.facts(FactQuery(group_id))
-        elif kind == "entity":
-            items = tg.store.entities(group_id)
-        else:
-            items = tg.store.episodes(group_id)
-        have = {item_id for item_id, _ in tg.store.vector_search(group_id, kind, probe, len(items))}
-        done += len(embed_missing(tg, kind, items, have))
+        if kind != "fact":
+            done += embed_pending(tg, group_id, kind)
+            continue
+        missing = set(tg.store.missing_embeddings(group_id, "fact", 2**31))
+        if missing:
+            facts = [f for f in tg.store.facts(FactQuery(group_id)) if f.id in missing]
+            done += len(embed_missing(tg, "fact", facts))
     return done

@@ -46,7 +46,7 @@ from temporal_graph.names import check_group
 from temporal_graph.store import FactQuery
 from temporal_graph.times import TimeLike, to_utc
 
-from .embedding_index import kind_of, similarities
+from .embedding_index import kind_of, nearest, similarities
 
 RRF_K = 60
 KINDS = ("fact", "entity", "episode")
@@ -178,7 +178,7 @@ def search(
     if "fact" in kinds or ("episode" in kinds and named):
         believed = tg.store.facts(FactQuery(group_id))
         facts = believed if include_history else [f for f in believed if f.valid_at_time(moment)]
-        sims = similarities(tg, group_id, "fact", vector, facts, len(believed)) if vector is not None else {}
+        sims = similarities(tg, group_id, vector, facts, len(believed)) if vector is not None else {}
         graph_facts = _neighbourhood(facts, named_ids, sims)
         graph_weight = _specificity(len(graph_facts), len(facts))
         if "fact" in kinds:
@@ -196,24 +196,21 @@ def search(
             )
 
     if "entity" in kinds:
-        entities = tg.store.entities(group_id)
-        allowed_e = {e.id: e for e in entities}
         if "bm25" in methods:
-            fusion.add(_bm25(tg.store.text_search(group_id, "entity", query, depth), allowed_e, depth))
+            found = tg.store.text_search(group_id, "entity", query, depth)
+            fusion.add(_bm25(found, _by_id(tg.store.entities(group_id, ids=[i for i, _ in found])), depth))
         if vector is not None:
-            sims_e = similarities(tg, group_id, "entity", vector, entities)
-            similar += _by_similarity(sims_e, allowed_e, depth)
+            sims_e = nearest(tg, group_id, "entity", vector, depth)
+            similar += _by_similarity(sims_e, _by_id(tg.store.entities(group_id, ids=list(sims_e))), depth)
         fusion.add((e, "named in the query") for e in named)
 
     if "episode" in kinds:
         if "bm25" in methods:
             found = tg.store.text_search(group_id, "episode", keywords, depth)
-            episodes_by_id = {e.id: e for e in tg.store.episodes(group_id, ids=[i for i, _ in found])}
-            fusion.add(_bm25(found, episodes_by_id, depth))
+            fusion.add(_bm25(found, _by_id(tg.store.episodes(group_id, ids=[i for i, _ in found])), depth))
         if vector is not None:
-            episodes = tg.store.episodes(group_id)
-            sims_p = similarities(tg, group_id, "episode", vector, episodes)
-            similar += _by_similarity(sims_p, {e.id: e for e in episodes}, depth)
+            sims_p = nearest(tg, group_id, "episode", vector, depth)
+            similar += _by_similarity(sims_p, _by_id(tg.store.episodes(group_id, ids=list(sims_p))), depth)
         if graph_facts:
             fusion.add(_sources(tg, group_id, graph_facts, named_ids, depth), graph_weight)
 
@@ -221,6 +218,10 @@ def search(
     fusion.add((record, reason) for _, record, reason in similar[:depth])
     fusion.cosine = {(kind_of(record), record.id): cos for cos, record, _ in similar}
     return fusion.hits(limit)
+
+
+def _by_id(records: Iterable[Any]) -> dict[str, Any]:
+    return {r.id: r for r in records}
 
 
 def _specificity(near: int, total: int) -> float:

@@ -555,6 +555,11 @@ class Neo4jStore:
         rows = self._read(lambda r: r._r.run("episodes_before", params))
         return [_episode(row) for row in reversed(rows)]
 
+    def missing_embeddings(self, group_id: str, kind: str, limit: int) -> list[str]:
+        name = {"fact": "facts", "entity": "entities", "episode": "episodes"}[kind] + "_missing_embedding"
+        params = {"group_id": group_id, "limit": int(limit)}
+        return [row["id"] for row in self._read(lambda r: r._r.run(name, params))]
+
     def count_facts(self, query: FactQuery) -> int:
         """``len(facts(query))`` (the embedded store counts without building rows)."""
         return len(self.facts(query))

@@ -64,6 +64,10 @@ CREATE INDEX IF NOT EXISTS facts_current ON facts (group_id, created_at, valid_a
 -- Expired versions only: (group, transaction time, valid time) boxes in whole minutes, rounded
 -- outwards; exact predicates are applied to the candidates.
 CREATE VIRTUAL TABLE IF NOT EXISTS facts_rtree USING rtree_i32 (id, g0, g1, tx0, tx1, v0, v1);
+-- What search still has to embed, found without scanning the group.
+CREATE INDEX IF NOT EXISTS facts_unembedded ON facts (group_id) WHERE embedding IS NULL AND expired_at IS NULL;
+CREATE INDEX IF NOT EXISTS entities_unembedded ON entities (group_id) WHERE embedding IS NULL;
+CREATE INDEX IF NOT EXISTS episodes_unembedded ON episodes (group_id) WHERE embedding IS NULL;
 CREATE TABLE IF NOT EXISTS fact_episodes (
     fact_row TEXT NOT NULL, seq INTEGER NOT NULL, episode_id TEXT NOT NULL,
     PRIMARY KEY (fact_row, episode_id));
@@ -79,6 +83,10 @@ _FACT_COLUMNS = """f.id, f.fact_id, f.group_id, f.subject_id, f.relation, f.obje
     (SELECT group_concat(episode_id, char(31)) FROM
         (SELECT episode_id FROM fact_episodes WHERE fact_row = f.id ORDER BY seq)) AS episode_ids"""
 _NAMES_JOIN = "JOIN entities s ON s.id = f.subject_id JOIN entities o ON o.id = f.object_id"
+
+
+# Table of each searchable kind, and which of its rows search covers (facts: current rows only).
+_EMBEDDED = {"fact": ("facts", "AND expired_at IS NULL"), "entity": ("entities", ""), "episode": ("episodes", "")}
 
 
 def _us(moment: datetime | None) -> int | None:
@@ -121,6 +129,8 @@ class SQLiteStore:
         self._conn.execute("PRAGMA cache_size=-65536")  # 64 MiB of pages: indexes of large groups stay hot
         self._conn.executescript(_SCHEMA)
         self._gids: dict[str, int] = {}
+        self._matrices: dict[tuple[str, str], tuple[list[str], np.ndarray]] = {}
+        self._data_version: int | None = None
 
     # -- lifecycle -------------------------------------------------------------------------
     def close(self) -> None:
@@ -179,6 +189,7 @@ class SQLiteStore:
     def apply(self, changes: ChangeSet) -> None:
         """Write a change set; callers run it inside :meth:`write` (it does not commit)."""
         c = self._conn
+        self._forget_matrices(changes)
         for e in changes.entities:
             names = " ".join((e.name, *e.aliases))
             old = c.execute("SELECT rowid FROM entities WHERE id = ?", (e.id,)).fetchone()
@@ -410,27 +421,53 @@ class SQLiteStore:
         )
         return [(r["id"], -r["score"]) for r in rows]  # bm25() is lower-is-better
 
+    def missing_embeddings(self, group_id: str, kind: str, limit: int) -> list[str]:
+        table, extra = _EMBEDDED[kind]
+        rows = self._rows(
+            f"SELECT id FROM {table} WHERE group_id = ? AND embedding IS NULL {extra} LIMIT ?", (group_id, limit)
+        )
+        return [r[0] for r in rows]
+
     def vector_search(
         self, group_id: str, kind: str, vector: Sequence[float], limit: int
     ) -> list[tuple[str, float]]:
-        table, extra = {
-            "fact": ("facts", "AND expired_at IS NULL"),
-            "entity": ("entities", ""),
-            "episode": ("episodes", ""),
-        }[kind]
-        rows = self._rows(
-            f"SELECT id, embedding FROM {table} WHERE group_id = ? AND embedding IS NOT NULL {extra}",
-            (group_id,),
-        )
-        if not rows:
+        """Exact cosine nearest neighbours over the group's vectors, kept in memory as one matrix
+        per (group, kind) and rebuilt only after a write touches that kind."""
+        ids, matrix = self._vector_matrix(group_id, kind)
+        if not ids:
             return []
-        matrix = np.frombuffer(b"".join(r["embedding"] for r in rows), dtype=np.float32)
-        matrix = matrix.reshape(len(rows), -1)
         q = np.asarray(vector, dtype=np.float32)
-        norms = np.linalg.norm(matrix, axis=1) * (np.linalg.norm(q) or 1.0)
-        scores = matrix @ q / np.where(norms == 0, 1.0, norms)
-        best = np.argsort(-scores)[:limit]
-        return [(rows[i]["id"], float(scores[i])) for i in best]
+        scores = matrix @ (q / (np.linalg.norm(q) or 1.0))
+        best = np.argsort(-scores)[:limit] if limit < len(ids) else np.argsort(-scores)
+        return [(ids[i], float(scores[i])) for i in best]
+
+    def _vector_matrix(self, group_id: str, kind: str) -> tuple[list[str], np.ndarray]:
+        with self._lock:
+            version = self._conn.execute("PRAGMA data_version").fetchone()[0]
+            if version != self._data_version:  # another connection committed: trust nothing cached
+                self._matrices.clear()
+                self._data_version = version
+            if (group_id, kind) not in self._matrices:
+                table, extra = _EMBEDDED[kind]
+                rows = self._conn.execute(
+                    f"SELECT id, embedding FROM {table} WHERE group_id = ? AND embedding IS NOT NULL {extra}",
+                    (group_id,),
+                ).fetchall()
+                matrix = np.frombuffer(b"".join(r["embedding"] for r in rows), dtype=np.float32)
+                matrix = matrix.reshape(len(rows), -1) if rows else np.zeros((0, 0), dtype=np.float32)
+                norms = np.linalg.norm(matrix, axis=1, keepdims=True) if rows else 1.0
+                self._matrices[(group_id, kind)] = ([r["id"] for r in rows], matrix / np.where(norms == 0, 1, norms))
+            return self._matrices[(group_id, kind)]
+
+    def _forget_matrices(self, changes: ChangeSet) -> None:
+        """Drop the cached vectors of every kind this change set touches."""
+        touched = {
+            "fact": bool(changes.fact_embeddings or changes.insert or changes.expire),
+            "entity": bool(changes.entity_embeddings or changes.entities),
+            "episode": bool(changes.episode_embeddings or changes.episodes),
+        }
+        for key in [k for k in self._matrices if touched[k[1]]]:
+            del self._matrices[key]
 
     # -- whole groups ------------------------------------------------------------------------
     def export(self, group_id: str) -> dict[str, Any]:
@@ -461,9 +498,14 @@ class SQLiteStore:
             c.execute("DELETE FROM fact_episodes WHERE fact_row IN (SELECT id FROM facts WHERE group_id = ?)", (group_id,))
             for table in ("facts", "assertions", "episodes", "entity_keys", "entities"):
                 removed += c.execute(f"DELETE FROM {table} WHERE group_id = ?", (group_id,)).rowcount
+            self._matrices.clear()
             return removed
 
         return self.write(delete)
+
+
+def _attributes(text: str) -> dict[str, Any]:
+    return {} if text == "{}" else json.loads(text)  # most rows have none: skip the parser
 
 
 def _entity(r: sqlite3.Row) -> Entity:
@@ -486,7 +528,7 @@ def _assertion(r: sqlite3.Row) -> Assertion:
         id=r["id"], group_id=r["group_id"], subject_id=r["subject_id"], relation=r["relation"],
         object_id=r["object_id"], kind=r["kind"], at=_dt(r["at"]), until=_dt(r["until"]),
         created_at=from_micros(r["created_at"]), seq=r["seq"], episode_id=r["episode_id"],
-        text=r["text"], confidence=r["confidence"], attributes=json.loads(r["attributes"]),
+        text=r["text"], confidence=r["confidence"], attributes=_attributes(r["attributes"]),
     )
 
 
@@ -498,5 +540,5 @@ def _fact(r: sqlite3.Row) -> Fact:
         invalid_at=_dt(r["invalid_at"]), created_at=from_micros(r["created_at"]),
         expired_at=_dt(r["expired_at"]),
         episode_ids=tuple(r["episode_ids"].split(_SEP)) if r["episode_ids"] else (),
-        confidence=r["confidence"], attributes=json.loads(r["attributes"]),
+        confidence=r["confidence"], attributes=_attributes(r["attributes"]),
     )

@@ -8,7 +8,7 @@ zone, UTC unless the caller says otherwise.
 from __future__ import annotations
 
 from collections.abc import Callable
-from datetime import date, datetime, timezone, tzinfo
+from datetime import date, datetime, timedelta, timezone, tzinfo
 from typing import TypeAlias
 
 from dateutil import parser as _dateparser
@@ -100,13 +100,14 @@ def from_iso(text: str | None) -> datetime | None:
     return None if text is None else datetime.fromisoformat(text).astimezone(UTC)
 
 
+_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+
+
 def to_micros(moment: datetime) -> int:
     """Microseconds since the epoch: an exact, orderable integer form for storage."""
-    delta = moment.astimezone(UTC) - datetime(1970, 1, 1, tzinfo=UTC)
+    delta = moment.astimezone(UTC) - _EPOCH
     return (delta.days * 86_400 + delta.seconds) * 1_000_000 + delta.microseconds
 
 
 def from_micros(micros: int) -> datetime:
-    from datetime import timedelta
-
-    return datetime(1970, 1, 1, tzinfo=UTC) + timedelta(microseconds=micros)
+    return _EPOCH + timedelta(microseconds=micros)
