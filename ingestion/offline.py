@@ -231,6 +231,13 @@ ENDING_RULES: list[Rule] = [
            N("o", "OWNS", "Thing"), kind="ending", positive=False, implicit=True),
     *_rule(r"<S>\s+<ADV>(?i:do not|does not|no longer)\s+(?i:like|enjoy|love)\s+" + _o("o", "<NP>")
            + r"\s+(?i:anymore|any more)", N("o", "LIKES", "Thing"), kind="ending", positive=False),
+    *_rule(r"<S>\s+<ADV>(?i:no longer)\s+(?i:like|enjoy|love)\s+" + _o("o", "<NP>") + r"(?!\s+(?i:anymore|any more))",
+           N("o", "LIKES", "Thing"), kind="ending", positive=False),
+    # "I quit badminton", "gave up chess", "stopped playing tennis": a pastime ends. Lowercase
+    # only, so "quit Acme" stays a job, and never "my job" or "smoking"-like habits with an article.
+    *_rule(r"<S>\s+<ADV>(?i:quit|gave up|stopped playing|stopped doing)\s+(?![Mm]y\b|[Tt]he\b|[Aa]n?\b|[Hh]is\b|[Hh]er\b|[Tt]heir\b)"
+           + _o("o", r"[a-z][a-z-]+") + r"(?=\s*(?:[,.!;]|$|\s+(?:and|now|last|this|in|since|because)\b))",
+           N("o", "LIKES", "Activity"), kind="ending", positive=False),
     *_rule(r"(?!.*\b(?:anymore|any more)\b)<S>\s+<ADV>(?:(?i:do not|does not)\s+(?i:really\s+)?(?i:like|enjoy|care for)|(?i:hate|hates|dislike|"
            r"dislikes|detest|cannot stand|can not stand|am not a fan of|is not a fan of|am not into))\s+"
            + _o("o", "<LIST>"), N("o", "DISLIKES", "Thing"), kind="state", positive=False),

@@ -12,6 +12,7 @@ tg import examples/sample_chat.jsonl --quiet --replay
 tg now "Zhang Wei" --group demo
 tg as-of 2023-06-01 "Zhang Wei" --group demo
 tg history "Zhang Wei" --group demo --relation LIVES_IN
+tg history "Zhang Wei" --group demo --relation LIKES
 # Where does he live in July 2024, as the memory believed in January 2024 (before the move was told)?
 tg as-of 2024-07-01 "Zhang Wei" --group demo --known-at 2024-01-01 --relation LIVES_IN
 tg as-of 2024-07-01 "Zhang Wei" --group demo --relation LIVES_IN
