@@ -158,12 +158,17 @@ def measure(size: int, repeats: int, seed: int) -> dict[str, float]:
             return figures
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def workload_arguments(doc: str) -> argparse.ArgumentParser:
+    """The options every as-of latency benchmark takes (this one and ``neo4j_store.py``)."""
+    parser = argparse.ArgumentParser(description=doc.splitlines()[0])
     parser.add_argument("--facts", type=int, action="append", help="row counts (repeatable)")
     parser.add_argument("--repeats", type=int, default=200)
     parser.add_argument("--seed", type=int, default=7)
-    args = parser.parse_args(argv)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = workload_arguments(__doc__).parse_args(argv)
     sizes = args.facts or [10_000, 100_000]
     print(f"{'rows':>9} {'load s':>7} {'stmt/s':>7} | {'subject as_of ms (med/p99)':>27} {'scan':>13} {'ratio':>6} "
           f"| {'group count ms (med/p99)':>25} {'scan':>15} {'ratio':>6}")

@@ -11,7 +11,6 @@ The group is forgotten afterwards. Without ``NEO4J_URI`` it says so and exits 0.
 
 from __future__ import annotations
 
-import argparse
 import os
 import random
 import statistics
@@ -22,7 +21,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from benchmarks.asof_latency import START, YEARS, _moment, _p99, _timed, build
+from benchmarks.asof_latency import START, YEARS, _moment, _p99, _timed, build, workload_arguments
 from temporal_graph import TemporalGraph
 from temporal_graph.neo4j_store import neo4j_store_from_env
 from temporal_graph.store import FactQuery
@@ -60,11 +59,7 @@ def measure(tg: TemporalGraph, clock: ManualClock, size: int, repeats: int, seed
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--facts", type=int, action="append", help="row counts (repeatable)")
-    parser.add_argument("--repeats", type=int, default=200)
-    parser.add_argument("--seed", type=int, default=7)
-    args = parser.parse_args(argv)
+    args = workload_arguments(__doc__).parse_args(argv)
     if not os.environ.get("NEO4J_URI"):
         print("skipped: NEO4J_URI is not set, so there is no Neo4j database to measure. "
               "Start Neo4j 5 (e.g. docker run -p 7687:7687 -e NEO4J_AUTH=neo4j/password neo4j:5) and set "

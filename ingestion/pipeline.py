@@ -107,6 +107,7 @@ def add_episode(
         tg, content, reference_time=reference_time, speaker=speaker, group_id=group_id,
         source=source, source_id=source_id, created_at=tg.time(tg.clock()),
     )
+    # Checked here to skip a costly extraction; apply_episode checks again inside the transaction.
     existing = tg.store.episodes(group_id, ids=[episode.id])
     if existing:
         return IngestResult(episode=existing[0], skipped=True)

@@ -52,7 +52,10 @@ class EntityResolver:
     def resolve(self, w: FactWriter, name: str, type: str | None) -> Entity:
         display = clean_name(name)
         found = w.tx.entity_by_key(w.group_id, name_key(display))
-        if found is not None or self.embed is None:
+        if found is not None:
+            w.matched(found)
+            return found
+        if self.embed is None:
             return w.entity(display, type=type)
         vector = self._vectors.pop(display, None)
         if vector is None:

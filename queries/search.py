@@ -196,21 +196,11 @@ def search(
             )
 
     if "entity" in kinds:
-        if "bm25" in methods:
-            found = tg.store.text_search(group_id, "entity", query, depth)
-            fusion.add(_bm25(found, _by_id(tg.store.entities(group_id, ids=[i for i, _ in found])), depth))
-        if vector is not None:
-            sims_e = nearest(tg, group_id, "entity", vector, depth)
-            similar += _by_similarity(sims_e, _by_id(tg.store.entities(group_id, ids=list(sims_e))), depth)
+        _rank_records(tg, group_id, "entity", query if "bm25" in methods else None, vector, depth, fusion, similar)
         fusion.add((e, "named in the query") for e in named)
 
     if "episode" in kinds:
-        if "bm25" in methods:
-            found = tg.store.text_search(group_id, "episode", keywords, depth)
-            fusion.add(_bm25(found, _by_id(tg.store.episodes(group_id, ids=[i for i, _ in found])), depth))
-        if vector is not None:
-            sims_p = nearest(tg, group_id, "episode", vector, depth)
-            similar += _by_similarity(sims_p, _by_id(tg.store.episodes(group_id, ids=list(sims_p))), depth)
+        _rank_records(tg, group_id, "episode", keywords if "bm25" in methods else None, vector, depth, fusion, similar)
         if graph_facts:
             fusion.add(_sources(tg, group_id, graph_facts, named_ids, depth), graph_weight)
 
@@ -220,8 +210,18 @@ def search(
     return fusion.hits(limit)
 
 
-def _by_id(records: Iterable[Any]) -> dict[str, Any]:
-    return {r.id: r for r in records}
+def _rank_records(
+    tg: Any, group_id: str, kind: str, text: str | None, vector: Sequence[float] | None, depth: int,
+    fusion: _Fusion, similar: list[tuple[float, Any, str]],
+) -> None:
+    """BM25 (when ``text``) and nearest-vector candidates of entities or episodes: both come from
+    the store's indexes, and the records themselves are read once, by id."""
+    found = tg.store.text_search(group_id, kind, text, depth) if text is not None else []
+    sims = nearest(tg, group_id, kind, vector, depth) if vector is not None else {}
+    load = tg.store.entities if kind == "entity" else tg.store.episodes
+    by_id = {r.id: r for r in load(group_id, ids=[*(i for i, _ in found), *sims])}
+    fusion.add(_bm25(found, by_id, depth))
+    similar += _by_similarity(sims, by_id, depth)
 
 
 def _specificity(near: int, total: int) -> float:

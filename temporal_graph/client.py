@@ -305,7 +305,16 @@ class TemporalGraph:
 
     def export(self, group_id: str = DEFAULT_GROUP) -> dict[str, Any]:
         """Everything of one group (entities, episodes, assertions, every fact version), as JSON data."""
-        return self.store.export(check_group(group_id))
+        check_group(group_id)
+        assertions = sorted(self.store.group_assertions(group_id), key=lambda a: (a.created_at, a.seq, a.id))
+        facts = sorted(self.store.facts(FactQuery(group_id, all_versions=True)), key=lambda f: (f.created_at, f.id))
+        return {
+            "group_id": group_id,
+            "entities": [e.model_dump(mode="json") for e in self.store.entities(group_id)],
+            "episodes": [e.model_dump(mode="json") for e in self.store.episodes(group_id)],
+            "assertions": [a.model_dump(mode="json") for a in assertions],
+            "facts": [f.model_dump(mode="json") for f in facts],
+        }
 
     def forget(self, group_id: str) -> int:
         """Delete one group entirely (right to be forgotten); returns the number of records removed."""

@@ -618,18 +618,8 @@ class Neo4jStore:
             k *= 4
 
     # -- whole groups ------------------------------------------------------------------------
-    def export(self, group_id: str) -> dict[str, Any]:
-        def read(r: _Reads) -> dict[str, Any]:
-            facts = sorted(r.facts(FactQuery(group_id, all_versions=True)), key=lambda f: (f.created_at, f.id))
-            return {
-                "group_id": group_id,
-                "entities": [e.model_dump(mode="json") for e in r.entities(group_id)],
-                "episodes": [e.model_dump(mode="json") for e in r.episodes(group_id)],
-                "assertions": [a.model_dump(mode="json") for a in r.assertions_all(group_id)],
-                "facts": [f.model_dump(mode="json") for f in facts],
-            }
-
-        return self._read(read)
+    def group_assertions(self, group_id: str) -> list[Assertion]:
+        return self._read(lambda r: r.assertions_all(group_id))
 
     def forget(self, group_id: str) -> int:
         steps = ("forget_facts", "forget_assertions", "forget_episodes", "forget_entity_keys", "forget_entities")

@@ -261,7 +261,7 @@ class SQLiteStore:
             )
             rowid = cur.lastrowid
             c.execute("INSERT INTO facts_fts (rowid, text) VALUES (?, ?)", (rowid, f.text))
-            self._add_provenance(f.id, f.episode_ids)
+            self._add_provenance(f.id, f.episode_ids, start=0)
         for row_id, episode_ids in changes.provenance.items():
             self._add_provenance(row_id, episode_ids)
         for table, vectors in (
@@ -272,10 +272,11 @@ class SQLiteStore:
             for item_id, vector in vectors.items():
                 c.execute(f"UPDATE {table} SET embedding = ? WHERE id = ?", (_vector_blob(vector), item_id))
 
-    def _add_provenance(self, row_id: str, episode_ids: Iterable[str]) -> None:
-        (start,) = self._conn.execute(
-            "SELECT coalesce(max(seq), -1) + 1 FROM fact_episodes WHERE fact_row = ?", (row_id,)
-        ).fetchone()
+    def _add_provenance(self, row_id: str, episode_ids: Iterable[str], start: int | None = None) -> None:
+        if start is None:  # appending to a kept row: after what it has
+            (start,) = self._conn.execute(
+                "SELECT coalesce(max(seq), -1) + 1 FROM fact_episodes WHERE fact_row = ?", (row_id,)
+            ).fetchone()
         for i, episode_id in enumerate(episode_ids):
             self._conn.execute(
                 "INSERT OR IGNORE INTO fact_episodes (fact_row, seq, episode_id) VALUES (?, ?, ?)",
@@ -470,23 +471,8 @@ class SQLiteStore:
             del self._matrices[key]
 
     # -- whole groups ------------------------------------------------------------------------
-    def export(self, group_id: str) -> dict[str, Any]:
-        facts = sorted(
-            self.facts(FactQuery(group_id, all_versions=True)), key=lambda f: (f.created_at, f.id)
-        )
-        assertions = [
-            _assertion(r)
-            for r in self._rows(
-                "SELECT * FROM assertions WHERE group_id = ? ORDER BY created_at, seq, id", (group_id,)
-            )
-        ]
-        return {
-            "group_id": group_id,
-            "entities": [e.model_dump(mode="json") for e in self.entities(group_id)],
-            "episodes": [e.model_dump(mode="json") for e in self.episodes(group_id)],
-            "assertions": [a.model_dump(mode="json") for a in assertions],
-            "facts": [f.model_dump(mode="json") for f in facts],
-        }
+    def group_assertions(self, group_id: str) -> list[Assertion]:
+        return [_assertion(r) for r in self._rows("SELECT * FROM assertions WHERE group_id = ?", (group_id,))]
 
     def forget(self, group_id: str) -> int:
         def delete(_: SQLiteStore) -> int:

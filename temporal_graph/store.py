@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, Protocol, TypeVar
+from typing import Protocol, TypeVar
 
 from .model import Assertion, Entity, Episode, Fact
 
@@ -108,7 +108,9 @@ class Store(Protocol):
         """Up to ``limit`` ids of ``kind`` records with no embedding yet (facts: current rows)."""
         ...
 
-    def export(self, group_id: str) -> dict[str, Any]: ...
+    def group_assertions(self, group_id: str) -> list[Assertion]:
+        """Every assertion of the group (the input of the rules), in any order."""
+        ...
 
     def forget(self, group_id: str) -> int: ...
 
