@@ -1,5 +1,5 @@
 // Fact rows of one relation type (per-type indexes on group_id, fact_id and the times).
-// params: group_id, relation, subject_id, object_id, fact_id, valid_time, known_at, all_versions, limit
+// params: group_id, relation, subject_id, object_id, fact_id, valid_time, known_at, all_versions, limit, ids
 // placeholders: rel
 MATCH (s:Entity {group_id: $group_id})-[r:{{rel}}]->(o:Entity {group_id: $group_id})
 WHERE r.group_id = $group_id AND r.fact_id IS NOT NULL
@@ -7,6 +7,7 @@ WHERE r.group_id = $group_id AND r.fact_id IS NOT NULL
   AND ($subject_id IS NULL OR s.id = $subject_id)
   AND ($object_id IS NULL OR o.id = $object_id)
   AND ($fact_id IS NULL OR r.fact_id = $fact_id)
+  AND ($ids IS NULL OR r.id IN $ids)
   // valid time: half-open [valid_at, invalid_at); a missing valid_at means since forever
   AND ($valid_time IS NULL
        OR ((r.valid_at IS NULL OR r.valid_at <= $valid_time)

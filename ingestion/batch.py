@@ -9,11 +9,9 @@ batches: a crash loses at most the batch in flight, and a re-run skips every com
 from __future__ import annotations
 
 import re
-import sys
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from contextlib import contextmanager
 from pathlib import Path
 
 from temporal_graph.client import TemporalGraph
@@ -21,6 +19,7 @@ from temporal_graph.errors import ImportFormatError, InvalidInput
 from temporal_graph.extraction import Extraction
 from temporal_graph.model import Episode, ImportLineError, ImportReport, IngestResult
 from temporal_graph.names import GROUP_PATTERN
+from temporal_graph.progress import progress_bar
 
 from .pipeline import CONTEXT_EPISODES, apply_episode, extract, make_episode, new_names, resolver_for
 from .readers import FORMATS, ChatMessage, ReadError, detect_format, read_messages
@@ -69,12 +68,14 @@ def import_file(
     progress: bool = True,
     strict: bool = False,
     replay: bool = False,
+    embed: bool | None = None,
     batch_size: int = BATCH_EPISODES,
 ) -> ImportReport:
     """The ``TemporalGraph.import_file`` service.
 
     ``replay=True`` records each message at its own time in transaction time too, as if the memory
     had been listening live, so "as known at K" questions about the log's own past make sense.
+    Each committed batch is embedded right away (``embed=False``: not at all; ``reindex`` later).
     """
     started = time.perf_counter()
     path = Path(path)
@@ -85,7 +86,8 @@ def import_file(
     groups = read_grouped(path, fmt, group_id, strict, report)
     source = f"import:{path.name}"
 
-    with _progress(progress, report.episodes_read) as advance:
+    label = "importing + embedding" if (tg.embed if embed is None else embed) else "importing"
+    with progress_bar(progress, label, report.episodes_read) as advance:
         for group, messages in groups.items():
             episodes = [_episode(tg, m, group, source) for m in messages]
             done = {e.id for e in tg.store.episodes(group, ids=[e.id for e in episodes])}
@@ -94,7 +96,7 @@ def import_file(
             advance(len(episodes) - len(todo))
             for batch in _chunks(todo, batch_size):
                 extractions = _extract_all(tg, batch, episodes)
-                results = _apply_batch(tg, group, batch, extractions, replay)
+                results = _apply_batch(tg, group, batch, extractions, replay, embed)
                 for result in results:
                     _count(report, result)
                 advance(len(batch))
@@ -132,9 +134,9 @@ def _extract_all(
 
 def _apply_batch(
     tg: TemporalGraph, group: str, batch: Sequence[Episode], extractions: Sequence[tuple[Extraction, list[str]]],
-    replay: bool,
+    replay: bool, embed: bool | None,
 ) -> list[IngestResult]:
-    resolver = resolver_for(tg)
+    resolver = resolver_for(tg, embed)
     resolver.prefetch(new_names(tg, group, [x for x, _ in extractions]))
 
     def run(w):  # noqa: ANN001, ANN202 - a FactWriter, inside one transaction
@@ -145,7 +147,7 @@ def _apply_batch(
             results.append(apply_episode(tg, w, e, x, resolver, notes))
         return results
 
-    return tg.write(group, run)
+    return tg.write(group, run, embed=embed)
 
 
 def _count(report: ImportReport, result: IngestResult) -> None:
@@ -163,26 +165,3 @@ def _count(report: ImportReport, result: IngestResult) -> None:
 def _chunks(items: Sequence[Episode], size: int) -> Iterator[Sequence[Episode]]:
     for i in range(0, len(items), size):
         yield items[i : i + size]
-
-
-@contextmanager
-def _progress(enabled: bool, total: int) -> Iterator[Callable[[int], None]]:
-    """A rich progress bar with rate and ETA on a terminal; silent otherwise."""
-    if not enabled or not sys.stderr.isatty():
-        yield lambda n: None
-        return
-    from rich.console import Console
-    from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TaskProgressColumn, TextColumn,
-                               TimeRemainingColumn)
-
-    columns = (TextColumn("importing"), BarColumn(), MofNCompleteColumn(), TaskProgressColumn(),
-               TextColumn("{task.fields[rate]} msg/s"), TimeRemainingColumn())
-    started = time.perf_counter()
-    with Progress(*columns, console=Console(stderr=True), transient=True) as bar:
-        task = bar.add_task("import", total=total, rate="-")
-
-        def advance(n: int) -> None:
-            done = bar.tasks[0].completed + n
-            bar.update(task, advance=n, rate=f"{done / max(time.perf_counter() - started, 1e-6):.0f}")
-
-        yield advance

@@ -40,7 +40,11 @@ def extractor_for(tg: TemporalGraph) -> Extractor:
     return tg.extractor
 
 
-def resolver_for(tg: TemporalGraph) -> EntityResolver:
+def resolver_for(tg: TemporalGraph, embed: bool | None = None) -> EntityResolver:
+    """The memory's entity resolver: by name only when embedding is off (a bulk load), else by
+    name, then by similarity in the store's entity vector index."""
+    if not (tg.embed if embed is None else embed):
+        return EntityResolver(embed=None)
     resolver = getattr(tg, "_entity_resolver", None)
     if resolver is None:
         disambiguate = None
@@ -50,7 +54,10 @@ def resolver_for(tg: TemporalGraph) -> EntityResolver:
             def disambiguate(name: str, candidates: list[Entity]) -> str | None:
                 return llm_disambiguate(tg.llm, name, candidates)
 
-        resolver = EntityResolver(embed=tg.embedder.encode, disambiguate=disambiguate)
+        def nearest(group_id: str, vector: Sequence[float], k: int) -> list[tuple[str, float]]:
+            return tg.store.vector_search(group_id, "entity", vector, k)
+
+        resolver = EntityResolver(embed=tg.embedder.encode, nearest=nearest, disambiguate=disambiguate)
         tg._entity_resolver = resolver  # type: ignore[attr-defined]
     return resolver
 

@@ -7,14 +7,13 @@ candidates are close, one disambiguation call. Never across groups.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from temporal_graph.model import Entity
 from temporal_graph.names import clean_name, name_key
-from temporal_graph.store import ChangeSet
 from temporal_graph.writer import FactWriter
 
 # Cosine similarity of MiniLM name embeddings above which two names of one type are one entity
@@ -23,29 +22,28 @@ SAME = 0.90
 AMBIGUOUS = 0.80
 
 Disambiguate = Callable[[str, list[Entity]], "str | None"]
-
-
-@dataclass
-class _GroupIndex:
-    ids: list[str] = field(default_factory=list)
-    types: list[str] = field(default_factory=list)
-    vectors: list[np.ndarray] = field(default_factory=list)
+Nearest = Callable[[str, Sequence[float], int], "list[tuple[str, float]]"]  # (group, vector, k) -> (id, cos)
+CANDIDATES = 16
 
 
 @dataclass
 class EntityResolver:
-    """Resolves names for one memory; keeps the group's name vectors in memory between calls."""
+    """Resolves names for one memory. Similar names are looked up in the store's entity vector
+    index (``nearest``), plus the entities created since the last :meth:`prefetch` (whose vectors
+    are stored only once their write commits)."""
 
     embed: Callable[[list[str]], list[list[float]]] | None
+    nearest: Nearest | None = None
     disambiguate: Disambiguate | None = None
-    _index: dict[str, _GroupIndex] = field(default_factory=dict)
-    _vectors: dict[str, np.ndarray] = field(default_factory=dict)  # name -> vector, for prefetch
+    _vectors: dict[str, np.ndarray] = field(default_factory=dict)  # name -> vector, for this batch
+    _fresh: list[tuple[Entity, np.ndarray]] = field(default_factory=list)  # created in this batch
 
     def prefetch(self, names: Iterable[str]) -> None:
         """Embed these names in one batch (one model call for many names is ~15x cheaper than
-        one call each); :meth:`resolve` then uses the vectors instead of encoding again."""
+        one call each); :meth:`resolve` then uses the vectors instead of encoding again. Call it
+        once per write: the batch's state starts afresh."""
         todo = list(dict.fromkeys(n for n in (" ".join(n.split()) for n in names) if n))
-        self._vectors = {}  # only the batch at hand: the cache never grows with the memory
+        self._vectors, self._fresh = {}, []
         if self.embed is not None and todo:
             self._vectors = {n: np.asarray(v, dtype=np.float32) for n, v in zip(todo, self.embed(todo))}
 
@@ -65,46 +63,29 @@ class EntityResolver:
             w.matched(match)
             return w.add_alias(match, display)
         entity = w.entity(display, type=type)
-        self._remember(w.group_id, entity, vector)
-        w.tx.apply(ChangeSet(entity_embeddings={entity.id: vector.tolist()}))
+        self._fresh.append((entity, vector))
+        w.entity_vectors[entity.id] = vector.tolist()  # stored with the write's other vectors
         return entity
 
-    def _group(self, w: FactWriter) -> _GroupIndex:
-        if w.group_id not in self._index:
-            index = _GroupIndex()
-            known = w.tx.entities(w.group_id)
-            if known and self.embed is not None:
-                index.ids = [e.id for e in known]
-                index.types = [e.type for e in known]
-                index.vectors = [np.asarray(v, dtype=np.float32) for v in self.embed([e.name for e in known])]
-            self._index[w.group_id] = index
-        return self._index[w.group_id]
-
-    def _remember(self, group_id: str, entity: Entity, vector: np.ndarray) -> None:
-        index = self._index.setdefault(group_id, _GroupIndex())
-        index.ids.append(entity.id)
-        index.types.append(entity.type)
-        index.vectors.append(vector)
+    def _candidates(self, w: FactWriter, vector: np.ndarray) -> list[tuple[Entity, float]]:
+        """The most similar entities of the group, from the store's index and this batch."""
+        scored = {e.id: (e, float(v @ vector)) for e, v in self._fresh if e.group_id == w.group_id}
+        if self.nearest is not None:
+            hits = dict(self.nearest(w.group_id, vector.tolist(), CANDIDATES))
+            for e in w.tx.entities(w.group_id, ids=list(hits)):
+                scored.setdefault(e.id, (e, hits[e.id]))
+        return sorted(scored.values(), key=lambda item: (-item[1], item[0].id))
 
     def _similar(self, w: FactWriter, name: str, type: str | None, vector: np.ndarray) -> Entity | None:
-        index = self._group(w)
-        same_type = [i for i, t in enumerate(index.types) if type is None or t == type]
-        if not same_type:
-            return None
-        matrix = np.stack([index.vectors[i] for i in same_type])
-        scores = matrix @ vector
-        order = np.argsort(-scores)
-        close = [same_type[i] for i in order if scores[i] >= AMBIGUOUS]
+        close = [(e, score) for e, score in self._candidates(w, vector)
+                 if (type is None or e.type == type) and score >= AMBIGUOUS]
         if not close:
             return None
-        candidates = w.tx.entities(w.group_id, ids=[index.ids[i] for i in close[:5]])
-        by_id = {e.id: e for e in candidates}
-        ranked = [by_id[index.ids[i]] for i in close[:5] if index.ids[i] in by_id]
-        best_score = float(scores[order[0]])
-        clear_winner = best_score >= SAME and (len(close) == 1 or float(scores[order[1]]) < AMBIGUOUS)
+        ranked = [e for e, _ in close[:5]]
+        clear_winner = close[0][1] >= SAME and (len(close) == 1 or close[1][1] < AMBIGUOUS)
         if clear_winner:
             return ranked[0]
         if self.disambiguate is not None:  # a second call, only when still ambiguous
             chosen = self.disambiguate(name, ranked)
-            return by_id.get(chosen) if chosen else None
+            return next((e for e in ranked if e.id == chosen), None) if chosen else None
         return None

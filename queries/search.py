@@ -6,10 +6,10 @@ comparable with another's):
 
 - ``bm25``: the store's full-text index (SQLite FTS5 on the embedded store, fulltext indexes on
   Neo4j), one ranking per kind (scores of different indexes are not comparable);
-- ``embedding``: cosine similarity of all-MiniLM-L6-v2 vectors (offline), embedding on demand the
-  records that have no vector yet (see :mod:`queries.embedding_index`); one ranking across the
-  three kinds, since similarities of one model are comparable (it also breaks ties of the fused
-  score);
+- ``embedding``: cosine similarity of all-MiniLM-L6-v2 vectors (offline) from the store's vector
+  index; records are embedded when written, so a search encodes only its query. One ranking
+  across the three kinds, since similarities of one model are comparable (it also breaks ties of
+  the fused score);
 - ``graph``: the neighbourhood of entities the query names ("Zhang Wei", "Shanghai", matched
   case-insensitively against entity names and aliases): facts touching them, those entities
   themselves, and the episodes those facts were learned from. Its weight in the fusion falls
@@ -19,10 +19,13 @@ comparable with another's):
 Keyword queries leave out stop words and the names the graph ranking already covers, because
 fusion sees only ranks: a fact that matches nothing but "the" or "Caroline" must not get one.
 
-Time: facts are filtered to those valid at ``as_of`` (default: now), as currently believed.
-The store's indexes hold every currently-believed row, whatever its valid interval, so the
-rankings are computed over the rows valid at ``as_of`` only: full-text results are fetched deep
-enough to survive the filter, and similarity is computed for exactly those rows. With
+Cost: a search never reads a whole group. Fact candidates are the full-text top-k, the vector
+top-k and (capped) the named entities' neighbourhood, read by row id; the graph weight needs two
+counts, which the store answers from its indexes.
+
+Time: facts are filtered to those valid at ``as_of`` (default: now), as currently believed, by the
+store as it reads the candidates. The store's indexes hold every currently-believed row, whatever
+its valid interval, so each ranking reads deeper than it keeps, to survive the filter. With
 ``include_history=True`` every currently-believed row counts (past and future ones too), which is
 what "where has she ever lived" needs. Rows the memory no longer believes (expired, retracted)
 are never returned. Entities and episodes are records, not claims about time: ``as_of`` does not
@@ -37,7 +40,7 @@ import math
 import re
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from temporal_graph.errors import InvalidInput
@@ -46,9 +49,11 @@ from temporal_graph.names import check_group
 from temporal_graph.store import FactQuery
 from temporal_graph.times import TimeLike, to_utc
 
-from .embedding_index import kind_of, nearest, similarities
+from temporal_graph.embeddings import kind_of
 
 RRF_K = 60
+DEEPER = 3  # how much deeper than the fused depth each fact ranking reads, to survive the time filter
+NEIGHBOURHOOD = 200  # facts read per named entity and side for the graph ranking
 KINDS = ("fact", "entity", "episode")
 METHODS = ("bm25", "embedding", "graph")
 _KIND_ORDER = {k: i for i, k in enumerate(KINDS)}
@@ -176,20 +181,14 @@ def search(
     # Cosine similarities of one model are comparable across kinds: one joint ranking.
     similar: list[tuple[float, Any, str]] = []
     if "fact" in kinds or ("episode" in kinds and named):
-        believed = tg.store.facts(FactQuery(group_id))
-        facts = believed if include_history else [f for f in believed if f.valid_at_time(moment)]
-        sims = similarities(tg, group_id, vector, facts, len(believed)) if vector is not None else {}
-        graph_facts = _neighbourhood(facts, named_ids, sims)
-        graph_weight = _specificity(len(graph_facts), len(facts))
+        valid_time = None if include_history else moment
+        candidates = _fact_candidates(tg, group_id, keywords if "bm25" in methods else None, vector,
+                                      named, valid_time, depth)
+        graph_facts = _neighbourhood(list(candidates.facts.values()), named_ids, candidates.sims)
+        graph_weight = _specificity(candidates.near, candidates.total)
         if "fact" in kinds:
-            allowed = {f.id: f for f in facts}
-            if "bm25" in methods:
-                # Fetch deep enough that `depth` rows survive the validity filter.
-                extra = len(believed) - len(facts)
-                found = tg.store.text_search(group_id, "fact", keywords, depth + extra)
-                fusion.add(_bm25(found, allowed, depth))
-            if sims:
-                similar += _by_similarity(sims, allowed, depth)
+            fusion.add(_bm25(candidates.bm25, candidates.facts, depth))
+            similar += _by_similarity(candidates.sims, candidates.facts, depth)
             fusion.add(
                 ((f, "neighbour of " + _touching(f, named_ids)) for f in graph_facts[:depth]),
                 graph_weight,
@@ -210,6 +209,40 @@ def search(
     return fusion.hits(limit)
 
 
+@dataclass
+class _FactCandidates:
+    """The facts a search ranks: never the whole group, only what an index or a name points at."""
+
+    facts: dict[str, Fact]  # by row id, all valid at the asked time (or current, with history)
+    bm25: list[tuple[str, float]]  # full-text hits, best first (some may be filtered out)
+    sims: dict[str, float]  # cosine of the query to the nearest facts
+    near: int  # facts touching a named entity, in the whole group (for the graph weight)
+    total: int  # facts in the group at the asked time (for the graph weight)
+
+
+def _fact_candidates(
+    tg: Any, group_id: str, keywords: str | None, vector: Sequence[float] | None, named: Sequence[Entity],
+    valid_time: Any, depth: int,
+) -> _FactCandidates:
+    """Fact candidates from the full-text top-k, the vector top-k and the named entities'
+    neighbourhood, read by id with the valid-time filter applied in the store. Rankings go deeper
+    than ``depth`` so that ``depth`` of them survive the filter."""
+    deep = DEEPER * depth
+    bm25 = tg.store.text_search(group_id, "fact", keywords, deep) if keywords is not None else []
+    nearest = tg.store.vector_search(group_id, "fact", list(vector), deep) if vector is not None else []
+    ids = tuple(dict.fromkeys([*(i for i, _ in bm25), *(i for i, _ in nearest)]))
+    facts = {f.id: f for f in tg.store.facts(FactQuery(group_id, ids=ids, valid_time=valid_time))} if ids else {}
+    near = total = 0
+    for entity in named:
+        for side in ("subject_id", "object_id"):
+            around = FactQuery(group_id, valid_time=valid_time, **{side: entity.id})
+            near += tg.store.count_facts(around)
+            facts.update((f.id, f) for f in tg.store.facts(replace(around, limit=NEIGHBOURHOOD)))
+    if named:
+        total = tg.store.count_facts(FactQuery(group_id, valid_time=valid_time))
+    return _FactCandidates(facts, bm25, dict(nearest), min(near, total), total)
+
+
 def _rank_records(
     tg: Any, group_id: str, kind: str, text: str | None, vector: Sequence[float] | None, depth: int,
     fusion: _Fusion, similar: list[tuple[float, Any, str]],
@@ -217,7 +250,7 @@ def _rank_records(
     """BM25 (when ``text``) and nearest-vector candidates of entities or episodes: both come from
     the store's indexes, and the records themselves are read once, by id."""
     found = tg.store.text_search(group_id, kind, text, depth) if text is not None else []
-    sims = nearest(tg, group_id, kind, vector, depth) if vector is not None else {}
+    sims = dict(tg.store.vector_search(group_id, kind, list(vector), depth)) if vector is not None else {}
     load = tg.store.entities if kind == "entity" else tg.store.episodes
     by_id = {r.id: r for r in load(group_id, ids=[*(i for i, _ in found), *sims])}
     fusion.add(_bm25(found, by_id, depth))

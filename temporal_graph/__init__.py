@@ -1,15 +1,19 @@
 """temporal-graph: a bi-temporal knowledge-graph memory for LLM agents."""
 
 from .client import TemporalGraph
-from .model import Answer, Diff, Entity, Episode, Fact, ImportReport, IngestResult, Path, SearchHit
+from .model import (Answer, BulkError, BulkReport, Diff, Entity, Episode, Fact, FactInput, ImportReport,
+                    IngestResult, Path, SearchHit)
 from .ontology import Ontology
 
 __all__ = [
     "Answer",
+    "BulkError",
+    "BulkReport",
     "Diff",
     "Entity",
     "Episode",
     "Fact",
+    "FactInput",
     "ImportReport",
     "IngestResult",
     "Ontology",

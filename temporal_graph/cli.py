@@ -58,6 +58,19 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--replay", action="store_true",
                    help="record each message at its own time in transaction time too (a replayed history)")
 
+    p.add_argument("--no-embed", action="store_true",
+                   help="do not embed while importing (faster bulk load; run 'tgraph reindex' before searching)")
+
+    p = command("import-facts", "bulk-load structured facts from CSV (with a header) or JSONL")
+    p.add_argument("path", help="columns/keys: subject, relation, object, valid_at, invalid_at, text, confidence")
+    p.add_argument("--strict", action="store_true", help="stop at the first bad line; import nothing")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.add_argument("--no-embed", action="store_true",
+                   help="do not embed the facts (faster; run 'tgraph reindex' before searching)")
+
+    p = command("reindex", "embed every record that has no vector yet (all groups unless --group)")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+
     p = command("now", "what is true now")
     p.add_argument("subject", nargs="?")
     _filters(p)
@@ -153,7 +166,8 @@ def _group(args: argparse.Namespace) -> str:
 
 def _import(tg: TemporalGraph, args: argparse.Namespace, console: Console) -> int:
     report = tg.import_file(args.path, format=args.format, group_id=args.group,
-                            progress=not (args.quiet or args.json), strict=args.strict, replay=args.replay)
+                            progress=not (args.quiet or args.json), strict=args.strict, replay=args.replay,
+                            embed=False if args.no_embed else None)
     if args.json:
         print(report.model_dump_json(indent=2))
         return EXIT_OK
@@ -171,6 +185,31 @@ def _import(tg: TemporalGraph, args: argparse.Namespace, console: Console) -> in
         console.print(f"[yellow]{error.file}:{error.line}: {error.reason}[/yellow]", highlight=False)
     if len(report.errors) > 20:
         console.print(f"... and {len(report.errors) - 20} more (use --json for all)")
+    return EXIT_OK
+
+
+def _import_facts(tg: TemporalGraph, args: argparse.Namespace, console: Console) -> int:
+    from ingestion.fact_files import import_facts
+
+    report = import_facts(tg, args.path, group_id=_group(args), strict=args.strict,
+                          embed=False if args.no_embed else None, progress=not (args.quiet or args.json))
+    if args.json:
+        print(report.model_dump_json(indent=2))
+        return EXIT_OK
+    console.print(f"{report.path}: {report.items} facts read, {report.rows_written} rows written, "
+                  f"{report.entities_created} entities created, {len(report.errors)} errors, "
+                  f"{report.seconds:.1f} s (group {_group(args)!r})", highlight=False)
+    for error in report.errors[:20]:
+        console.print(f"[yellow]{error.file}:{error.line}: {error.reason}[/yellow]", highlight=False)
+    return EXIT_OK
+
+
+def _reindex(tg: TemporalGraph, args: argparse.Namespace, console: Console) -> int:
+    done = tg.reindex(args.group, progress=not (args.quiet or args.json))
+    if args.json:
+        print(json.dumps({"embedded": done}))
+    else:
+        console.print(f"embedded {done} records")
     return EXIT_OK
 
 
@@ -282,7 +321,7 @@ def _cypher(args: argparse.Namespace, console: Console) -> int:
 
 
 COMMANDS: dict[str, Callable[[TemporalGraph, argparse.Namespace, Console], int]] = {
-    "import": _import, "now": _now, "as-of": _as_of, "history": _history, "audit": _audit,
+    "import": _import, "import-facts": _import_facts, "reindex": _reindex, "now": _now, "as-of": _as_of, "history": _history, "audit": _audit,
     "diff": _diff, "paths": _paths, "search": _search, "ask": _ask, "export": _export, "forget": _forget,
 }
 

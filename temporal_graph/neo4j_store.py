@@ -178,7 +178,10 @@ class _Reads:
     def facts(self, query: FactQuery) -> list[Fact]:
         if query.relation is not None and not _safe(query.relation):
             return []  # no fact row can have a relation that is not a safe identifier
-        name, identifiers = fact_statement(query)
+        relations = self.relations(query.group_id) if query.ids is not None else []
+        if query.ids is not None and not (query.ids and relations):
+            return []
+        name, identifiers = fact_statement(query, relations)
         rows = self._r.run(name, fact_params(query), **identifiers)
         facts = [_fact(r) for r in rows]
         for f in facts:
@@ -200,8 +203,11 @@ def _safe(identifier: str) -> bool:
     return True
 
 
-def fact_statement(query: FactQuery) -> tuple[str, dict[str, str]]:
-    """Which facts statement answers ``query``: anchored on the most selective thing it names."""
+def fact_statement(query: FactQuery, relations: Sequence[str] = ()) -> tuple[str, dict[str, Any]]:
+    """Which facts statement answers ``query``: anchored on the most selective thing it names
+    (``relations``: the group's relation types, needed to look rows up by id)."""
+    if query.ids is not None:
+        return "facts_by_ids", {"types": [check_identifier(r) for r in relations]}
     if query.subject_id is not None:
         return "facts_by_subject", {}
     if query.object_id is not None:
@@ -221,8 +227,8 @@ def fact_params(query: FactQuery) -> dict[str, Any]:
         "valid_time": _utc(query.valid_time),
         "known_at": _utc(query.known_at),
         "all_versions": bool(query.all_versions),
-        # FactQuery may or may not carry a limit; without one every row is returned.
-        "limit": _NO_LIMIT if getattr(query, "limit", None) is None else max(0, int(query.limit)),
+        "limit": _NO_LIMIT if query.limit is None else max(0, int(query.limit)),
+        "ids": None if query.ids is None else list(query.ids),
     }
 
 
@@ -561,8 +567,11 @@ class Neo4jStore:
         return [row["id"] for row in self._read(lambda r: r._r.run(name, params))]
 
     def count_facts(self, query: FactQuery) -> int:
-        """``len(facts(query))`` (the embedded store counts without building rows)."""
-        return len(self.facts(query))
+        """``len(facts(query))``, counted in the database (the limit is ignored)."""
+        if query.relation is not None and not _safe(query.relation):
+            return 0
+        params = {k: v for k, v in fact_params(query).items() if k != "limit"}
+        return int(self._read(lambda r: r._r.run("facts_count", params))[0]["n"])
 
     def relations(self, group_id: str) -> list[str]:
         return self._read(lambda r: r.relations(group_id))

@@ -23,6 +23,7 @@ from .model import Assertion, Entity, Episode, Fact
 from .names import name_key, quoted_terms
 from .store import ChangeSet, FactQuery
 from .times import from_micros, to_micros
+from .vector_index import VectorIndex
 
 T = TypeVar("T")
 
@@ -86,7 +87,7 @@ _NAMES_JOIN = "JOIN entities s ON s.id = f.subject_id JOIN entities o ON o.id = 
 
 
 # Table of each searchable kind, and which of its rows search covers (facts: current rows only).
-_EMBEDDED = {"fact": ("facts", "AND expired_at IS NULL"), "entity": ("entities", ""), "episode": ("episodes", "")}
+_EMBEDDED = {"fact": ("facts", True), "entity": ("entities", False), "episode": ("episodes", False)}
 
 
 def _us(moment: datetime | None) -> int | None:
@@ -129,7 +130,10 @@ class SQLiteStore:
         self._conn.execute("PRAGMA cache_size=-65536")  # 64 MiB of pages: indexes of large groups stay hot
         self._conn.executescript(_SCHEMA)
         self._gids: dict[str, int] = {}
-        self._matrices: dict[tuple[str, str], tuple[list[str], np.ndarray]] = {}
+        # Vector indexes per (group, kind), loaded on first search and then kept current by the
+        # writes of this connection; changes of a transaction reach them only once it commits.
+        self._indexes: dict[tuple[str, str], VectorIndex] = {}
+        self._staged: list[tuple[str, str, str, np.ndarray | None]] = []  # (group, kind, id, vector|None)
         self._data_version: int | None = None
 
     # -- lifecycle -------------------------------------------------------------------------
@@ -141,12 +145,15 @@ class SQLiteStore:
         """Run ``fn`` (reads + one ``apply``) in one IMMEDIATE transaction: all or nothing."""
         with self._lock:
             self._conn.execute("BEGIN IMMEDIATE")
+            self._staged = []
             try:
                 result = fn(self)
             except BaseException:
                 self._conn.execute("ROLLBACK")
+                self._staged = []
                 raise
             self._conn.execute("COMMIT")
+            self._publish_vectors()
             return result
 
     def _rows(self, sql: str, params: Iterable[Any] = ()) -> list[sqlite3.Row]:
@@ -189,7 +196,6 @@ class SQLiteStore:
     def apply(self, changes: ChangeSet) -> None:
         """Write a change set; callers run it inside :meth:`write` (it does not commit)."""
         c = self._conn
-        self._forget_matrices(changes)
         for e in changes.entities:
             names = " ".join((e.name, *e.aliases))
             old = c.execute("SELECT rowid FROM entities WHERE id = ?", (e.id,)).fetchone()
@@ -250,6 +256,7 @@ class SQLiteStore:
             )
             # Search indexes serve current facts only.
             c.execute("DELETE FROM facts_fts WHERE rowid = ?", (rowid,))
+            self._staged.append((group_id, "fact", row_id, None))
         for f in changes.insert:
             cur = c.execute(
                 "INSERT INTO facts (id, fact_id, group_id, subject_id, relation, object_id, text, "
@@ -264,13 +271,21 @@ class SQLiteStore:
             self._add_provenance(f.id, f.episode_ids, start=0)
         for row_id, episode_ids in changes.provenance.items():
             self._add_provenance(row_id, episode_ids)
-        for table, vectors in (
-            ("facts", changes.fact_embeddings),
-            ("entities", changes.entity_embeddings),
-            ("episodes", changes.episode_embeddings),
+        for kind, vectors in (
+            ("fact", changes.fact_embeddings),
+            ("entity", changes.entity_embeddings),
+            ("episode", changes.episode_embeddings),
         ):
+            table, current_only = _EMBEDDED[kind]
             for item_id, vector in vectors.items():
-                c.execute(f"UPDATE {table} SET embedding = ? WHERE id = ?", (_vector_blob(vector), item_id))
+                blob = _vector_blob(vector)
+                found = c.execute(
+                    f"UPDATE {table} SET embedding = ? WHERE id = ? RETURNING group_id, "
+                    f"{'expired_at IS NULL' if current_only else '1'}",
+                    (blob, item_id),
+                ).fetchall()
+                if found and found[0][1]:
+                    self._staged.append((found[0][0], kind, item_id, np.frombuffer(blob, dtype=np.float32)))
 
     def _add_provenance(self, row_id: str, episode_ids: Iterable[str], start: int | None = None) -> None:
         if start is None:  # appending to a kept row: after what it has
@@ -295,6 +310,9 @@ class SQLiteStore:
         """
         where = ["f.group_id = ?"]
         params: list[Any] = [query.group_id]
+        if query.ids is not None:
+            where.append(f"f.id IN ({','.join('?' * len(query.ids))})" if query.ids else "0")
+            params += query.ids
         for column, value in (
             ("subject_id", query.subject_id),
             ("relation", query.relation),
@@ -318,7 +336,7 @@ class SQLiteStore:
         current = (base, " AND ".join([*where, "f.expired_at IS NULL AND f.created_at <= ?"]), [*params, k])
         expired = [*where, "f.expired_at > ? AND f.created_at <= ?"]
         expired_params = [*params, k, k]
-        if query.subject_id or query.object_id or query.fact_id:
+        if query.subject_id or query.object_id or query.fact_id or query.ids is not None:
             return [current, (base, " AND ".join(expired), expired_params)]
         gid = self._gids.get(query.group_id) or self._lookup_gid(query.group_id) or -1
         box = ["r.g0 <= ? AND r.g1 >= ? AND r.tx0 <= ? AND r.tx1 >= ?"]
@@ -334,6 +352,8 @@ class SQLiteStore:
     def facts(self, query: FactQuery) -> list[Fact]:
         out: list[Fact] = []
         for source, where, params in self._plan(query):
+            if query.limit is not None:
+                where, params = f"{where} LIMIT ?", [*params, max(0, query.limit - len(out))]
             sql = f"SELECT {_FACT_COLUMNS} FROM {source} {_NAMES_JOIN} WHERE {where}"
             out += [_fact(r) for r in self._rows(sql, params)]
         return out
@@ -401,6 +421,11 @@ class SQLiteStore:
             out += self._rows(sql.format(",".join("?" * len(chunk))), [group_id, *chunk])
         return out
 
+    def groups(self) -> list[str]:
+        return [r[0] for r in self._rows(
+            "SELECT group_id FROM episodes UNION SELECT group_id FROM entities ORDER BY 1"
+        )]
+
     def relations(self, group_id: str) -> list[str]:
         return [r[0] for r in self._rows(
             "SELECT DISTINCT relation FROM facts WHERE group_id = ? ORDER BY relation", (group_id,)
@@ -423,7 +448,8 @@ class SQLiteStore:
         return [(r["id"], -r["score"]) for r in rows]  # bm25() is lower-is-better
 
     def missing_embeddings(self, group_id: str, kind: str, limit: int) -> list[str]:
-        table, extra = _EMBEDDED[kind]
+        table, current_only = _EMBEDDED[kind]
+        extra = "AND expired_at IS NULL" if current_only else ""
         rows = self._rows(
             f"SELECT id FROM {table} WHERE group_id = ? AND embedding IS NULL {extra} LIMIT ?", (group_id, limit)
         )
@@ -432,43 +458,42 @@ class SQLiteStore:
     def vector_search(
         self, group_id: str, kind: str, vector: Sequence[float], limit: int
     ) -> list[tuple[str, float]]:
-        """Exact cosine nearest neighbours over the group's vectors, kept in memory as one matrix
-        per (group, kind) and rebuilt only after a write touches that kind."""
-        ids, matrix = self._vector_matrix(group_id, kind)
-        if not ids:
-            return []
-        q = np.asarray(vector, dtype=np.float32)
-        scores = matrix @ (q / (np.linalg.norm(q) or 1.0))
-        best = np.argsort(-scores)[:limit] if limit < len(ids) else np.argsort(-scores)
-        return [(ids[i], float(scores[i])) for i in best]
-
-    def _vector_matrix(self, group_id: str, kind: str) -> tuple[list[str], np.ndarray]:
+        """Exact cosine nearest neighbours over the group's vectors of ``kind`` (see
+        :mod:`temporal_graph.vector_index`): loaded from the file once, then kept current by writes."""
         with self._lock:
-            version = self._conn.execute("PRAGMA data_version").fetchone()[0]
-            if version != self._data_version:  # another connection committed: trust nothing cached
-                self._matrices.clear()
-                self._data_version = version
-            if (group_id, kind) not in self._matrices:
-                table, extra = _EMBEDDED[kind]
-                rows = self._conn.execute(
-                    f"SELECT id, embedding FROM {table} WHERE group_id = ? AND embedding IS NOT NULL {extra}",
-                    (group_id,),
-                ).fetchall()
-                matrix = np.frombuffer(b"".join(r["embedding"] for r in rows), dtype=np.float32)
-                matrix = matrix.reshape(len(rows), -1) if rows else np.zeros((0, 0), dtype=np.float32)
-                norms = np.linalg.norm(matrix, axis=1, keepdims=True) if rows else 1.0
-                self._matrices[(group_id, kind)] = ([r["id"] for r in rows], matrix / np.where(norms == 0, 1, norms))
-            return self._matrices[(group_id, kind)]
+            return self._index(group_id, kind).search(vector, limit)
 
-    def _forget_matrices(self, changes: ChangeSet) -> None:
-        """Drop the cached vectors of every kind this change set touches."""
-        touched = {
-            "fact": bool(changes.fact_embeddings or changes.insert or changes.expire),
-            "entity": bool(changes.entity_embeddings or changes.entities),
-            "episode": bool(changes.episode_embeddings or changes.episodes),
-        }
-        for key in [k for k in self._matrices if touched[k[1]]]:
-            del self._matrices[key]
+    def _index(self, group_id: str, kind: str) -> VectorIndex:
+        version = self._conn.execute("PRAGMA data_version").fetchone()[0]
+        if version != self._data_version:  # another connection committed: trust nothing cached
+            self._indexes.clear()
+            self._data_version = version
+        index = self._indexes.get((group_id, kind))
+        if index is None:
+            table, current_only = _EMBEDDED[kind]
+            extra = "AND expired_at IS NULL" if current_only else ""
+            index = VectorIndex()
+            cursor = self._conn.execute(
+                f"SELECT id, embedding FROM {table} WHERE group_id = ? AND embedding IS NOT NULL {extra}",
+                (group_id,),
+            )
+            while rows := cursor.fetchmany(10_000):
+                index.add((r[0], np.frombuffer(r[1], dtype=np.float32)) for r in rows)
+            self._indexes[(group_id, kind)] = index
+        return index
+
+    def _publish_vectors(self) -> None:
+        """After a commit: apply its vector changes to the indexes already loaded."""
+        staged, self._staged = self._staged, []
+        for group_id, kind, item_id, vector in staged:
+            index = self._indexes.get((group_id, kind))
+            if index is None:
+                continue  # not loaded yet: it will read the committed rows when first searched
+            if vector is None:
+                index.remove([item_id])
+            else:
+                index.add([(item_id, vector)])
+        # Our own commit moved data_version only for other connections; nothing to reload.
 
     # -- whole groups ------------------------------------------------------------------------
     def group_assertions(self, group_id: str) -> list[Assertion]:
@@ -484,7 +509,8 @@ class SQLiteStore:
             c.execute("DELETE FROM fact_episodes WHERE fact_row IN (SELECT id FROM facts WHERE group_id = ?)", (group_id,))
             for table in ("facts", "assertions", "episodes", "entity_keys", "entities"):
                 removed += c.execute(f"DELETE FROM {table} WHERE group_id = ?", (group_id,)).rowcount
-            self._matrices.clear()
+            for key in [k for k in self._indexes if k[0] == group_id]:
+                del self._indexes[key]
             return removed
 
         return self.write(delete)

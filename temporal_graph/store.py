@@ -30,6 +30,12 @@ class FactQuery:
     valid_time: datetime | None = None  # None: any valid time
     known_at: datetime | None = None
     all_versions: bool = False  # every version across transaction time (audit, diff)
+    ids: tuple[str, ...] | None = None  # only these row ids (search candidates)
+    limit: int | None = None  # at most this many rows, in no particular order
+
+    def __post_init__(self) -> None:
+        if self.ids is not None and not isinstance(self.ids, tuple):
+            object.__setattr__(self, "ids", tuple(self.ids))
 
 
 @dataclass
@@ -91,7 +97,15 @@ class Store(Protocol):
         """Up to ``limit`` episodes with reference_time < ``before``, oldest first."""
         ...
 
+    def count_facts(self, query: FactQuery) -> int:
+        """``len(facts(query))``, without reading the rows where the backend can."""
+        ...
+
     def relations(self, group_id: str) -> list[str]: ...
+
+    def groups(self) -> list[str]:
+        """Every group that holds anything."""
+        ...
 
     def text_search(self, group_id: str, kind: str, query: str, limit: int) -> list[tuple[str, float]]:
         """Full-text search over ``kind`` in ("fact", "entity", "episode"): (id, score), best first.
@@ -101,11 +115,13 @@ class Store(Protocol):
     def vector_search(
         self, group_id: str, kind: str, vector: Sequence[float], limit: int
     ) -> list[tuple[str, float]]:
-        """Nearest neighbours by cosine similarity over stored embeddings of ``kind``."""
+        """Nearest neighbours by cosine similarity over stored embeddings of ``kind`` (facts:
+        current rows only), best first."""
         ...
 
     def missing_embeddings(self, group_id: str, kind: str, limit: int) -> list[str]:
-        """Up to ``limit`` ids of ``kind`` records with no embedding yet (facts: current rows)."""
+        """Up to ``limit`` ids of ``kind`` records with no embedding yet (facts: current rows), for
+        :meth:`TemporalGraph.reindex`; found through an index, not a scan."""
         ...
 
     def group_assertions(self, group_id: str) -> list[Assertion]:

@@ -10,13 +10,14 @@ the next statement in the same transaction sees it.
 from __future__ import annotations
 
 import uuid
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
 from .errors import InvalidInput
 from .model import Assertion, AssertionKind, Entity, Episode, Fact
-from .names import clean_name, name_key, normalize_relation
+from .names import clean_name, name_key, normalize_relation, relation_phrase
 from .ontology import Ontology
 from .rules import Plan, Segment, check_interval, derive_timeline, live_assertions, reconcile, resolve_start
 from .store import ChangeSet, StoreTx
@@ -39,6 +40,18 @@ def episode_id_for(group_id: str, source_id: str | None, content: str, reference
     return stable_id("episode", group_id, "content", content, reference_time.isoformat())
 
 
+@dataclass(frozen=True)
+class BulkStart:
+    """One item of :meth:`FactWriter.start_many`: ``index`` is its place in the caller's input."""
+
+    index: int
+    object: Entity
+    valid_at: datetime | None
+    invalid_at: datetime | None
+    text: str | None = None
+    confidence: float = 1.0
+
+
 @dataclass
 class Outcome:
     """What one statement did; ``fact`` is the row it wrote or merged into (starts only)."""
@@ -58,7 +71,11 @@ class FactWriter:
     ontology: Ontology
     entities_created: list[Entity] = field(default_factory=list)
     entities_matched: list[Entity] = field(default_factory=list)
+    # Vectors already computed for entities this write created (by the entity resolver), by id.
+    entity_vectors: dict[str, list[float]] = field(default_factory=dict)
     _seen: dict[str, Entity] = field(default_factory=dict)  # every entity this write touched, by id
+    _episodes: list[Episode] = field(default_factory=list)
+    _rows: dict[str, Fact] = field(default_factory=dict)  # rows inserted by this write, still current
 
     # -- entities ------------------------------------------------------------------------------
     def entity(self, name: str, *, type: str | None = None, what: str = "name") -> Entity:
@@ -97,6 +114,12 @@ class FactWriter:
 
     def episode(self, episode: Episode) -> None:
         self.tx.apply(ChangeSet(episodes=[episode]))
+        self._episodes.append(episode)
+
+    def written(self) -> list[Fact | Entity | Episode]:
+        """What this write added that search should find: new entities, episodes and the rows
+        that are still current at its end (a row inserted and expired in one write is not)."""
+        return [*self.entities_created, *self._episodes, *self._rows.values()]
 
     # -- statements ----------------------------------------------------------------------------
     def start(
@@ -128,7 +151,7 @@ class FactWriter:
             )
         statement = self._assertion(
             assertions, subject, relation, obj.id, "start", at=at, until=invalid_at,
-            episode_id=episode_id, text=text or f"{subject.name} {relation.lower().replace('_', ' ')} {obj.name}",
+            episode_id=episode_id, text=text or f"{subject.name} {relation_phrase(relation)} {obj.name}",
             confidence=confidence, attributes=attributes or {},
         )
         plan, segments = self._apply(subject, relation, [*assertions, statement], statement)
@@ -179,6 +202,52 @@ class FactWriter:
         expired = {"expired_at": statement.created_at}  # returned as they now stand: expired
         return Outcome(retracted=[r.model_copy(update=expired) for r in plan.expire if r.object_id == obj.id])
 
+    def start_many(
+        self, subject: Entity, relation: str, items: Sequence[BulkStart], *, fresh: bool = False
+    ) -> tuple[list[Fact], list[tuple[int, str]]]:
+        """Many starts of one (subject, relation) in one reconciliation, with the result of
+        :meth:`start` called once per item in order (what each item's unknown start becomes, and
+        which items ``start`` would refuse, follow the same rules). Returns the key's rows written
+        and ``(item index, reason)`` for the items refused. ``fresh``: nothing was ever said about
+        this key (skips reading it)."""
+        relation = normalize_relation(relation)
+        cardinality = self.ontology.cardinality(relation)
+        assertions = [] if fresh else self.tx.assertions(self.group_id, subject.id, relation)
+        live_start = any(a.kind == "start" for a in live_assertions(assertions))
+        seq = max((a.seq for a in assertions), default=-1)
+        created_at = max([self.now, *(a.created_at for a in assertions)])
+        added: list[Assertion] = []
+        refused: list[tuple[int, str]] = []
+        for item in items:
+            at = resolve_start(item.valid_at, cardinality=cardinality, timeline_empty=not live_start,
+                               default_start=self.now)
+            if at is not None and item.invalid_at is not None and item.invalid_at <= at:
+                refused.append((item.index, f"invalid_at {item.invalid_at.isoformat()} is not after the "
+                                            f"fact's start {at.isoformat()}"))
+                continue
+            seq += 1
+            statement = Assertion(
+                id=new_id(), group_id=self.group_id, subject_id=subject.id, relation=relation,
+                object_id=item.object.id, kind="start", created_at=created_at, seq=seq, at=at,
+                until=item.invalid_at, episode_id=None, confidence=item.confidence, attributes={},
+                text=item.text or f"{subject.name} {relation_phrase(relation)} {item.object.name}",
+            )
+            every = [*assertions, *added, statement]
+            # Alone on its key a start always holds; next to others it may lose a same-instant tie,
+            # which start() refuses (so the item is refused here too).
+            if (assertions or added) and not any(
+                statement in s.assertions for s in derive_timeline(every, cardinality)
+            ):
+                seq -= 1
+                refused.append((item.index, "another fact starts at the same instant"))
+                continue
+            added.append(statement)
+            live_start = True
+        if not added:
+            return [], refused
+        plan, _ = self._apply(subject, relation, [*assertions, *added], added[-1], new=added, fresh=fresh)
+        return plan.insert, refused
+
     # -- internals -----------------------------------------------------------------------------
     def _assertion(
         self, existing: list[Assertion], subject: Entity, relation: str, object_id: str | None,
@@ -193,10 +262,13 @@ class FactWriter:
         )
 
     def _apply(
-        self, subject: Entity, relation: str, assertions: list[Assertion], statement: Assertion
+        self, subject: Entity, relation: str, assertions: list[Assertion], statement: Assertion,
+        *, new: Sequence[Assertion] | None = None, fresh: bool = False,
     ) -> tuple[Plan, list[Segment]]:
+        """Derive the key's timeline from ``assertions`` and reconcile its rows; ``new`` are the
+        assertions to append (default: ``statement``); ``fresh``: the key has no rows yet."""
         segments = derive_timeline(assertions, self.ontology.cardinality(relation))
-        current = self.tx.current_rows(self.group_id, subject.id, relation)
+        current = [] if fresh else self.tx.current_rows(self.group_id, subject.id, relation)
         tx_time = statement.created_at
         names = {subject.id: subject.name}
         object_ids = {s.object_id for s in segments} - {r.object_id for r in current}
@@ -217,9 +289,12 @@ class FactWriter:
             )
 
         plan = reconcile(current, segments, new_id=new_id, make_row=make_row)
+        for row in plan.expire:
+            self._rows.pop(row.id, None)
+        self._rows.update((row.id, row) for row in plan.insert)
         self.tx.apply(
             ChangeSet(
-                assertions=[statement],
+                assertions=list(new) if new is not None else [statement],
                 expire=[(r.id, tx_time) for r in plan.expire],
                 insert=plan.insert,
                 provenance=plan.provenance,

@@ -121,10 +121,12 @@ def test_store_passes_exactly_the_declared_parameters_to_fact_reads() -> None:
         FactQuery("g", object_id="o"),
         FactQuery("g", relation="LIVES_IN"),
         FactQuery("g"),
+        FactQuery("g", ids=("a", "b"), limit=5),
     ):
-        name, identifiers = fact_statement(query)
+        name, identifiers = fact_statement(query, ["LIVES_IN", "WORKS_AT"])
         assert set(fact_params(query)) == set(cypher.statement(name).params)
         cypher.render(name, **identifiers) if identifiers else cypher.load(name)
+    assert set(fact_params(FactQuery("g"))) - {"limit"} == set(cypher.statement("facts_count").params)
 
 
 def test_schema_files_split_into_idempotent_commands() -> None:

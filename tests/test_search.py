@@ -6,7 +6,6 @@ from datetime import UTC, datetime
 
 import pytest
 
-from queries.embedding_index import backfill
 from queries.search import named_entities
 from temporal_graph.errors import InvalidInput
 from temporal_graph.model import Episode
@@ -93,6 +92,7 @@ def test_entities_and_episodes_are_searchable_with_reasons(memory, clock):
         created_at=clock(),
     )
     memory.store.write(lambda tx: tx.apply(ChangeSet(episodes=[episode])))
+    assert memory.reindex() == 1  # written past the client: reindex embeds it
     hits = memory.search("retriever shelter")
     assert hits[0].kind == "episode" and hits[0].episode.id == "ep-dog"
     assert hits[0].reasons[0] == "bm25 #1"
@@ -110,13 +110,11 @@ def test_groups_are_isolated_and_bad_arguments_named(memory):
         memory.search("x", mystery=True)
 
 
-def test_embeddings_are_stored_on_first_search(memory):
-    probe = [0.0] * 384
-    assert memory.store.vector_search("default", "fact", probe, 100) == []
-    memory.search("Zhang Wei")
+def test_records_are_embedded_when_written(memory):
+    probe = [1.0] + [0.0] * 383
     assert len(memory.store.vector_search("default", "fact", probe, 100)) > 0
-    assert backfill(memory) > 0  # facts valid only in the past were not needed until now
-    assert backfill(memory) == 0
+    assert len(memory.store.vector_search("default", "entity", probe, 100)) > 0
+    assert memory.reindex() == 0  # nothing was left for later
 
 
 def test_named_entities_longest_match_first(memory):

@@ -80,7 +80,7 @@ class Run:
     @classmethod
     def fresh(cls) -> Run:
         clock = ManualClock(CLOCK_START)
-        return cls(TemporalGraph.open(":memory:", clock=clock, ontology=ONTOLOGY), clock, ReferenceModel(CARDINALITY))
+        return cls(TemporalGraph.open(":memory:", clock=clock, ontology=ONTOLOGY, embed=False), clock, ReferenceModel(CARDINALITY))
 
     def export_facts(self) -> list[dict]:
         return self.tg.export()["facts"]
@@ -291,7 +291,7 @@ def test_out_of_order_input_gives_the_same_final_belief(statements: list[tuple],
     results = []
     for order in (statements, shuffled):
         clock = ManualClock("2025-01-01")
-        with TemporalGraph.open(":memory:", clock=clock, ontology=ONTOLOGY) as tg:
+        with TemporalGraph.open(":memory:", clock=clock, ontology=ONTOLOGY, embed=False) as tg:
             for kind, subject, relation, obj, at, *rest in order:
                 clock.set(clock() + DAY)
                 if kind == "add":
@@ -313,7 +313,7 @@ def test_out_of_order_input_gives_the_same_final_belief(statements: list[tuple],
 # -- 4. known_at before a revision: the worked example -------------------------------------------
 def test_known_at_before_a_revision_returns_the_pre_revision_rows() -> None:
     clock = ManualClock("2025-01-01")
-    with TemporalGraph.open(":memory:", clock=clock) as tg:
+    with TemporalGraph.open(":memory:", clock=clock, embed=False) as tg:
         beijing = tg.add_fact("Alice", "lives in", "Beijing", valid_at="2020-03-01")
         before_move = clock()
         clock.set("2025-02-01")

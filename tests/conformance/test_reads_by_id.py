@@ -1,0 +1,52 @@
+"""Reads search relies on, on every store: rows by id with the time filter applied in the store,
+counts, and a vector index that follows writes (embedded when written, gone when expired)."""
+
+from __future__ import annotations
+
+import pytest
+
+from temporal_graph import TemporalGraph
+from temporal_graph.store import FactQuery
+
+
+def test_rows_by_id_are_filtered_by_time_in_the_store(tg: TemporalGraph, tick, groups) -> None:
+    g, other = groups(), groups("other")
+    tick()
+    rome = tg.add_fact("Ana", "lives in", "Rome", valid_at="2019-01-01", group_id=g)
+    tick()
+    paris = tg.add_fact("Ana", "lives in", "Paris", valid_at="2022-01-01", group_id=g)
+    chess = tg.add_fact("Ana", "likes", "chess", group_id=g)
+    theirs = tg.add_fact("Bo", "likes", "chess", group_id=other)
+    rome_now = tg.history("Ana", "lives in", group_id=g)[0]  # Rome's successor, ending 2022
+    ids = (rome.id, rome_now.id, paris.id, chess.id, theirs.id, "no-such-row")
+
+    current = tg.store.facts(FactQuery(g, ids=ids))
+    assert {f.id for f in current} == {rome_now.id, paris.id, chess.id}  # rome.id is expired
+    in_2020 = tg.store.facts(FactQuery(g, ids=ids, valid_time=tg.time("2020-06-01")))
+    assert {f.object for f in in_2020} == {"Rome", "chess"}
+    assert tg.store.facts(FactQuery(g, ids=())) == []
+    assert tg.store.count_facts(FactQuery(g, ids=ids)) == 3
+    assert tg.store.count_facts(FactQuery(g, valid_time=tg.time("2020-06-01"))) == 2
+    assert len(tg.store.facts(FactQuery(g, limit=2))) == 2
+    # Another group's row is never returned, whatever the ids say.
+    assert tg.store.facts(FactQuery(other, ids=(chess.id,))) == []
+
+
+@pytest.mark.slow
+def test_vectors_are_written_with_the_records_and_follow_expiry(store_factory, clock, tick, groups) -> None:
+    g = groups()
+    with TemporalGraph(store_factory(), clock=clock) as tg:
+        tick()
+        try:
+            tg.add_fact("Ana", "lives in", "Rome", valid_at="2019-01-01", group_id=g, text="Ana lives in Rome")
+            query = tg.embedder.encode(["Ana lives in Rome"])[0]
+            first = tg.store.vector_search(g, "fact", query, 5)
+            assert [f for f, _ in first] and first[0][1] > 0.99
+            tick()
+            tg.add_fact("Ana", "lives in", "Paris", valid_at="2022-01-01", group_id=g, text="Ana lives in Paris")
+            found = dict(tg.store.vector_search(g, "fact", query, 5))
+            current = {f.id for f in tg.store.facts(FactQuery(g))}
+            assert set(found) == current  # the expired Rome row left the index; its successor came in
+            assert tg.reindex(g) == 0
+        finally:
+            tg.forget(g)

@@ -1,0 +1,103 @@
+"""``add_facts`` (bulk load) gives the rows ``add_fact`` one by one gives, on any input order."""
+
+from __future__ import annotations
+
+import json
+import random
+from datetime import UTC, datetime, timedelta
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from temporal_graph import FactInput, Ontology, TemporalGraph
+from temporal_graph.cli import main
+from temporal_graph.errors import InvalidInput
+from temporal_graph.times import ManualClock
+
+ONTOLOGY = Ontology.default_personal().with_relations({"PLAYS_FOR": "one", "WON": "many"})
+YEARS = [None, *range(2000, 2012)]
+
+statement = st.tuples(
+    st.sampled_from(["Ana", "Bo", "ana "]),
+    st.sampled_from(["plays for", "WON", "lives in"]),
+    st.sampled_from(["Ajax", "PSV", "Cup", "Rome"]),
+    st.sampled_from(YEARS),
+    st.sampled_from([None, None, *range(2001, 2014)]),
+)
+
+
+def year(y: int | None) -> datetime | None:
+    return None if y is None else datetime(y, 1, 1, tzinfo=UTC)
+
+
+def belief(tg: TemporalGraph, *, valid_time=None, known_at=None) -> list[tuple]:
+    if valid_time is None:
+        rows = [f for s in ("Ana", "Bo") for f in tg.history(s)]
+    else:
+        rows = tg.as_of(valid_time, known_at=known_at)
+    return sorted((f.subject, f.relation, f.object, str(f.valid_at), str(f.invalid_at), f.text) for f in rows)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(statement, max_size=14), st.randoms(use_true_random=False))
+def test_bulk_load_equals_one_by_one_on_shuffled_input(items, rnd) -> None:
+    rnd.shuffle(items)
+    when = "2030-01-01T00:00:00+00:00"
+    with TemporalGraph.open(":memory:", clock=ManualClock(when), ontology=ONTOLOGY, embed=False) as one, \
+            TemporalGraph.open(":memory:", clock=ManualClock(when), ontology=ONTOLOGY, embed=False) as bulk:
+        refused = []
+        for i, (s, r, o, start, end) in enumerate(items):
+            try:
+                one.add_fact(s, r, o, valid_at=year(start), invalid_at=year(end))
+            except InvalidInput:
+                refused.append(i)
+        report = bulk.add_facts((s, r, o, year(a), year(b)) for s, r, o, a, b in items)
+        assert [e.index for e in report.errors] == refused
+        assert belief(bulk) == belief(one)
+        for _ in range(5):  # as of a random (T, K), before and after the load's transaction time
+            t = datetime(rnd.randint(1999, 2014), 6, 1, tzinfo=UTC)
+            k = datetime(2030, 1, 1, tzinfo=UTC) + timedelta(days=rnd.choice([-1, 0, 1]))
+            assert belief(bulk, valid_time=t, known_at=k) == belief(one, valid_time=t, known_at=k)
+
+
+def test_bad_items_are_reported_by_index_and_the_rest_loaded(tg) -> None:
+    report = tg.add_facts([
+        ("Ana", "lives in", "Rome", "2019"),
+        ("", "lives in", "Paris"),
+        {"subject": "Bo", "relation": "likes", "object": "chess", "valid_at": "not a date"},
+        FactInput(subject="Bo", relation="works at", object="Acme", valid_at="2020", invalid_at="2019"),
+        {"subject": "Bo", "relation": "likes", "object": "go", "colour": "red"},
+        ("Bo", "likes", "tea"),
+    ])
+    assert report.items == 6 and report.rows_written == 2
+    assert [e.index for e in report.errors] == [1, 2, 3, 4]
+    assert "not a date" in report.errors[1].reason and "colour" in report.errors[3].reason
+    assert {f.object for f in tg.now()} == {"Rome", "tea"}
+    with pytest.raises(InvalidInput, match="item 1"):
+        tg.add_facts([("Cy", "likes", "tea"), ("", "likes", "x")], strict=True)
+    assert tg.now("Cy") == []  # strict: nothing written
+
+
+def test_import_facts_from_csv_and_jsonl(tmp_path, capsys) -> None:
+    rows = [("Ana", "lives in", "Rome", "2001", ""), ("Ana", "lives in", "Oslo", "2005", ""),
+            ("Bo", "won", "Cup", "2003", "2004")]
+    random.Random(1).shuffle(rows)
+    csv_file = tmp_path / "facts.csv"
+    csv_file.write_text("subject,relation,object,valid_at,invalid_at\n"
+                        + "".join(",".join(r) + "\n" for r in rows) + "Ana,,Rome,2001,\n", encoding="utf-8")
+    db = tmp_path / "m.db"
+    code = main(["--db", str(db), "--group", "club", "import-facts", str(csv_file), "--no-embed", "--json"])
+    out = json.loads(capsys.readouterr().out)
+    assert code == 0 and out["rows_written"] == 3
+    assert [(e["line"], "relation" in e["reason"]) for e in out["errors"]] == [(5, True)]
+    jsonl = tmp_path / "facts.jsonl"
+    jsonl.write_text(json.dumps({"subject": "Cy", "relation": "lives in", "object": "Oslo"}) + "\n{oops\n",
+                     encoding="utf-8")
+    assert main(["--db", str(db), "--group", "club", "import-facts", str(jsonl), "--no-embed"]) == 0
+    assert "facts.jsonl:2: not JSON" in capsys.readouterr().out
+    assert main(["--db", str(db), "--group", "club", "import-facts", str(jsonl), "--strict", "--no-embed"]) == 2
+    with TemporalGraph.open(db, ontology=ONTOLOGY, embed=False) as tg:
+        history = tg.history("Ana", "lives in", group_id="club")
+        assert [(f.object, f.valid_at.year, f.invalid_at and f.invalid_at.year) for f in history] == [
+            ("Rome", 2001, 2005), ("Oslo", 2005, None)]
