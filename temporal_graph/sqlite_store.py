@@ -281,10 +281,10 @@ class SQLiteStore:
                 blob = _vector_blob(vector)
                 found = c.execute(
                     f"UPDATE {table} SET embedding = ? WHERE id = ? RETURNING group_id, "
-                    f"{'expired_at IS NULL' if current_only else '1'}",
+                    f"{'expired_at' if current_only else 'NULL'}",
                     (blob, item_id),
                 ).fetchall()
-                if found and found[0][1]:
+                if found and found[0][1] is None:  # facts: only current rows are searchable
                     self._staged.append((found[0][0], kind, item_id, np.frombuffer(blob, dtype=np.float32)))
 
     def _add_provenance(self, row_id: str, episode_ids: Iterable[str], start: int | None = None) -> None:
