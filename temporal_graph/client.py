@@ -451,7 +451,7 @@ class TemporalGraph:
 
     def import_file(
         self, path: str | FilePath, *, format: str = "auto", group_id: str | None = None,
-        progress: bool = True, strict: bool = False, replay: bool = False,
+        progress: bool = True, strict: bool = False, replay: bool = False, embed: bool | None = None,
     ) -> ImportReport:
         """Import a chat log (JSONL, CSV, LoCoMo JSON, ChatGPT export): ordered, idempotent, resumable.
 
@@ -459,7 +459,8 @@ class TemporalGraph:
         time as its transaction time (a replayed history) instead of the clock.
         """
         return services.get("import_file")(
-            self, path, format=format, group_id=group_id, progress=progress, strict=strict, replay=replay
+            self, path, format=format, group_id=group_id, progress=progress, strict=strict, replay=replay,
+            embed=embed,
         )
 
     def paths(

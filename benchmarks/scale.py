@@ -1,0 +1,208 @@
+"""A long-lived memory at scale: ONE group of N messages, imported with embeddings, then queried.
+
+    .venv/bin/python benchmarks/scale.py [--sizes 1000,10000,100000] [--bulk 1000000] [--json]
+
+The group is built from the LoCoMo dev conversations replayed again and again, each replay shifted
+later in time, into a single group (one user's years of chat). Each size runs in a fresh process,
+so its peak memory is its own. Per size, in that one process:
+
+- import seconds and messages/s, embeddings included (episodes, new entities, new facts);
+- the MiniLM encode floor: texts/s encoding the same kind of texts (a sample of them) in batches,
+  in the same process, so "import / floor" says how close the import comes to pure encoding;
+- the first search right after the import (it must not embed anything stored);
+- median and p95 of ``search``, ``context`` and a subject ``as_of`` over 50 questions;
+- a brute-force search baseline on the same store: numpy cosine over every stored vector of the
+  group (read from the file) plus BM25 over every episode, per question.
+
+Bulk: ``add_facts`` of ``--bulk`` synthetic structured facts, against ``add_fact`` one by one on a
+20k sample (rate ratio); both without embeddings (a bulk load is reindexed afterwards).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+DEFAULT_DATA = ROOT.parent / "shared" / "data" / "locomo" / "locomo_dev.json"
+
+_SIZE = r"""
+import json, random, resource, statistics, sys, time
+from datetime import datetime, timedelta, timezone
+import numpy as np
+from temporal_graph import TemporalGraph
+from temporal_graph.times import to_utc
+
+data, n, workdir = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+samples = json.load(open(data, encoding="utf-8"))
+turns, questions, speakers = [], [], set()
+for sample in samples:
+    conv = sample["conversation"]
+    i = 1
+    while f"session_{i}" in conv:
+        when = datetime.strptime(conv[f"session_{i}_date_time"], "%I:%M %p on %d %B, %Y").replace(tzinfo=timezone.utc)
+        for k, turn in enumerate(conv[f"session_{i}"]):
+            turns.append((when + timedelta(seconds=30 * k), turn["speaker"], turn["text"]))
+            speakers.add(turn["speaker"])
+        i += 1
+    questions += [q["question"] for q in sample["qa"]]
+turns.sort()
+first, last = turns[0][0], turns[-1][0]
+shift = (last - first) + timedelta(days=30)
+path = f"{workdir}/chat-{n}.jsonl"
+with open(path, "w", encoding="utf-8") as out:
+    for i in range(n):
+        rnd, k = divmod(i, len(turns))
+        when, speaker, text = turns[k]
+        out.write(json.dumps({"id": f"m{i}", "group": "me", "speaker": speaker,
+                              "timestamp": (when + rnd * shift).isoformat(), "text": text}) + "\n")
+
+tg = TemporalGraph.open(f"{workdir}/scale-{n}.db")
+encode_calls = []
+real_encode = tg.embedder.encode
+tg.embedder.encode(["warm up"])
+started = time.perf_counter()
+report = tg.import_file(path, progress=False)
+import_s = time.perf_counter() - started
+
+texts = [f"{s}: {t}" for _, s, t in turns][: min(n, 2000)]
+started = time.perf_counter()
+for i in range(0, len(texts), 256):
+    tg.embedder.encode(texts[i : i + 256])
+floor = len(texts) / (time.perf_counter() - started)
+
+tg.embedder.encode = lambda texts: encode_calls.append(len(texts)) or real_encode(texts)
+rng = random.Random(5)
+asked = rng.sample(questions, 50)
+started = time.perf_counter()
+tg.search(asked[0], group_id="me")
+first_search = time.perf_counter() - started
+embedded_at_search = sum(encode_calls) - 1
+
+def timed(fn):
+    out = []
+    for q in asked:
+        t = time.perf_counter(); fn(q); out.append((time.perf_counter() - t) * 1000)
+    return statistics.median(out), sorted(out)[int(0.95 * len(out)) - 1]
+
+search_med, search_p95 = timed(lambda q: tg.search(q, group_id="me"))
+context_med, _ = timed(lambda q: tg.context(q, group_id="me"))
+people = sorted(speakers)
+picks = iter([(first + (last - first) * rng.random(), rng.choice(people)) for _ in asked])
+def one_as_of(q):
+    moment, person = next(picks)
+    return tg.as_of(moment, subject=person, group_id="me")
+asof_med, _ = timed(one_as_of)
+
+store = tg.store
+def brute_force(q):
+    vector = np.asarray(real_encode([q])[0], dtype=np.float32)
+    scores = []
+    for table in ("episodes", "entities", "facts"):
+        rows = store._rows(f"SELECT id, embedding FROM {table} WHERE group_id = ? AND embedding IS NOT NULL", ("me",))
+        matrix = np.frombuffer(b"".join(r[1] for r in rows), dtype=np.float32).reshape(len(rows), -1)
+        scores.append(np.argsort(-(matrix @ vector))[:30])
+    words = " OR ".join(f'"{w}"' for w in q.replace('"', " ").split())
+    store._rows("SELECT e.id, bm25(episodes_fts) AS s FROM episodes_fts JOIN episodes e ON e.rowid = episodes_fts.rowid "
+                "WHERE episodes_fts MATCH ? AND e.group_id = ? ORDER BY s", (words, "me"))
+    return scores
+baseline_med, _ = timed(brute_force)
+
+print(json.dumps({
+    "import_s": round(import_s, 1), "import_msgs_per_s": round(n / import_s, 1),
+    "embed_floor_texts_per_s": round(floor, 1), "first_search_s": round(first_search, 3),
+    "records_embedded_by_first_search": embedded_at_search,
+    "search_median_ms": round(search_med, 1), "search_p95_ms": round(search_p95, 1),
+    "context_median_ms": round(context_med, 1), "asof_median_ms": round(asof_med, 3),
+    "baseline_search_median_ms": round(baseline_med, 1),
+    "peak_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024),
+    "facts": report.facts_added, "entities": report.entities_created, "errors": len(report.errors),
+}))
+"""
+
+_BULK = r"""
+import json, random, sys, time
+from temporal_graph import Ontology, TemporalGraph
+from temporal_graph.times import ManualClock
+
+n, workdir = int(sys.argv[1]), sys.argv[2]
+rng = random.Random(11)
+cities = [f"City {i}" for i in range(500)]
+clubs = [f"Club {i}" for i in range(2000)]
+def facts(count):
+    for _ in range(count):
+        person = f"Person {rng.randrange(max(10, count // 5))}"
+        start = rng.randrange(1950, 2020)
+        kind = rng.random()
+        if kind < 0.4:
+            yield (person, "lives in", rng.choice(cities), str(start))
+        elif kind < 0.8:
+            yield (person, "plays for", rng.choice(clubs), str(start), str(start + rng.randrange(1, 6)))
+        else:
+            yield (person, "won", f"Award {rng.randrange(300)}", str(start))
+ontology = Ontology.default_personal().with_relations({"PLAYS_FOR": "one", "WON": "many"})
+with TemporalGraph.open(f"{workdir}/bulk.db", ontology=ontology, embed=False,
+                        clock=ManualClock("2026-01-01T00:00:00+00:00")) as tg:
+    items = list(facts(n))
+    started = time.perf_counter()
+    report = tg.add_facts(items)
+    seconds = time.perf_counter() - started
+with TemporalGraph.open(f"{workdir}/one.db", ontology=ontology, embed=False,
+                        clock=ManualClock("2026-01-01T00:00:00+00:00")) as tg:
+    sample = items[:20000]
+    started = time.perf_counter()
+    for item in sample:
+        try:
+            tg.add_fact(*item[:3], valid_at=item[3], invalid_at=item[4] if len(item) > 4 else None)
+        except Exception:
+            pass
+    one = len(sample) / (time.perf_counter() - started)
+print(json.dumps({"facts": n, "seconds": round(seconds, 1), "facts_per_s": round(n / seconds),
+                  "one_by_one_facts_per_s": round(one), "rows_written": report.rows_written,
+                  "errors": len(report.errors)}))
+"""
+
+
+def child(code: str, *args: str) -> dict:
+    out = subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True, cwd=ROOT,
+                         env={"PYTHONPATH": str(ROOT), "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1",
+                              "PATH": "/usr/bin:/bin"})
+    if out.returncode != 0:
+        raise SystemExit(out.stderr[-3000:])
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--data", default=str(DEFAULT_DATA))
+    parser.add_argument("--sizes", default="1000,10000,100000")
+    parser.add_argument("--bulk", type=int, default=1_000_000, help="structured facts for add_facts (0: skip)")
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args()
+    result: dict = {"sizes": {}, "bulk": None}
+    with tempfile.TemporaryDirectory(prefix="tg-scale-") as workdir:
+        for size in (int(s) for s in args.sizes.split(",") if s):
+            result["sizes"][str(size)] = row = child(_SIZE, args.data, str(size), workdir)
+            if not args.json:
+                print(f"{size:>7} msgs: import {row['import_s']} s ({row['import_msgs_per_s']}/s, floor "
+                      f"{row['embed_floor_texts_per_s']} texts/s) | first search {row['first_search_s']} s "
+                      f"({row['records_embedded_by_first_search']} records embedded) | search "
+                      f"{row['search_median_ms']}/{row['search_p95_ms']} ms (baseline "
+                      f"{row['baseline_search_median_ms']}) | context {row['context_median_ms']} ms | "
+                      f"as_of {row['asof_median_ms']} ms | peak {row['peak_rss_mb']} MB", flush=True)
+        if args.bulk:
+            result["bulk"] = bulk = child(_BULK, str(args.bulk), workdir)
+            if not args.json:
+                print(f"bulk: {bulk['facts']:,} facts in {bulk['seconds']} s ({bulk['facts_per_s']}/s) vs "
+                      f"{bulk['one_by_one_facts_per_s']}/s one by one "
+                      f"({bulk['facts_per_s'] / max(1, bulk['one_by_one_facts_per_s']):.0f}x)", flush=True)
+    if args.json:
+        print(json.dumps(result, indent=2))
+
+
+if __name__ == "__main__":
+    main()
