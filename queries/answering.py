@@ -28,6 +28,9 @@ def answer_plan(tg: Any, plan: Plan, reference: datetime, group_id: str) -> Resu
     if plan.subject is None and plan.object is None:
         who = f" anyone called {plan.unknown_name!r}" if plan.unknown_name else " who or what this is about"
         return f"I don't know: the memory does not know{who}.", [], False
+    if plan.object is None and plan.unknown_object and plan.kind in ("who", "when_start", "when_end", "how_long",
+                                                                     "ever"):
+        return f"I don't know: the memory knows nothing about {plan.unknown_object}.", [], False
     reader = Reader(tg, group_id, plan.known_at)
     if plan.kind == "who" or plan.subject is None:
         return _who(reader, plan)

@@ -37,7 +37,7 @@ from temporal_graph.times import TimeLike, to_utc
 
 from .answering import answer_plan
 from .hops import Hop
-from .question import HOP_WORDS, hop_phrases, question_kind, relation_tiers
+from .question import HOP_WORDS, hop_phrases, question_kind, relation_tiers, unknown_names
 from .question_time import TimeSpec, known_time, question_time, resolve_phrase
 from .search import named_entities
 
@@ -60,13 +60,15 @@ class Plan:
     known_at: datetime | None = None
     known_text: str = ""
     notes: list[str] = field(default_factory=list)
-    unknown_name: str | None = None
+    unknown_name: str | None = None  # a name asked about that the memory does not know
+    unknown_object: str | None = None
 
     def described(self) -> QuestionPlan:
         """The plan as the public :class:`QuestionPlan` (what ``tgraph ask --json`` prints)."""
         return QuestionPlan(
-            subject=self.subject.name if self.subject else self.unknown_name,
-            object=self.object.name if self.object else None,
+            subject=self.subject.name if self.subject else (
+                self.unknown_name if self.unknown_name != self.unknown_object else None),
+            object=self.object.name if self.object else self.unknown_object,
             hops=[h.relations[0] for h in self.hops],
             hop_words=[h.word or "" for h in self.hops],
             relations=[r for tier in self.relation_tiers for r in tier],
@@ -105,7 +107,8 @@ def plan_offline(tg: Any, question: str, reference: datetime, group_id: str) -> 
         subject = with_facts[0] if with_facts else None
         others = [e for e in found if subject is None or e.id != subject.id]
     obj = others[0] if others else None
-    kind = question_kind(reduced, has_hops=bool(hop_words), has_object=obj is not None)
+    unknown = unknown_names(reduced, [n for e in found for n in (e.name, *e.aliases)])
+    kind = question_kind(reduced, has_hops=bool(hop_words), has_object=obj is not None or bool(unknown))
     if kind == "who" and found:
         subject, obj = None, found[0]
     notes: list[str] = []
@@ -116,6 +119,10 @@ def plan_offline(tg: Any, question: str, reference: datetime, group_id: str) -> 
     time = question_time(reduced, reference)
     plan = Plan(subject, obj, relation_tiers(reduced, tg.store.relations(group_id)), time, kind,
                 hops=[Hop(HOP_WORDS[w], w) for w in hop_words], notes=notes)
+    if unknown and obj is None:
+        plan.unknown_object = unknown[0]
+        if subject is None:
+            plan.unknown_name = unknown[0]
     if known:
         plan.known_at, plan.known_text = known[0], known[1]
         if kind == "believed" or time.kind != "during":

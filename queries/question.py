@@ -120,6 +120,8 @@ _RELATION_RULES: list[tuple[re.Pattern[str], list[list[str]]]] = [
         [["VISITED"], ["PLANS_TO_VISIT"]],
     ),
     (re.compile(r"\b(?:born)\b"), [["BORN_IN", "BORN_ON", "WAS_BORN_IN"]]),
+    (re.compile(r"\bwhere (?:is|was|are|were|does|did) .+ (?:come )?from\b|\bhometown\b|\bgrew up\b"),
+     [["HOMETOWN"], ["BORN_IN", "WAS_BORN_IN"]]),
     (re.compile(r"\b(?:manager|managed|manages|boss|reports? to)\b"), [["MANAGED_BY", "REPORTS_TO"]]),
     (re.compile(r"\b(?:friends?)\b"), [["FRIEND_OF"]]),
     (re.compile(r"\b(?:child|children|kids?|son|daughter)\b"), [["HAS_CHILD"]]),
@@ -132,10 +134,9 @@ _RELATION_RULES: list[tuple[re.Pattern[str], list[list[str]]]] = [
     (re.compile(r"\b(?:old|age)\b"), [["AGE"]]),
 ]
 _QUESTION_WORDS = frozenset(
-    """what where when which who whom whose how does did do is was were has have had the and for since
-    ever now that this with from into about memory believe believed know knew long year years""".split()
+    ["what", "where", "when", "which", "who", "whom", "whose", "how", "does", "did", "do", "is", "was", "were", "has", "have", "had", "the", "and", "for", "since", "ever", "now", "that", "this", "with", "from", "into", "about", "memory", "believe", "believed", "know", "knew", "long", "year", "years"]
 )
-_RELATION_FILLER = frozenset("IS HAS WAS HAD AT IN TO FOR OF FROM ON BY THE A".split())
+_RELATION_FILLER = frozenset(["IS", "HAS", "WAS", "HAD", "AT", "IN", "TO", "FOR", "OF", "FROM", "ON", "BY", "THE", "A"])
 
 
 def stem(word: str) -> str:
@@ -171,3 +172,18 @@ def relation_tiers(question: str, known: list[str]) -> list[list[str]]:
     tiers = [tier for tier in tiers if tier]
     # Asked about a relation the group has never held: keep it, so the answer says what is missing.
     return tiers or ([list(asked)] if asked else [])
+
+
+_CAPITALIZED = re.compile(r"(?<!^)(?<![.?!]\s)\b[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*)*")
+
+
+def unknown_names(question: str, known: list[str]) -> list[str]:
+    """Capitalized words of the question (not its first word) that are none of the ``known`` names:
+    what "Has Kenji ever lived in Paris?" asks about when the memory has never heard of Paris."""
+    taken = [k.casefold() for k in known]
+    found = []
+    for m in _CAPITALIZED.finditer(question):
+        name = m.group(0).removesuffix("'s").removesuffix("’s")
+        if not any(name.casefold() in k or k in name.casefold() for k in taken):
+            found.append(name)
+    return found

@@ -15,9 +15,8 @@ import re
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from temporal_graph.model import TimeKind
-
 from ingestion.timeexpr import resolve_time
+from temporal_graph.model import TimeKind
 
 EPSILON = timedelta(microseconds=1)
 
@@ -72,7 +71,7 @@ _KNOWN_AT = re.compile(
 )
 # "What did the memory believe about Kenji on 2024-01-01?": the date is valid and known time alike.
 _BELIEVED = re.compile(
-    rf"\b(?:memory|you)\s+(?:believe|believed|think|thought|know|knew)\b.*?\b(?:on|in|at|as of)\s+({_DATE})\b",
+    rf"\b(?:memory|you)\s+(?:believe|believed|think|thought|know|knew)\b.*?(\b(?:on|in|at|as of)\s+({_DATE}))\b",
     re.IGNORECASE,
 )
 
@@ -95,13 +94,16 @@ def resolve_phrase(phrase: str, reference: datetime) -> tuple[datetime, datetime
 def known_time(question: str, reference: datetime) -> tuple[datetime, str, str] | None:
     """(moment, phrase, question without the phrase) when the question asks what was known at a
     date: the end of the named period, so everything recorded on that day counts."""
-    for pattern in (_KNOWN_AT, _BELIEVED):
-        match = pattern.search(question)
-        if match:
-            span = resolve_phrase(match.group(1), reference)
-            if span is not None:
-                rest = question if pattern is _BELIEVED else question[: match.start()] + question[match.end():]
-                return span[1] - EPSILON, match.group(0).strip(" ,"), rest
+    match = _KNOWN_AT.search(question)
+    if match:
+        span = resolve_phrase(match.group(1), reference)
+        if span is not None:
+            return span[1] - EPSILON, match.group(0).strip(" ,"), question[: match.start()] + question[match.end():]
+    match = _BELIEVED.search(question)
+    if match:
+        span = resolve_phrase(match.group(2), reference)
+        if span is not None:
+            return span[1] - EPSILON, match.group(1), question
     return None
 
 
