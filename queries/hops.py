@@ -47,8 +47,9 @@ class Reader:
         found = [(f, f.object_id) for f in self.rows(time, subject_id=entity_id, relation=relation)]
         back = relation if relation in SYMMETRIC else INVERSE.get(relation)
         if back is not None:
+            ahead = {other for _, other in found}  # told both ways: the way from this entity is enough
             found += [(f, f.subject_id) for f in self.rows(time, object_id=entity_id, relation=back)
-                      if f.subject_id != entity_id]
+                      if f.subject_id != entity_id and f.subject_id not in ahead]
         return found
 
 

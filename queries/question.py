@@ -139,9 +139,13 @@ _QUESTION_WORDS = frozenset(
 _RELATION_FILLER = frozenset(["IS", "HAS", "WAS", "HAD", "AT", "IN", "TO", "FOR", "OF", "FROM", "ON", "BY", "THE", "A"])
 
 
+_IRREGULAR = {"win": "won", "wins": "won", "winning": "won", "bear": "born", "die": "died", "dying": "died",
+              "lead": "led", "leads": "led", "make": "made", "makes": "made", "marry": "married"}
+
+
 def stem(word: str) -> str:
     """A crude stem, enough to meet a relation name halfway ("worked" ~ WORKS_AT, "died" ~ DIED_IN)."""
-    word = word.lower()
+    word = _IRREGULAR.get(word.lower(), word.lower())
     for suffix in ("ing", "ies", "ied", "ed", "es", "s", "d"):
         if word.endswith(suffix) and len(word) - len(suffix) >= 3:
             word = word[: -len(suffix)]
