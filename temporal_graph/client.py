@@ -283,7 +283,7 @@ class TemporalGraph:
         first_version: dict[str, datetime] = {}
         for f in every:
             first_version[f.fact_id] = min(first_version.get(f.fact_id, f.created_at), f.created_at)
-        inside = lambda moment: moment is not None and t0 <= moment < t1
+        inside = lambda moment: moment is not None and t0 <= moment < t1  # noqa: E731
         return Diff(
             start=t0,
             end=t1,

