@@ -53,8 +53,9 @@ except ModuleNotFoundError:  # run as a script from the repository root
 
 from queries.embedding_index import backfill
 from queries.question import HOP_WORDS, SYMMETRIC
+from temporal_graph.errors import TemporalGraphError
 from temporal_graph.model import Answer, Fact
-from temporal_graph.names import clean_name, name_key
+from temporal_graph.names import clean_name, name_key, normalize_relation
 
 FAMILIES = ("as-of", "current", "when-start", "when-end", "how-long", "who-inverse", "two-hop", "ever")
 YAGO_LABELS = {
@@ -193,13 +194,23 @@ def readable(name: str) -> bool:
 
 
 def load_labels(path: str | None, data: tqa.Dataset) -> dict[str, Label]:
-    """Relation id -> its words: YAGO's built in, overridden by ``--labels`` (keys: ids or names)."""
+    """Relation id -> its words: YAGO's built in, overridden by ``--labels`` (keys: ids or names).
+
+    A relation labelled in the file is also named after its words in the memory ("is employed at"
+    -> IS_EMPLOYED_AT), as a user would name it: ids such as ``R3`` mean nothing to a question."""
     given = json.loads(Path(path).read_text(encoding="utf-8")) if path else {}
     out = {}
     for rid, raw in data.relation_names.items():
         words = given.get(rid) or given.get(raw) or YAGO_LABELS.get(raw)
         if words:
             out[rid] = Label(" ".join(str(words).split()))
+        if given.get(rid) or given.get(raw):
+            try:
+                key = normalize_relation("_".join(out[rid].words.split()))
+            except TemporalGraphError:
+                continue  # words that make no relation name: keep the dataset's
+            if key not in data.relation_keys.values():
+                data.relation_keys[rid] = key
     return out
 
 
@@ -408,8 +419,8 @@ def run(data_dir: str | Path, *, labels_path: str | None = None, per_family: int
 
 def human(report: dict[str, Any]) -> str:
     rows = [[f, s["n"], _pct(s["engine"]), _pct(s["baseline"])] for f, s in report["families"].items()]
-    out = [f"{report['_facts']} facts loaded through add_fact; median ask {report['median_ask_ms']} ms; "
-           f"search: index built in {report['_index_seconds']} s, median query {report['_search_ms']} ms", "",
+    out = [(f"{report['_facts']} facts loaded through add_fact; median ask {report['median_ask_ms']} ms; "
+            f"search: index built in {report['_index_seconds']} s, median query {report['_search_ms']} ms"), "",
            tqa._table(rows, ["family", "n", "ask", "search top-1"])]
     for family, bad in report["_misses"].items():
         for text, got in bad[:3]:

@@ -271,7 +271,9 @@ def _changed(tg: Any, plan: Plan, reached: list[Reached], reference: datetime, g
     parts = []
     for r in reached:
         diff = tg.diff(start, reference + EPSILON, subject=r.entity.name, group_id=group_id)
-        for label, facts in (("started", diff.started), ("ended", diff.ended), ("revised", diff.revised)):
+        told = {f.fact_id for f in (*diff.started, *diff.ended)}
+        revised = [f for f in diff.revised if f.fact_id not in told]  # not again what already started or ended
+        for label, facts in (("started", diff.started), ("ended", diff.ended), ("revised", revised)):
             if facts:
                 parts.append(f"{label}: {_lines(facts)}")
                 cited += facts

@@ -4,6 +4,8 @@ when, how long, ever, what changed, as known then, and "I don't know"."""
 from __future__ import annotations
 
 import json
+import re
+from pathlib import Path
 
 import pytest
 
@@ -156,3 +158,15 @@ def test_cli_ask_and_context(tmp_path, capsys):
     assert tgraph(["--db", db, "context", "Where does Hiro live?", "--budget", "60"]) == 0
     block = capsys.readouterr().out
     assert "Fukuoka" in block
+
+
+def test_the_asking_example_in_the_readme(tmp_path, monkeypatch):
+    readme = Path(__file__).resolve().parents[1] / "README.md"
+    code = re.findall(r"```python\n(.*?)```", readme.read_text(encoding="utf-8"), re.DOTALL)[1]
+    monkeypatch.chdir(tmp_path)
+    scope: dict = {}
+    exec(compile(code, str(readme), "exec"), scope)  # the example's own asserts run too
+    assert "Fukuoka" in scope["chain"].text and "Sapporo" in scope["then"].text
+    assert "June 2024" in scope["when"].text and "May 2023" in scope["left"].text
+    assert "4 years 2 months" in scope["length"].text and scope["ever"].text.startswith("Yes")
+    assert "Fukuoka" in scope["changed"].text and scope["unknown"].text.startswith("I don't know")
