@@ -170,3 +170,19 @@ def test_the_asking_example_in_the_readme(tmp_path, monkeypatch):
     assert "June 2024" in scope["when"].text and "May 2023" in scope["left"].text
     assert "4 years 2 months" in scope["length"].text and scope["ever"].text.startswith("Yes")
     assert "Fukuoka" in scope["changed"].text and scope["unknown"].text.startswith("I don't know")
+
+
+def test_ask_reads_by_subject_object_or_relation_never_the_whole_group(memory, monkeypatch):
+    queries = []
+    read = memory.store.facts
+
+    def recording(query):
+        queries.append(query)
+        return read(query)
+
+    monkeypatch.setattr(memory.store, "facts", recording)
+    for question in ("Where does Kenji's brother live?", "Who lives in Osaka?", "When did Priya leave Dell?",
+                     "How long did Priya work at Dell?", "Has Kenji ever lived in Osaka?", "Where does he live?",
+                     "What changed for Hiro since 2024?", "Where does Bob live?", "Where has Kenji lived?"):
+        memory.ask(question)
+    assert queries and all(q.subject_id or q.object_id or q.fact_id for q in queries)
