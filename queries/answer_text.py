@@ -60,16 +60,6 @@ def end_text(f: Fact, *, preposition: bool = False) -> str | None:
         f.invalid_at, f.attributes.get("invalid_at_granularity"), preposition=preposition)
 
 
-def span_text(f: Fact) -> str:
-    """``2019 to 2023``, ``since June 2024``, ``until 2020``, or "" (no dates known)."""
-    start, end = start_text(f), end_text(f)
-    if start and end:
-        return f"{start.removeprefix('by ')} to {end}"
-    if start:
-        return f"since {start.removeprefix('by ')}" if not start.startswith("by ") else f"since at least {start[3:]}"
-    return f"until {end}" if end else ""
-
-
 def duration_text(start: datetime, end: datetime, coarsest: Precision = "day") -> str:
     """``4 years 2 months``: in the units both ends are known to (years only for year dates)."""
     delta = relativedelta(end, start)
@@ -84,13 +74,6 @@ def duration_text(start: datetime, end: datetime, coarsest: Precision = "day") -
 def coarser(a: Precision, b: Precision) -> Precision:
     order = ["year", "month", "day", "told"]
     return min(a, b, key=order.index)
-
-
-def fact_sentence(f: Fact) -> str:
-    """``Hiro lives in Fukuoka (since June 2024)``."""
-    text = (f.text or f"{f.subject} {relation_words(f.relation)} {f.object}").rstrip(". ")
-    when = span_text(f)
-    return f"{text} ({when})" if when else text
 
 
 def relation_words(relation: str) -> str:
