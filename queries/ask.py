@@ -1,302 +1,162 @@
 """Questions in plain language, answered from facts (cited), or "I don't know" — never invented.
 
-A question is turned into a :class:`Plan` — who it is about, which relations, which time — and the
-plan is run as an ordinary temporal query (``as_of`` / ``history``). The answer text is made from
-the facts found, so it can only say what the memory holds.
+A question becomes a :class:`Plan`: whom it starts from, a chain of hops ("Kenji's brother"), the
+relations asked, the kind of question and the time (valid time, and transaction time for "as
+known then"). The plan is run by reading the store by subject, object and relation only
+(:mod:`queries.hops`), and the answer is worded from the facts found (:mod:`queries.answer_text`),
+so it can only say what the memory holds.
+
+Kinds: *what* (the value: "Where does Kenji's brother live?"), *who* (the inverse: "Who lives in
+Kyoto?"), *when_start* / *when_end* ("When did Priya leave Dell?"), *how_long*, *ever* ("Has Kenji
+ever lived in Osaka?"), *changed* ("What changed for Kenji since 2023?", through ``diff``) and
+*believed* ("What did the memory believe about Kenji on 1 May 2024?", through transaction time).
 
 Planning:
 
-- **Offline** (no LLM configured), by rules:
-  - *entity*: names (or aliases) of known entities appearing in the question; "he", "she",
-    "they" with no name stand for the group's main subject (the entity most facts are about),
-    and the answer says so;
-  - *relation*: a keyword table ("live" → ``LIVES_IN``, "what does … do" → ``WORKS_AS``,
-    "like" → ``LIKES``, …), then any relation of the group whose name shares a word with the
-    question ("who does he play for" → ``PLAYS_FOR``);
-  - *time*: "now"/"currently" or the present tense → now; "in 2019", "in May 2023",
-    "last summer", "two years ago" → that period (any fact overlapping it); "before she moved" →
-    just before the latest change of where she lives ("after …" → from it); a past tense with no
-    time → the whole history. Phrases are resolved against ``reference_time`` (default now) by the
-    time-expression parser of ``ingestion`` (one parser for both sides).
+- **Offline** (no LLM configured), by rules (:mod:`queries.question`, :mod:`queries.question_time`):
+  named entities (or aliases) of the group found in the question; possessives and "the X of Y"
+  as hops; "he", "she", "they" with no name stand for the main speaker of the recent messages,
+  and the answer says so; relations from a keyword table, then from the group's relation names.
 - **With an LLM** (``tg.llm`` set): one structured call fills a :class:`QuestionPlan`; names and
   times it returns are resolved by the same code as above. If the call fails, the rules are used.
 """
 
 from __future__ import annotations
 
-import calendar
 import re
 from collections import Counter
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from typing import Any, Literal
+from typing import Any
 
-from pydantic import BaseModel, Field
-
-from temporal_graph.client import fact_order
 from temporal_graph.errors import InvalidInput, TemporalGraphError
-from temporal_graph.model import Answer, Entity, Fact
+from temporal_graph.model import Answer, Entity, QuestionKind, QuestionPlan
 from temporal_graph.names import check_group, normalize_relation
 from temporal_graph.store import FactQuery
 from temporal_graph.times import TimeLike, to_utc
 
-from ingestion.timeexpr import resolve_time
-
-from .context import fact_line
+from .answering import answer_plan
+from .hops import Hop
+from .question import HOP_WORDS, hop_phrases, question_kind, relation_tiers, unknown_names
+from .question_time import TimeSpec, known_time, question_time, resolve_phrase
 from .search import named_entities
 
-TimeKind = Literal["now", "at", "during", "ever", "before_change", "after_change"]
-_EPSILON = timedelta(microseconds=1)
+__all__ = ["Plan", "QuestionPlan", "ask", "plan_offline", "plan_with_llm", "question_time", "resolve_phrase"]
 
-# ---------------------------------------------------------------------------------- relations
-
-# (pattern, tiers): the first tier that finds facts answers; later tiers are fallbacks.
-_RELATION_RULES: list[tuple[re.Pattern[str], list[list[str]]]] = [
-    (
-        re.compile(
-            r"\bwhat (?:does|did|do|is|was) (?:(?!\b(?:likes?|enjoys?|loves?|fun)\b).)+ (?:do|doing)\b"
-            r"|\b(?:job|profession|occupation|for a living|career|work as|works as|worked as|title)\b"
-        ),
-        [["WORKS_AS", "JOB_TITLE", "ROLE"], ["WORKS_AT"]],
-    ),
-    (
-        re.compile(r"\b(?:work|works|working|worked|employer|employed|company)\b"),
-        [["WORKS_AT"], ["WORKS_AS", "JOB_TITLE", "WORKED_AT"]],
-    ),
-    (
-        re.compile(r"\b(?:live|lives|living|lived|reside|resides|resided|home|based|moved?|stay|stays)\b"),
-        [["LIVES_IN"], ["LIVED_IN"]],
-    ),
-    (
-        re.compile(r"\b(?:study|studies|studying|studied|school|university|college|student)\b"),
-        [["STUDIES_AT"], ["STUDIED_AT"]],
-    ),
-    (re.compile(r"\b(?:married|wife|husband|spouse|partner)\b"), [["MARRIED_TO"], ["DATING", "ENGAGED_TO"]]),
-    (re.compile(r"\b(?:dating|girlfriend|boyfriend)\b"), [["DATING"], ["ENGAGED_TO", "MARRIED_TO"]]),
-    (re.compile(r"\b(?:dislike|dislikes|hate|hates)\b"), [["DISLIKES", "HATES"]]),
-    (re.compile(r"\b(?:like|likes|love|loves|enjoy|enjoys|favou?rite|fan of|into)\b"), [["LIKES", "LOVES"]]),
-    (re.compile(r"\b(?:pets?|dogs?|cats?)\b"), [["HAS_PET"]]),
-    (
-        re.compile(r"\b(?:visit|visited|been to|travel|travelled|traveled|trip)\b"),
-        [["VISITED"], ["PLANS_TO_VISIT"]],
-    ),
-    (re.compile(r"\b(?:born)\b"), [["BORN_IN", "BORN_ON"]]),
-    (re.compile(r"\b(?:manager|managed|manages|boss|reports? to)\b"), [["MANAGED_BY", "REPORTS_TO"]]),
-    (re.compile(r"\b(?:friends?)\b"), [["FRIEND_OF"]]),
-    (re.compile(r"\b(?:child|children|kids?|son|daughter)\b"), [["HAS_CHILD"]]),
-    (re.compile(r"\b(?:speak|speaks|language)\b"), [["SPEAKS"]]),
-    (re.compile(r"\b(?:hobby|hobbies)\b"), [["HAS_HOBBY"]]),
-    (re.compile(r"\b(?:own|owns|owned)\b"), [["OWNS"]]),
-    (re.compile(r"\b(?:allergic|allergy|allergies)\b"), [["ALLERGIC_TO"]]),
-    (re.compile(r"\b(?:plan|plans|planning)\b"), [["PLANS", "PLANS_TO_VISIT"]]),
-    (re.compile(r"\b(?:old|age)\b"), [["AGE"]]),
-]
-# "before she moved": which change anchors the time, by verb.
-_CHANGE_VERBS: list[tuple[re.Pattern[str], str]] = [
-    (re.compile(r"moved|relocated|moving|move"), "LIVES_IN"),
-    (
-        re.compile(
-            r"(?:changed|switched|changing|switching|new) jobs?|quit"
-            r"|started (?:a |her |his |their )?(?:new )?job"
-        ),
-        "WORKS_AT",
-    ),
-    (re.compile(r"married|wedding"), "MARRIED_TO"),
-]
 _PRONOUNS = re.compile(r"\b(?:he|she|they|him|her|his|hers|them|their)\b", re.IGNORECASE)
-_PAST = re.compile(
-    r"\b(?:did|was|were|used to|had|previously|formerly|before|ever)\b"
-    r"|\bha(?:s|ve) (?:\w+ ){0,3}(?:lived|worked|been|studied|visited|owned|liked)\b",
-    re.IGNORECASE,
-)
-_NOW = re.compile(r"\b(?:now|currently|nowadays|these days|at the moment|at present|today)\b", re.IGNORECASE)
-
-# ---------------------------------------------------------------------------------- times
-
-_MONTH_NAMES = {m.lower(): i for i, m in enumerate(calendar.month_name) if m}
-_MONTH_NAMES.update({m.lower(): i for i, m in enumerate(calendar.month_abbr) if m})
-_MONTH = r"(?:" + "|".join(sorted(_MONTH_NAMES, key=len, reverse=True)) + r")\.?"
-_DATE = (
-    rf"(?:\d{{1,2}}(?:st|nd|rd|th)?\s+{_MONTH},?\s+\d{{4}}|{_MONTH}\s+\d{{1,2}}(?:st|nd|rd|th)?,?\s+\d{{4}}"
-    rf"|{_MONTH},?\s+\d{{4}}|\d{{4}}-\d{{2}}(?:-\d{{2}})?|\d{{4}}|{_MONTH})"
-)
-_NUMBER_WORDS = {
-    "a": 1,
-    "an": 1,
-    "one": 1,
-    "two": 2,
-    "three": 3,
-    "four": 4,
-    "five": 5,
-    "six": 6,
-    "seven": 7,
-    "eight": 8,
-    "nine": 9,
-    "ten": 10,
-}
-_RELATIVE = re.compile(
-    rf"\b(?:(?:last|this|next|past) (?:year|month|week|summer|winter|spring|autumn|fall|{_MONTH})"
-    rf"|(?:\d+|{'|'.join(_NUMBER_WORDS)}) (?:years?|months?|weeks?|days?) ago|yesterday)\b",
-    re.IGNORECASE,
-)
-_ABSOLUTE = re.compile(
-    rf"\b(?:in|during|on|as of|at|around|by|back in)\s+(?:early |late |mid[- ])?({_DATE})\b", re.IGNORECASE
-)
-_BEFORE_DATE = re.compile(rf"\bbefore\s+({_DATE})\b", re.IGNORECASE)
-_CHANGE = re.compile(
-    r"\b(before|after|since)\s+(?:[\w'-]+\s+){0,3}?("
-    + "|".join(p.pattern for p, _ in _CHANGE_VERBS)
-    + r")\b",
-    re.IGNORECASE,
-)
-
-
-@dataclass
-class TimeSpec:
-    kind: TimeKind
-    start: datetime | None = None  # "at": the moment; "during": [start, end)
-    end: datetime | None = None
-    text: str = ""  # the phrase, for the answer
-    change_relation: str | None = None
-
-
-def question_time(question: str, reference: datetime) -> TimeSpec:
-    """The time a question asks about, resolved against ``reference``."""
-    q = question.strip()
-    change = _CHANGE.search(q)
-    if change:
-        for pattern, relation in _CHANGE_VERBS:
-            if pattern.fullmatch(change.group(2).lower()):
-                kind: TimeKind = "before_change" if change.group(1).lower() == "before" else "after_change"
-                return TimeSpec(kind, text=change.group(0), change_relation=relation)
-    before = _BEFORE_DATE.search(q)
-    if before:
-        span = resolve_phrase(before.group(1), reference)
-        if span is not None:
-            return TimeSpec("at", start=span[0] - _EPSILON, text=before.group(0))
-    relative = _RELATIVE.search(q)
-    if relative:
-        span = resolve_phrase(relative.group(0), reference)
-        if span is not None:
-            return TimeSpec("during", start=span[0], end=span[1], text=relative.group(0))
-    absolute = _ABSOLUTE.search(q)
-    if absolute:
-        span = resolve_phrase(absolute.group(1), reference)
-        if span is not None:
-            return TimeSpec("during", start=span[0], end=span[1], text=absolute.group(0))
-    if _NOW.search(q):
-        return TimeSpec("at", start=reference, text="now")
-    if _PAST.search(q):
-        return TimeSpec("ever", text="")
-    return TimeSpec("at", start=reference, text="now")
-
-
-def resolve_phrase(phrase: str, reference: datetime) -> tuple[datetime, datetime] | None:
-    """[start, end) of a time phrase, by the same deterministic parser ingestion uses."""
-    span = resolve_time(phrase, reference)
-    return (span.start, span.end) if span is not None and span.end > span.start else None
-
-
-class QuestionPlan(BaseModel):
-    """What an LLM fills in for one question (structured output)."""
-
-    subject: str | None = Field(
-        default=None,
-        description="The person or thing the question is about, as named in the question; "
-        "null if the question names nobody (e.g. only 'he' or 'she').",
-    )
-    object: str | None = Field(
-        default=None,
-        description="A second named entity the answer should be about, e.g. 'Shanghai' in "
-        "'when did she move to Shanghai' or 'who lives in Shanghai'; else null.",
-    )
-    relations: list[str] = Field(
-        default_factory=list,
-        description="Relations that would answer it, UPPER_SNAKE, best first, chosen "
-        "from the known relations when one fits (e.g. LIVES_IN for 'where does she live').",
-    )
-    time: TimeKind = Field(
-        default="now",
-        description="now: the present; at: one moment; during: a period such as 'in 2019' or "
-        "'last summer'; ever: the whole history; before_change/after_change: just before/after a change "
-        "such as 'before she moved'.",
-    )
-    time_text: str | None = Field(
-        default=None,
-        description="The time phrase exactly as written in the question (e.g. 'in May 2023', "
-        "'last summer'); null for now/ever/before_change/after_change.",
-    )
-    change_relation: str | None = Field(
-        default=None,
-        description="For before_change/after_change: the relation that changed "
-        "(LIVES_IN for moving, WORKS_AT for a new job).",
-    )
+RECENT_SPEAKERS = 50  # messages looked at to decide whom "he"/"she" means
 
 
 @dataclass
 class Plan:
+    """A question resolved against the memory: entities found, relations known, times placed."""
+
     subject: Entity | None
     object: Entity | None
     relation_tiers: list[list[str]]
     time: TimeSpec
+    kind: QuestionKind = "what"
+    hops: list[Hop] = field(default_factory=list)
+    known_at: datetime | None = None
+    known_text: str = ""
     notes: list[str] = field(default_factory=list)
-    unknown_name: str | None = None
+    unknown_name: str | None = None  # a name asked about that the memory does not know
+    unknown_object: str | None = None
+
+    def described(self) -> QuestionPlan:
+        """The plan as the public :class:`QuestionPlan` (what ``tgraph ask --json`` prints)."""
+        return QuestionPlan(
+            subject=self.subject.name if self.subject else (
+                self.unknown_name if self.unknown_name != self.unknown_object else None),
+            object=self.object.name if self.object else self.unknown_object,
+            hops=[h.relations[0] for h in self.hops],
+            hop_words=[h.word or "" for h in self.hops],
+            relations=[r for tier in self.relation_tiers for r in tier],
+            kind=self.kind,
+            time=_public_time(self.time),
+            time_text=self.known_text or self.time.text or None,
+            change_relation=self.time.change_relation,
+        )
+
+
+def _public_time(time: TimeSpec) -> Any:
+    return "now" if time.kind == "at" and time.text == "now" else time.kind
+
+
+# ---------------------------------------------------------------------------------- offline plan
 
 
 def plan_offline(tg: Any, question: str, reference: datetime, group_id: str) -> Plan:
-    subject, obj, notes = _entities(tg, question, group_id)
-    return Plan(subject, obj, _relations(tg, question, group_id), question_time(question, reference), notes)
-
-
-def _entities(tg: Any, question: str, group_id: str) -> tuple[Entity | None, Entity | None, list[str]]:
-    """(subject, object, notes): named entities in question order; a pronoun stands for the main subject."""
-    found = named_entities(tg, question, group_id)
-    lowered = question.casefold()
-    found.sort(
-        key=lambda e: min(
-            (i for n in (e.name, *e.aliases) if (i := lowered.find(n.casefold())) >= 0), default=len(lowered)
-        )
-    )
-    subjects = [e for e in found if _has_facts(tg, group_id, subject_id=e.id)]
-    subject = subjects[0] if subjects else None
-    others = [e for e in found if subject is None or e.id != subject.id]
+    known = known_time(question, reference)
+    q = known[2] if known else question
+    spans = _entity_spans(tg, q, group_id)
+    hop_words: list[str] = []
+    reduced = q
+    chain_start: Entity | None = None
+    for entity, start, end in spans:
+        hop_words, reduced = hop_phrases(q, start, end)
+        if hop_words:
+            chain_start = entity
+            break
+    found = [e for e, _, _ in spans]
+    if chain_start is not None:
+        subject: Entity | None = chain_start
+        others = [e for e in found if e.id != chain_start.id]
+    else:
+        with_facts = [e for e in found if _has_facts(tg, group_id, subject_id=e.id)]
+        subject = with_facts[0] if with_facts else None
+        others = [e for e in found if subject is None or e.id != subject.id]
+    obj = others[0] if others else None
+    unknown = unknown_names(reduced, [n for e in found for n in (e.name, *e.aliases)])
+    kind = question_kind(reduced, has_hops=bool(hop_words), has_object=obj is not None or bool(unknown))
+    if kind == "who" and found:
+        subject, obj = None, found[0]
     notes: list[str] = []
-    if subject is None and _PRONOUNS.search(question):
-        subject = _main_subject(tg, group_id)
+    if subject is None and obj is None and _PRONOUNS.search(q):
+        subject = _main_subject(tg, group_id, reference)
         if subject is not None:
-            pronoun = _PRONOUNS.search(question).group(0)  # type: ignore[union-attr]
-            notes.append(f"taking '{pronoun}' to be {subject.name}")
-    return subject, (others[0] if others else None), notes
+            notes.append(f"taking '{_PRONOUNS.search(q).group(0)}' to be {subject.name}")  # type: ignore[union-attr]
+    time = question_time(reduced, reference)
+    plan = Plan(subject, obj, relation_tiers(reduced, tg.store.relations(group_id)), time, kind,
+                hops=[Hop(HOP_WORDS[w], w) for w in hop_words], notes=notes)
+    if unknown and obj is None:
+        plan.unknown_object = unknown[0]
+        if subject is None:
+            plan.unknown_name = unknown[0]
+    if known:
+        plan.known_at, plan.known_text = known[0], known[1]
+        if kind == "believed" or time.kind != "during":
+            plan.time = TimeSpec("at", start=known[0], text=known[1])
+    return plan
+
+
+def _entity_spans(tg: Any, question: str, group_id: str) -> list[tuple[Entity, int, int]]:
+    """Named entities with where they first occur in the question, in question order."""
+    lowered = question.casefold()
+    spans = []
+    for e in named_entities(tg, question, group_id):
+        hits = [(i, i + len(n)) for n in (e.name, *e.aliases) if (i := lowered.find(n.casefold())) >= 0]
+        start, end = min(hits) if hits else (len(lowered), len(lowered))
+        spans.append((e, start, end))
+    return sorted(spans, key=lambda s: s[1])
 
 
 def _has_facts(tg: Any, group_id: str, **ids: str) -> bool:
     return bool(tg.store.facts(FactQuery(group_id, **ids)))
 
 
-def _main_subject(tg: Any, group_id: str) -> Entity | None:
-    """The entity most currently-believed facts are about: who "he"/"she" means in a personal memory."""
-    counts = Counter(f.subject_id for f in tg.store.facts(FactQuery(group_id)))
-    if not counts:
-        return None
-    best = max(counts.values())
-    candidates = tg.store.entities(group_id, ids=[i for i, n in counts.items() if n == best])
-    return min(candidates, key=lambda e: e.name.casefold()) if candidates else None
+def _main_subject(tg: Any, group_id: str, reference: datetime) -> Entity | None:
+    """Whom "he"/"she" means in a personal memory: the most frequent speaker of the recent
+    messages who has facts (read from the latest messages, never the whole group)."""
+    recent = tg.store.recent_episodes(group_id, reference + timedelta(days=1), RECENT_SPEAKERS)
+    for name, _ in Counter(e.speaker for e in recent if e.speaker).most_common():
+        entity = tg.find_entity(name, group_id)
+        if entity is not None and _has_facts(tg, group_id, subject_id=entity.id):
+            return entity
+    return None
 
 
-def _relations(tg: Any, question: str, group_id: str) -> list[list[str]]:
-    q = question.casefold()
-    for pattern, tiers in _RELATION_RULES:
-        if pattern.search(q):
-            return [list(t) for t in tiers]
-    # Any relation of the group sharing a word stem with the question ("play" ~ PLAYS_FOR).
-    stems = {w[:4] for w in re.findall(r"[a-z]{3,}", q)} - {"what", "wher", "when", "does", "that", "with"}
-    matching = [
-        r
-        for r in tg.store.relations(group_id)
-        if any(part.lower()[:4] in stems for part in r.split("_") if len(part) >= 3)
-    ]
-    return [matching] if matching else []
+# ---------------------------------------------------------------------------------- LLM plan
 
 
 def plan_with_llm(tg: Any, question: str, reference: datetime, group_id: str) -> Plan:
@@ -317,25 +177,38 @@ def plan_with_llm(tg: Any, question: str, reference: datetime, group_id: str) ->
     offline = plan_offline(tg, question, reference, group_id)
     subject = tg.find_entity(raw.subject, group_id) if raw.subject else offline.subject
     obj = tg.find_entity(raw.object, group_id) if raw.object else offline.object
-    tiers: list[list[str]] = []
-    for name in raw.relations:
-        try:
-            tiers.append([normalize_relation(name)])
-        except InvalidInput:
-            continue
-    if tiers:
-        tiers = [[r for t in tiers for r in t]]
+    named = _relation_names(raw.relations)
+    tiers = [named] if named else offline.relation_tiers
+    if raw.hops and not raw.relations:
+        tiers = []  # the answer is whom the hops reach ("Who is Hiro's brother?")
+    hops = []
+    for i, name in enumerate(raw.hops[:3]):
+        word = raw.hop_words[i].lower() if i < len(raw.hop_words) and raw.hop_words[i] else None
+        candidates = _relation_names([name]) + list(HOP_WORDS.get(word or "", ()))
+        if candidates:
+            hops.append(Hop(tuple(dict.fromkeys(candidates)), word))
     time = _time_from_llm(raw, reference) or offline.time
-    plan = Plan(
-        subject,
-        obj,
-        tiers or offline.relation_tiers,
-        time,
-        list(offline.notes if subject == offline.subject else []),
-    )
+    plan = Plan(subject, obj, tiers, time, raw.kind, hops=hops,
+                notes=list(offline.notes if subject == offline.subject else []))
+    if raw.kind == "believed" and time.kind in ("at", "during") and time.start is not None:
+        moment = (time.end or time.start + timedelta(days=1)) - timedelta(microseconds=1)
+        plan.known_at, plan.known_text = moment, time.text
+        plan.time = TimeSpec("at", start=moment, text=time.text)
+    elif offline.known_at is not None:
+        plan.known_at, plan.known_text = offline.known_at, offline.known_text
     if raw.subject and subject is None:
         plan.unknown_name = raw.subject
     return plan
+
+
+def _relation_names(names: list[str]) -> list[str]:
+    out = []
+    for name in names:
+        try:
+            out.append(normalize_relation(name))
+        except InvalidInput:
+            continue
+    return out
 
 
 def _time_from_llm(raw: QuestionPlan, reference: datetime) -> TimeSpec | None:
@@ -350,97 +223,21 @@ def _time_from_llm(raw: QuestionPlan, reference: datetime) -> TimeSpec | None:
             return None
         return TimeSpec(raw.time, change_relation=relation, text=raw.time_text or "")
     if raw.time_text:
+        since = re.match(r"^\s*since\s+", raw.time_text, flags=re.IGNORECASE)
         phrase = re.sub(
-            r"^(?:in|during|on|as of|at|around|by)\s+", "", raw.time_text.strip(), flags=re.IGNORECASE
+            r"^(?:in|during|on|as of|at|around|by|since)\s+", "", raw.time_text.strip(), flags=re.IGNORECASE
         )
         span = resolve_phrase(phrase, reference)
         if span is not None:
+            if since:
+                return TimeSpec("during", start=span[0], end=reference, text=raw.time_text)
             if raw.time == "at":
                 return TimeSpec("at", start=span[0], text=raw.time_text)
             return TimeSpec("during", start=span[0], end=span[1], text=raw.time_text)
     return None
 
 
-# ---------------------------------------------------------------------------------- running
-
-
-def run_plan(tg: Any, plan: Plan, group_id: str) -> tuple[list[Fact], str | None]:
-    """The facts answering ``plan`` and, when the time could not be placed, why."""
-    time = plan.time
-    if time.kind in ("before_change", "after_change"):
-        if plan.subject is None:
-            return [], None
-        moment = _change_moment(tg, plan.subject, time.change_relation or "LIVES_IN", group_id)
-        if moment is None:
-            return [], f"the memory does not know when {plan.subject.name} {_verb(time.change_relation)}"
-        time = TimeSpec(
-            "at", start=moment - _EPSILON if time.kind == "before_change" else moment, text=time.text
-        )
-        if not plan.relation_tiers:
-            plan.relation_tiers = [[plan.time.change_relation or "LIVES_IN"]]
-    tiers = plan.relation_tiers or [[]]  # no relation recognized: everything about the subject
-    for tier in tiers:
-        facts: list[Fact] = []
-        for relation in tier or [None]:
-            facts += _facts(tg, plan, relation, time, group_id)
-        if facts:
-            return _dedupe(facts), None
-    return [], None
-
-
-def _facts(tg: Any, plan: Plan, relation: str | None, time: TimeSpec, group_id: str) -> list[Fact]:
-    """Rows of the plan's subject (or, lacking one, pointing at its object), as currently
-    believed, whose valid time matches the plan's time."""
-    if plan.subject is None and plan.object is None:
-        return []
-
-    def fetch(obj: Entity | None) -> list[Fact]:
-        query = FactQuery(
-            group_id,
-            subject_id=plan.subject.id if plan.subject else None,
-            object_id=obj.id if obj else None,
-            relation=relation,
-        )
-        rows = tg.store.facts(query)
-        if time.kind == "at":
-            rows = [f for f in rows if f.valid_at_time(time.start)]  # type: ignore[arg-type]
-        elif time.kind == "during":
-            rows = [f for f in rows if _overlaps(f, time.start, time.end)]
-        return rows
-
-    rows = fetch(plan.object)
-    if not rows and plan.object is not None and plan.subject is not None:
-        rows = fetch(None)  # "does he live in Paris?": say what is known instead
-    return rows
-
-
-def _overlaps(f: Fact, start: datetime | None, end: datetime | None) -> bool:
-    return (f.valid_at is None or end is None or f.valid_at < end) and (
-        f.invalid_at is None or start is None or f.invalid_at > start
-    )
-
-
-def _change_moment(tg: Any, subject: Entity, relation: str, group_id: str) -> datetime | None:
-    """When the latest change of ``relation`` happened: the start of its latest dated row that
-    followed another row (or the latest dated row at all)."""
-    rows = tg.history(subject.name, relation, group_id=group_id)
-    dated = [f for f in rows if f.valid_at is not None]
-    if not dated:
-        return None
-    changes = [
-        f for f in dated if any(p.invalid_at == f.valid_at and p.object_id != f.object_id for p in rows)
-    ]
-    return max(f.valid_at for f in (changes or dated))  # type: ignore[type-var]
-
-
-def _verb(relation: str | None) -> str:
-    return {"LIVES_IN": "moved", "WORKS_AT": "changed jobs", "MARRIED_TO": "married"}.get(
-        relation or "", "changed"
-    )
-
-
-def _dedupe(facts: Sequence[Fact]) -> list[Fact]:
-    return sorted({f.id: f for f in facts}.values(), key=fact_order)
+# ---------------------------------------------------------------------------------- asking
 
 
 def ask(
@@ -461,21 +258,7 @@ def ask(
             plan = None  # the LLM failed; the rules still answer
     if plan is None:
         plan = plan_offline(tg, question, reference, group_id)
-
-    if plan.subject is None and plan.object is None:
-        who = f" anyone called {plan.unknown_name!r}" if plan.unknown_name else " who or what this is about"
-        return Answer(question=question, text=f"I don't know: the memory does not know{who}.", known=False)
-    facts, problem = run_plan(tg, plan, group_id)
-    about = plan.subject.name if plan.subject else plan.object.name  # type: ignore[union-attr]
-    if not facts:
-        when = f" {plan.time.text}" if plan.time.text and plan.time.text != "now" else ""
-        asked = [r for tier in plan.relation_tiers for r in tier]
-        what = (
-            " or ".join(f"'{r.lower().replace('_', ' ')}'" for r in asked[:3]) + " fact" if asked else "fact"
-        )
-        why = problem or f"the memory has no {what} about {about}{when}"
-        return Answer(question=question, text=f"I don't know: {why}.", known=False)
-    text = "; ".join(fact_line(f).removeprefix("- ") for f in facts) + "."
-    if plan.notes:
+    text, facts, known = answer_plan(tg, plan, reference, group_id)
+    if plan.notes and known:
         text = f"{text} ({'; '.join(plan.notes)})"
-    return Answer(question=question, text=text, facts=facts, known=True)
+    return Answer(question=question, text=text, facts=facts, known=known, plan=plan.described())

@@ -75,8 +75,9 @@ def named_entities(tg: Any, text: str, group_id: str) -> list[Entity]:
     Scans word n-grams (up to six words, possessive "'s" dropped) against the store's name keys,
     so it costs one indexed lookup per n-gram whatever the size of the graph.
     """
-    words = [w.rstrip(".").removesuffix("'s").removesuffix("’s") for w in _WORD.findall(text)]
-    words = [w for w in words if w]
+    raw = [w.removesuffix("'s").removesuffix("’s") for w in _WORD.findall(text)]
+    raw = [w for w in raw if w.rstrip(".")]
+    words = [w.rstrip(".") for w in raw]  # a sentence's full stop is no part of a name…
     found: list[Entity] = []
     taken = [False] * len(words)
     for n in range(min(MAX_NAME_WORDS, len(words)), 0, -1):
@@ -86,7 +87,12 @@ def named_entities(tg: Any, text: str, group_id: str) -> list[Entity]:
             gram = words[i : i + n]
             if all(w.lower() in _STOP for w in gram):
                 continue
-            entity = tg.find_entity(" ".join(gram), group_id)
+            entity = None
+            # …but a name may hold one: "John R. Pierce", "Sunderland A.F.C." at the end of a sentence.
+            for name in dict.fromkeys((" ".join(gram), " ".join([*raw[i : i + n - 1], gram[-1]]),
+                                       " ".join(raw[i : i + n]))):
+                if entity is None:
+                    entity = tg.find_entity(name, group_id)
             if entity is not None:
                 for j in range(i, i + n):
                     taken[j] = True

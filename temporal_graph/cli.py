@@ -109,6 +109,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("question")
     p.add_argument("--reference-time")
 
+    p = command("context", "a dated memory block for a prompt: the facts and messages relevant to a query")
+    p.add_argument("query")
+    p.add_argument("--budget", type=int, default=1000, help="most tokens in the block (default 1000)")
+    p.add_argument("--as-of", help="facts valid at this time (default now)")
+
     p = command("cypher", "an interactive Cypher console on the Neo4j database")
     p.add_argument("--write", action="store_true", help="allow writes (read-only by default)")
 
@@ -288,6 +293,16 @@ def _ask(tg: TemporalGraph, args: argparse.Namespace, console: Console) -> int:
     return EXIT_OK
 
 
+def _context(tg: TemporalGraph, args: argparse.Namespace, console: Console) -> int:
+    block = tg.context(args.query, budget_tokens=args.budget, as_of=args.as_of, group_id=_group(args))
+    if args.json:
+        print(json.dumps({"query": args.query, "budget_tokens": args.budget, "as_of": args.as_of,
+                          "context": block}, indent=2, ensure_ascii=False))
+    else:
+        print(block)
+    return EXIT_OK
+
+
 def _export(tg: TemporalGraph, args: argparse.Namespace, console: Console) -> int:
     text = json.dumps(tg.export(_group(args)), indent=2, ensure_ascii=False)
     if args.output:
@@ -323,6 +338,7 @@ def _cypher(args: argparse.Namespace, console: Console) -> int:
 COMMANDS: dict[str, Callable[[TemporalGraph, argparse.Namespace, Console], int]] = {
     "import": _import, "import-facts": _import_facts, "reindex": _reindex, "now": _now, "as-of": _as_of, "history": _history, "audit": _audit,
     "diff": _diff, "paths": _paths, "search": _search, "ask": _ask, "export": _export, "forget": _forget,
+    "context": _context,
 }
 
 

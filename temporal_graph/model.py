@@ -152,6 +152,68 @@ class SearchHit(BaseModel):
         return self.episode.content
 
 
+TimeKind = Literal["now", "at", "during", "ever", "before_change", "after_change"]
+QuestionKind = Literal["what", "who", "when_start", "when_end", "how_long", "ever", "changed", "believed"]
+
+
+class QuestionPlan(BaseModel):
+    """What a question asks, as a query: filled by one structured LLM call or by the offline rules.
+
+    Names and time phrases stay as written; ``ask`` resolves them the same way for both planners.
+    """
+
+    subject: str | None = Field(
+        default=None,
+        description="The person or thing the question starts from, as named in the question "
+        "('Kenji' in \"Where does Kenji's brother live?\"); null if it names nobody (only 'he', 'she').",
+    )
+    object: str | None = Field(
+        default=None,
+        description="A second named entity the answer should be about, e.g. 'Shanghai' in "
+        "'when did she move to Shanghai' or 'who lives in Shanghai'; else null.",
+    )
+    hops: list[str] = Field(
+        default_factory=list,
+        description="Relations to follow from the subject, in order, to reach whom the question is really "
+        "about, UPPER_SNAKE: ['HAS_SIBLING'] for \"Kenji's brother\", ['MARRIED_TO'] for 'the husband of "
+        "Rita', ['HAS_SIBLING', 'MARRIED_TO'] for \"Sam's sister's husband\"; at most 3; empty when "
+        "the question is about the subject itself.",
+    )
+    hop_words: list[str] = Field(
+        default_factory=list,
+        description="The words naming each hop as written ('brother', 'husband'), same order as hops.",
+    )
+    relations: list[str] = Field(
+        default_factory=list,
+        description="Relations that would answer it, UPPER_SNAKE, best first, chosen "
+        "from the known relations when one fits (e.g. LIVES_IN for 'where does she live'); empty when "
+        "the answer is the entity the hops reach ('Who is Hiro's brother?').",
+    )
+    kind: QuestionKind = Field(
+        default="what",
+        description="what: the value(s) of the relations; who: which subjects hold the relations to the "
+        "object ('who lives in Kyoto'); when_start / when_end: when it began / ended; how_long: for how "
+        "long; ever: yes or no, did it ever hold ('has Kenji ever lived in Osaka'); changed: what "
+        "changed since a time; believed: what the memory believed on a date.",
+    )
+    time: TimeKind = Field(
+        default="now",
+        description="now: the present; at: one moment; during: a period such as 'in 2019' or "
+        "'last summer'; ever: the whole history; before_change/after_change: just before/after a change "
+        "such as 'before she moved'.",
+    )
+    time_text: str | None = Field(
+        default=None,
+        description="The time phrase exactly as written in the question (e.g. 'in May 2023', "
+        "'last summer', 'since 2023'); null for now/ever/before_change/after_change.",
+    )
+    change_relation: str | None = Field(
+        default=None,
+        description="For before_change/after_change: the relation that changed "
+        "(LIVES_IN for moving, WORKS_AT for a new job).",
+    )
+
+
 class Answer(BaseModel):
     model_config = _FROZEN
 
@@ -159,6 +221,7 @@ class Answer(BaseModel):
     text: str
     facts: list[Fact] = Field(default_factory=list)
     known: bool = True  # False when the memory does not know; the text then says so
+    plan: QuestionPlan | None = None  # what the question was taken to ask (for --json and debugging)
 
 
 class IngestResult(BaseModel):

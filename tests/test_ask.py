@@ -22,6 +22,7 @@ def story(tg, tick):
     tg.add_fact("Li Na", "lives in", "Hangzhou", valid_at="2019-01-01")
     tick()
     tg.add_fact("Zhang Wei", "lives in", "Shanghai", valid_at="2024-06-01", episode_id="ep-move")
+    tg.add_episode("Hello again!", reference_time="2024-06-02", speaker="Zhang Wei")  # "he" = the speaker
     return tg
 
 

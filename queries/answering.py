@@ -1,0 +1,304 @@
+"""Running a question :class:`~queries.ask.Plan`: reads through :mod:`queries.hops`, words through
+:mod:`queries.answer_text`. Returns (text, cited facts, known); answer facts are cited before the
+facts of the chain that led to them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime, timedelta
+from typing import TYPE_CHECKING, Any
+
+from temporal_graph.client import fact_order
+from temporal_graph.model import Entity, Fact
+
+from .answer_text import coarser, date_text, duration_text, end_text, precision, relation_words, start_text
+from .context import fact_line
+from .hops import Reached, Reader, follow
+from .question import SYMMETRIC
+from .question_time import EPSILON, TimeSpec, is_now
+
+if TYPE_CHECKING:
+    from .ask import Plan
+
+Result = tuple[str, list[Fact], bool]
+
+
+def answer_plan(tg: Any, plan: Plan, reference: datetime, group_id: str) -> Result:
+    if plan.subject is None and plan.object is None:
+        who = f" anyone called {plan.unknown_name!r}" if plan.unknown_name else " who or what this is about"
+        return f"I don't know: the memory does not know{who}.", [], False
+    if plan.object is None and plan.unknown_object and plan.kind in ("who", "when_start", "when_end", "how_long",
+                                                                     "ever"):
+        return f"I don't know: the memory knows nothing about {plan.unknown_object}.", [], False
+    reader = Reader(tg, group_id, plan.known_at)
+    if plan.kind == "who" or plan.subject is None:
+        return _who(reader, plan)
+    time = plan.time
+    if time.kind in ("before_change", "after_change"):
+        placed = _placed(tg, plan, group_id)
+        if isinstance(placed, str):
+            return f"I don't know: {placed}.", [], False
+        time = placed
+    strict = time.kind in ("at", "during") and plan.kind in ("what", "believed")
+    walk = follow(reader, plan.subject, plan.hops, time if strict else _now(reference), fallback_any_time=not strict)
+    if walk.broken_at is not None:
+        return _broken(plan, walk.broken_at, walk.broken_from, time if strict else None)
+    if plan.kind == "changed":
+        return _changed(tg, plan, walk.reached, reference, group_id)
+    if plan.kind in ("when_start", "when_end", "how_long", "ever"):
+        return _about_interval(reader, plan, walk.reached, reference)
+    return _what(reader, plan, walk.reached, time, reference)
+
+
+def _now(reference: datetime) -> TimeSpec:
+    return TimeSpec("at", start=reference, text="now")
+
+
+def _lines(facts: Sequence[Fact]) -> str:
+    return "; ".join(fact_line(f).removeprefix("- ") for f in facts)
+
+
+def _dedupe(facts: Sequence[Fact]) -> list[Fact]:
+    return list({f.id: f for f in facts}.values())
+
+
+def _chain_of(reached: Sequence[Reached]) -> list[Fact]:
+    return _dedupe([f for r in reached for f in r.chain])
+
+
+def _with_chain(text: str, answer: list[Fact], reached: Sequence[Reached]) -> tuple[str, list[Fact]]:
+    chain = _chain_of(reached)
+    if not chain:
+        return text, answer
+    return f"{text} Through: {_lines(chain)}.", _dedupe([*answer, *chain])
+
+
+def _who_is(reached: Sequence[Reached], plan: Plan) -> str:
+    """``Hiro (Kenji's brother)`` for a chain's end, or the subject's name."""
+    if not plan.hops or not reached:
+        return plan.subject.name if plan.subject else ""
+    names = ", ".join(dict.fromkeys(r.entity.name for r in reached))
+    return f"{names} ({_possessive(plan)})"
+
+
+def _possessive(plan: Plan, upto: int | None = None) -> str:
+    words = [h.word or relation_words(h.relations[0]) for h in plan.hops[:upto]]
+    return "'s ".join([plan.subject.name, *words]) if plan.subject else " ".join(words)
+
+
+def _when(time: TimeSpec | None) -> str:
+    return f" {time.text}" if time is not None and time.text and time.text != "now" else ""
+
+
+def _broken(plan: Plan, at: int, stood: list[Reached], time: TimeSpec | None) -> Result:
+    hop = plan.hops[at]
+    word = hop.word or relation_words(hop.relations[0])
+    where = _possessive(plan, at) if at else (plan.subject.name if plan.subject else "")
+    facts = _chain_of(stood)
+    text = f"I don't know: the chain breaks at hop {at + 1}: the memory knows no {word} of {where}{_when(time)}."
+    if facts:
+        text += f" It knows: {_lines(facts)}."
+    return text, facts, False
+
+
+# ---------------------------------------------------------------------------------- what / who
+
+
+def _what(reader: Reader, plan: Plan, reached: list[Reached], time: TimeSpec, reference: datetime) -> Result:
+    if plan.hops and not plan.relation_tiers:  # "Who is Hiro's brother?": the chain's end is the answer
+        chain = _chain_of(reached)
+        return f"{_lines(chain)}.", chain, True
+    focus = [r.entity for r in reached]
+    facts = _tiered(reader, plan, focus, time)
+    if not facts and plan.object is not None:
+        facts = _tiered(reader, plan, focus, time, use_object=False)  # "does he live in Paris?": say what is known
+    if not facts and is_now(time) and plan.relation_tiers:
+        last = _last_known(reader, plan, focus, reference)
+        if last:
+            text, cited = _with_chain(f"Not any more, as far as the memory knows; last known: {_lines(last)}.",
+                                      last, reached)
+            return text, cited, True
+    if not facts:
+        asked = [r for tier in plan.relation_tiers for r in tier]
+        what = " or ".join(f"'{relation_words(r)}'" for r in asked[:3]) + " fact" if asked else "fact"
+        about = _who_is(reached, plan)
+        text = f"I don't know: the memory has no {what} about {about}{_when(time)}."
+        chain = _chain_of(reached)
+        return (f"{text} It knows: {_lines(chain)}." if chain else text), chain, False
+    text = f"{_lines(facts)}."
+    if plan.known_at is not None:
+        text = f"As the memory believed it {plan.known_text or date_text(plan.known_at)}: {text}"
+    text, cited = _with_chain(text, facts, reached)
+    return text, cited, True
+
+
+def _tiered(reader: Reader, plan: Plan, focus: list[Entity], time: TimeSpec | None,
+            use_object: bool = True) -> list[Fact]:
+    """The first tier of relations with facts about ``focus`` (everything, when no relation is asked)."""
+    object_id = plan.object.id if use_object and plan.object is not None else None
+    for tier in plan.relation_tiers or [[]]:
+        facts = [f for e in focus for r in (tier or [None]) for f in _rows(reader, e, r, object_id, time)]
+        if facts:
+            return sorted(_dedupe(facts), key=fact_order)
+    return []
+
+
+def _rows(reader: Reader, entity: Entity, relation: str | None, object_id: str | None,
+          time: TimeSpec | None) -> list[Fact]:
+    time = time if time is not None and time.kind in ("at", "during") else None
+    if relation is None:
+        return reader.rows(time, subject_id=entity.id, object_id=object_id)
+    pairs = reader.around(entity.id, relation, time)
+    return [f for f, other in pairs if object_id is None or other == object_id]
+
+
+def _last_known(reader: Reader, plan: Plan, focus: list[Entity], reference: datetime) -> list[Fact]:
+    """Nothing holds now: the value(s) that ended last, among those already begun."""
+    every = _tiered(reader, plan, focus, None)
+    started = [f for f in every if f.valid_at is None or f.valid_at <= reference]
+    ends = [f.invalid_at for f in started if f.invalid_at is not None]
+    return [f for f in started if ends and f.invalid_at == max(ends)]
+
+
+def _who(reader: Reader, plan: Plan) -> Result:
+    target = plan.object or plan.subject
+    assert target is not None
+    time = plan.time if plan.time.kind in ("at", "during") else None
+    facts: list[Fact] = []
+    for tier in plan.relation_tiers or [[]]:
+        if tier:
+            facts = [f for r in tier for f in reader.rows(time, object_id=target.id, relation=r)]
+            # "Who is married to Rita?" also when it was told as "Rita is married to Tom".
+            facts += [f for r in tier if r in SYMMETRIC
+                      for f in reader.rows(time, subject_id=target.id, relation=r)]
+        else:
+            facts = reader.rows(time, object_id=target.id)
+        if facts:
+            break
+    if not facts:
+        asked = [r for tier in plan.relation_tiers for r in tier]
+        what = " or ".join(f"'{relation_words(r)}'" for r in asked[:3]) if asked else "any"
+        return f"I don't know: the memory has no {what} fact pointing at {target.name}{_when(time)}.", [], False
+    facts = sorted(_dedupe(facts), key=fact_order)
+    return f"{_lines(facts)}.", facts, True
+
+
+# ---------------------------------------------------------------------------------- when / how long / ever
+
+
+def _about_interval(reader: Reader, plan: Plan, reached: list[Reached], reference: datetime) -> Result:
+    focus = [r.entity for r in reached]
+    time = plan.time if plan.time.kind == "during" else None
+    facts = _tiered(reader, plan, focus, time)
+    if not facts and plan.object is not None and plan.relation_tiers:
+        # The relation words did not match ("When did Priya leave Dell?"): any fact between the two.
+        facts = sorted(_dedupe([f for e in focus for f in _rows(reader, e, None, plan.object.id, time)]),
+                       key=fact_order)
+    about = _who_is(reached, plan)
+    if not facts:
+        what = f"{about} and {plan.object.name}" if plan.object is not None else about
+        return _with_chain_unknown(f"I don't know: the memory has no such fact about {what}", reached)
+    if plan.kind == "ever":
+        text, cited = _with_chain(f"Yes: {_lines(facts)}.", facts, reached)
+        return text, cited, True
+    if plan.kind == "when_start":
+        if plan.object is None:
+            facts = sorted(facts, key=lambda f: f.valid_at or datetime.min.replace(tzinfo=reference.tzinfo),
+                           reverse=True)  # "When did he move?": the latest change
+        dated = [f for f in facts if f.valid_at is not None]
+        if not dated:
+            return _with_chain_unknown(f"I don't know when it began: {_lines(facts)}", reached)
+        parts = [f"{fact_line(f).removeprefix('- ')}: it began {_began(f)}" for f in dated]
+        text, cited = _with_chain("; ".join(parts) + ".", dated, reached)
+        return text, cited, True
+    if plan.kind == "when_end":
+        ended = sorted((f for f in facts if f.invalid_at is not None), key=lambda f: f.invalid_at, reverse=True)
+        if not ended:
+            return _with_chain_unknown(
+                f"I don't know when it ended: as far as the memory knows, it still holds: {_lines(facts)}", reached)
+        parts = [f"{fact_line(f).removeprefix('- ')}: it ended {end_text(f, preposition=True)}" for f in ended]
+        text, cited = _with_chain("; ".join(parts) + ".", ended, reached)
+        return text, cited, True
+    return _how_long(facts, reached, reference)
+
+
+def _began(f: Fact) -> str:
+    text = start_text(f, preposition=True) or ""
+    return f"{text} (when it was first told)" if text.startswith("by ") else text
+
+
+def _how_long(facts: list[Fact], reached: list[Reached], reference: datetime) -> Result:
+    dated = [f for f in facts if f.valid_at is not None]
+    if not dated:
+        return _with_chain_unknown(f"I don't know how long: the memory does not know when it began: "
+                                   f"{_lines(facts)}", reached)
+    parts = []
+    for f in dated:
+        start = f.valid_at
+        assert start is not None
+        first = precision(start, f.attributes.get("valid_at_granularity"))
+        at_least = "at least " if first == "told" else ""
+        if f.invalid_at is None or f.invalid_at > reference:
+            length = duration_text(start, reference, first)
+            parts.append(f"{fact_line(f).removeprefix('- ')}: since {start_text(f, preposition=False)}"
+                         .replace("since by ", "since at least ") + f", {at_least}{length} so far")
+        else:
+            last = precision(f.invalid_at, f.attributes.get("invalid_at_granularity"))
+            length = duration_text(start, f.invalid_at, coarser(first, last))
+            parts.append(f"{fact_line(f).removeprefix('- ')}: for {at_least}{length} "
+                         f"({(start_text(f) or '').removeprefix('by ')} to {end_text(f)})")
+    text, cited = _with_chain("; ".join(parts) + ".", dated, reached)
+    return text, cited, True
+
+
+def _with_chain_unknown(text: str, reached: list[Reached]) -> Result:
+    chain = _chain_of(reached)
+    return (f"{text}." + (f" Through: {_lines(chain)}." if chain else "")), chain, False
+
+
+# ---------------------------------------------------------------------------------- what changed
+
+
+def _changed(tg: Any, plan: Plan, reached: list[Reached], reference: datetime, group_id: str) -> Result:
+    if plan.time.kind == "during" and plan.time.start is not None:
+        start, since = plan.time.start, plan.time.text or f"since {date_text(plan.time.start)}"
+    else:
+        start, since = reference - timedelta(days=365), "in the last year"
+    if start >= reference:
+        return f"I don't know: {since} is not before now.", [], False
+    cited: list[Fact] = []
+    parts = []
+    for r in reached:
+        diff = tg.diff(start, reference + EPSILON, subject=r.entity.name, group_id=group_id)
+        told = {f.fact_id for f in (*diff.started, *diff.ended)}
+        revised = [f for f in diff.revised if f.fact_id not in told]  # not again what already started or ended
+        for label, facts in (("started", diff.started), ("ended", diff.ended), ("revised", revised)):
+            if facts:
+                parts.append(f"{label}: {_lines(facts)}")
+                cited += facts
+    name = _who_is(reached, plan)
+    if not parts:
+        return f"Nothing changed for {name} {since}, as far as the memory knows.", [], True
+    text, facts = _with_chain(f"For {name} {since}: " + "; ".join(parts) + ".", _dedupe(cited), reached)
+    return text, facts, True
+
+
+# ---------------------------------------------------------------------------------- before / after a change
+
+
+def _placed(tg: Any, plan: Plan, group_id: str) -> TimeSpec | str:
+    """The moment of "before/after he moved", or why it cannot be placed."""
+    assert plan.subject is not None
+    relation = plan.time.change_relation or "LIVES_IN"
+    rows = tg.history(plan.subject.name, relation, group_id=group_id)
+    dated = [f for f in rows if f.valid_at is not None]
+    if not dated:
+        verb = {"LIVES_IN": "moved", "WORKS_AT": "changed jobs", "MARRIED_TO": "married"}.get(relation, "changed")
+        return f"the memory does not know when {plan.subject.name} {verb}"
+    changes = [f for f in dated if any(p.invalid_at == f.valid_at and p.object_id != f.object_id for p in rows)]
+    moment: datetime = max(f.valid_at for f in (changes or dated))  # type: ignore[type-var,assignment]
+    if not plan.relation_tiers:
+        plan.relation_tiers = [[relation]]
+    return TimeSpec("at", start=moment - EPSILON if plan.time.kind == "before_change" else moment,
+                    text=plan.time.text)

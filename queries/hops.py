@@ -1,0 +1,108 @@
+"""Store reads at the asked time, and chains of hops over them ("Kenji's brother's wife").
+
+Every read goes through the store by subject, object and relation (never the whole group), with
+the asked valid time and, for "as known then" questions, the asked transaction time.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from temporal_graph.model import Entity, Fact
+from temporal_graph.store import FactQuery
+
+from .question import INVERSE, SYMMETRIC
+from .question_time import TimeSpec
+
+
+@dataclass(frozen=True)
+class Hop:
+    relations: tuple[str, ...]  # any of these holds the hop, best first
+    word: str | None = None  # as asked ("brother"): prefers facts told with that word
+
+
+@dataclass
+class Reader:
+    """Reads rows valid at ``time`` (``None``: at any time), as believed at ``known_at`` (None: now)."""
+
+    tg: Any
+    group_id: str
+    known_at: datetime | None = None
+
+    def rows(self, time: TimeSpec | None, *, subject_id: str | None = None, object_id: str | None = None,
+             relation: str | None = None) -> list[Fact]:
+        at = time.start if time is not None and time.kind == "at" else None
+        query = FactQuery(self.group_id, subject_id=subject_id, object_id=object_id, relation=relation,
+                          valid_time=at, known_at=self.known_at)
+        rows = self.tg.store.facts(query)
+        if time is not None and time.kind == "during":
+            rows = [f for f in rows if overlaps(f, time.start, time.end)]
+        return rows
+
+    def around(self, entity_id: str, relation: str, time: TimeSpec | None) -> list[tuple[Fact, str]]:
+        """(fact, the entity at its other end) for ``relation`` out of ``entity_id``, read both ways
+        when the relation is symmetric, and through its inverse (a parent is whoever has them as child)."""
+        found = [(f, f.object_id) for f in self.rows(time, subject_id=entity_id, relation=relation)]
+        back = relation if relation in SYMMETRIC else INVERSE.get(relation)
+        if back is not None:
+            ahead = {other for _, other in found}  # told both ways: the way from this entity is enough
+            found += [(f, f.subject_id) for f in self.rows(time, object_id=entity_id, relation=back)
+                      if f.subject_id != entity_id and f.subject_id not in ahead]
+        return found
+
+
+def overlaps(f: Fact, start: datetime | None, end: datetime | None) -> bool:
+    return (f.valid_at is None or end is None or f.valid_at < end) and (
+        f.invalid_at is None or start is None or f.invalid_at > start
+    )
+
+
+@dataclass
+class Reached:
+    """An entity a chain reached, with the facts of the chain that led there."""
+
+    entity: Entity
+    chain: list[Fact] = field(default_factory=list)
+
+
+@dataclass
+class Walk:
+    reached: list[Reached]
+    broken_at: int | None = None  # the hop (0-based) nothing held for
+    broken_from: list[Reached] = field(default_factory=list)  # where the chain stood when it broke
+
+
+def follow(reader: Reader, start: Entity, hops: list[Hop], time: TimeSpec | None,
+           fallback_any_time: bool = False) -> Walk:
+    """Walk ``hops`` from ``start``, each hop valid at ``time``; with ``fallback_any_time``, a hop
+    that holds at no such time may be taken at any time ("Where was Alice's spouse born?")."""
+    frontier = [Reached(start)]
+    for i, hop in enumerate(hops):
+        step = _step(reader, frontier, hop, time)
+        if not step and fallback_any_time and time is not None:
+            step = _step(reader, frontier, hop, None)
+        if not step:
+            return Walk([], broken_at=i, broken_from=frontier)
+        frontier = step
+    return Walk(frontier)
+
+
+def _step(reader: Reader, frontier: list[Reached], hop: Hop, time: TimeSpec | None) -> list[Reached]:
+    pairs: list[tuple[Reached, Fact, str]] = []
+    for here in frontier:
+        seen = {f.subject_id for f in here.chain} | {here.entity.id}
+        for relation in hop.relations:
+            pairs += [(here, f, other) for f, other in reader.around(here.entity.id, relation, time)
+                      if other not in seen]
+    if hop.word:  # "brother" rather than "sister", when the facts were told with such words
+        worded = [p for p in pairs if hop.word.rstrip("s") in p[1].text.lower()]
+        pairs = worded or pairs
+    entities = {e.id: e for e in reader.tg.store.entities(reader.group_id, ids=[o for _, _, o in pairs])}
+    out: dict[tuple[str, ...], Reached] = {}
+    for here, fact, other in pairs:
+        if other in entities:
+            chain = [*here.chain, fact]
+            out.setdefault(tuple(f.fact_id for f in chain), Reached(entities[other], chain))
+    return list(out.values())
