@@ -25,7 +25,7 @@ STUDIED_AT rather than an open-ended LIVES_IN; with a time ("I lived in Rome in 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
 from temporal_graph.extraction import ExtractedEntity, ExtractedFact, Extraction, StatementKind
@@ -415,6 +415,26 @@ def _expand(text: str) -> str:
     return text
 
 
+# Rules run on bounded pieces: every pattern then costs a constant per piece, so extraction is linear
+# in the message (a long run-on text without punctuation is cut at word boundaries).
+MAX_CLAUSE_CHARS = 300
+
+
+def _bounded_clauses(sentence: str) -> Iterator[str]:
+    for clause in _CLAUSE_BREAK.split(sentence):
+        clause = clause.strip()
+        while len(clause) > MAX_CLAUSE_CHARS:
+            cut = clause.rfind(",", 0, MAX_CLAUSE_CHARS)
+            if cut < MAX_CLAUSE_CHARS // 3:
+                cut = clause.rfind(" ", 0, MAX_CLAUSE_CHARS)
+            if cut <= 0:
+                cut = MAX_CLAUSE_CHARS
+            yield clause[:cut].strip(" ,")
+            clause = clause[cut:].strip(" ,")
+        if clause:
+            yield clause
+
+
 def _sentences(text: str) -> list[str]:
     return [s.strip() for s in _SENTENCE_END.split(text) if s and s.strip()]
 
@@ -555,11 +575,29 @@ class _Draft:
     confidence: float = 0.9
 
 
+class _Context:
+    """The context episodes of one extraction, with their facts worked out once (not per clause)."""
+
+    def __init__(self, extractor: OfflineExtractor, episodes: Sequence[Episode]) -> None:
+        self.extractor = extractor
+        self.episodes = sorted(episodes, key=lambda e: e.reference_time)
+        self._drafts: list[_Draft] | None = None
+
+    def drafts(self) -> list[_Draft]:
+        """Facts the context states, latest episode first."""
+        if self._drafts is None:
+            self._drafts = []
+            for ep in reversed(self.episodes):
+                self._drafts.extend(reversed(self.extractor._drafts(ep, _Context(self.extractor, ()),
+                                                                    corrections=False)))
+        return self._drafts
+
+
 class OfflineExtractor:
     """Deterministic rule-based extraction of personal facts from English chat (no model, no network)."""
 
     def extract(self, episode: Episode, context: Sequence[Episode] = ()) -> Extraction:
-        drafts = self._drafts(episode, context, corrections=True)
+        drafts = self._drafts(episode, _Context(self, context), corrections=True)
         facts: list[ExtractedFact] = []
         entities: dict[tuple[str, str], ExtractedEntity] = {}
         seen: set[tuple[str, str, str, str]] = set()
@@ -584,7 +622,7 @@ class OfflineExtractor:
 
     # -- per episode -----------------------------------------------------------------------------
 
-    def _drafts(self, episode: Episode, context: Sequence[Episode], *, corrections: bool) -> list[_Draft]:
+    def _drafts(self, episode: Episode, context: _Context, *, corrections: bool) -> list[_Draft]:
         out: list[_Draft] = []
         pending_pet: _Draft | None = None
         for sentence in _sentences(_expand(episode.content)):
@@ -600,10 +638,7 @@ class OfflineExtractor:
                 pending_pet = None
                 continue
             pending_pet = None
-            for clause in _CLAUSE_BREAK.split(sentence):
-                clause = clause.strip()
-                if not clause:
-                    continue
+            for clause in _bounded_clauses(sentence):
                 found = self._clause(clause, episode, context, out, corrections)
                 out.extend(found)
                 pets = [d for d in found if d.relation == "HAS_PET" and "kin" not in d.extra and d.object.lower() in _PETS]
@@ -611,7 +646,7 @@ class OfflineExtractor:
         return out
 
     def _clause(
-        self, clause: str, episode: Episode, context: Sequence[Episode], earlier: list[_Draft], corrections: bool
+        self, clause: str, episode: Episode, context: _Context, earlier: list[_Draft], corrections: bool
     ) -> list[_Draft]:
         times = find_time_expressions(clause)
         text, anchors = _strip_times(clause, times)
@@ -639,7 +674,7 @@ class OfflineExtractor:
 
     def _apply(
         self, rule: Rule, m: re.Match[str], text: str, times: list[TimeMatch], anchors: list[int],
-        episode: Episode, context: Sequence[Episode], earlier: list[_Draft],
+        episode: Episode, context: _Context, earlier: list[_Draft],
     ) -> list[_Draft]:
         groups = m.groupdict()
         subject = self._subject(groups.get("subj"), episode.speaker)
@@ -752,7 +787,7 @@ class OfflineExtractor:
         return None, None
 
     def _disambiguate(
-        self, relation: str, subject: str, obj: str, context: Sequence[Episode], earlier: list[_Draft]
+        self, relation: str, subject: str, obj: str, context: _Context, earlier: list[_Draft]
     ) -> str:
         """"left Berlin" ends LIVES_IN when Berlin is known as the subject's home; otherwise a job."""
         for d in self._history(context, earlier):
@@ -763,15 +798,12 @@ class OfflineExtractor:
                     return "STUDIES_AT" if d.relation == "STUDIES_AT" else "WORKS_AT"
         return "WORKS_AT"
 
-    def _history(self, context: Sequence[Episode], earlier: list[_Draft]) -> list[_Draft]:
+    def _history(self, context: _Context, earlier: list[_Draft]) -> list[_Draft]:
         """Facts stated before this clause: this episode's earlier ones first, then the context, latest first."""
-        found = list(reversed(earlier))
-        for ep in sorted(context, key=lambda e: e.reference_time, reverse=True):
-            found.extend(reversed(self._drafts(ep, (), corrections=False)))
-        return found
+        return [*reversed(earlier), *context.drafts()]
 
     def _ended_object(
-        self, subject: str, relation: str, context: Sequence[Episode], earlier: list[_Draft], episode: Episode
+        self, subject: str, relation: str, context: _Context, earlier: list[_Draft], episode: Episode
     ) -> str:
         for d in self._history(context, earlier):
             if name_key(d.subject) == name_key(subject) and d.relation == relation and d.kind == "state" and d.object:
@@ -796,7 +828,7 @@ class OfflineExtractor:
         return drafts
 
     def _correction(
-        self, text: str, episode: Episode, context: Sequence[Episode], earlier: list[_Draft]
+        self, text: str, episode: Episode, context: _Context, earlier: list[_Draft]
     ) -> list[_Draft] | None:
         """ "actually it was Lyon, not Paris" / "sorry, I meant Lyon": same relation, right object."""
         for pattern in _CORRECTION_RULES:
