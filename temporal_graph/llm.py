@@ -48,7 +48,7 @@ from typing import Any, Literal, Self, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
-from .errors import LLMError, LLMOutputError, LLMUnavailable
+from .errors import InvalidInput, LLMError, LLMOutputError, LLMUnavailable
 
 log = logging.getLogger(__name__)
 
@@ -352,9 +352,9 @@ def _env_number(env: Mapping[str, str], name: str, kind: type, default: Any) -> 
     try:
         value = kind(raw)
     except ValueError:
-        raise LLMError(f"{name}={raw!r} is not a number") from None
+        raise InvalidInput(f"{name}={raw!r} is not a number") from None
     if value < 0 or (kind is int and name != "TGRAPH_LLM_RETRIES" and value < 1):
-        raise LLMError(f"{name}={raw!r} is out of range")
+        raise InvalidInput(f"{name}={raw!r} is out of range")
     return value
 
 
@@ -416,8 +416,11 @@ class LLMClient:
             env, "TGRAPH_LLM_MAX_TOKENS", int, DEFAULT_MAX_TOKENS)
         self.concurrency = concurrency if concurrency is not None else _env_number(
             env, "TGRAPH_LLM_WORKERS", int, DEFAULT_WORKERS)
-        if self.concurrency < 1 or timeout <= 0 or max_tokens < 1:
-            raise ValueError("concurrency and max_tokens must be >= 1 and timeout > 0")
+        for name, value, low in (("concurrency", self.concurrency, 1), ("max_tokens", max_tokens, 1)):
+            if value < low:
+                raise InvalidInput(f"LLM {name} must be >= {low}, got {value!r}")
+        if timeout <= 0:
+            raise InvalidInput(f"LLM timeout must be > 0 seconds, got {timeout!r}")
         if rules_in_user is None and env.get("TGRAPH_LLM_RULES_IN_USER", "") != "":
             rules_in_user = env["TGRAPH_LLM_RULES_IN_USER"].strip().lower() in ("1", "true", "yes", "on")
         self.rules_in_user = rules_in_user
