@@ -609,7 +609,8 @@ def _clean_np(text: str, *, max_words: int = 5, strict: bool = False) -> str | N
 def _clean_phrase(text: str, *, max_words: int = 10) -> str | None:
     """An activity or plan ("painted a sunrise"): my/our → their, no other pronouns."""
     text = re.split(r"\s+(?:and|but|because|so|which|who|where|while|when|since|"
-                    r"after|before|if|to\s+(?:clear|show|get|see|help|make|keep|take)|with\s+(?:my|our|some|a))\b",
+                    r"after|before|if|in\s+hopes|hoping|to\s+(?:clear|show|get|see|help|make|keep|take)|"
+                    r"with\s+(?:my|our|some|a))\b",
                     " " + text.strip())[0].strip(" ,.!?\"'")
     words = text.split()
     out = []
@@ -812,7 +813,8 @@ class OfflineExtractor:
         time = _nearest_time(m.span(), times, anchors)
         if time is not None and time.is_duration and not re.search(r"\b(?:have|has)\b", m.group(0)):
             time = None  # "for two weeks" only dates a present-perfect state
-        if rule.needs_time and (time is None or time.is_duration):
+        undated = rule.fallback and time is None  # kept only for the clear events of _UNDATED_DID
+        if rule.needs_time and (time is None or time.is_duration) and not undated:
             return []
         if rule.future and time is not None and not _is_future(time, episode, "future"):
             return []  # "I'm running a marathon" dated in the past is no plan
@@ -823,7 +825,7 @@ class OfflineExtractor:
         drafts: list[_Draft] = []
         for emit, raw in _emissions(rule, groups):
             obj, det = self._object(emit, raw, groups)
-            if obj is None:
+            if obj is None or (undated and not _UNDATED_DID.match(obj)):
                 continue
             relation, kind, object_type = emit.relation, rule.kind, emit.object_type
             if relation == "LEFT?":  # a home or a job: the context decides
@@ -841,7 +843,7 @@ class OfflineExtractor:
             if kind == "state" and relation == "VISITED" and time is None and re.search(r"\b(?:was|were) in\b", m.group(0)):
                 continue  # "I was in Paris" needs a time to be a visit
             draft = _Draft(subject, relation, obj, object_type, kind, time, det=det,
-                           confidence=0.8 if rule.fallback else 0.9)
+                           confidence=0.7 if undated else 0.8 if rule.fallback else 0.9)
             if emit.object_kind == "petname":
                 draft.extra["species"] = groups["pet"].lower()
                 if raw is None:
@@ -1055,6 +1057,17 @@ def _is_future(time: TimeMatch | None, episode: Episode, prefer: Prefer = "past"
 
 
 _THIRD_PERSON = ("he", "she", "they")
+# Things done that are worth keeping even without a time phrase: a clear, finished event with an
+# object ("joined a travel club", "went on a road trip"), never "took a bit" or "went out".
+_UNDATED_DID = re.compile(
+    r"^(?:joined|adopted|volunteered\b|graduated\b|won|launched|opened|organized|organised|hosted|competed in|"
+    r"signed up for|enrolled in|started (?:a|an|their)|finished (?:a|an|the|their)|painted|"
+    r"went (?:camping|hiking|fishing|skiing|surfing|kayaking|volunteering|snorkeling|backpacking)\b|"
+    r"went on (?:a|an) (?:[\w-]+ ){0,2}(?:trip|hike|tour|ride|vacation|retreat|cruise|road trip)\b|"
+    r"took (?:a|an) (?:[\w-]+ ){0,2}(?:class|course|trip|lesson|lessons|workshop)\b|"
+    r"ran (?:a|the) (?:[\w-]+ ){0,2}(?:marathon|race|5k|10k)\b)"
+    r"(?!.*\b(?:in hopes|hoping|the)$)"
+)
 _COUNTS = frozenset("two three four five six 2 3 4 5 6 some".split())
 _SARCASM = re.compile(vocab.SARCASM, re.IGNORECASE)
 _HEARSAY = re.compile(vocab.HEARSAY, re.IGNORECASE)
