@@ -317,7 +317,8 @@ STATE_RULES: list[Rule] = [
     # pets (named or not) and possessions
     *_rule(r"<S>\s+<ADV>(?i:have|has|got|adopted|bought|rescued|have got|has got|just got|own|owns)\s+(?:(?i:a|an|this|that|two|three|new|"
            r"cute|little|sweet|adorable|beautiful|tiny|rescue|baby|black|white|brown|old|young)\s+)*"
-           + _o("pet", f"(?i:{_alt(_PETS)})(?:s|es)?") + r"(?:\s+(?i:named|called)\s+" + _o("o", NAME) + r")?\b",
+           + _o("pet", f"(?i:{_alt(_PETS)})(?:s|es)?") + r"(?:\s+(?i:named|called)\s+" + _o("o", NAME) + r")?\b"
+           + r"(?!.*\b(?i:for you|for him|for her|for them|for my)\b)",  # a gift is not a pet of one's own
            ("o", "HAS_PET", "petname", "Animal"), implicit=True),
     *_rule(r"<S>\s+<ADV>(?i:own|owns|bought|purchased|got a new|have a new|has a new)\s+<DET>?" + _o("o", "<NP>"),
            N("o", "OWNS", "Thing"), implicit=True),
@@ -403,7 +404,9 @@ PASTIME_RULES: list[Rule] = [
            opens_clause=True),
     # hobbies taken up, practised, or named as such
     *_rule(r"<S>\s+<ADV>(?i:took up|take up|have taken up|has taken up|started|have started|has started|got into|"
-           r"have gotten into|got back into|picked up)\s+" + _o("o", f"(?i:{_HOBBY})") + r"(?![\w-])",
+           r"have gotten into|got back into|picked up)\s+" + _o("o", f"(?i:{_HOBBY})") + r"(?![\w-])"
+           + r"(?=\s*(?:[,.!;]|$)|\s+(?i:again|recently|lately|too|as well|and|in|on|at|with|every|this|last|a few|"
+             r"about|when|because|since|while|for)\b)",
            _plain("o", "HAS_HOBBY", "Activity"), implicit=True, opens_clause=True),
     *_rule(r"<S>\s+<ADV>(?i:go|goes)\s+" + _o("o", f"(?i:{_HOBBY})") + r"(?![\w-])" + _HABIT,
            _plain("o", "HAS_HOBBY", "Activity"), opens_clause=True),
@@ -891,6 +894,8 @@ class OfflineExtractor:
             det = det or groups.get("det")
             strict = emit.relation in _LIST_RELATIONS
             value = _clean_np(raw, max_words=4 if kind == "np" else 5, strict=strict)
+            if strict and value is not None and value.lower() in _VAGUE_TASTES:
+                return None, None  # "I enjoy playing": playing what?
             if strict and det in _SPECIFIC:
                 return None, None  # "I love the colors": about a thing in the chat, not a taste
             if emit.relation == "OWNS" and value is not None:
@@ -1009,13 +1014,28 @@ def _emissions(rule: Rule, groups: dict[str, str | None]) -> list[tuple[Emit, st
             continue
         # commas separate items only in a real list ("a, b and c"), not "a safe, inviting place"
         splitter = _LIST_SPLIT if re.search(r"\s(?:and|or)\s", raw) else _WORD_SPLIT
+        items: list[str] = []
         for i, item in enumerate(splitter.split(raw.split(",")[0] if splitter is _WORD_SPLIT else raw)):
             if _clean_np(item, max_words=4, strict=True) is None:
                 if i == 0:
-                    out.append((emit, item))  # let the cleaner reject it as a whole
+                    items.append(item)  # let the cleaner reject it as a whole
                 break
-            out.append((emit, item))
+            items.append(item)
+        out.extend((emit, item) for item in _share_head(items))
     return out
+
+
+_SHARED_HEADS = frozenset("movies films books novels shows series games songs music food dishes cuisine".split())
+
+
+def _share_head(items: list[str]) -> list[str]:
+    """"action and sci-fi movies": the kind word belongs to every item, not only the last."""
+    words = _clean_np(items[-1], max_words=4, strict=True) if len(items) > 1 else None
+    if (words is None or len(words.split()) != 2 or words.split()[-1].lower() not in _SHARED_HEADS
+            or words.split()[0].lower().endswith("ing") or any(i.strip().endswith("ing") for i in items[:-1])):
+        return items  # "climbing, sliding and playing games": pastimes, not kinds of games
+    head = words.split()[-1]
+    return [f"{item.strip()} {head}" if len(item.split()) == 1 else item for item in items[:-1]] + items[-1:]
 
 
 def _starts_clause(before: str) -> bool:
@@ -1057,6 +1077,7 @@ def _is_future(time: TimeMatch | None, episode: Episode, prefer: Prefer = "past"
 
 
 _THIRD_PERSON = ("he", "she", "they")
+_VAGUE_TASTES = frozenset("playing doing making trying working going being getting having helping things stuff".split())
 # Things done that are worth keeping even without a time phrase: a clear, finished event with an
 # object ("joined a travel club", "went on a road trip"), never "took a bit" or "went out".
 _UNDATED_DID = re.compile(
