@@ -135,14 +135,16 @@ _WORD_CAP = r"(?:(?!I\b)[A-Z][a-zA-Z]*(?:[-'’][A-Z][a-zA-Z]+)?)"
 NAME = rf"{_WORD_CAP}(?:\s+{_WORD_CAP}){{0,2}}"
 _KIN_RE = _alt(_KIN)
 # A subject: I / we, "my sister Anna", or a capitalized name.
-SUBJ = rf"(?P<subj>\b(?:I|[Ww]e|[Hh]e|[Ss]he|[Tt]hey)\b|(?:\b(?:[Mm]y|[Oo]ur)\s+(?:{_KIN_ADJ}\s+)?(?:{_KIN_RE})\s+)?(?<![\w'])(?:{NAME}))"
+SUBJ = (rf"(?P<subj>\b(?:I|[Ww]e|[Hh]e|[Ss]he|[Tt]hey)\b"
+        rf"|(?:\b(?:[Mm]y|[Oo]ur)\s+(?:{_KIN_ADJ}\s+)?(?:{_KIN_RE})\s+)?(?<![\w'])(?:{NAME}))")
 # A proper-noun object: "Hangzhou", "New York City", "University of Toronto", "Johnson & Johnson".
 PROPER = r"(?:[Tt]he\s+)?[A-Z][\w.&'’-]*(?:\s+(?:(?:of|de|du|la|le|del|for|on|am|upon|&)\s+)?[A-Z][\w.&'’-]*)*"
 # A lowercase noun phrase: a few words, no punctuation.
 NP = r"[\w+'’-]+(?:\s+[\w+'’-]+){0,7}"
 LIST = r"[\w+'’-]+(?:(?:,\s+|\s+)[\w+'’-]+){0,11}"  # "hiking, painting and pottery"
 ADV = r"(?:(?:just|really|also|finally|recently|still|now|actually|officially|already|absolutely|totally|truly|especially|currently|even|so)\s+)*"
-_TITLE_WORD = r"(?!(?i:of|the|a|an|and|or|to|in|at|for|with|my|your|his|her|their|our|who|that|is|was|not)\b)[\w+#.-]+"
+_TITLE_WORD = (r"(?!(?i:of|the|a|an|and|or|to|in|at|for|with|my|your|his|her|their|our|who|that|is|was|not)\b)"
+               r"[\w+#.-]+")
 ROLE = rf"(?:{_TITLE_WORD}\s+){{0,4}}?(?i:{_alt(_JOBS)})(?:\s+(?i:{_alt(_JOBS)}))*s?(?![\w-])"
 DET = r"(?:(?P<det>a|an|the|this|that|my|our|some)\s+)"
 
@@ -389,7 +391,8 @@ _LEARN = (r"(?i:am learning|is learning|are learning|have been learning|been lea
           r"have been teaching myself)")
 _NOT_AT_PLACE = r"(?![^,.;!?]*\bat\s+(?:[Tt]he\s+)?[A-Z])"  # "studying law at Harvard" is STUDIES_AT
 _CLASS = r"(?i:class|classes|lessons|lesson|course|courses|workshop)"
-_HABIT = r"(?=\s+(?i:every|most|on|a lot|often|regularly|twice|once|several|whenever|each|at least|almost|daily|weekly))"
+_HABIT = (r"(?=\s+(?i:every|most|on|a lot|often|regularly|twice|once|several|whenever|each|at least|almost|"
+          r"daily|weekly))")
 
 
 def _plain(group: str, relation: str, object_type: str, kind: str = "plain") -> tuple[str, str, str, str]:
@@ -821,7 +824,8 @@ class OfflineExtractor:
             return []
         if rule.future and time is not None and not _is_future(time, episode, "future"):
             return []  # "I'm running a marathon" dated in the past is no plan
-        if raw_subject and raw_subject.lower() in _THIRD_PERSON and not _starts_clause(text[:m.start("subj")]):
+        pronoun = raw_subject is not None and raw_subject.lower() in _THIRD_PERSON
+        if pronoun and not _starts_clause(text[:m.start("subj")]):
             return []  # "the book she wrote": a pronoun inside a relative clause
         if (rule.fallback or rule.opens_clause) and not _starts_clause(text[:m.start()]):
             return []  # "the book I read last year ...": a relative clause, not a report
@@ -901,7 +905,8 @@ class OfflineExtractor:
             if emit.relation == "OWNS" and value is not None:
                 words = [w for w in value.split() if w.lower() not in _COUNTS]
                 if not words or words[-1].lower() in _NOT_POSSESSIONS or any(
-                        w.lower() in _PETS or w.lower().rstrip("s") in _PETS or w.lower() in ("named", "called")
+                        w.lower() in _PETS or w.lower().rstrip("s") in _PETS
+                        or w.lower() in ("named", "called")
                         for w in words):
                     return None, None
                 value = " ".join(words)
@@ -955,7 +960,8 @@ class OfflineExtractor:
             return []
         drafts = []
         found = [(m.group("name"), m.group("kin").lower())
-                 for pattern in (_KIN_MENTION, _KIN_IS, _KIN_NAMED, _KIN_NAME_IS) for m in pattern.finditer(text)]
+                 for pattern in (_KIN_MENTION, _KIN_IS, _KIN_NAMED, _KIN_NAME_IS)
+                 for m in pattern.finditer(text)]
         for m in _KIN_COUNTED.finditer(text):
             kin = m.group("kin").lower()
             kin = {"children": "child", "puppies": "puppy"}.get(kin, kin.removesuffix("s"))
@@ -1025,14 +1031,16 @@ def _emissions(rule: Rule, groups: dict[str, str | None]) -> list[tuple[Emit, st
     return out
 
 
-_SHARED_HEADS = frozenset("movies films books novels shows series games songs music food dishes cuisine".split())
+_SHARED_HEADS = frozenset(
+    "movies films books novels shows series games songs music food dishes cuisine".split())
 
 
 def _share_head(items: list[str]) -> list[str]:
     """"action and sci-fi movies": the kind word belongs to every item, not only the last."""
     words = _clean_np(items[-1], max_words=4, strict=True) if len(items) > 1 else None
     if (words is None or len(words.split()) != 2 or words.split()[-1].lower() not in _SHARED_HEADS
-            or words.split()[0].lower().endswith("ing") or any(i.strip().endswith("ing") for i in items[:-1])):
+            or words.split()[0].lower().endswith("ing")
+            or any(i.strip().endswith("ing") for i in items[:-1])):
         return items  # "climbing, sliding and playing games": pastimes, not kinds of games
     head = words.split()[-1]
     return [f"{item.strip()} {head}" if len(item.split()) == 1 else item for item in items[:-1]] + items[-1:]
@@ -1077,7 +1085,8 @@ def _is_future(time: TimeMatch | None, episode: Episode, prefer: Prefer = "past"
 
 
 _THIRD_PERSON = ("he", "she", "they")
-_VAGUE_TASTES = frozenset("playing doing making trying working going being getting having helping things stuff".split())
+_VAGUE_TASTES = frozenset(
+    "playing doing making trying working going being getting having helping things stuff".split())
 # Things done that are worth keeping even without a time phrase: a clear, finished event with an
 # object ("joined a travel club", "went on a road trip"), never "took a bit" or "went out".
 _UNDATED_DID = re.compile(
@@ -1092,7 +1101,8 @@ _UNDATED_DID = re.compile(
 _COUNTS = frozenset("two three four five six 2 3 4 5 6 some".split())
 _SARCASM = re.compile(vocab.SARCASM, re.IGNORECASE)
 _HEARSAY = re.compile(vocab.HEARSAY, re.IGNORECASE)
-_PASTIME_DETAIL = re.compile(rf"^(?P<p>(?i:{_HOBBY}))\s+(?:in|on|at|with|around|along|through|by|near|every|during)\s+.*$")
+_PASTIME_DETAIL = re.compile(
+    rf"^(?P<p>(?i:{_HOBBY}))\s+(?:in|on|at|with|around|along|through|by|near|every|during)\s+.*$")
 # How many earlier turns a pronoun may reach back to find its person.
 PRONOUN_TURNS = 3
 
@@ -1151,9 +1161,12 @@ def _resolve_pronoun(pronoun: str, episode: Episode, context: _Context, earlier:
             key = name_key(name)
             if key in speakers or not name[:1].isupper():
                 continue
-            gender = "she" if kin_word in vocab.FEMININE_KIN else "he" if kin_word in vocab.MASCULINE_KIN else None
+            gender = ("she" if kin_word in vocab.FEMININE_KIN
+                      else "he" if kin_word in vocab.MASCULINE_KIN else None)
             if key not in people or people[key][1] is None:
                 people[key] = (name, gender)
     fitting = [name for name, gender in people.values()
-               if (gender == pronoun if pronoun != "they" else gender is None) or (gender is None and pronoun != "they")]
+               if gender is None or (gender == pronoun and pronoun != "they")]
+    if pronoun == "they":  # "they" only for someone the conversation gave no gender
+        fitting = [name for name, gender in people.values() if gender is None]
     return fitting[0] if len(fitting) == 1 else None

@@ -39,10 +39,12 @@ def _common(*, suppress: bool) -> argparse.ArgumentParser:
                    help="extract and plan with the LLM configured by OPENAI_API_KEY / OPENAI_BASE_URL / "
                         "TGRAPH_LLM_MODEL (default: the offline rules)")
     # LLM tuning for local servers; each flag overrides its environment variable.
-    for flag, kind, env in (("--llm-workers", int, "TGRAPH_LLM_WORKERS"), ("--llm-timeout", float, "TGRAPH_LLM_TIMEOUT"),
+    for flag, kind, env in (("--llm-workers", int, "TGRAPH_LLM_WORKERS"),
+                            ("--llm-timeout", float, "TGRAPH_LLM_TIMEOUT"),
                             ("--llm-retries", int, "TGRAPH_LLM_RETRIES"),
                             ("--llm-max-tokens", int, "TGRAPH_LLM_MAX_TOKENS")):
-        p.add_argument(flag, type=kind, default=default(None), metavar="N", help=f"with --llm (default ${env})")
+        p.add_argument(flag, type=kind, default=default(None), metavar="N",
+                       help=f"with --llm (default ${env})")
     return p
 
 

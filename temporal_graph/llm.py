@@ -291,7 +291,8 @@ def _strict_problems(data: Any, model: type[BaseModel], path: str = "", *, root:
             continue
         items = value if isinstance(value, list) else [value]
         for i, item in enumerate(items):
-            where = f"{path}{f.alias or name}.{i}." if isinstance(value, list) else f"{path}{f.alias or name}."
+            key = f.alias or name
+            where = f"{path}{key}.{i}." if isinstance(value, list) else f"{path}{key}."
             problems += _strict_problems(item, inner, where, root=False)
     return problems
 
@@ -334,7 +335,8 @@ class _AdaptiveGate:
         with self._cond:
             if self.limit > 1:
                 self.limit //= 2
-                log.warning("LLM request timed out with several in flight; sending at most %d at a time", self.limit)
+                log.warning("LLM request timed out with several in flight; sending at most %d at a time",
+                            self.limit)
 
 
 def _is_timeout(exc: BaseException) -> bool:
@@ -411,7 +413,8 @@ class LLMClient:
             max_retries = _env_number(env, "TGRAPH_LLM_RETRIES", int, DEFAULT_RETRIES)
         if max_retries < 0:
             raise ValueError(f"max_retries must be >= 0, got {max_retries!r}")
-        timeout = timeout if timeout is not None else _env_number(env, "TGRAPH_LLM_TIMEOUT", float, DEFAULT_TIMEOUT)
+        if timeout is None:
+            timeout = _env_number(env, "TGRAPH_LLM_TIMEOUT", float, DEFAULT_TIMEOUT)
         max_tokens = max_tokens if max_tokens is not None else _env_number(
             env, "TGRAPH_LLM_MAX_TOKENS", int, DEFAULT_MAX_TOKENS)
         self.concurrency = concurrency if concurrency is not None else _env_number(
@@ -486,7 +489,9 @@ class LLMClient:
         """What the endpoint is asked for now (``json_object`` after a detected fallback)."""
         return getattr(self.transport, "response_format", "json_schema")
 
-    def _key(self, messages: tuple[Mapping[str, str], ...], schema: type[BaseModel], rules_in_user: bool) -> str:
+    def _key(
+        self, messages: tuple[Mapping[str, str], ...], schema: type[BaseModel], rules_in_user: bool
+    ) -> str:
         return ResponseCache.key(self.model, messages, schema, self.response_format, rules_in_user)
 
     def structured(self, messages: Sequence[Mapping[str, str]], schema: type[T], *, purpose: str) -> T:
@@ -704,14 +709,15 @@ class OpenAITransport:
             users = [i for i, m in enumerate(messages) if m["role"] == "user"]
             if rules and users:
                 first = users[0]
-                messages[first] = {"role": "user", "content": f"INSTRUCTIONS\n{rules}\n\nINPUT\n{messages[first]['content']}"}
+                content = f"INSTRUCTIONS\n{rules}\n\nINPUT\n{messages[first]['content']}"
+                messages[first] = {"role": "user", "content": content}
             elif rules:
                 messages.insert(0, {"role": "user", "content": rules})
         if response_format == "json_object":
             # JSON mode does not carry the schema, so it travels in the prompt, in the last user
             # message (kept by every chat template).
             schema = json.dumps(request.schema.model_json_schema(), ensure_ascii=False)
-            note = ("Reply with a single JSON object (no prose, no code fence) that matches this JSON schema, "
+            note = ("Reply with a single JSON object (no prose, no code fence) matching this JSON schema, "
                     f"with every top-level key present and no other keys:\n{schema}")
             users = [i for i, m in enumerate(messages) if m["role"] == "user"]
             if users:

@@ -94,7 +94,8 @@ class LlamaLikeServer:
         with self._lock:
             self.requests.append(body)
             if self.fail_after is not None and self.answered >= self.fail_after:
-                return 503, {"error": {"code": 503, "message": "server unavailable", "type": "unavailable_error"}}
+                gone = {"code": 503, "message": "server unavailable", "type": "unavailable_error"}
+                return 503, {"error": gone}
         fmt = body.get("response_format", {}).get("type", "text")
         if self.reject_json_schema and fmt not in ("text", "json_object"):
             return 500, {"error": {"code": 500, "type": "server_error",

@@ -22,7 +22,6 @@ from temporal_graph.errors import InvalidInput, LLMOutputError, LLMUnavailable
 from temporal_graph.extraction import Extraction
 from temporal_graph.llm import LLMClient, ResponseCache
 from temporal_graph.model import Episode
-
 from tests.llama_like_server import LlamaLikeServer, table_model
 
 REF = datetime(2023, 5, 8, 13, 56, tzinfo=UTC)
@@ -43,7 +42,7 @@ def episode(i: int) -> Episode:
                    created_at=REF, speaker="Ana")
 
 
-def client(server: LlamaLikeServer, tmp_path: Path, **kwargs) -> LLMClient:  # noqa: ANN003
+def client(server: LlamaLikeServer, tmp_path: Path, **kwargs) -> LLMClient:
     env = kwargs.pop("env", {})
     return LLMClient(base_url=server.base_url, model="gemma-3-270m", cache_dir=tmp_path / "cache",
                      backoff_base=0.01, env=env, **kwargs)
@@ -57,7 +56,7 @@ def objects(extraction: Extraction) -> list[str]:
 def servers():
     started: list[LlamaLikeServer] = []
 
-    def start(**options) -> LlamaLikeServer:  # noqa: ANN003
+    def start(**options) -> LlamaLikeServer:
         server = LlamaLikeServer(options.pop("model", MODEL), **options)
         started.append(server)
         return server
@@ -98,7 +97,8 @@ def test_dropped_system_message_is_detected_and_the_rules_move_to_the_user_messa
 
 def test_rules_in_user_message_is_settable(servers, tmp_path):
     server = servers(reject_json_schema=False, drop_system=False)
-    with client(server, tmp_path, response_format="json_object", env={"TGRAPH_LLM_RULES_IN_USER": "1"}) as llm:
+    env = {"TGRAPH_LLM_RULES_IN_USER": "1"}
+    with client(server, tmp_path, response_format="json_object", env=env) as llm:
         assert objects(LLMExtractor(llm).extract(episode(3))) == ["City3"]
     [request] = server.requests
     assert [m["role"] for m in request["messages"]] == ["user"]
@@ -117,7 +117,8 @@ def test_an_echo_is_no_answer_and_is_never_cached(servers, tmp_path):
 
 
 @pytest.mark.parametrize("answer", [{}, {"facts": []}, {"entities": [], "facts": [], "speaker": "Ana"},
-                                    {"entities": [], "facts": [{**_fact("Ana", "LIKES", "jazz"), "mood": "x"}]}])
+                                    {"entities": [],
+                                     "facts": [{**_fact("Ana", "LIKES", "jazz"), "mood": "x"}]}])
 def test_extraction_answers_need_their_keys_and_no_others(servers, tmp_path, answer):
     server = servers(reject_json_schema=False, drop_system=False, model=lambda messages: json.dumps(answer))
     with client(server, tmp_path) as llm, pytest.raises(LLMOutputError):
@@ -159,7 +160,8 @@ def test_settings_are_checked(tmp_path):
 
 
 def test_cache_key_covers_the_response_format(servers, tmp_path):
-    assert ResponseCache.key("m", [], Extraction, "json_schema") != ResponseCache.key("m", [], Extraction, "json_object")
+    keys = {ResponseCache.key("m", [], Extraction, fmt) for fmt in ("json_schema", "json_object")}
+    assert len(keys) == 2
     server = servers(reject_json_schema=False, drop_system=False)
     with client(server, tmp_path, response_format="json_schema") as llm:
         LLMExtractor(llm).extract(episode(0))
