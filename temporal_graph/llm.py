@@ -24,7 +24,8 @@ Configuration (explicit arguments win over the environment):
 - ``TGRAPH_LLM_MAX_TOKENS`` the answer length limit per call, default 1024
 - ``TGRAPH_LLM_TIMEOUT`` seconds per request, default 60; ``TGRAPH_LLM_RETRIES`` retries of a
   transient failure, default 4; ``TGRAPH_LLM_WORKERS`` requests in flight at once, default 4 (halved
-  down to 1 whenever a request times out, for servers that answer one request at a time)
+  down to 1 whenever a request times out, for servers that answer one request at a time; a timeout
+  with one in flight doubles the timeout, up to ten minutes)
 - ``TGRAPH_CACHE_DIR`` the response cache directory, default ``~/.cache/temporal-graph/llm``
 """
 
@@ -61,6 +62,7 @@ DEFAULT_MAX_TOKENS = 1024
 DEFAULT_TIMEOUT = 60.0
 DEFAULT_RETRIES = 4
 DEFAULT_WORKERS = 4
+MAX_TIMEOUT = 600.0  # a per-request timeout grows (after timeouts) up to this
 # Bump when the cache file layout or key recipe changes, so old entries are simply missed.
 # 2: the key covers the response format and where the rules went; answers are validated strictly.
 _CACHE_VERSION = 2
@@ -331,12 +333,15 @@ class _AdaptiveGate:
             self._busy -= 1
             self._cond.notify_all()
 
-    def shrink(self) -> None:
+    def shrink(self) -> bool:
+        """Halve the limit; False when it already was one (then only more time can help)."""
         with self._cond:
             if self.limit > 1:
                 self.limit //= 2
                 log.warning("LLM request timed out with several in flight; sending at most %d at a time",
                             self.limit)
+                return True
+            return False
 
 
 def _is_timeout(exc: BaseException) -> bool:
@@ -536,8 +541,11 @@ class LLMClient:
                 with self._gate:
                     response = self.transport(request)
             except Exception as exc:
-                if _is_timeout(exc):
-                    self._gate.shrink()
+                if _is_timeout(exc) and not self._gate.shrink():
+                    # One request at a time and still too slow: give the server longer next time.
+                    grow = getattr(self.transport, "grow_timeout", None)
+                    if callable(grow):
+                        grow()
                 if not _is_transient(exc):
                     if _is_sdk_error(exc):
                         raise LLMError(
@@ -683,6 +691,7 @@ class OpenAITransport:
 
         self._client = openai.OpenAI(api_key=api_key, base_url=base_url, timeout=timeout, max_retries=0)
         self._lock = threading.Lock()
+        self.timeout = timeout
         self.temperature = temperature
         self.response_format = response_format
         self.max_tokens = max_tokens
@@ -737,7 +746,7 @@ class OpenAITransport:
             kwargs["temperature"] = self.temperature
         if self.max_tokens is not None:
             kwargs["max_tokens"] = self.max_tokens
-        return self._client.chat.completions.create(**kwargs)
+        return self._client.with_options(timeout=self.timeout).chat.completions.create(**kwargs)
 
     def _create_with_fallback(self, request: LLMRequest) -> Any:
         """``json_schema`` first; a server that rejects it (llama.cpp answers HTTP 500) is asked the
@@ -776,6 +785,14 @@ class OpenAITransport:
             finish_reason=choice.finish_reason,
             refusal=getattr(message, "refusal", None),
         )
+
+    def grow_timeout(self) -> None:
+        """Double the per-request timeout (up to ten minutes), for a server slower than it was given."""
+        with self._lock:
+            if self.timeout < MAX_TIMEOUT:
+                self.timeout = min(self.timeout * 2, MAX_TIMEOUT)
+                log.warning("LLM request timed out with one in flight; waiting up to %.0f s from now on",
+                            self.timeout)
 
     def close(self) -> None:
         self._client.close()

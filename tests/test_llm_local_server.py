@@ -185,6 +185,13 @@ def test_slow_single_slot_server_gets_every_answer(servers, tmp_path):
         assert llm._gate.limit < 4  # it learned to send fewer at once
 
 
+def test_a_server_slower_than_the_timeout_gets_more_time(servers, tmp_path):
+    server = servers(reject_json_schema=False, drop_system=False, slots=1, delay=0.5)
+    with client(server, tmp_path, timeout=0.2, concurrency=1, max_retries=3) as llm:
+        assert objects(LLMExtractor(llm).extract(episode(0))) == ["City0"]
+        assert llm.transport.timeout >= 0.8  # doubled after each timeout until the answer came
+
+
 def test_import_keeps_what_was_extracted_before_the_server_went_away(servers, tmp_path):
     log = tmp_path / "chat.jsonl"
     log.write_text("".join(
