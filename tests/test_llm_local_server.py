@@ -208,3 +208,15 @@ def test_import_keeps_what_was_extracted_before_the_server_went_away(servers, tm
     with TemporalGraph.open(tmp_path / "memory.db", llm=client(server, tmp_path)) as tg:
         report = tg.import_file(log, progress=False)
         assert (report.episodes_skipped, report.episodes_imported) == (3, 3)
+
+
+def test_cli_flags_reach_the_client(tmp_path, monkeypatch):
+    from temporal_graph.cli import build_parser, open_graph
+
+    monkeypatch.setenv("OPENAI_BASE_URL", "http://127.0.0.1:9/v1")
+    monkeypatch.setenv("TGRAPH_LLM_RETRIES", "2")
+    args = build_parser().parse_args(["import", "chat.jsonl", "--llm", "--llm-workers", "1", "--llm-timeout",
+                                      "300", "--llm-max-tokens", "256", "--db", str(tmp_path / "m.db")])
+    with open_graph(args) as tg:
+        llm = tg.llm
+        assert (llm.concurrency, llm.transport.timeout, llm.max_tokens, llm.max_retries) == (1, 300.0, 256, 2)
