@@ -3,7 +3,8 @@
 The file is read (and checked) first; then, per group, messages are applied in reference-time
 order, so contradictions inside one file resolve exactly as if the messages had arrived one by one.
 Extraction may run concurrently (LLM); application stays ordered. Episodes are committed in small
-batches: a crash loses at most the batch in flight, and a re-run skips every committed episode.
+batches (with an LLM, as soon as their extraction and every earlier one of the group is done): a
+crash loses at most the batch in flight, and a re-run skips every committed episode.
 """
 
 from __future__ import annotations
@@ -94,8 +95,7 @@ def import_file(
             todo = [e for e in episodes if e.id not in done]
             report.episodes_skipped += len(episodes) - len(todo)
             advance(len(episodes) - len(todo))
-            for batch in _chunks(todo, batch_size):
-                extractions = _extract_all(tg, batch, episodes)
+            for batch, extractions in _extract_all(tg, todo, episodes, batch_size):
                 results = _apply_batch(tg, group, batch, extractions, replay, embed)
                 for result in results:
                     _count(report, result)
@@ -117,9 +117,15 @@ def _episode(tg: TemporalGraph, m: ChatMessage, group: str, source: str) -> Epis
 
 
 def _extract_all(
-    tg: TemporalGraph, batch: Sequence[Episode], ordered: Sequence[Episode]
-) -> list[tuple[Extraction, list[str]]]:
-    """Extract a batch; context is the previous messages of the same conversation."""
+    tg: TemporalGraph, todo: Sequence[Episode], ordered: Sequence[Episode], batch_size: int
+) -> Iterator[tuple[Sequence[Episode], list[tuple[Extraction, list[str]]]]]:
+    """Extractions in order, in runs ready to apply; context is the previous messages of the group.
+
+    Offline: runs of ``batch_size``. With an LLM, extractions run in parallel (``tg.llm.concurrency``
+    requests at once) and each run is the longest prefix whose extractions are done: an episode is
+    committed as soon as it and every earlier one of its group are extracted, so a failure later
+    (server gone, ^C) loses no finished work.
+    """
     position = {e.id: i for i, e in enumerate(ordered)}
 
     def one(e: Episode) -> tuple[Extraction, list[str]]:
@@ -127,9 +133,24 @@ def _extract_all(
         return extract(tg, e, ordered[max(0, i - CONTEXT_EPISODES) : i])
 
     if tg.llm is None:
-        return [one(e) for e in batch]
-    with ThreadPoolExecutor(max_workers=LLM_WORKERS) as pool:
-        return list(pool.map(one, batch))  # map keeps the input order
+        for batch in _chunks(todo, batch_size):
+            yield batch, [one(e) for e in batch]
+        return
+    workers = getattr(tg.llm, "concurrency", LLM_WORKERS)
+    pool = ThreadPoolExecutor(max_workers=workers)
+    try:
+        futures = [pool.submit(one, e) for e in todo]
+        start = 0
+        while start < len(todo):
+            futures[start].result()  # the next in order (raises its error, after earlier ones are saved)
+            end = start + 1
+            while end < len(todo) and end - start < batch_size and futures[end].done() \
+                    and futures[end].exception() is None:
+                end += 1
+            yield todo[start:end], [f.result() for f in futures[start:end]]
+            start = end
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
 
 
 def _apply_batch(

@@ -3,15 +3,24 @@
 No model, no network: regular expressions over sentences, kept in tables (pattern → relation).
 It is built to be precise rather than broad — a wrong fact is worse than a missing one — so it
 skips questions, greetings, wishes, conditionals, hedges ("maybe", "I think of ..."), negations it
-does not understand, and statements about people it cannot name ("she moved to Paris").
+does not understand, what others say or believe ("he told me ...", "apparently ..."), jokes and
+sarcasm ("yeah right", "/s", "just kidding": the whole message), and people it cannot name.
+
+Why rules and not a parser: the closed word lists keep precision high where a parse would still
+need the same lists to tell "I play the cello" from "I play it by ear"; no model download, and the
+only small English parser models on the package registry are unofficial re-uploads.
 
 What it reads:
 * first person (I, we, implied "Lost my job ...") → the episode's speaker (nothing when unknown);
 * third person with a capitalized name ("Zhang Wei lives in Hangzhou", "My sister Anna works at
   Google" → also the speaker HAS_SIBLING Anna);
+* he / she / they → the one person named in this message or the last few turns (a kin word's
+  gender must fit; two candidates or none → nothing);
 * states (LIVES_IN, WORKS_AT, WORKS_AS, STUDIES_AT, MARRIED_TO, DATING, HAS_CHILD, HAS_SIBLING,
   HAS_PARENT, FRIEND_OF, HAS_PET, OWNS, LIKES, DISLIKES, ALLERGIC_TO, HAS_CONDITION, HOMETOWN,
-  PLANS, PLANS_TO_VISIT) and events (VISITED, ATTENDED, DID), with the time phrase as written;
+  BORN_IN, PLAYS, HAS_HOBBY, LEARNING, DIET, PLANS, PLANS_TO_VISIT) and events (VISITED, ATTENDED,
+  DID), with the time phrase as written; a plan stays a plan ("we're going camping next month" →
+  PLANS "go camping"), never a done event;
 * endings ("I quit Acme", "we divorced in 2020", "I moved out of Berlin") with kind="ending"; an
   ending whose object is not said nor found in the context gets ``object=""`` ("whatever held");
 * corrections ("actually it was Lyon, not Paris", "sorry, I meant Lyon"), using earlier
@@ -20,19 +29,23 @@ What it reads:
 A past state told without any time ("I lived in Rome") becomes LIVED_IN / WORKED_AT /
 STUDIED_AT rather than an open-ended LIVES_IN; with a time ("I lived in Rome in 2019", "from
 2019 to 2021") it stays LIVES_IN with time_text / end_time_text.
+
+Cost is linear in the message: rules run on clauses of at most MAX_CLAUSE_CHARS characters, and
+the context episodes' facts are worked out once per extraction.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
 from temporal_graph.extraction import ExtractedEntity, ExtractedFact, Extraction, StatementKind
 from temporal_graph.model import Episode
 from temporal_graph.names import name_key
 
-from .timeexpr import TimeMatch, find_time_expressions, resolve_time
+from . import offline_vocab as vocab
+from .timeexpr import Prefer, TimeMatch, find_time_expressions, resolve_time
 
 __all__ = ["ANY_OBJECT", "OfflineExtractor"]
 
@@ -62,9 +75,11 @@ cofounder entrepreneur administrator technician specialist coordinator superviso
 executive agent broker realtor farmer tailor stylist hairdresser janitor paramedic caregiver
 worker strategist planner economist statistician mathematician physicist chemist biologist
 translator interpreter policeman policewoman detective judge politician senator mayor
-choreographer animator illustrator copywriter programmer tester admin sysadmin""".split()
+choreographer animator illustrator copywriter programmer tester admin sysadmin attendant hygienist
+paralegal nanny babysitter housekeeper surveyor welder machinist optometrist midwife dietitian nutritionist
+principal dean paramedic""".split()
 _PETS = """dog puppy pup cat kitten hamster rabbit bunny parrot bird fish turtle tortoise horse
-snake lizard ferret goldfish guinea-pig""".split()
+snake lizard ferret goldfish guinea-pig""".split() + vocab.PET_BREEDS + vocab.PET_BREED_PHRASES
 _CONDITIONS = """asthma diabetes adhd autism anxiety depression migraines epilepsy arthritis cancer
 hypertension insomnia dyslexia ptsd ocd lupus eczema psoriasis scoliosis endometriosis
 fibromyalgia celiac tinnitus""".split()
@@ -83,6 +98,7 @@ _KIN = {
     "boyfriend": "DATING", "girlfriend": "DATING", "partner": "DATING",
     "friend": "FRIEND_OF", "best friend": "FRIEND_OF", "buddy": "FRIEND_OF", "bestie": "FRIEND_OF",
     **{pet: "HAS_PET" for pet in _PETS},
+    **vocab.EXTENDED_KIN,
 }
 _KIN_ADJ = r"(?:little|big|older|younger|baby|twin|eldest|oldest|youngest|step-?|half-?|new|dear|sweet|lovely)"
 _PRONOUNS = frozenset(
@@ -100,7 +116,9 @@ _INTRANSITIVE = frozenset(
 )
 _PREPOSITIONS = frozenset("for to with at in on from by of about into".split())
 _REPORTING = re.compile(
-    r"\b(?i:say|says|said|tell|tells|told|claim|claims|claimed|pretend|heard|write|type|repeat)\s+(?:that\s+)?$"
+    r"\b(?i:say|says|said|tell|tells|told|claim|claims|claimed|pretend|pretends|heard|hear|write|writes|wrote|type|"
+    r"repeat|think|thinks|thought|believe|believes|believed|reckon|reckons|swear|swears|insist|insists)\s+"
+    r"(?:(?i:me|us|him|her|them|everyone)\s+)?(?:that\s+)?$"
 )
 _CLAUSE_OPENERS = frozenset(
     "and so then also just but yeah yes oh well actually finally today recently anyway guess what btw why because "
@@ -129,14 +147,17 @@ _WORD_CAP = r"(?:(?!I\b)[A-Z][a-zA-Z]*(?:[-'’][A-Z][a-zA-Z]+)?)"
 NAME = rf"{_WORD_CAP}(?:\s+{_WORD_CAP}){{0,2}}"
 _KIN_RE = _alt(_KIN)
 # A subject: I / we, "my sister Anna", or a capitalized name.
-SUBJ = rf"(?P<subj>\b(?:I|[Ww]e)\b|(?:\b[Mm]y\s+(?:{_KIN_ADJ}\s+)?(?:{_KIN_RE})\s+)?(?<![\w'])(?:{NAME}))"
+SUBJ = (rf"(?P<subj>\b(?:I|[Ww]e|[Hh]e|[Ss]he|[Tt]hey)\b"
+        rf"|(?:\b(?:[Mm]y|[Oo]ur)\s+(?:{_KIN_ADJ}\s+)?(?:{_KIN_RE})\s+)?(?<![\w'])(?:{NAME}))")
 # A proper-noun object: "Hangzhou", "New York City", "University of Toronto", "Johnson & Johnson".
 PROPER = r"(?:[Tt]he\s+)?[A-Z][\w.&'’-]*(?:\s+(?:(?:of|de|du|la|le|del|for|on|am|upon|&)\s+)?[A-Z][\w.&'’-]*)*"
 # A lowercase noun phrase: a few words, no punctuation.
 NP = r"[\w+'’-]+(?:\s+[\w+'’-]+){0,7}"
 LIST = r"[\w+'’-]+(?:(?:,\s+|\s+)[\w+'’-]+){0,11}"  # "hiking, painting and pottery"
 ADV = r"(?:(?:just|really|also|finally|recently|still|now|actually|officially|already|absolutely|totally|truly|especially|currently|even|so)\s+)*"
-ROLE = rf"(?:[\w+#.-]+\s+){{0,4}}?(?i:{_alt(_JOBS)})(?:\s+(?i:{_alt(_JOBS)}))*s?"
+_TITLE_WORD = (r"(?!(?i:of|the|a|an|and|or|to|in|at|for|with|my|your|his|her|their|our|who|that|is|was|not)\b)"
+               r"[\w+#.-]+")
+ROLE = rf"(?:{_TITLE_WORD}\s+){{0,4}}?(?i:{_alt(_JOBS)})(?:\s+(?i:{_alt(_JOBS)}))*s?(?![\w-])"
 DET = r"(?:(?P<det>a|an|the|this|that|my|our|some)\s+)"
 
 
@@ -164,6 +185,7 @@ class Rule:
     positive: bool = True  # skipped in clauses with a negation
     fallback: bool = False  # only when no other rule matched the clause
     opens_clause: bool = False  # the subject must open a clause ("a job I enjoy" is no taste)
+    future: bool = False  # a plan: only with a time phrase after the message's time, or none at all
 
 
 def _rule(pattern: str, *emits: tuple[str, str, str, str], implicit: bool = False, **options) -> list[Rule]:
@@ -235,7 +257,7 @@ ENDING_RULES: list[Rule] = [
            N("o", "LIKES", "Thing"), kind="ending", positive=False),
     # "I quit badminton", "gave up chess", "stopped playing tennis": a pastime ends. Lowercase
     # only, so "quit Acme" stays a job, and never "my job" or "smoking"-like habits with an article.
-    *_rule(r"<S>\s+<ADV>(?i:quit|gave up|stopped playing|stopped doing)\s+(?![Mm]y\b|[Tt]he\b|[Aa]n?\b|[Hh]is\b|[Hh]er\b|[Tt]heir\b)"
+    *_rule(r"<S>\s+<ADV>(?i:quit|gave up|stopped doing)\s+(?![Mm]y\b|smoking\b|drinking\b|vaping\b|[Tt]he\b|[Aa]n?\b|[Hh]is\b|[Hh]er\b|[Tt]heir\b)"
            + _o("o", r"[a-z][a-z-]+") + r"(?=\s*(?:[,.!;]|$|\s+(?:and|now|last|this|in|since|because)\b))",
            N("o", "LIKES", "Activity"), kind="ending", positive=False),
     *_rule(r"(?!.*\b(?:anymore|any more)\b)<S>\s+<ADV>(?:(?i:do not|does not)\s+(?i:really\s+)?(?i:like|enjoy|care for)|(?i:hate|hates|dislike|"
@@ -272,8 +294,9 @@ STATE_RULES: list[Rule] = [
            r"(?:an?\s+|the\s+)?" + _o("role", "<ROLE>") + r"(?:\s+(?:at|for|with)\s+" + _o("o", "<PROPER>") + ")?",
            R("role", "WORKS_AS"), P("o", "WORKS_AT", "Organization"), implicit=True),
     *_rule(r"<S>\s+<ADV>(?i:got|landed|accepted|took|started|start|am starting|will start)\s+(?:an?\s+)?(?:(?i:new)\s+)?"
-           r"(?i:job|position|role|internship)\s+(?i:at|with)\s+" + _o("o", "<PROPER>"),
-           P("o", "WORKS_AT", "Organization"), implicit=True),
+           r"(?i:job|position|role|internship)\s+(?i:at|with)\s+" + _o("o", "<PROPER>")
+           + r"(?:\s+as\s+(?:an?\s+)?" + _o("role", "<ROLE>") + ")?",
+           P("o", "WORKS_AT", "Organization"), R("role", "WORKS_AS"), implicit=True),
     *_rule(r"<S>\s+<ADV>(?i:joined|will join|am joining)\s+" + _o("o", "<PROPER>")
            + r"\s+as\s+(?:an?\s+)?" + _o("role", "<ROLE>"), P("o", "WORKS_AT", "Organization"),
            R("role", "WORKS_AS"), implicit=True),
@@ -306,15 +329,16 @@ STATE_RULES: list[Rule] = [
     *_rule(r"(?P<o>" + NAME + r")\s+and\s+I\s+<ADV>(?i:are dating|have been dating|started dating|are together)",
            P("o", "DATING", "Person")),
     # pets (named or not) and possessions
-    *_rule(r"<S>\s+<ADV>(?i:have|has|got|adopted|bought|rescued|have got|just got)\s+(?:(?i:a|an|this|that|two|new|"
-           r"cute|little|sweet|adorable|beautiful|tiny|rescue|baby|black|white|brown|golden)\s+)*"
-           + _o("pet", f"(?i:{_alt(_PETS)})") + r"(?:\s+(?i:named|called)\s+" + _o("o", NAME) + r")?\b",
+    *_rule(r"<S>\s+<ADV>(?i:have|has|got|adopted|bought|rescued|have got|has got|just got|own|owns)\s+(?:(?i:a|an|this|that|two|three|new|"
+           r"cute|little|sweet|adorable|beautiful|tiny|rescue|baby|black|white|brown|old|young)\s+)*"
+           + _o("pet", f"(?i:{_alt(_PETS)})(?:s|es)?") + r"(?:\s+(?i:named|called)\s+" + _o("o", NAME) + r")?\b"
+           + r"(?!.*\b(?i:for you|for him|for her|for them|for my)\b)",  # a gift is not a pet of one's own
            ("o", "HAS_PET", "petname", "Animal"), implicit=True),
     *_rule(r"<S>\s+<ADV>(?i:own|owns|bought|purchased|got a new|have a new|has a new)\s+<DET>?" + _o("o", "<NP>"),
            N("o", "OWNS", "Thing"), implicit=True),
     # likes, health
-    *_rule(r"<S>\s+<ADV>(?:(?i:love|loves|like|likes|enjoy|enjoys|adore|adores|am into|is into|are into|"
-           r"am a big fan of|am a huge fan of|am a fan of|is a fan of|am passionate about|am obsessed with))\s+"
+    *_rule(r"<S>\s+<ADV>(?:(?i:love|loves|like|likes|enjoy|enjoys|adore|adores)|(?i:am|is|are)\s+<ADV>(?i:into|"
+           r"a big fan of|a huge fan of|a fan of|passionate about|obsessed with))\s+"
            + _o("o", "<LIST>"), N("o", "LIKES", "Thing"), opens_clause=True),
     *_rule(r"\b[Mm]y\s+(?:all-time\s+)?favou?rite\s+(?:[a-z]+\s+){1,2}is\s+" + _o("o", "<NP>"),
            N("o", "LIKES", "Thing")),
@@ -337,7 +361,7 @@ STATE_RULES: list[Rule] = [
     *_rule(r"<S>\s+<ADV>(?i:am|is|are)\s+(?i:going|flying|traveling|travelling|heading|driving)\s+to\s+"
            + _o("o", "<PROPER>"), P("o", "PLANS_TO_VISIT", "Place")),
     # "going to" + a verb is a plan only when dated ("I'm gonna keep going" is no plan)
-    *_rule(r"<S>\s+<ADV>(?i:am|is|are)\s+(?i:going)\s+to\s+" + _o("o", r"(?!visit\b|see\b|go to\b|be\b)[a-z]+(?:\s+[\w'’-]+){1,11}"),
+    *_rule(r"<S>\s+<ADV>(?i:am|is|are)\s+(?i:going)\s+to\s+" + _o("o", r"(?!visit\s+[A-Z]|see\b|go to\b|be\b)[a-z]+(?:\s+[\w'’-]+){1,11}"),
            ("o", "PLANS", "vp", "Activity"), implicit=True, needs_time=True),
     *_rule(r"<S>\s+<ADV>(?i:plan|plans|am planning|is planning|are planning)\s+to\s+"
            + _o("o", r"(?!visit\b|be\b)[a-z]+(?:\s+[\w'’-]+){1,11}"), ("o", "PLANS", "vp", "Activity"), implicit=True),
@@ -360,6 +384,106 @@ STATE_RULES: list[Rule] = [
            ("o", "DID", "activity", "Activity"), needs_time=True, fallback=True, implicit=True),
 ]
 
+# --- pastimes, learning, diet, things, plans said in the present ----------------------------------
+
+_GAME = _alt(vocab.GAME_PHRASES + vocab.GAMES + vocab.INSTRUMENTS)
+_GAME_OBJ = (rf"(?:(?i:the|some|a\s+little|a\s+bit\s+of)\s+)?(?:(?i:{_alt(vocab.INSTRUMENT_ADJECTIVES)})\s+)?"
+             rf"(?P<o>(?i:{_GAME}))(?![\w-])")
+_HOBBY = _alt(vocab.HOBBY_PHRASES + vocab.HOBBY_GERUNDS)
+_SKILL = rf"(?:{_alt(vocab.LANGUAGES)}|(?i:{_alt(vocab.SKILL_PHRASES + vocab.SKILLS)}))"
+_HOBBY_VERB = _alt(vocab.HOBBY_VERBS)
+_POSSESSION = _alt(vocab.POSSESSION_PHRASES + vocab.POSSESSIONS)
+_DIET = _alt(vocab.DIETS)
+_PLAY = (r"(?i:play|plays|am playing|is playing|are playing|have been playing|has been playing|have played|"
+         r"has played|started playing|start playing|began playing|have started playing|has started playing|"
+         r"took up playing|picked up playing|took up|picked up)")
+_LEARN = (r"(?i:am learning|is learning|are learning|have been learning|been learning|has been learning|started learning|"
+          r"began learning|have started learning|has started learning|am studying|is studying|are studying|"
+          r"have been studying|has been studying|started studying|am teaching myself|is teaching (?:himself|herself)|"
+          r"have been teaching myself)")
+_NOT_AT_PLACE = r"(?![^,.;!?]*\bat\s+(?:[Tt]he\s+)?[A-Z])"  # "studying law at Harvard" is STUDIES_AT
+_CLASS = r"(?i:class|classes|lessons|lesson|course|courses|workshop)"
+_HABIT = (r"(?=\s+(?i:every|most|on|a lot|often|regularly|twice|once|several|whenever|each|at least|almost|"
+          r"daily|weekly))")
+
+
+def _plain(group: str, relation: str, object_type: str, kind: str = "plain") -> tuple[str, str, str, str]:
+    return (group, relation, kind, object_type)
+
+
+PASTIME_RULES: list[Rule] = [
+    # playing sports, games and instruments
+    *_rule(r"<S>\s+<ADV>(?i:quit|stopped|gave up|no longer)\s+(?i:playing|play|plays)\s+" + _GAME_OBJ,
+           _plain("o", "PLAYS", "Activity"), kind="ending", positive=False, implicit=True),
+    *_rule(r"<S>\s+<ADV>" + _PLAY + r"\s+" + _GAME_OBJ, _plain("o", "PLAYS", "Activity"), implicit=True,
+           opens_clause=True),
+    # hobbies taken up, practised, or named as such
+    *_rule(r"<S>\s+<ADV>(?i:took up|take up|have taken up|has taken up|started|have started|has started|got into|"
+           r"have gotten into|got back into|picked up)\s+" + _o("o", f"(?i:{_HOBBY})") + r"(?![\w-])"
+           + r"(?=\s*(?:[,.!;]|$)|\s+(?i:again|recently|lately|too|as well|and|in|on|at|with|every|this|last|a few|"
+             r"about|when|because|since|while|for)\b)",
+           _plain("o", "HAS_HOBBY", "Activity"), implicit=True, opens_clause=True),
+    *_rule(r"<S>\s+<ADV>(?i:go|goes)\s+" + _o("o", f"(?i:{_HOBBY})") + r"(?![\w-])" + _HABIT,
+           _plain("o", "HAS_HOBBY", "Activity"), opens_clause=True),
+    *_rule(r"<S>\s+<ADV>(?i:practice|practise|practices|practises|do|does|have been doing|has been doing|"
+           r"have been practicing|have been practising|am doing|started doing)\s+"
+           + _o("o", f"(?i:{_alt(vocab.PRACTICES)})") + r"(?![\w-])", _plain("o", "HAS_HOBBY", "Activity"),
+           opens_clause=True),
+    *_rule(r"\b(?:[Mm]y|[Oo]ur)\s+(?:(?i:main|favou?rite|new|biggest)\s+)?(?i:hobby|hobbies|pastime|pastimes|passion)\s+"
+           r"(?i:is|are|include|includes)\s+" + _o("o", "<LIST>"), N("o", "HAS_HOBBY", "Activity")),
+    *_rule(r"<S>\s+<ADV>(?i:love|loves|like|likes|enjoy|enjoys|adore|adores)\s+to\s+" + _o("o", f"(?i:{_HOBBY_VERB})")
+           + r"(?![\w-])(?!\s+(?i:it|that|this|them|you|with you|there)\b)", _plain("o", "LIKES", "Activity", "hobbyverb"),
+           opens_clause=True),
+    # learning and studying
+    *_rule(r"<S>\s+<ADV>" + _LEARN + r"\s+(?:(?i:how)\s+)?to\s+(?i:play)\s+" + _GAME_OBJ,
+           _plain("o", "LEARNING", "Skill"), implicit=True),
+    *_rule(r"<S>\s+<ADV>" + _LEARN + r"\s+(?:(?i:how)\s+)?to\s+" + _o("o", f"(?i:{_HOBBY_VERB})") + r"(?![\w-])",
+           _plain("o", "LEARNING", "Skill", "hobbyverb"), implicit=True),
+    *_rule(r"<S>\s+<ADV>" + _LEARN + r"\s+(?:(?i:the|some|a\s+bit\s+of|basic|more)\s+)?" + _o("o", _SKILL)
+           + r"(?![\w-])" + _NOT_AT_PLACE, _plain("o", "LEARNING", "Skill"), implicit=True),
+    *_rule(r"<S>\s+<ADV>(?i:am|is|are|have been|has been|started|start|began|have started)\s+(?i:taking)\s+"
+           r"(?:(?i:an?|some|my|the)\s+)?(?:(?i:online|private|evening|weekly|beginner|beginners|night|free|new)\s+)*"
+           + _o("o", _SKILL) + r"\s+" + _CLASS + r"\b", _plain("o", "LEARNING", "Skill"), implicit=True),
+    *_rule(r"<S>\s+<ADV>(?i:am|is|are|have been|has been|started|start|began|have started)\s+(?i:taking)\s+"
+           r"(?:(?i:an?|some|my)\s+)?(?:(?i:online|private|evening|weekly|night|free|new)\s+)*" + _CLASS
+           + r"\s+(?i:in|on)\s+" + _o("o", _SKILL) + r"(?![\w-])", _plain("o", "LEARNING", "Skill"), implicit=True),
+    *_rule(r"<S>\s+<ADV>(?i:signed up for|enrolled in|registered for)\s+" + _o("o", _SKILL)
+           + r"\s+(?i:lessons|classes)\b", _plain("o", "LEARNING", "Skill"), implicit=True),
+    *_rule(r"<S>\s+<ADV>(?i:am|is|are)\s+(?i:studying|working)\s+(?i:for|toward|towards)\s+(?i:a|an|my|his|her|their)\s+"
+           + _o("o", _SKILL) + r"\s+(?i:degree|diploma|certificate|license|licence)\b",
+           _plain("o", "LEARNING", "Skill"), implicit=True),
+    # diet and intolerances
+    *_rule(r"<S>\s+<ADV>(?i:am|is|are|have been|has been|went|became|become|turned|have gone|has gone|eat|eats)\s+"
+           r"(?:(?i:a|an|fully|strictly|strict|mostly|completely|totally)\s+)?" + _o("o", f"(?i:{_DIET})")
+           + r"(?![\w-])(?!\s+(?i:food|options|restaurant|restaurants|recipe|recipes|place|meal|meals|dish|dishes|"
+             r"cafe|bakery|menu|version|alternative|friendly|diet for)\b)", _plain("o", "DIET", "Diet", "diet")),
+    *_rule(r"<S>\s+<ADV>(?i:am|is|are|have been|has been|went|started)\s+on\s+(?:an?\s+)?"
+           + _o("o", r"(?i:keto|paleo|vegan|vegetarian|gluten-free|low-carb|low carb|mediterranean|plant-based)")
+           + r"\s+(?i:diet)\b", _plain("o", "DIET", "Diet", "diet")),
+    *_rule(r"<S>\s+<ADV>(?i:have|has)\s+(?:an?\s+)?" + _o("o", r"(?i:gluten|lactose|dairy)")
+           + r"\s+(?i:intolerance|sensitivity)\b", _plain("o", "DIET", "Diet", "intolerance")),
+    *_rule(r"<S>\s+<ADV>(?i:do not|does not|no longer|never)\s+eat\s+" + _o("o", r"(?i:meat)")
+           + r"(?=\s*(?:[,.!;]|$|\s+(?i:anymore|any more|at all|or fish)\b))",
+           _plain("o", "DIET", "Diet", "nomeat"), positive=False),
+    # things owned, named from a closed list ("I have a car", never "I have a question")
+    *_rule(r"<S>\s+<ADV>(?i:have|has|have got|has got)\s+(?:(?i:a|an|two|three|my own|our own)\s+)"
+           + _o("o", rf"(?:[a-z][a-z-]*\s+){{0,2}}?(?i:{_POSSESSION})(?:s|es)?|(?:[a-z]+\s+)?(?:{_alt(vocab.CAR_BRANDS)})")
+           + r"(?=\s*(?:[,.!;]|$)|\s+(?i:at|in|on|with|that|which|and|but|from|now|too|back|so|there|here)\b)",
+           N("o", "OWNS", "Thing")),
+    # where they are from
+    *_rule(r"<S>\s+<ADV>(?i:grew up|was raised|were raised)\s+in\s+" + _o("o", "<PROPER>"), P("o", "HOMETOWN", "Place")),
+    *_rule(r"<S>\s+<ADV>(?i:was|were)\s+(?i:born)\s+in\s+" + _o("o", "<PROPER>"), P("o", "BORN_IN", "Place")),
+    # plans said in the present: "we're going camping", "I'm running a marathon next month"
+    *_rule(r"<S>\s+<ADV>(?i:am|is|are)\s+(?i:going)\s+" + _o("o", f"(?i:{_HOBBY})") + r"(?![\w-])(?!\s+to\b)",
+           _plain("o", "PLANS", "Activity", "go_ing"), future=True),
+    *_rule(r"<S>\s+<ADV>(?i:am|is|are)\s+(?i:going)\s+to\s+" + _o("o", r"(?i:an?|the|my|our)\s+" + NP),
+           ("o", "PLANS", "go_to", "Activity"), needs_time=True, future=True),
+    *_rule(r"<S>\s+<ADV>(?i:am|is|are)\s+(?i:visiting)\s+" + _o("o", "<PROPER>"), P("o", "PLANS_TO_VISIT", "Place"),
+           needs_time=True, future=True),
+    *_rule(r"<S>\s+<ADV>(?i:am|is|are)\s+" + _o("o", rf"(?i:{_alt(vocab.PLAN_VERBS)})(?!\s+[A-Z])(?:\s+[\w'’-]+){{1,7}}"),
+           ("o", "PLANS", "plan_ing", "Activity"), needs_time=True, future=True),
+]
+
 # Corrections whose relation comes from an earlier statement.
 _CORRECTION_RULES = [
     re.compile(r"(?i:it|that)\s+(?i:was|is)\s+(?:(?i:actually)\s+)?(?P<new>" + PROPER + r"),?\s+(?i:not)\s+(?P<old>"
@@ -372,7 +496,14 @@ _NOT_OBJECT = re.compile(r",?\s+(?:(?i:and\s+)?not\s+(?:in\s+|at\s+|to\s+)?)" + 
 _NOT_AFTER = re.compile(r"^,?\s+(?:(?i:and\s+)?not\s+(?:in\s+|at\s+|to\s+)?)(?P<old>" + PROPER + ")")
 
 # Kinship mentions anywhere in a clause: "my sister Anna", "Anna is my sister", "a son named Leo".
-_KIN_MENTION = re.compile(rf"\b[Mm]y\s+(?:{_KIN_ADJ}\s+)?(?P<kin>{_KIN_RE})\s+(?P<name>{NAME})(?![\w])")
+_KIN_MENTION = re.compile(
+    rf"\b(?:[Mm]y|[Oo]ur)\s+(?:{_KIN_ADJ}\s+)?(?P<kin>(?i:{_KIN_RE}))(?:\s+|,\s+)(?P<name>{NAME})(?![\w])")
+_KIN_NAME_IS = re.compile(
+    rf"\b(?:[Mm]y|[Oo]ur)\s+(?:{_KIN_ADJ}\s+)?(?P<kin>(?i:{_KIN_RE}))['’]s\s+name\s+is\s+(?P<name>{NAME})(?![\w])")
+_KIN_COUNTED = re.compile(
+    rf"\b(?:I|[Ww]e)\s+(?:have|have got|had)\s+(?:two|three|four|five|2|3|4|5)\s+(?P<kin>kids|children|sons|daughters|"
+    rf"sisters|brothers|siblings|dogs|cats|puppies|kittens)[,:]?\s+(?:(?i:named|called)\s+)?"
+    rf"(?P<names>{NAME}(?:,\s+{NAME})*,?\s+and\s+{NAME})(?![\w])")
 _KIN_IS = re.compile(rf"(?<![\w'])(?P<name>{NAME})\s+is\s+my\s+(?:{_KIN_ADJ}\s+)?(?P<kin>{_KIN_RE})\b")
 _KIN_NAMED = re.compile(rf"\bI\s+(?:have|had)\s+(?:an?|one)\s+(?:{_KIN_ADJ}\s+)?(?P<kin>{_KIN_RE})\s+(?:named|called)\s+(?P<name>{NAME})")
 _PET_NAME = re.compile(rf"^(?:(?:Her|His|Its|Their)\s+name\s+is|(?:She|He|It)\s+is\s+called)\s+(?P<name>{NAME})")
@@ -394,7 +525,7 @@ _CONTRACTIONS = [
     (r"\b([Ii]t|[Tt]hat|[Tt]here|[Ww]hat|[Hh]ere|[Hh]e|[Ss]he|[Ww]ho|[Nn]ame)['’]s\b", r"\1 is"),
     (r"\b([Gg])onna\b", r"\1oing to"), (r"\b([Ww])anna\b", r"\1ant to"), (r"\b([Gg])otta\b", r"\1ot to"),
 ]
-_SENTENCE_END = re.compile(r"(?<!\bMr)(?<!\bMrs)(?<!\bMs)(?<!\bDr)(?<!\bSt)(?<=[.!?])\s+|\n+")
+_SENTENCE_END = re.compile(r"(?<!\bMr\.)(?<!\bMrs\.)(?<!\bMs\.)(?<!\bDr\.)(?<!\bSt\.)(?<=[.!?])\s+|\n+")
 _CLAUSE_BREAK = re.compile(r"\s+[–—-]\s+|;\s*|:\s+|,?\s+\b(?:but|because|although|though|whereas)\b\s+|,\s+so\s+")
 _ADVERB_TAIL = re.compile(
     r"\s+(?:too|again|anymore|any\s+more|a\s+lot|so\s+much|very\s+much|as\s+well|lately|together|"
@@ -413,6 +544,26 @@ def _expand(text: str) -> str:
     for pattern, repl in _CONTRACTIONS:
         text = re.sub(pattern, repl, text)
     return text
+
+
+# Rules run on bounded pieces: every pattern then costs a constant per piece, so extraction is linear
+# in the message (a long run-on text without punctuation is cut at word boundaries).
+MAX_CLAUSE_CHARS = 300
+
+
+def _bounded_clauses(sentence: str) -> Iterator[str]:
+    for clause in _CLAUSE_BREAK.split(sentence):
+        clause = clause.strip()
+        while len(clause) > MAX_CLAUSE_CHARS:
+            cut = clause.rfind(",", 0, MAX_CLAUSE_CHARS)
+            if cut < MAX_CLAUSE_CHARS // 3:
+                cut = clause.rfind(" ", 0, MAX_CLAUSE_CHARS)
+            if cut <= 0:
+                cut = MAX_CLAUSE_CHARS
+            yield clause[:cut].strip(" ,")
+            clause = clause[cut:].strip(" ,")
+        if clause:
+            yield clause
 
 
 def _sentences(text: str) -> list[str]:
@@ -476,7 +627,8 @@ def _clean_np(text: str, *, max_words: int = 5, strict: bool = False) -> str | N
 def _clean_phrase(text: str, *, max_words: int = 10) -> str | None:
     """An activity or plan ("painted a sunrise"): my/our → their, no other pronouns."""
     text = re.split(r"\s+(?:and|but|because|so|which|who|where|while|when|since|"
-                    r"after|before|if|to\s+(?:clear|show|get|see|help|make|keep|take)|with\s+(?:my|our|some|a))\b",
+                    r"after|before|if|in\s+hopes|hoping|to\s+(?:clear|show|get|see|help|make|keep|take)|"
+                    r"with\s+(?:my|our|some|a))\b",
                     " " + text.strip())[0].strip(" ,.!?\"'")
     words = text.split()
     out = []
@@ -555,11 +707,33 @@ class _Draft:
     confidence: float = 0.9
 
 
+class _Context:
+    """The context episodes of one extraction, with their facts worked out once (not per clause)."""
+
+    def __init__(self, extractor: OfflineExtractor, episodes: Sequence[Episode]) -> None:
+        self.extractor = extractor
+        self.episodes = sorted(episodes, key=lambda e: e.reference_time)
+        self._drafts: list[_Draft] | None = None
+        self._by_episode: dict[str, list[_Draft]] = {}
+
+    def drafts_of(self, episode: Episode) -> list[_Draft]:
+        if episode.id not in self._by_episode:
+            self._by_episode[episode.id] = self.extractor._drafts(
+                episode, _Context(self.extractor, ()), corrections=False)
+        return self._by_episode[episode.id]
+
+    def drafts(self) -> list[_Draft]:
+        """Facts the context states, latest episode first."""
+        if self._drafts is None:
+            self._drafts = [d for ep in reversed(self.episodes) for d in reversed(self.drafts_of(ep))]
+        return self._drafts
+
+
 class OfflineExtractor:
     """Deterministic rule-based extraction of personal facts from English chat (no model, no network)."""
 
     def extract(self, episode: Episode, context: Sequence[Episode] = ()) -> Extraction:
-        drafts = self._drafts(episode, context, corrections=True)
+        drafts = self._drafts(episode, _Context(self, context), corrections=True)
         facts: list[ExtractedFact] = []
         entities: dict[tuple[str, str], ExtractedEntity] = {}
         seen: set[tuple[str, str, str, str]] = set()
@@ -584,11 +758,13 @@ class OfflineExtractor:
 
     # -- per episode -----------------------------------------------------------------------------
 
-    def _drafts(self, episode: Episode, context: Sequence[Episode], *, corrections: bool) -> list[_Draft]:
+    def _drafts(self, episode: Episode, context: _Context, *, corrections: bool) -> list[_Draft]:
         out: list[_Draft] = []
         pending_pet: _Draft | None = None
+        if _SARCASM.search(episode.content):
+            return out  # a joke or sarcasm anywhere: nothing in the message is taken at face value
         for sentence in _sentences(_expand(episode.content)):
-            if _is_question(sentence):
+            if _is_question(sentence) or _HEARSAY.search(sentence):
                 pending_pet = None
                 continue
             pet_name = _PET_NAME.match(sentence)
@@ -600,10 +776,7 @@ class OfflineExtractor:
                 pending_pet = None
                 continue
             pending_pet = None
-            for clause in _CLAUSE_BREAK.split(sentence):
-                clause = clause.strip()
-                if not clause:
-                    continue
+            for clause in _bounded_clauses(sentence):
                 found = self._clause(clause, episode, context, out, corrections)
                 out.extend(found)
                 pets = [d for d in found if d.relation == "HAS_PET" and "kin" not in d.extra and d.object.lower() in _PETS]
@@ -611,7 +784,7 @@ class OfflineExtractor:
         return out
 
     def _clause(
-        self, clause: str, episode: Episode, context: Sequence[Episode], earlier: list[_Draft], corrections: bool
+        self, clause: str, episode: Episode, context: _Context, earlier: list[_Draft], corrections: bool
     ) -> list[_Draft]:
         times = find_time_expressions(clause)
         text, anchors = _strip_times(clause, times)
@@ -625,7 +798,7 @@ class OfflineExtractor:
         drafts = self._kinship(text, speaker)
         negated = bool(_NEGATION.search(_NOT_OBJECT.sub("", text)))  # "Lyon, not Paris" is no negation
         matched_spans: list[tuple[int, int]] = []
-        for rule in (*ENDING_RULES, *STATE_RULES):
+        for rule in (*ENDING_RULES, *PASTIME_RULES, *STATE_RULES):
             if rule.positive and negated:
                 continue
             if rule.fallback and matched_spans:
@@ -639,30 +812,39 @@ class OfflineExtractor:
 
     def _apply(
         self, rule: Rule, m: re.Match[str], text: str, times: list[TimeMatch], anchors: list[int],
-        episode: Episode, context: Sequence[Episode], earlier: list[_Draft],
+        episode: Episode, context: _Context, earlier: list[_Draft],
     ) -> list[_Draft]:
         groups = m.groupdict()
-        subject = self._subject(groups.get("subj"), episode.speaker)
+        raw_subject = groups.get("subj")
+        if raw_subject and raw_subject.lower() in _THIRD_PERSON:
+            subject = _resolve_pronoun(raw_subject.lower(), episode, context, earlier)
+        else:
+            subject = self._subject(raw_subject, episode.speaker)
         if subject is None:
             return []
-        raw_subject = groups.get("subj")
         if raw_subject and _REPORTING.search(text[:m.start("subj")]):
             return []  # "... say I live in Atlantis": reported or requested, not stated
-        if raw_subject and raw_subject not in ("I", "we", "We"):
+        if raw_subject and raw_subject not in ("I", "we", "We") and raw_subject.lower() not in _THIRD_PERSON:
             following = text[m.end("subj"):].split()
             if following and following[0].lower() in _BASE_FORMS:
                 return []  # "Themes like sisterhood": a name needs "likes", so this is no subject
         time = _nearest_time(m.span(), times, anchors)
         if time is not None and time.is_duration and not re.search(r"\b(?:have|has)\b", m.group(0)):
             time = None  # "for two weeks" only dates a present-perfect state
-        if rule.needs_time and (time is None or time.is_duration):
+        undated = rule.fallback and time is None  # kept only for the clear events of _UNDATED_DID
+        if rule.needs_time and (time is None or time.is_duration) and not undated:
             return []
+        if rule.future and time is not None and not _is_future(time, episode, "future"):
+            return []  # "I'm running a marathon" dated in the past is no plan
+        pronoun = raw_subject is not None and raw_subject.lower() in _THIRD_PERSON
+        if pronoun and not _starts_clause(text[:m.start("subj")]):
+            return []  # "the book she wrote": a pronoun inside a relative clause
         if (rule.fallback or rule.opens_clause) and not _starts_clause(text[:m.start()]):
             return []  # "the book I read last year ...": a relative clause, not a report
         drafts: list[_Draft] = []
         for emit, raw in _emissions(rule, groups):
             obj, det = self._object(emit, raw, groups)
-            if obj is None:
+            if obj is None or (undated and not _UNDATED_DID.match(obj)):
                 continue
             relation, kind, object_type = emit.relation, rule.kind, emit.object_type
             if relation == "LEFT?":  # a home or a job: the context decides
@@ -680,7 +862,7 @@ class OfflineExtractor:
             if kind == "state" and relation == "VISITED" and time is None and re.search(r"\b(?:was|were) in\b", m.group(0)):
                 continue  # "I was in Paris" needs a time to be a visit
             draft = _Draft(subject, relation, obj, object_type, kind, time, det=det,
-                           confidence=0.8 if rule.fallback else 0.9)
+                           confidence=0.7 if undated else 0.8 if rule.fallback else 0.9)
             if emit.object_kind == "petname":
                 draft.extra["species"] = groups["pet"].lower()
                 if raw is None:
@@ -697,7 +879,7 @@ class OfflineExtractor:
     def _subject(raw: str | None, speaker: str | None) -> str | None:
         if raw is None or raw in ("I", "we", "We"):
             return speaker
-        kin = re.match(rf"[Mm]y\s+(?:{_KIN_ADJ}\s+)?(?:{_KIN_RE})\s+(?P<name>.+)$", raw)
+        kin = re.match(rf"(?:[Mm]y|[Oo]ur)\s+(?:{_KIN_ADJ}\s+)?(?:{_KIN_RE})\s+(?P<name>.+)$", raw)
         return _clean_name(kin.group("name") if kin else raw)
 
     @staticmethod
@@ -705,6 +887,9 @@ class OfflineExtractor:
         kind = emit.object_kind
         if kind == "any":
             return ANY_OBJECT, None
+        special = _vocab_object(kind, raw)
+        if special is not False:
+            return special, None
         if kind == "petname":
             if raw is None:
                 return groups.get("pet"), None
@@ -725,11 +910,18 @@ class OfflineExtractor:
             det = det or groups.get("det")
             strict = emit.relation in _LIST_RELATIONS
             value = _clean_np(raw, max_words=4 if kind == "np" else 5, strict=strict)
+            if strict and value is not None and value.lower() in _VAGUE_TASTES:
+                return None, None  # "I enjoy playing": playing what?
             if strict and det in _SPECIFIC:
                 return None, None  # "I love the colors": about a thing in the chat, not a taste
-            if emit.relation == "OWNS" and value is not None and (
-                    value.split()[-1].lower() in _NOT_POSSESSIONS or value.lower() in _PETS):
-                return None, None
+            if emit.relation == "OWNS" and value is not None:
+                words = [w for w in value.split() if w.lower() not in _COUNTS]
+                if not words or words[-1].lower() in _NOT_POSSESSIONS or any(
+                        w.lower() in _PETS or w.lower().rstrip("s") in _PETS
+                        or w.lower() in ("named", "called")
+                        for w in words):
+                    return None, None
+                value = " ".join(words)
             return value, det
         if kind == "event":
             det = groups.get("det")
@@ -752,7 +944,7 @@ class OfflineExtractor:
         return None, None
 
     def _disambiguate(
-        self, relation: str, subject: str, obj: str, context: Sequence[Episode], earlier: list[_Draft]
+        self, relation: str, subject: str, obj: str, context: _Context, earlier: list[_Draft]
     ) -> str:
         """"left Berlin" ends LIVES_IN when Berlin is known as the subject's home; otherwise a job."""
         for d in self._history(context, earlier):
@@ -763,15 +955,12 @@ class OfflineExtractor:
                     return "STUDIES_AT" if d.relation == "STUDIES_AT" else "WORKS_AT"
         return "WORKS_AT"
 
-    def _history(self, context: Sequence[Episode], earlier: list[_Draft]) -> list[_Draft]:
+    def _history(self, context: _Context, earlier: list[_Draft]) -> list[_Draft]:
         """Facts stated before this clause: this episode's earlier ones first, then the context, latest first."""
-        found = list(reversed(earlier))
-        for ep in sorted(context, key=lambda e: e.reference_time, reverse=True):
-            found.extend(reversed(self._drafts(ep, (), corrections=False)))
-        return found
+        return [*reversed(earlier), *context.drafts()]
 
     def _ended_object(
-        self, subject: str, relation: str, context: Sequence[Episode], earlier: list[_Draft], episode: Episode
+        self, subject: str, relation: str, context: _Context, earlier: list[_Draft], episode: Episode
     ) -> str:
         for d in self._history(context, earlier):
             if name_key(d.subject) == name_key(subject) and d.relation == relation and d.kind == "state" and d.object:
@@ -782,21 +971,26 @@ class OfflineExtractor:
         if speaker is None:
             return []
         drafts = []
-        for pattern in (_KIN_MENTION, _KIN_IS, _KIN_NAMED):
-            for m in pattern.finditer(text):
-                name = _clean_name(m.group("name"))
-                kin = m.group("kin").lower()
-                if name is None or name_key(name) == name_key(speaker):
-                    continue
-                relation = _KIN[kin]
-                if relation == "HAS_PET":
-                    drafts.append(_Draft(speaker, relation, name, "Animal", extra={"species": kin}))
-                else:
-                    drafts.append(_Draft(speaker, relation, name, "Person", extra={"kin": kin}))
+        found = [(m.group("name"), m.group("kin").lower())
+                 for pattern in (_KIN_MENTION, _KIN_IS, _KIN_NAMED, _KIN_NAME_IS)
+                 for m in pattern.finditer(text)]
+        for m in _KIN_COUNTED.finditer(text):
+            kin = m.group("kin").lower()
+            kin = {"children": "child", "puppies": "puppy"}.get(kin, kin.removesuffix("s"))
+            found.extend((name, kin) for name in re.split(r",\s+(?:and\s+)?|\s+and\s+", m.group("names")))
+        for raw_name, kin in found:
+            name = _clean_name(raw_name)
+            if name is None or name_key(name) == name_key(speaker):
+                continue
+            relation = _KIN[kin]
+            if relation == "HAS_PET":
+                drafts.append(_Draft(speaker, relation, name, "Animal", extra={"species": kin}))
+            else:
+                drafts.append(_Draft(speaker, relation, name, "Person", extra={"kin": kin}))
         return drafts
 
     def _correction(
-        self, text: str, episode: Episode, context: Sequence[Episode], earlier: list[_Draft]
+        self, text: str, episode: Episode, context: _Context, earlier: list[_Draft]
     ) -> list[_Draft] | None:
         """ "actually it was Lyon, not Paris" / "sorry, I meant Lyon": same relation, right object."""
         for pattern in _CORRECTION_RULES:
@@ -820,7 +1014,7 @@ class OfflineExtractor:
         return None
 
 
-_LIST_RELATIONS = ("LIKES", "DISLIKES", "ALLERGIC_TO")
+_LIST_RELATIONS = ("LIKES", "DISLIKES", "ALLERGIC_TO", "HAS_HOBBY")
 _LIST_SPLIT = re.compile(r",\s+(?:and\s+|or\s+)?|\s+and\s+|\s+or\s+")
 _WORD_SPLIT = re.compile(r"\s+and\s+|\s+or\s+")
 
@@ -831,18 +1025,37 @@ def _emissions(rule: Rule, groups: dict[str, str | None]) -> list[tuple[Emit, st
     out: list[tuple[Emit, str | None]] = []
     for emit in rule.emits:
         raw = groups.get(emit.group)
+        if raw is not None and emit.relation in ("LIKES", "DISLIKES", "HAS_HOBBY"):
+            raw = _PASTIME_DETAIL.sub(r"\g<p>", raw)  # "hiking in the mountains": the taste is hiking
         if raw is None or emit.relation not in _LIST_RELATIONS or raw.split()[0].lower() in _SPECIFIC:
             out.append((emit, raw))
             continue
         # commas separate items only in a real list ("a, b and c"), not "a safe, inviting place"
         splitter = _LIST_SPLIT if re.search(r"\s(?:and|or)\s", raw) else _WORD_SPLIT
+        items: list[str] = []
         for i, item in enumerate(splitter.split(raw.split(",")[0] if splitter is _WORD_SPLIT else raw)):
             if _clean_np(item, max_words=4, strict=True) is None:
                 if i == 0:
-                    out.append((emit, item))  # let the cleaner reject it as a whole
+                    items.append(item)  # let the cleaner reject it as a whole
                 break
-            out.append((emit, item))
+            items.append(item)
+        out.extend((emit, item) for item in _share_head(items))
     return out
+
+
+_SHARED_HEADS = frozenset(
+    "movies films books novels shows series games songs music food dishes cuisine".split())
+
+
+def _share_head(items: list[str]) -> list[str]:
+    """"action and sci-fi movies": the kind word belongs to every item, not only the last."""
+    words = _clean_np(items[-1], max_words=4, strict=True) if len(items) > 1 else None
+    if (words is None or len(words.split()) != 2 or words.split()[-1].lower() not in _SHARED_HEADS
+            or words.split()[0].lower().endswith("ing")
+            or any(i.strip().endswith("ing") for i in items[:-1])):
+        return items  # "climbing, sliding and playing games": pastimes, not kinds of games
+    head = words.split()[-1]
+    return [f"{item.strip()} {head}" if len(item.split()) == 1 else item for item in items[:-1]] + items[-1:]
 
 
 def _starts_clause(before: str) -> bool:
@@ -876,8 +1089,96 @@ def _nearest_time(span: tuple[int, int], times: list[TimeMatch], anchors: list[i
     return (inside or after or before[-1:] or [None])[0]
 
 
-def _is_future(time: TimeMatch | None, episode: Episode) -> bool:
+def _is_future(time: TimeMatch | None, episode: Episode, prefer: Prefer = "past") -> bool:
     if time is None or time.time_text is None:
         return False
-    span = resolve_time(time.time_text, episode.reference_time)
+    span = resolve_time(time.time_text, episode.reference_time, prefer=prefer)
     return span is not None and span.start > episode.reference_time
+
+
+_THIRD_PERSON = ("he", "she", "they")
+_VAGUE_TASTES = frozenset(
+    "playing doing making trying working going being getting having helping things stuff".split())
+# Things done that are worth keeping even without a time phrase: a clear, finished event with an
+# object ("joined a travel club", "went on a road trip"), never "took a bit" or "went out".
+_UNDATED_DID = re.compile(
+    r"^(?:joined|adopted|volunteered\b|graduated\b|won|launched|opened|organized|organised|hosted|competed in|"
+    r"signed up for|enrolled in|started (?:a|an|their)|finished (?:a|an|the|their)|painted|"
+    r"went (?:camping|hiking|fishing|skiing|surfing|kayaking|volunteering|snorkeling|backpacking)\b|"
+    r"went on (?:a|an) (?:[\w-]+ ){0,2}(?:trip|hike|tour|ride|vacation|retreat|cruise|road trip)\b|"
+    r"took (?:a|an) (?:[\w-]+ ){0,2}(?:class|course|trip|lesson|lessons|workshop)\b|"
+    r"ran (?:a|the) (?:[\w-]+ ){0,2}(?:marathon|race|5k|10k)\b)"
+    r"(?!.*\b(?:in hopes|hoping|the)$)"
+)
+_COUNTS = frozenset("two three four five six 2 3 4 5 6 some".split())
+_SARCASM = re.compile(vocab.SARCASM, re.IGNORECASE)
+_HEARSAY = re.compile(vocab.HEARSAY, re.IGNORECASE)
+_PASTIME_DETAIL = re.compile(
+    rf"^(?P<p>(?i:{_HOBBY}))\s+(?:in|on|at|with|around|along|through|by|near|every|during)\s+.*$")
+# How many earlier turns a pronoun may reach back to find its person.
+PRONOUN_TURNS = 3
+
+
+def _vocab_object(kind: str, raw: str | None) -> str | None | bool:
+    """Objects of the closed-list rules; ``False`` when ``kind`` is not one of them."""
+    if kind not in ("plain", "hobbyverb", "diet", "intolerance", "nomeat", "go_ing", "go_to", "plan_ing"):
+        return False
+    if raw is None:
+        return None
+    value = " ".join(raw.split())
+    if kind == "plain":
+        return value if value[:1].isupper() and value.lower() not in vocab.SKILLS else value.lower()
+    if kind == "hobbyverb":
+        return vocab.HOBBY_VERBS[value.lower()]
+    if kind == "diet":
+        return vocab.DIETS.get(value.lower(), value.lower())
+    if kind == "intolerance":
+        return vocab.INTOLERANCES[value.lower()]
+    if kind == "nomeat":
+        return "vegetarian"
+    if kind == "go_ing":
+        return f"go {value.lower()}"
+    if kind == "go_to":
+        det, rest = _split_det(value)
+        noun = _clean_np(rest, max_words=4)
+        if noun is None:
+            return None
+        article = "a" if det in ("a", "an") else "the" if det == "the" else "their"
+        return f"go to {_article(noun) if article == 'a' else article} {noun}"
+    verb, _, rest = value.partition(" ")
+    phrase = _clean_phrase(rest)
+    if phrase is None or phrase.split()[0].lower() in _PREPOSITIONS:
+        return None
+    return f"{vocab.PLAN_VERBS[verb.lower()]} {phrase}"
+
+
+def _resolve_pronoun(pronoun: str, episode: Episode, context: _Context, earlier: list[_Draft]) -> str | None:
+    """He / she / they → the one person named in this message or the last few turns, else None.
+
+    Candidates are people the conversation named as kin or as subjects of facts, never its speakers
+    (who are "I" and "you"). A kin word's gender rules out the other pronoun; two fitting people
+    (or "they" for someone gendered) means no guess.
+    """
+    speakers = {name_key(e.speaker) for e in (episode, *context.episodes) if e.speaker}
+    recent = list(reversed(earlier))
+    for ep in context.episodes[::-1][:PRONOUN_TURNS]:
+        recent.extend(reversed(context.drafts_of(ep)))
+    people: dict[str, tuple[str, str | None]] = {}
+    for d in recent:
+        kin = d.extra.get("kin")
+        pairs = [(d.object, kin)] if kin else []
+        if d.subject and name_key(d.subject) not in speakers:
+            pairs.append((d.subject, None))
+        for name, kin_word in pairs:
+            key = name_key(name)
+            if key in speakers or not name[:1].isupper():
+                continue
+            gender = ("she" if kin_word in vocab.FEMININE_KIN
+                      else "he" if kin_word in vocab.MASCULINE_KIN else None)
+            if key not in people or people[key][1] is None:
+                people[key] = (name, gender)
+    fitting = [name for name, gender in people.values()
+               if gender is None or (gender == pronoun and pronoun != "they")]
+    if pronoun == "they":  # "they" only for someone the conversation gave no gender
+        fitting = [name for name, gender in people.values() if gender is None]
+    return fitting[0] if len(fitting) == 1 else None

@@ -38,6 +38,13 @@ def _common(*, suppress: bool) -> argparse.ArgumentParser:
     p.add_argument("--llm", action="store_true", default=default(False),
                    help="extract and plan with the LLM configured by OPENAI_API_KEY / OPENAI_BASE_URL / "
                         "TGRAPH_LLM_MODEL (default: the offline rules)")
+    # LLM tuning for local servers; each flag overrides its environment variable.
+    for flag, kind, env in (("--llm-workers", int, "TGRAPH_LLM_WORKERS"),
+                            ("--llm-timeout", float, "TGRAPH_LLM_TIMEOUT"),
+                            ("--llm-retries", int, "TGRAPH_LLM_RETRIES"),
+                            ("--llm-max-tokens", int, "TGRAPH_LLM_MAX_TOKENS")):
+        p.add_argument(flag, type=kind, default=default(None), metavar="N",
+                       help=f"with --llm (default ${env})")
     return p
 
 
@@ -135,7 +142,10 @@ def open_graph(args: argparse.Namespace) -> TemporalGraph:
     if args.llm:
         from .llm import LLMClient
 
-        options["llm"] = LLMClient()
+        options["llm"] = LLMClient(concurrency=getattr(args, "llm_workers", None),
+                                   timeout=getattr(args, "llm_timeout", None),
+                                   max_retries=getattr(args, "llm_retries", None),
+                                   max_tokens=getattr(args, "llm_max_tokens", None))
     if args.neo4j:
         user = os.environ.get("NEO4J_USER", "neo4j")
         password = os.environ.get("NEO4J_PASSWORD", "")

@@ -16,6 +16,16 @@ Configuration (explicit arguments win over the environment):
 - ``TGRAPH_LLM_RESPONSE_FORMAT``  ``json_schema`` (default, strict structured outputs) or
   ``json_object`` for endpoints that only offer JSON mode (e.g. DeepSeek); the schema then goes
   into the prompt and the answer is still validated here
+  (with ``json_schema``, a server that rejects it, like llama.cpp's, is detected on the first call
+  and the client falls back to ``json_object`` for good, saying so in one log line)
+- ``TGRAPH_LLM_RULES_IN_USER`` ``1``: send the instructions inside the user message too (for chat
+  templates that drop system messages); ``0``: never; unset: detected (an answer that ignores the
+  rules is asked once more with them in the user message, and that choice is kept)
+- ``TGRAPH_LLM_MAX_TOKENS`` the answer length limit per call, default 1024
+- ``TGRAPH_LLM_TIMEOUT`` seconds per request, default 60; ``TGRAPH_LLM_RETRIES`` retries of a
+  transient failure, default 4; ``TGRAPH_LLM_WORKERS`` requests in flight at once, default 4 (halved
+  down to 1 whenever a request times out, for servers that answer one request at a time; a timeout
+  with one in flight doubles the timeout, up to ten minutes)
 - ``TGRAPH_CACHE_DIR`` the response cache directory, default ``~/.cache/temporal-graph/llm``
 """
 
@@ -31,14 +41,15 @@ import re
 import tempfile
 import threading
 import time
+import typing
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Literal, Self, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
-from .errors import LLMError, LLMOutputError, LLMUnavailable
+from .errors import InvalidInput, LLMError, LLMOutputError, LLMUnavailable
 
 log = logging.getLogger(__name__)
 
@@ -47,8 +58,14 @@ ResponseFormat = Literal["json_schema", "json_object"]
 
 DEFAULT_MODEL = "gpt-4o-mini"
 DEFAULT_CACHE_DIR = Path("~/.cache/temporal-graph/llm")
+DEFAULT_MAX_TOKENS = 1024
+DEFAULT_TIMEOUT = 60.0
+DEFAULT_RETRIES = 4
+DEFAULT_WORKERS = 4
+MAX_TIMEOUT = 600.0  # a per-request timeout grows (after timeouts) up to this
 # Bump when the cache file layout or key recipe changes, so old entries are simply missed.
-_CACHE_VERSION = 1
+# 2: the key covers the response format and where the rules went; answers are validated strictly.
+_CACHE_VERSION = 2
 
 
 # --------------------------------------------------------------------------- requests / responses
@@ -62,6 +79,8 @@ class LLMRequest:
     messages: tuple[Mapping[str, str], ...]
     schema: type[BaseModel]
     purpose: str
+    # Instructions (system messages) folded into the user message, for servers that drop them.
+    rules_in_user: bool = False
 
 
 @dataclass(frozen=True)
@@ -155,12 +174,17 @@ class ResponseCache:
         self.directory = Path(directory).expanduser()
 
     @staticmethod
-    def key(model: str, messages: Sequence[Mapping[str, str]], schema: type[BaseModel]) -> str:
+    def key(
+        model: str, messages: Sequence[Mapping[str, str]], schema: type[BaseModel],
+        response_format: str = "json_schema", rules_in_user: bool = False,
+    ) -> str:
         material = {
             "v": _CACHE_VERSION,
             "model": model,
             "messages": [dict(m) for m in messages],
             "schema": schema.model_json_schema(),
+            "format": response_format,
+            "rules_in_user": rules_in_user,
         }
         blob = json.dumps(material, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
         return hashlib.sha256(blob.encode("utf-8")).hexdigest()
@@ -249,6 +273,98 @@ def _retry_after_seconds(exc: BaseException) -> float | None:
         return None
 
 
+def _strict_problems(data: Any, model: type[BaseModel], path: str = "", *, root: bool = True) -> list[str]:
+    """What a lenient parse would let through: unknown keys anywhere, missing keys at the top.
+
+    An answer that is valid JSON but not an answer (an echo of the input, ``{}``) must fail, not
+    pass as "nothing to report" and be cached for good.
+    """
+    if not isinstance(data, dict):
+        return [f"{path or '(root)'}: expected a JSON object"]
+    fields = model.model_fields
+    names = {f.alias or name for name, f in fields.items()}
+    problems = [f"{path}{key}: unknown key" for key in data if key not in names]
+    wanted = names if root else {f.alias or n for n, f in fields.items() if f.is_required()}
+    problems += [f"{path}{key}: missing" for key in sorted(wanted - data.keys())]
+    for name, f in fields.items():
+        value = data.get(f.alias or name)
+        inner = _model_in(f.annotation)
+        if inner is None or value is None:
+            continue
+        items = value if isinstance(value, list) else [value]
+        for i, item in enumerate(items):
+            key = f.alias or name
+            where = f"{path}{key}.{i}." if isinstance(value, list) else f"{path}{key}."
+            problems += _strict_problems(item, inner, where, root=False)
+    return problems
+
+
+def _model_in(annotation: Any) -> type[BaseModel] | None:
+    """The pydantic model inside ``Model``, ``list[Model]`` or ``Model | None``, if any."""
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        return annotation
+    for arg in typing.get_args(annotation):
+        found = _model_in(arg)
+        if found is not None:
+            return found
+    return None
+
+
+class _AdaptiveGate:
+    """At most ``limit`` requests in flight; a timeout halves the limit (down to one).
+
+    A server with one slot queues parallel requests; the queued ones time out while it works on
+    answers no one waits for. Fewer in flight after a timeout lets every request finish.
+    """
+
+    def __init__(self, limit: int) -> None:
+        self.limit = max(1, limit)
+        self._busy = 0
+        self._cond = threading.Condition()
+
+    def __enter__(self) -> None:
+        with self._cond:
+            while self._busy >= self.limit:
+                self._cond.wait()
+            self._busy += 1
+
+    def __exit__(self, *exc_info: object) -> None:
+        with self._cond:
+            self._busy -= 1
+            self._cond.notify_all()
+
+    def shrink(self) -> bool:
+        """Halve the limit; False when it already was one (then only more time can help)."""
+        with self._cond:
+            if self.limit > 1:
+                self.limit //= 2
+                log.warning("LLM request timed out with several in flight; sending at most %d at a time",
+                            self.limit)
+                return True
+            return False
+
+
+def _is_timeout(exc: BaseException) -> bool:
+    try:
+        import openai
+    except ImportError:  # pragma: no cover
+        return False
+    return isinstance(exc, openai.APITimeoutError | TimeoutError)
+
+
+def _env_number(env: Mapping[str, str], name: str, kind: type, default: Any) -> Any:
+    raw = env.get(name)
+    if raw is None or raw == "":
+        return default
+    try:
+        value = kind(raw)
+    except ValueError:
+        raise InvalidInput(f"{name}={raw!r} is not a number") from None
+    if value < 0 or (kind is int and name != "TGRAPH_LLM_RETRIES" and value < 1):
+        raise InvalidInput(f"{name}={raw!r} is out of range")
+    return value
+
+
 _FENCE = re.compile(r"^\s*```(?:json|JSON)?\s*\n?(.*?)\n?\s*```\s*$", re.DOTALL)
 
 
@@ -256,6 +372,12 @@ def _strip_fences(text: str) -> str:
     """Local models in JSON mode sometimes wrap the object in a Markdown code fence."""
     match = _FENCE.match(text)
     return match.group(1) if match else text
+
+
+class _Invalid(Exception):
+    def __init__(self, problems: list[str]) -> None:
+        super().__init__("; ".join(problems))
+        self.problems = problems
 
 
 class LLMClient:
@@ -279,18 +401,41 @@ class LLMClient:
         transport: Transport | None = None,
         cache_dir: str | os.PathLike[str] | None = None,
         cache: bool = True,
-        max_retries: int = 4,
+        max_retries: int | None = None,
         backoff_base: float = 0.5,
         backoff_max: float = 30.0,
-        timeout: float = 60.0,
+        timeout: float | None = None,
         temperature: float | None = 0.0,
         response_format: ResponseFormat | None = None,
+        max_tokens: int | None = None,
+        concurrency: int | None = None,
+        rules_in_user: bool | None = None,
         env: Mapping[str, str] | None = None,
         sleep: Callable[[float], None] = time.sleep,
     ) -> None:
         env = os.environ if env is None else env
+        if max_retries is None:
+            max_retries = _env_number(env, "TGRAPH_LLM_RETRIES", int, DEFAULT_RETRIES)
         if max_retries < 0:
             raise ValueError(f"max_retries must be >= 0, got {max_retries!r}")
+        if timeout is None:
+            timeout = _env_number(env, "TGRAPH_LLM_TIMEOUT", float, DEFAULT_TIMEOUT)
+        max_tokens = max_tokens if max_tokens is not None else _env_number(
+            env, "TGRAPH_LLM_MAX_TOKENS", int, DEFAULT_MAX_TOKENS)
+        self.concurrency = concurrency if concurrency is not None else _env_number(
+            env, "TGRAPH_LLM_WORKERS", int, DEFAULT_WORKERS)
+        for name, value, low in (("concurrency", self.concurrency, 1), ("max_tokens", max_tokens, 1)):
+            if value < low:
+                raise InvalidInput(f"LLM {name} must be >= {low}, got {value!r}")
+        if timeout <= 0:
+            raise InvalidInput(f"LLM timeout must be > 0 seconds, got {timeout!r}")
+        if rules_in_user is None and env.get("TGRAPH_LLM_RULES_IN_USER", "") != "":
+            rules_in_user = env["TGRAPH_LLM_RULES_IN_USER"].strip().lower() in ("1", "true", "yes", "on")
+        self.rules_in_user = rules_in_user
+        self.timeout = timeout
+        self.max_tokens = max_tokens
+        self._gate = _AdaptiveGate(self.concurrency)
+        self._told_rules = False
         self.model = model or env.get("TGRAPH_LLM_MODEL") or env.get("OPENAI_MODEL") or DEFAULT_MODEL
         self.max_retries = max_retries
         self.backoff_base = backoff_base
@@ -316,6 +461,7 @@ class LLMClient:
                 timeout=timeout,
                 temperature=temperature,
                 response_format=fmt,  # type: ignore[arg-type]
+                max_tokens=max_tokens,
             )
             self.base_url = base_url
         else:
@@ -343,21 +489,48 @@ class LLMClient:
 
     # -- the one call
 
+    @property
+    def response_format(self) -> str:
+        """What the endpoint is asked for now (``json_object`` after a detected fallback)."""
+        return getattr(self.transport, "response_format", "json_schema")
+
+    def _key(
+        self, messages: tuple[Mapping[str, str], ...], schema: type[BaseModel], rules_in_user: bool
+    ) -> str:
+        return ResponseCache.key(self.model, messages, schema, self.response_format, rules_in_user)
+
     def structured(self, messages: Sequence[Mapping[str, str]], schema: type[T], *, purpose: str) -> T:
-        """Ask for an answer shaped like ``schema``; served from the cache when possible."""
+        """Ask for an answer shaped like ``schema``; served from the cache when possible.
+
+        An invalid answer is never cached. When it may come from a server that dropped the system
+        message (JSON mode, rules not yet placed), it is asked once more with the rules in the user
+        message; if that answer is valid, every later call does the same.
+        """
         messages = tuple({"role": m["role"], "content": m["content"]} for m in messages)
-        key = ResponseCache.key(self.model, messages, schema) if self.cache else None
-        if self.cache is not None and key is not None:
-            cached = self.cache.get(key, schema)
+        folded = bool(self.rules_in_user)
+        if self.cache is not None:
+            cached = self.cache.get(self._key(messages, schema, folded), schema)
             if cached is not None:
                 self.usage._add(cache_hits=1)
                 return cached
 
-        request = LLMRequest(model=self.model, messages=messages, schema=schema, purpose=purpose)
+        request = LLMRequest(model=self.model, messages=messages, schema=schema, purpose=purpose,
+                             rules_in_user=folded)
         response = self._send(request)
-        value = self._validate(response, schema, purpose)
-        if self.cache is not None and key is not None:
-            self.cache.put(key, value, model=self.model, purpose=purpose)
+        try:
+            value = self._validate(response, schema, purpose)
+        except LLMOutputError:
+            has_rules = any(m["role"] == "system" for m in messages)
+            if self.rules_in_user is not None or not has_rules or self.response_format != "json_object":
+                raise
+            folded = True
+            value = self._validate(self._send(replace(request, rules_in_user=True)), schema, purpose)
+            if self.rules_in_user is None:
+                self.rules_in_user = True
+                log.warning("the LLM endpoint seems to ignore system messages in JSON mode; the instructions "
+                            "now go in the user message (set TGRAPH_LLM_RULES_IN_USER to choose)")
+        if self.cache is not None:
+            self.cache.put(self._key(messages, schema, folded), value, model=self.model, purpose=purpose)
         return value
 
     def _send(self, request: LLMRequest) -> LLMResponse:
@@ -365,8 +538,14 @@ class LLMClient:
         while True:
             self.usage._count_call(request.purpose)
             try:
-                response = self.transport(request)
+                with self._gate:
+                    response = self.transport(request)
             except Exception as exc:
+                if _is_timeout(exc) and not self._gate.shrink():
+                    # One request at a time and still too slow: give the server longer next time.
+                    grow = getattr(self.transport, "grow_timeout", None)
+                    if callable(grow):
+                        grow()
                 if not _is_transient(exc):
                     if _is_sdk_error(exc):
                         raise LLMError(
@@ -412,13 +591,23 @@ class LLMClient:
             raise LLMOutputError(f"{purpose}: the model refused to answer: {response.refusal}")
         text = _strip_fences(response.text or "")
         try:
-            return schema.model_validate_json(text)
-        except ValidationError as exc:
+            try:
+                data = json.loads(text)
+            except ValueError as exc:
+                raise _Invalid([f"(root): not JSON ({exc})"]) from None
+            strict = _strict_problems(data, schema)
+            if strict:
+                raise _Invalid(strict)
+            return schema.model_validate(data)
+        except (ValidationError, _Invalid) as exc:
             self.usage._add(invalid_outputs=1)
-            problems = "; ".join(
-                f"{'.'.join(str(p) for p in err['loc']) or '(root)'}: {err['msg']}"
-                for err in exc.errors()[:3]
-            )
+            if isinstance(exc, _Invalid):
+                problems = "; ".join(exc.problems[:3])
+            else:
+                problems = "; ".join(
+                    f"{'.'.join(str(p) for p in err['loc']) or '(root)'}: {err['msg']}"
+                    for err in exc.errors()[:3]
+                )
             cut = " (the answer was cut off at the token limit)" if response.finish_reason == "length" else ""
             error = LLMOutputError(
                 f"{purpose}: the model's answer is not a valid {schema.__name__}{cut}: {problems}; "
@@ -446,6 +635,18 @@ class LLMClient:
 
 
 # --------------------------------------------------------------------------- the real transport
+
+
+def _rejects_format(exc: Any) -> bool:
+    """An HTTP error that names the response format (a plain 500 "overloaded" stays transient)."""
+    text = str(exc).lower()
+    return exc.status_code in (400, 404, 415, 422, 500, 501) and any(
+        word in text for word in ("response_format", "json_schema", "schema", "format"))
+
+
+def _first_line(text: str, limit: int = 160) -> str:
+    line = text.strip().splitlines()[0] if text.strip() else ""
+    return line if len(line) <= limit else line[: limit - 1] + "…"
 
 
 def _drop_defaults(node: Any) -> None:
@@ -489,12 +690,14 @@ class OpenAITransport:
         import openai
 
         self._client = openai.OpenAI(api_key=api_key, base_url=base_url, timeout=timeout, max_retries=0)
+        self._lock = threading.Lock()
+        self.timeout = timeout
         self.temperature = temperature
         self.response_format = response_format
         self.max_tokens = max_tokens
 
-    def _format_param(self, schema: type[BaseModel]) -> dict[str, Any]:
-        if self.response_format == "json_object":
+    def _format_param(self, schema: type[BaseModel], response_format: ResponseFormat) -> dict[str, Any]:
+        if response_format == "json_object":
             return {"type": "json_object"}
         from openai.lib._parsing import type_to_response_format_param
 
@@ -505,31 +708,71 @@ class OpenAITransport:
         _drop_defaults(param["json_schema"]["schema"])
         return param
 
-    def _messages(self, request: LLMRequest) -> list[dict[str, str]]:
+    def _messages(self, request: LLMRequest, response_format: ResponseFormat) -> list[dict[str, str]]:
         messages = [dict(m) for m in request.messages]
-        if self.response_format == "json_object":
-            # JSON mode does not carry the schema, so it travels in the prompt instead.
+        if request.rules_in_user:
+            # Some chat templates (llama.cpp's "gemma") drop system messages: the rules go first in
+            # the user turn instead, so every server keeps them.
+            rules = "\n\n".join(m["content"] for m in messages if m["role"] == "system")
+            messages = [m for m in messages if m["role"] != "system"]
+            users = [i for i, m in enumerate(messages) if m["role"] == "user"]
+            if rules and users:
+                first = users[0]
+                content = f"INSTRUCTIONS\n{rules}\n\nINPUT\n{messages[first]['content']}"
+                messages[first] = {"role": "user", "content": content}
+            elif rules:
+                messages.insert(0, {"role": "user", "content": rules})
+        if response_format == "json_object":
+            # JSON mode does not carry the schema, so it travels in the prompt, in the last user
+            # message (kept by every chat template).
             schema = json.dumps(request.schema.model_json_schema(), ensure_ascii=False)
-            messages.append(
-                {
-                    "role": "system",
-                    "content": "Reply with a single JSON object (no prose, no code fence) that "
-                    f"matches this JSON schema:\n{schema}",
-                }
-            )
+            note = ("Reply with a single JSON object (no prose, no code fence) matching this JSON schema, "
+                    f"with every top-level key present and no other keys:\n{schema}")
+            users = [i for i, m in enumerate(messages) if m["role"] == "user"]
+            if users:
+                last = users[-1]
+                messages[last] = {"role": "user", "content": f"{messages[last]['content']}\n\n{note}"}
+            else:
+                messages.append({"role": "user", "content": note})
         return messages
 
-    def __call__(self, request: LLMRequest) -> LLMResponse:
+    def _create(self, request: LLMRequest, response_format: ResponseFormat) -> Any:
         kwargs: dict[str, Any] = {
             "model": request.model,
-            "messages": self._messages(request),
-            "response_format": self._format_param(request.schema),
+            "messages": self._messages(request, response_format),
+            "response_format": self._format_param(request.schema, response_format),
         }
         if self.temperature is not None:
             kwargs["temperature"] = self.temperature
         if self.max_tokens is not None:
             kwargs["max_tokens"] = self.max_tokens
-        completion = self._client.chat.completions.create(**kwargs)
+        return self._client.with_options(timeout=self.timeout).chat.completions.create(**kwargs)
+
+    def _create_with_fallback(self, request: LLMRequest) -> Any:
+        """``json_schema`` first; a server that rejects it (llama.cpp answers HTTP 500) is asked the
+        same in ``json_object`` mode at once, and when that works, JSON mode is used from then on."""
+        import openai
+
+        fmt = self.response_format
+        try:
+            return self._create(request, fmt)
+        except openai.APIStatusError as exc:
+            if fmt != "json_schema" or not _rejects_format(exc):
+                raise
+            try:
+                completion = self._create(request, "json_object")
+            except openai.APIStatusError:
+                raise exc from None  # JSON mode fails too: not a format problem
+            with self._lock:
+                if self.response_format == "json_schema":
+                    self.response_format = "json_object"
+                    log.warning("the LLM endpoint rejects response_format json_schema (HTTP %s: %s); "
+                                "using json_object with the schema in the prompt from now on",
+                                exc.status_code, _first_line(str(exc)))
+            return completion
+
+    def __call__(self, request: LLMRequest) -> LLMResponse:
+        completion = self._create_with_fallback(request)
         usage = completion.usage
         if not completion.choices:
             return LLMResponse(text="", prompt_tokens=usage.prompt_tokens if usage else 0)
@@ -542,6 +785,14 @@ class OpenAITransport:
             finish_reason=choice.finish_reason,
             refusal=getattr(message, "refusal", None),
         )
+
+    def grow_timeout(self) -> None:
+        """Double the per-request timeout (up to ten minutes), for a server slower than it was given."""
+        with self._lock:
+            if self.timeout < MAX_TIMEOUT:
+                self.timeout = min(self.timeout * 2, MAX_TIMEOUT)
+                log.warning("LLM request timed out with one in flight; waiting up to %.0f s from now on",
+                            self.timeout)
 
     def close(self) -> None:
         self._client.close()

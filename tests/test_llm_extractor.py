@@ -89,7 +89,10 @@ def test_extract_returns_the_structured_answer():
 
 
 def test_dict_answers_validate_and_defaults_apply():
+    # Both top-level keys are required (an answer without them is no answer); inside a fact the
+    # optional keys may be left out and take their defaults.
     answer = {
+        "entities": [],
         "facts": [
             {
                 "subject": "Caroline",

@@ -55,7 +55,7 @@ CASES = [
     ("John", "Thanks, Maria! It was quite a journey. I graduated last week!",
      {("John", "DID", "graduated", "state", "2023-05-01")}),
     ("Caroline", "I started playing acoustic guitar about five years ago; it's been a great way to express myself.",
-     {("Caroline", "DID", "started playing acoustic guitar", "state", "2018-01-01")}),
+     {("Caroline", "PLAYS", "guitar", "state", "2018-01-01")}),
     ("Melanie", "We went camping last weekend.", {("Melanie", "DID", "went camping", "state", "2023-05-06")}),
     ("Maria", "Just yesterday I joined a nearby church.",
      {("Maria", "DID", "joined a nearby church", "state", "2023-05-07")}),

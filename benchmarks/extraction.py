@@ -1,0 +1,231 @@
+"""Extraction quality: recall and precision per pattern family on a labelled chat set, and LoCoMo yield.
+
+    PYTHONPATH=. python benchmarks/extraction.py [--json] [--llm] [--show-misses]
+
+The labelled set (benchmarks/data/extraction_set.tsv, written together with the rules) holds chat
+sentences with the facts they state, or none. A fact counts as found when subject, relation and
+object match (names compared case-insensitively, the speaker is the default subject) and its kind
+agrees (``-REL=obj`` marks an ending). LoCoMo dev gives facts per turn; precision there comes from hand labels of the facts the
+offline extractor gives on 100 random turns, and on 60 random facts from all turns
+(benchmarks/data/locomo_labels.json); a fact without a label counts as wrong.
+
+A smaller held-out set (extraction_holdout.tsv), written after the rules were frozen and never used to
+tune them, shows how far the rules carry beyond the sentences they were written against.
+
+``--llm`` also runs the set through the configured LLM (OPENAI_BASE_URL / OPENAI_API_KEY,
+TGRAPH_LLM_MODEL).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+from collections import defaultdict
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from dateutil import parser as dateparser
+
+from ingestion.offline import OfflineExtractor
+from temporal_graph.extraction import Extraction, Extractor
+from temporal_graph.model import Episode
+from temporal_graph.names import name_key
+
+HERE = Path(__file__).resolve().parent
+SET = HERE / "data" / "extraction_set.tsv"
+HOLDOUT = HERE / "data" / "extraction_holdout.tsv"  # written after the rules froze; never tuned on
+LABELS = HERE / "data" / "locomo_labels.json"
+LOCOMO = HERE.parent.parent / "shared" / "data" / "locomo" / "locomo_dev.json"
+REF = datetime(2023, 5, 8, 13, 56, tzinfo=UTC)
+SAMPLE_SEED = 12
+SAMPLE_SIZE = 100
+FACT_SAMPLE = 60  # facts drawn from all LoCoMo facts: more facts to judge than the 100 turns give
+
+
+@dataclass(frozen=True)
+class Case:
+    family: str
+    speaker: str
+    turns: tuple[tuple[str, str], ...]  # (speaker, text); the last one is extracted
+    expected: frozenset[tuple[str, str, str, str]]  # (subject key, relation, object key, kind)
+
+
+def _fact_key(subject: str, relation: str, obj: str, kind: str) -> tuple[str, str, str, str]:
+    return name_key(subject), relation, name_key(obj), "ending" if kind == "ending" else "state"
+
+
+def load_set(path: Path = SET) -> list[Case]:
+    cases = []
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if not line.strip() or line.startswith("#"):
+            continue
+        family, speaker, text, *rest = line.split("\t")
+        turns = []
+        for part in text.split(" || "):
+            who, sep, said = part.partition(": ")
+            turns.append((who, said) if sep and " " not in who else (speaker, part))
+        expected = set()
+        for item in filter(None, (rest[0] if rest else "").split("|")):
+            head, _, obj = item.partition("=")
+            subject, _, relation = head.rpartition(":")
+            kind = "ending" if relation.startswith("-") else "state"
+            expected.add(_fact_key(subject or speaker, relation.lstrip("-"), obj, kind))
+        cases.append(Case(family, speaker, tuple(turns), frozenset(expected)))
+    return cases
+
+
+def _episodes(case: Case) -> tuple[Episode, list[Episode]]:
+    episodes = [Episode(id=f"t{i}", group_id="bench", content=text, reference_time=REF, created_at=REF,
+                        speaker=who) for i, (who, text) in enumerate(case.turns)]
+    return episodes[-1], episodes[:-1]
+
+
+def score_set(extractor: Extractor, cases: list[Case], misses: list[str] | None = None) -> dict[str, Any]:
+    per: dict[str, dict[str, int]] = defaultdict(
+        lambda: {"expected": 0, "found": 0, "extracted": 0, "correct": 0})
+    for case in cases:
+        episode, context = _episodes(case)
+        extraction: Extraction = extractor.extract(episode, context)
+        got = {_fact_key(f.subject, f.relation, f.object, f.kind) for f in extraction.facts}
+        row = per[case.family]
+        row["expected"] += len(case.expected)
+        row["found"] += len(case.expected & got)
+        row["extracted"] += len(got)
+        row["correct"] += len(got & case.expected)
+        if misses is not None and got != case.expected:
+            misses.append(f"{case.family}: {case.turns[-1][1]!r}\n   missing {sorted(case.expected - got)}"
+                          f"\n   wrong   {sorted(got - case.expected)}")
+    families = {family: _ratios(row) for family, row in sorted(per.items())}
+    total = {k: sum(row[k] for row in per.values()) for k in ("expected", "found", "extracted", "correct")}
+    return {**_ratios(total), "families": families}
+
+
+def _ratios(row: dict[str, int]) -> dict[str, Any]:
+    return {
+        "recall": round(row["found"] / row["expected"], 3) if row["expected"] else None,
+        "precision": round(row["correct"] / row["extracted"], 3) if row["extracted"] else 1.0,
+        "expected": row["expected"], "extracted": row["extracted"],
+    }
+
+
+# --- LoCoMo ----------------------------------------------------------------------------------------
+
+
+def locomo_turns(path: Path = LOCOMO) -> list[tuple[str, list[Episode], Episode]]:
+    """Every turn as (turn id, the few turns before it, the turn), dated by its session."""
+    out = []
+    for conv in json.loads(path.read_text(encoding="utf-8")):
+        c = conv["conversation"]
+        sessions = sorted((int(k.split("_")[1]), k) for k in c
+                          if k.startswith("session_") and k.count("_") == 1)
+        for _, key in sessions:
+            when = dateparser.parse(c[f"{key}_date_time"].replace(" on ", " ")).replace(tzinfo=UTC)
+            history: list[Episode] = []
+            for turn in c[key]:
+                turn_id = f"{conv['sample_id']}:{turn['dia_id']}"
+                episode = Episode(id=turn_id, group_id=conv["sample_id"], content=turn["text"],
+                                  reference_time=when, created_at=when, speaker=turn["speaker"])
+                out.append((turn_id, history[-4:], episode))
+                history.append(episode)
+    return out
+
+
+def fact_label(fact: Any) -> str:
+    kind = "-" if fact.kind == "ending" else ""
+    when = f" @{fact.time_text}" if fact.time_text else ""
+    return f"{fact.subject}:{kind}{fact.relation}={fact.object}{when}"
+
+
+def score_locomo(extractor: Extractor, labels: dict[str, Any], path: Path = LOCOMO) -> dict[str, Any]:
+    turns = locomo_turns(path)
+    facts = [(turn_id, fact_label(f)) for turn_id, context, episode in turns
+             for f in extractor.extract(episode, context).facts]
+    sample = random.Random(SAMPLE_SEED).sample(turns, SAMPLE_SIZE)
+    on_turns = [(turn_id, fact_label(f)) for turn_id, context, episode in sample
+                for f in extractor.extract(episode, context).facts]
+    on_facts = random.Random(SAMPLE_SEED).sample(facts, min(FACT_SAMPLE, len(facts)))
+    turn_judged = _judge(on_turns, labels.get("turns", {}))
+    fact_judged = _judge(on_facts, labels.get("facts", {}))
+    return {
+        "turns": len(turns), "facts": len(facts), "facts_per_turn": round(len(facts) / len(turns), 3),
+        "sample_facts": turn_judged["judged"], "sample_correct": turn_judged["correct"],
+        "sample_unlabeled": turn_judged["unlabeled"], "precision": turn_judged["precision"],
+        "fact_sample": fact_judged,
+    }
+
+
+def _judge(facts: list[tuple[str, str]], labels: dict[str, dict[str, bool]]) -> dict[str, Any]:
+    """Precision by the hand labels; a fact nobody labelled (the rules changed since) counts as wrong."""
+    verdicts = [labels.get(turn_id, {}).get(label) for turn_id, label in facts]
+    correct = sum(v is True for v in verdicts)
+    return {"judged": len(verdicts), "correct": correct, "unlabeled": sum(v is None for v in verdicts),
+            "precision": round(correct / len(verdicts), 3) if verdicts else 1.0}
+
+
+def dump_sample(extractor: Extractor, path: Path = LOCOMO) -> dict[str, Any]:
+    """The sampled turns with their facts, for labelling by hand."""
+    turns = random.Random(SAMPLE_SEED).sample(locomo_turns(path), SAMPLE_SIZE)
+    return {turn_id: {"text": f"{episode.speaker}: {episode.content}",
+                      "facts": [fact_label(f) for f in extractor.extract(episode, context).facts]}
+            for turn_id, context, episode in turns}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument("--llm", action="store_true", help="also score the configured LLM on the set")
+    parser.add_argument("--show-misses", action="store_true", help="list the sentences scored wrong")
+    parser.add_argument("--dump-sample", action="store_true", help="print the LoCoMo sample to label")
+    args = parser.parse_args(argv)
+
+    offline = OfflineExtractor()
+    if args.dump_sample:
+        print(json.dumps(dump_sample(offline), indent=1, ensure_ascii=False))
+        return 0
+    cases = load_set()
+    misses: list[str] = []
+    result: dict[str, Any] = {"offline": score_set(offline, cases, misses if args.show_misses else None)}
+    labels = json.loads(LABELS.read_text(encoding="utf-8")) if LABELS.exists() else {}
+    locomo = score_locomo(offline, labels)
+    result["locomo_facts_per_turn"] = locomo["facts_per_turn"]
+    result["locomo_precision"] = locomo["precision"]
+    result["locomo"] = locomo
+    result["set"] = {"sentences": len(cases), "must_yield_nothing": sum(not c.expected for c in cases)}
+    holdout = score_set(offline, load_set(HOLDOUT))
+    result["offline_holdout"] = {k: holdout[k] for k in ("recall", "precision", "expected", "extracted")}
+    if args.llm:
+        from ingestion.llm_extractor import LLMExtractor
+        from temporal_graph.llm import LLMClient
+
+        with LLMClient() as llm:
+            result["llm"] = score_set(LLMExtractor(llm), cases)
+    if args.json:
+        print(json.dumps(result))
+    else:
+        for name in ("offline", "llm"):
+            if name in result:
+                r = result[name]
+                print(f"{name}: recall {r['recall']}  precision {r['precision']}")
+                for family, row in r["families"].items():
+                    print(f"  {family:12} recall {row['recall']}  precision {row['precision']}  "
+                          f"({row['expected']} expected, {row['extracted']} extracted)")
+        h = result["offline_holdout"]
+        print(f"offline, held-out set: recall {h['recall']}  precision {h['precision']}")
+        print(f"LoCoMo: {locomo['facts']} facts from {locomo['turns']} turns "
+              f"({locomo['facts_per_turn']} per turn); "
+              f"precision on {SAMPLE_SIZE} labelled turns {locomo['precision']} "
+              f"({locomo['sample_correct']}/{locomo['sample_facts']}, "
+              f"{locomo['sample_unlabeled']} unlabelled); "
+              f"on {FACT_SAMPLE} random facts {locomo['fact_sample']['precision']} "
+              f"({locomo['fact_sample']['correct']}/{locomo['fact_sample']['judged']})")
+        for miss in misses:
+            print(miss)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
