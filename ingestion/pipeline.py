@@ -8,6 +8,7 @@ for one episode is applied in one transaction through the same :class:`FactWrite
 from __future__ import annotations
 
 import logging
+import unicodedata
 from collections.abc import Sequence
 from datetime import datetime, timedelta
 
@@ -15,7 +16,7 @@ from temporal_graph.client import TemporalGraph
 from temporal_graph.errors import InvalidInput, LLMOutputError
 from temporal_graph.extraction import Extraction, ExtractedFact, Extractor
 from temporal_graph.model import Entity, Episode, Fact, IngestResult
-from temporal_graph.names import check_group, name_key, normalize_relation
+from temporal_graph.names import check_group, clean_name, name_key, normalize_relation
 from temporal_graph.times import TimeLike
 from temporal_graph.writer import FactWriter, episode_id_for
 
@@ -67,19 +68,37 @@ def make_episode(
     created_at: datetime,
 ) -> Episode:
     check_group(group_id)
-    if not isinstance(content, str) or not content.strip():
-        raise InvalidInput(f"content: {content!r} is empty")
+    content = checked_content(content, tg.max_message_chars)
     ref = tg.time(reference_time, "reference_time")
+    if speaker is not None:
+        speaker = clean_name(speaker, "speaker") if speaker.strip() else None
     return Episode(
         id=episode_id_for(group_id, source_id, content, ref),
         group_id=group_id,
         content=content,
         reference_time=ref,
         created_at=created_at,
-        speaker=speaker.strip() if speaker and speaker.strip() else None,
+        speaker=speaker,
         source=source,
         source_id=source_id,
     )
+
+
+def checked_content(content: object, limit: int) -> str:
+    """Message text as stored: NFC, within the size limit (refused, never cut), valid Unicode."""
+    if not isinstance(content, str):
+        raise InvalidInput(f"content: expected a string, got {type(content).__name__}")
+    if not content.strip():
+        raise InvalidInput(f"content: {content!r} is empty")
+    if len(content) > limit:
+        raise InvalidInput(
+            f"content: a message of {len(content):,} characters is over the limit of {limit:,} "
+            "(max_message_chars); split it into smaller messages or raise the limit"
+        )
+    surrogate = next((ch for ch in content if "\ud800" <= ch <= "\udfff"), None)
+    if surrogate is not None:
+        raise InvalidInput(f"content: contains the lone surrogate {surrogate!r}, which is not valid Unicode")
+    return unicodedata.normalize("NFC", content)
 
 
 def extract(tg: TemporalGraph, episode: Episode, context: Sequence[Episode] = ()) -> tuple[Extraction, list[str]]:
@@ -144,7 +163,7 @@ def apply_episode(
     for fact in extraction.facts:
         try:
             _apply_fact(tg, w, episode, fact, resolver, result)
-        except InvalidInput as exc:  # one bad fact never loses the episode or its other facts
+        except (InvalidInput, OverflowError) as exc:  # one bad fact never loses the episode or its others
             notes.append(f"skipped {fact.subject} {fact.relation} {fact.object}: {exc}")
     return IngestResult(
         episode=episode,

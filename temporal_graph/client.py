@@ -27,6 +27,9 @@ from .writer import FactWriter
 
 T = TypeVar("T")
 DEFAULT_GROUP = "default"
+# Longest message add_episode / import accept, in characters; longer ones are refused per message.
+MAX_MESSAGE_CHARS = 250_000
+TRUST_MODES = ("speaker", "all")
 
 
 def fact_order(fact: Fact) -> tuple:
@@ -55,7 +58,13 @@ class TemporalGraph:
         embedder: Any = None,
         llm: Any = None,
         zone: tzinfo = UTC,
+        max_message_chars: int = MAX_MESSAGE_CHARS,
+        trust: str = "speaker",
     ) -> None:
+        if not isinstance(max_message_chars, int) or max_message_chars < 1:
+            raise InvalidInput(f"max_message_chars: {max_message_chars!r} is not a positive integer")
+        if trust not in TRUST_MODES:
+            raise InvalidInput(f"trust: {trust!r} is not one of {', '.join(TRUST_MODES)}")
         self.store = store
         self.clock: Clock = clock or system_clock
         self.ontology = ontology or Ontology.default_personal()
@@ -63,6 +72,10 @@ class TemporalGraph:
         self.llm = llm
         self.zone = zone
         self._embedder = embedder
+        self.max_message_chars = max_message_chars
+        # "speaker": what a speaker says about another person is a claim attributed to them;
+        # "all": every statement counts alike, whoever says it.
+        self.trust = trust
 
     # -- construction ----------------------------------------------------------------------------
     @classmethod

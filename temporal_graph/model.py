@@ -201,4 +201,7 @@ class ImportReport(BaseModel):
     facts_merged: int = 0
     entities_created: int = 0
     errors: list[ImportLineError] = Field(default_factory=list)
+    # Reused message ids whose text differs from the message already stored under that id.
+    conflicts: list[ImportLineError] = Field(default_factory=list)
+    groups: dict[str, int] = Field(default_factory=dict)  # group written -> messages of the file in it
     seconds: float = 0.0
