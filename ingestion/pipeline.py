@@ -16,6 +16,7 @@ from temporal_graph.client import TemporalGraph
 from temporal_graph.errors import InvalidInput, LLMOutputError
 from temporal_graph.extraction import Extraction, ExtractedFact, Extractor
 from temporal_graph.model import Entity, Episode, Fact, IngestResult
+from temporal_graph.rules import claimant
 from temporal_graph.names import check_group, clean_name, name_key, normalize_relation
 from temporal_graph.times import TimeLike
 from temporal_graph.writer import FactWriter, episode_id_for
@@ -195,11 +196,13 @@ def _apply_fact(
     end_span = resolve_time(fact.end_time_text, ref) if fact.end_time_text else None
     subject = resolver.resolve(w, fact.subject, fact.subject_type or "Entity")
     object_type = fact.object_type or tg.ontology.object_type(relation)
+    claimed_by = claimant_of(tg, episode, subject)
 
     if fact.kind == "ending":
         obj = resolver.resolve(w, fact.object, object_type) if fact.object else None
         at = span.start if span else ref
-        out.ended += w.end(subject, relation, obj, at=at, text=fact.text, episode_id=episode.id).ended
+        out.ended += w.end(subject, relation, obj, at=at, text=fact.text, episode_id=episode.id,
+                           claimed_by=claimed_by).ended
         return
 
     until: datetime | None = end_span.end if end_span else None
@@ -215,25 +218,37 @@ def _apply_fact(
         # start, and a fixed start keeps the final belief independent of arrival order.
         start = span.start if span else ref
     if fact.kind == "correction":
-        start = _correct(w, subject, relation, fact, resolver, object_type, episode, out) or start
+        start = _correct(w, subject, relation, fact, resolver, object_type, episode, out, claimed_by) or start
     obj = resolver.resolve(w, fact.object, object_type)
     if start is not None and until is not None and until <= start:
         until = None if not tg.ontology.is_event(relation) else start + timedelta(days=1)
     outcome = w.start(
         subject, relation, obj, valid_at=start, invalid_at=until, default_start=ref, text=fact.text,
-        episode_id=episode.id, confidence=fact.confidence,
+        episode_id=episode.id, confidence=fact.confidence, claimed_by=claimed_by,
     )
     out.added += outcome.added
     out.merged += outcome.merged
     out.ended += outcome.ended
 
 
+def claimant_of(tg: TemporalGraph, episode: Episode, subject: Entity) -> str | None:
+    """Speaker authority: what a speaker says about someone else is their claim, attributed to them
+    (``trust="speaker"``, the default); the subject's own words, unattributed messages and
+    ``trust="all"`` speak for the memory."""
+    if tg.trust == "all" or episode.speaker is None:
+        return None
+    if name_key(episode.speaker) in {name_key(n) for n in (subject.name, *subject.aliases)}:
+        return None
+    return episode.speaker
+
+
 def _correct(
     w: FactWriter, subject: Entity, relation: str, fact: ExtractedFact, resolver: EntityResolver,
-    object_type: str | None, episode: Episode, out: _Collector,
+    object_type: str | None, episode: Episode, out: _Collector, claimed_by: str | None,
 ) -> datetime | None:
-    """Retract the wrong object; the right one takes over the start the wrong one had."""
-    current = w.tx.current_rows(w.group_id, subject.id, relation)
+    """Retract the wrong object; the right one takes over the start the wrong one had. A claimant
+    corrects only their own claims."""
+    current = [r for r in w.tx.current_rows(w.group_id, subject.id, relation) if claimant(r) == claimed_by]
     if fact.replaces:
         wrong = resolver.resolve(w, fact.replaces, object_type)
     else:  # "sorry, I meant X": the object that held at the reference time was the wrong one
@@ -242,6 +257,6 @@ def _correct(
             return None
         wrong = next(e for e in w.tx.entities(w.group_id, ids=[holding[0].object_id]))
     starts = [r.valid_at for r in current if r.object_id == wrong.id]
-    out.retracted += w.retract(subject, relation, wrong, episode_id=episode.id).retracted
+    out.retracted += w.retract(subject, relation, wrong, episode_id=episode.id, claimed_by=claimed_by).retracted
     known = [s for s in starts if s is not None]
     return min(known) if known else None

@@ -16,7 +16,7 @@ from typing import Any, TypeVar
 import networkx as nx
 
 from . import services
-from .errors import InvalidInput
+from .errors import InvalidInput, NotFound
 from .extraction import Extractor
 from .model import Answer, Diff, Entity, Fact, ImportReport, IngestResult, Path, SearchHit
 from .names import check_group, clean_name, name_key, normalize_relation
@@ -280,9 +280,29 @@ class TemporalGraph:
         return sorted(rows or [], key=fact_order)
 
     def audit(self, fact_id: str, *, group_id: str = DEFAULT_GROUP) -> list[Fact]:
-        """Every version of a fact across transaction time, oldest first."""
+        """Every version of a fact across transaction time, oldest first.
+
+        ``fact_id`` is the full id or, when it names one fact of the group, a prefix of it (the
+        8 characters tables show). Raises NotFound when no fact of the group has that id."""
+        check_group(group_id)
+        if not isinstance(fact_id, str) or not fact_id.strip():
+            raise InvalidInput(f"fact_id: expected a fact id (text such as 'a1b2c3d4'), got {fact_id!r}"[:200])
+        fact_id = fact_id.strip().lower()
         rows = self._query(group_id, fact_id=fact_id, all_versions=True) or []
+        if not rows and len(fact_id) < 32:
+            rows = self._by_prefix(group_id, fact_id)
+        if not rows:
+            raise NotFound(f"fact_id: no fact {fact_id!r} in group {group_id!r}")
         return sorted(rows, key=lambda f: (f.created_at, f.expired_at is None, f.expired_at or f.created_at, f.id))
+
+    def _by_prefix(self, group_id: str, prefix: str) -> list[Fact]:
+        """Every version of the one fact whose id starts with ``prefix`` (ambiguous: InvalidInput)."""
+        rows = [f for f in self.store.facts(FactQuery(group_id, all_versions=True)) if f.fact_id.startswith(prefix)]
+        ids = sorted({f.fact_id for f in rows})
+        if len(ids) > 1:
+            shown = ", ".join(ids[:5])
+            raise InvalidInput(f"fact_id: {prefix!r} is the start of {len(ids)} fact ids ({shown}); give more characters")
+        return rows
 
     def diff(
         self, start: TimeLike, end: TimeLike, *, subject: str | None = None, group_id: str = DEFAULT_GROUP
