@@ -71,6 +71,9 @@ def make_episode(
     check_group(group_id)
     content = checked_content(content, tg.max_message_chars)
     ref = tg.time(reference_time, "reference_time")
+    for what, value in (("speaker", speaker), ("source", source), ("source_id", source_id)):
+        if value is not None and not isinstance(value, str):
+            raise InvalidInput(f"{what}: expected text, got {type(value).__name__} {value!r}"[:200])
     if speaker is not None:
         speaker = clean_name(speaker, "speaker") if speaker.strip() else None
     return Episode(

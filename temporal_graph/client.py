@@ -83,7 +83,15 @@ class TemporalGraph:
         """The embedded store in one SQLite file (``":memory:"`` for a throw-away one)."""
         from .sqlite_store import SQLiteStore
 
-        return cls(SQLiteStore(path), **options)
+        return cls._over(SQLiteStore(path), options)
+
+    @classmethod
+    def _over(cls, store: Store, options: dict[str, Any]) -> TemporalGraph:
+        try:
+            return cls(store, **options)
+        except BaseException:  # bad options: release the store we opened for them
+            store.close()
+            raise
 
     @classmethod
     def connect(
@@ -92,7 +100,7 @@ class TemporalGraph:
         """A Neo4j 5 database over Bolt."""
         from .neo4j_store import Neo4jStore
 
-        return cls(Neo4jStore(uri, auth=auth, database=database), **options)
+        return cls._over(Neo4jStore(uri, auth=auth, database=database), options)
 
     def close(self) -> None:
         self.store.close()
@@ -157,8 +165,14 @@ class TemporalGraph:
         start = self.optional_time(valid_at, "valid_at")
         end = self.optional_time(invalid_at, "invalid_at")
         clean_name(subject, "subject"), clean_name(object, "object")
-        if not 0.0 <= confidence <= 1.0:
-            raise InvalidInput(f"confidence: {confidence!r} is not between 0 and 1")
+        if isinstance(confidence, bool) or not isinstance(confidence, (int, float)) or not 0.0 <= confidence <= 1.0:
+            raise InvalidInput(f"confidence: {confidence!r} is not a number between 0 and 1")
+        if text is not None:
+            _text(text, "text")
+        if episode_id is not None:
+            _text(episode_id, "episode_id")
+        if attributes is not None and not isinstance(attributes, dict):
+            raise InvalidInput(f"attributes: expected a dict, got {type(attributes).__name__} {attributes!r}"[:200])
 
         def run(w: FactWriter) -> Fact:
             s = w.entity(subject, type=subject_type, what="subject")
@@ -379,6 +393,8 @@ class TemporalGraph:
         ``strict`` stops at the first bad line with nothing written; ``replay`` uses each message's
         time as its transaction time (a replayed history) instead of the clock.
         """
+        if not isinstance(path, (str, FilePath)):
+            raise InvalidInput(f"path: expected a file path, got {type(path).__name__} {path!r}"[:200])
         return services.get("import_file")(
             self, path, format=format, group_id=group_id, progress=progress, strict=strict, replay=replay
         )
@@ -387,6 +403,10 @@ class TemporalGraph:
         self, start: str, *, end: str | None = None, relations: Iterable[str] | None = None,
         max_hops: int = 3, as_of: TimeLike | None = None, group_id: str = DEFAULT_GROUP, **options: Any,
     ) -> list[Path]:
+        if relations is not None:
+            if isinstance(relations, str) or not isinstance(relations, Iterable):
+                raise InvalidInput(f"relations: expected a list of relation names, got {relations!r}"[:200])
+            relations = [normalize_relation(r) for r in relations]
         return services.get("paths")(
             self, start, end=end, relations=relations, max_hops=max_hops, as_of=as_of,
             group_id=group_id, **options,
@@ -396,18 +416,28 @@ class TemporalGraph:
         self, query: str, *, as_of: TimeLike | None = None, limit: int = 10,
         group_id: str = DEFAULT_GROUP, **options: Any,
     ) -> list[SearchHit]:
+        _text(query, "query")
         return services.get("search")(self, query, as_of=as_of, limit=limit, group_id=group_id, **options)
 
     def context(
         self, query: str, *, budget_tokens: int = 1000, as_of: TimeLike | None = None,
         group_id: str = DEFAULT_GROUP,
     ) -> str:
+        _text(query, "query")
         return services.get("context")(self, query, budget_tokens=budget_tokens, as_of=as_of, group_id=group_id)
 
     def ask(
         self, question: str, *, reference_time: TimeLike | None = None, group_id: str = DEFAULT_GROUP
     ) -> Answer:
+        _text(question, "question")
         return services.get("ask")(self, question, reference_time=reference_time, group_id=group_id)
+
+
+def _text(value: object, what: str) -> str:
+    """Free text an argument must be (a query, a question, a fact's text)."""
+    if not isinstance(value, str):
+        raise InvalidInput(f"{what}: expected text, got {type(value).__name__} {value!r}"[:200])
+    return value
 
 
 def _entity_ids(facts: Iterable[Fact]) -> list[str]:

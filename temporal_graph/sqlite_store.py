@@ -110,8 +110,9 @@ def _vector_blob(vector: Sequence[float]) -> bytes:
     return np.asarray(vector, dtype=np.float32).tobytes()
 
 
-LOCK_RETRIES = 5  # after SQLite's own 5 s busy wait, retry "database is locked" this often
-LOCK_BACKOFF = 0.05  # seconds before the first retry; doubled each time
+BUSY_TIMEOUT = 5.0  # seconds SQLite itself waits for another writer's lock
+LOCK_RETRIES = 5  # after that wait, retry "database is locked" this often
+LOCK_BACKOFF = 0.05  # seconds before the first retry; doubled each time, up to 1 s
 
 
 class _GuardedConnection:
@@ -134,7 +135,7 @@ class _GuardedConnection:
                     raise StoreError(f"{self._path}: the database is locked by another writer "
                                      f"(gave up after {LOCK_RETRIES + 1} tries); try again") from None
                 time.sleep(delay)
-                delay *= 2
+                delay = min(delay * 2, 1.0)
             except sqlite3.ProgrammingError as exc:
                 closed = "closed" in str(exc)
                 raise StoreError(f"{self._path}: the store is closed" if closed else f"{self._path}: {exc}") from None
@@ -164,7 +165,7 @@ class SQLiteStore:
     def __init__(self, path: str | Path = "memory.db", *, synchronous: str = "FULL") -> None:
         self.path = str(path)
         try:
-            conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+            conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False, timeout=BUSY_TIMEOUT)
         except sqlite3.Error as exc:
             raise StoreError(f"cannot open {self.path}: {exc}") from None
         conn.row_factory = sqlite3.Row
