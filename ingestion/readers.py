@@ -215,8 +215,8 @@ def _has_year(text: str) -> bool:
     except ValueError:
         pass
     try:
-        a = _dateparser.parse(text, default=datetime(2000, 1, 1))
-        b = _dateparser.parse(text, default=datetime(2001, 1, 1))
+        a = _dateparser.parse(text, default=datetime(2000, 1, 1), ignoretz=True)  # zones: to_utc's job
+        b = _dateparser.parse(text, default=datetime(2001, 1, 1), ignoretz=True)
     except (ValueError, OverflowError):
         return True  # to_utc accepted it; nothing more to check
     return a.year == b.year

@@ -525,3 +525,31 @@ def test_cli_trust_all_option(tmp_path: Path) -> None:
         assert tgraph("--db", str(db), "--trust", trust, "import", str(log), "--quiet").returncode == 0
         rows = json.loads(tgraph("--db", str(db), "now", "Bob", "--json").stdout)
         assert {(r["object"], r["attributes"].get("claimed_by")) for r in rows} == expected
+
+
+def test_the_readme_trust_example(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import re
+
+    blocks = re.findall(r"```python\n(.*?)```", (ROOT / "README.md").read_text(encoding="utf-8"), re.S)
+    code = next(b for b in blocks if "trust=" in b)
+    monkeypatch.chdir(tmp_path)
+    lines = code.splitlines()
+    scope: dict = {}
+    exec("\n".join(lines[:4]), scope)
+    assert [f.object for f in scope["tg"].now("Bob", "lives in") if f.claimed_by is None] == ["Paris"]
+    exec("\n".join(lines[4:]), scope)
+    scope["tg"].close()
+
+
+def test_every_option_has_help_and_the_time_formats_are_described() -> None:
+    import argparse
+
+    from temporal_graph.cli import build_parser
+
+    parser = build_parser()
+    sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    for name, command in [("tgraph", parser), *sub.choices.items()]:
+        for action in command._actions:
+            if not isinstance(action, (argparse._HelpAction, argparse._SubParsersAction)):
+                assert action.help, f"{name} {action.dest} has no help text"
+        assert "Europe/Berlin" in command.format_help() and "UTC" in command.format_help()
