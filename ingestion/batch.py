@@ -9,8 +9,8 @@ batches: a crash loses at most the batch in flight, and a re-run skips every com
 from __future__ import annotations
 
 import sys
-import unicodedata
 import time
+import unicodedata
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager

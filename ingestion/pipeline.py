@@ -16,8 +16,8 @@ from temporal_graph.client import TemporalGraph
 from temporal_graph.errors import InvalidInput, LLMOutputError
 from temporal_graph.extraction import Extraction, ExtractedFact, Extractor
 from temporal_graph.model import Entity, Episode, Fact, IngestResult
-from temporal_graph.rules import claimant
 from temporal_graph.names import check_group, clean_name, name_key, normalize_relation
+from temporal_graph.rules import claimant
 from temporal_graph.times import TimeLike
 from temporal_graph.writer import FactWriter, episode_id_for
 

@@ -173,7 +173,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except OSError as exc:
         where = f" {exc.filename}" if exc.filename else ""
         return _fail(EXIT_FAILED, f"cannot use{where}: {exc.strerror or exc}")
-    except Exception as exc:  # noqa: BLE001 - last resort: one line instead of a traceback
+    except Exception as exc:  # last resort: one line instead of a traceback
         if os.environ.get("TGRAPH_DEBUG"):
             raise
         return _fail(EXIT_FAILED, f"internal error ({type(exc).__name__}: {exc}); set TGRAPH_DEBUG=1 for details")

@@ -18,8 +18,16 @@ from .errors import InvalidInput
 from .model import Assertion, AssertionKind, Entity, Episode, Fact
 from .names import clean_name, name_key, normalize_relation
 from .ontology import Ontology
-from .rules import (Plan, Segment, check_interval, claimant, derive_timeline, live_assertions, reconcile,
-                    resolve_start)
+from .rules import (
+    Plan,
+    Segment,
+    check_interval,
+    claimant,
+    derive_timeline,
+    live_assertions,
+    reconcile,
+    resolve_start,
+)
 from .store import ChangeSet, StoreTx
 
 _NAMESPACE = uuid.UUID("6f1c2b7e-5d0a-4c52-9a59-3f7e2f0a9b11")
