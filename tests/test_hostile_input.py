@@ -554,3 +554,21 @@ def test_every_option_has_help_and_the_time_formats_are_described() -> None:
             if not isinstance(action, (argparse._HelpAction, argparse._SubParsersAction)):
                 assert action.help, f"{name} {action.dest} has no help text"
         assert "Europe/Berlin" in command.format_help() and "UTC" in command.format_help()
+
+
+@pytest.mark.parametrize("answer, code, left", [("no\n", 1, True), ("default\n", 0, False)])
+def test_cli_forget_on_a_terminal_asks_first(db: Path, answer: str, code: int, left: bool) -> None:
+    import pty
+
+    controller, terminal = pty.openpty()
+    env = {**os.environ, "HF_HUB_OFFLINE": "1"}
+    proc = subprocess.Popen([sys.executable, "-m", "temporal_graph", "--db", str(db), "forget", "default"],
+                            cwd=ROOT, env=env, stdin=terminal, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    os.close(terminal)
+    os.write(controller, answer.encode())
+    out, err = proc.communicate(timeout=300)
+    os.close(controller)
+    assert proc.returncode == code and "Traceback" not in err.decode(), err
+    assert b"Type the group name to confirm" in out
+    with TemporalGraph.open(db) as tg:
+        assert bool(tg.now("Alice")) is left
