@@ -82,7 +82,6 @@ def run(n: int, queries: int) -> dict:
         row["hnswlib_build_s"] = time.perf_counter() - t
         row["hnswlib_ms"], found = timed(lambda q: index.knn_query(q, k=K)[0][0], qs)
         row["hnswlib_recall"] = recall(found, truth)
-        del index
     except ImportError:
         row["hnswlib"] = "not installed"
 
@@ -95,7 +94,6 @@ def run(n: int, queries: int) -> dict:
         row["usearch_build_s"] = time.perf_counter() - t
         row["usearch_ms"], found = timed(lambda q: uindex.search(q, K).keys, qs)
         row["usearch_recall"] = recall(found, truth)
-        del uindex
     except ImportError:
         row["usearch"] = "not installed"
 

@@ -9,8 +9,8 @@ crash loses at most the batch in flight, and a re-run skips every committed epis
 
 from __future__ import annotations
 
-import re
 import time
+import unicodedata
 from collections.abc import Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -19,7 +19,7 @@ from temporal_graph.client import TemporalGraph
 from temporal_graph.errors import ImportFormatError, InvalidInput
 from temporal_graph.extraction import Extraction
 from temporal_graph.model import Episode, ImportLineError, ImportReport, IngestResult
-from temporal_graph.names import GROUP_PATTERN
+from temporal_graph.names import check_group
 from temporal_graph.progress import progress_bar
 
 from .pipeline import CONTEXT_EPISODES, apply_episode, extract, make_episode, new_names, resolver_for
@@ -34,30 +34,83 @@ class StrictImportError(ImportFormatError):
 
 
 def group_for(message: ChatMessage, override: str | None) -> str:
-    """The group a message goes to: ``override``, else its conversation id made safe, else default."""
+    """The group a message goes to: ``override``, else its conversation id exactly (NFC), else
+    "default". An id that cannot be a group raises InvalidGroup; it is never rewritten, so two
+    different conversation ids never share a group."""
     if override:
-        return override
+        return check_group(override)
     if not message.group_id:
         return "default"
-    safe = re.sub(r"[^A-Za-z0-9_.:@-]+", "-", message.group_id).strip("-")[:128]
-    return safe if GROUP_PATTERN.match(safe or "") else "default"
+    return check_group(unicodedata.normalize("NFC", message.group_id))
+
+
+def _line_problem(report: ImportReport, strict: bool, file: str, line: int, reason: str,
+                  into: list[ImportLineError] | None = None) -> None:
+    """Record a bad line and go on, or (``strict``) stop before anything is written."""
+    if strict:
+        raise StrictImportError(f"{file}:{line}: {reason} (--strict: stopped; nothing was imported)")
+    (report.errors if into is None else into).append(ImportLineError(file=file, line=line, reason=reason))
 
 
 def read_grouped(
     path: Path, fmt: str, group_id: str | None, strict: bool, report: ImportReport
 ) -> dict[str, list[ChatMessage]]:
     groups: dict[str, list[ChatMessage]] = {}
+    if group_id:
+        check_group(group_id)  # a bad --group is one error for the whole import, before reading
     for item in read_messages(path, fmt):
         if isinstance(item, ReadError):
-            if strict:
-                raise StrictImportError(f"{item} (--strict: stopped; nothing was imported)")
-            report.errors.append(ImportLineError(file=item.file, line=item.line, reason=item.reason))
+            _line_problem(report, strict, item.file, item.line, item.reason)
             continue
         report.episodes_read += 1
-        groups.setdefault(group_for(item, group_id), []).append(item)
+        try:
+            group = group_for(item, group_id)
+        except InvalidInput as exc:
+            _line_problem(report, strict, str(path), item.line, f"conversation id: {exc}")
+            continue
+        groups.setdefault(group, []).append(item)
     for messages in groups.values():
         messages.sort(key=lambda m: (m.timestamp, m.line))
     return groups
+
+
+def _prepare(
+    tg: TemporalGraph, path: Path, group: str, messages: Sequence[ChatMessage], strict: bool, report: ImportReport
+) -> list[Episode]:
+    """Episodes of one group, each checked at the edge (size, text); a message id reused with other
+    text (in the file or against the memory) is a conflict: reported, the first one kept."""
+    file, source = str(path), f"import:{path.name}"
+    episodes: dict[str, tuple[ChatMessage, Episode]] = {}
+    for m in messages:
+        try:
+            e = _episode(tg, m, group, source)
+        except InvalidInput as exc:
+            _line_problem(report, strict, file, m.line, str(exc))
+            continue
+        first = episodes.get(e.id)
+        if first is None:
+            episodes[e.id] = (m, e)
+        elif _differs(first[1], e):
+            _line_problem(report, strict, file, m.line, _conflict(m, f"line {first[0].line}"), report.conflicts)
+        else:
+            report.episodes_skipped += 1  # the same message twice
+    stored = {e.id: e for e in tg.store.episodes(group, ids=list(episodes))} if episodes else {}
+    kept = []
+    for episode_id, (m, e) in episodes.items():
+        if episode_id in stored and _differs(stored[episode_id], e):
+            _line_problem(report, strict, file, m.line, _conflict(m, "the memory"), report.conflicts)
+            continue
+        kept.append(e)
+    return kept
+
+
+def _differs(a: Episode, b: Episode) -> bool:
+    return (a.content, a.speaker, a.reference_time) != (b.content, b.speaker, b.reference_time)
+
+
+def _conflict(m: ChatMessage, where: str) -> str:
+    return (f"message id {m.source_id!r} is already used in {where} by a message with different "
+            "text, speaker or time; kept the first one, skipped this one")
 
 
 def import_file(
@@ -85,12 +138,14 @@ def import_file(
     fmt = detect_format(path) if format == "auto" else format
     report = ImportReport(path=str(path), format=fmt)
     groups = read_grouped(path, fmt, group_id, strict, report)
-    source = f"import:{path.name}"
+    # Everything is checked before the first write, so --strict stops with nothing written.
+    prepared = {group: _prepare(tg, path, group, messages, strict, report) for group, messages in groups.items()}
 
     label = "importing + embedding" if (tg.embed if embed is None else embed) else "importing"
     with progress_bar(progress, label, report.episodes_read) as advance:
-        for group, messages in groups.items():
-            episodes = [_episode(tg, m, group, source) for m in messages]
+        for group, episodes in prepared.items():
+            if episodes:
+                report.groups[group] = len(episodes)
             done = {e.id for e in tg.store.episodes(group, ids=[e.id for e in episodes])}
             todo = [e for e in episodes if e.id not in done]
             report.episodes_skipped += len(episodes) - len(todo)
@@ -107,13 +162,10 @@ def import_file(
 def _episode(tg: TemporalGraph, m: ChatMessage, group: str, source: str) -> Episode:
     # Line numbers are not stable ids across files, so line-based messages dedupe on content + time.
     source_id = None if m.source_id.startswith("line:") else m.source_id
-    try:
-        return make_episode(
-            tg, m.content, reference_time=m.timestamp, speaker=m.speaker, group_id=group,
-            source=source, source_id=source_id, created_at=m.timestamp,
-        )
-    except InvalidInput as exc:  # readers already reject empty text; keep the guard explicit
-        raise ImportFormatError(f"line {m.line}: {exc}") from None
+    return make_episode(
+        tg, m.content, reference_time=m.timestamp, speaker=m.speaker, group_id=group,
+        source=source, source_id=source_id, created_at=m.timestamp,
+    )
 
 
 def _extract_all(

@@ -8,6 +8,7 @@ for one episode is applied in one transaction through the same :class:`FactWrite
 from __future__ import annotations
 
 import logging
+import unicodedata
 from collections.abc import Sequence
 from datetime import datetime, timedelta
 
@@ -15,7 +16,8 @@ from temporal_graph.client import TemporalGraph
 from temporal_graph.errors import InvalidInput, LLMOutputError
 from temporal_graph.extraction import Extraction, ExtractedFact, Extractor
 from temporal_graph.model import Entity, Episode, Fact, IngestResult
-from temporal_graph.names import check_group, name_key, normalize_relation
+from temporal_graph.names import check_group, clean_name, name_key, normalize_relation
+from temporal_graph.rules import claimant
 from temporal_graph.times import TimeLike
 from temporal_graph.writer import FactWriter, episode_id_for
 
@@ -74,19 +76,40 @@ def make_episode(
     created_at: datetime,
 ) -> Episode:
     check_group(group_id)
-    if not isinstance(content, str) or not content.strip():
-        raise InvalidInput(f"content: {content!r} is empty")
+    content = checked_content(content, tg.max_message_chars)
     ref = tg.time(reference_time, "reference_time")
+    for what, value in (("speaker", speaker), ("source", source), ("source_id", source_id)):
+        if value is not None and not isinstance(value, str):
+            raise InvalidInput(f"{what}: expected text, got {type(value).__name__} {value!r}"[:200])
+    if speaker is not None:
+        speaker = clean_name(speaker, "speaker") if speaker.strip() else None
     return Episode(
         id=episode_id_for(group_id, source_id, content, ref),
         group_id=group_id,
         content=content,
         reference_time=ref,
         created_at=created_at,
-        speaker=speaker.strip() if speaker and speaker.strip() else None,
+        speaker=speaker,
         source=source,
         source_id=source_id,
     )
+
+
+def checked_content(content: object, limit: int) -> str:
+    """Message text as stored: NFC, within the size limit (refused, never cut), valid Unicode."""
+    if not isinstance(content, str):
+        raise InvalidInput(f"content: expected a string, got {type(content).__name__}")
+    if not content.strip():
+        raise InvalidInput(f"content: {content!r} is empty")
+    if len(content) > limit:
+        raise InvalidInput(
+            f"content: a message of {len(content):,} characters is over the limit of {limit:,} "
+            "(max_message_chars); split it into smaller messages or raise the limit"
+        )
+    surrogate = next((ch for ch in content if "\ud800" <= ch <= "\udfff"), None)
+    if surrogate is not None:
+        raise InvalidInput(f"content: contains the lone surrogate {surrogate!r}, which is not valid Unicode")
+    return unicodedata.normalize("NFC", content)
 
 
 def extract(tg: TemporalGraph, episode: Episode, context: Sequence[Episode] = ()) -> tuple[Extraction, list[str]]:
@@ -151,7 +174,7 @@ def apply_episode(
     for fact in extraction.facts:
         try:
             _apply_fact(tg, w, episode, fact, resolver, result)
-        except InvalidInput as exc:  # one bad fact never loses the episode or its other facts
+        except (InvalidInput, OverflowError) as exc:  # one bad fact never loses the episode or its others
             notes.append(f"skipped {fact.subject} {fact.relation} {fact.object}: {exc}")
     return IngestResult(
         episode=episode,
@@ -183,11 +206,13 @@ def _apply_fact(
     end_span = resolve_time(fact.end_time_text, ref) if fact.end_time_text else None
     subject = resolver.resolve(w, fact.subject, fact.subject_type or "Entity")
     object_type = fact.object_type or tg.ontology.object_type(relation)
+    claimed_by = claimant_of(tg, episode, subject)
 
     if fact.kind == "ending":
         obj = resolver.resolve(w, fact.object, object_type) if fact.object else None
         at = span.start if span else ref
-        out.ended += w.end(subject, relation, obj, at=at, text=fact.text, episode_id=episode.id).ended
+        out.ended += w.end(subject, relation, obj, at=at, text=fact.text, episode_id=episode.id,
+                           claimed_by=claimed_by).ended
         return
 
     until: datetime | None = end_span.end if end_span else None
@@ -203,25 +228,37 @@ def _apply_fact(
         # start, and a fixed start keeps the final belief independent of arrival order.
         start = span.start if span else ref
     if fact.kind == "correction":
-        start = _correct(w, subject, relation, fact, resolver, object_type, episode, out) or start
+        start = _correct(w, subject, relation, fact, resolver, object_type, episode, out, claimed_by) or start
     obj = resolver.resolve(w, fact.object, object_type)
     if start is not None and until is not None and until <= start:
         until = None if not tg.ontology.is_event(relation) else start + timedelta(days=1)
     outcome = w.start(
         subject, relation, obj, valid_at=start, invalid_at=until, default_start=ref, text=fact.text,
-        episode_id=episode.id, confidence=fact.confidence,
+        episode_id=episode.id, confidence=fact.confidence, claimed_by=claimed_by,
     )
     out.added += outcome.added
     out.merged += outcome.merged
     out.ended += outcome.ended
 
 
+def claimant_of(tg: TemporalGraph, episode: Episode, subject: Entity) -> str | None:
+    """Speaker authority: what a speaker says about someone else is their claim, attributed to them
+    (``trust="speaker"``, the default); the subject's own words, unattributed messages and
+    ``trust="all"`` speak for the memory."""
+    if tg.trust == "all" or episode.speaker is None:
+        return None
+    if name_key(episode.speaker) in {name_key(n) for n in (subject.name, *subject.aliases)}:
+        return None
+    return episode.speaker
+
+
 def _correct(
     w: FactWriter, subject: Entity, relation: str, fact: ExtractedFact, resolver: EntityResolver,
-    object_type: str | None, episode: Episode, out: _Collector,
+    object_type: str | None, episode: Episode, out: _Collector, claimed_by: str | None,
 ) -> datetime | None:
-    """Retract the wrong object; the right one takes over the start the wrong one had."""
-    current = w.tx.current_rows(w.group_id, subject.id, relation)
+    """Retract the wrong object; the right one takes over the start the wrong one had. A claimant
+    corrects only their own claims."""
+    current = [r for r in w.tx.current_rows(w.group_id, subject.id, relation) if claimant(r) == claimed_by]
     if fact.replaces:
         wrong = resolver.resolve(w, fact.replaces, object_type)
     else:  # "sorry, I meant X": the object that held at the reference time was the wrong one
@@ -230,6 +267,6 @@ def _correct(
             return None
         wrong = next(e for e in w.tx.entities(w.group_id, ids=[holding[0].object_id]))
     starts = [r.valid_at for r in current if r.object_id == wrong.id]
-    out.retracted += w.retract(subject, relation, wrong, episode_id=episode.id).retracted
+    out.retracted += w.retract(subject, relation, wrong, episode_id=episode.id, claimed_by=claimed_by).retracted
     known = [s for s in starts if s is not None]
     return min(known) if known else None

@@ -150,6 +150,11 @@ def _build_message(
     except ValueError as exc:
         return error(str(exc))
 
+    for what, text in (("text", content), ("speaker", speaker), ("conversation id", group_id), ("id", source_id)):
+        surrogate = next((ch for ch in text or "" if "\ud800" <= ch <= "\udfff"), None)
+        if surrogate is not None:  # a JSON escape such as "\ud800" that is not a character
+            return error(f"{what} contains the lone surrogate {surrogate!r}, which is not valid Unicode")
+
     return ChatMessage(
         group_id=group_id,
         speaker=speaker,
@@ -191,14 +196,16 @@ def _parse_time(value: Any) -> datetime:
         raise ValueError("timestamp is empty")
     if _NUMBER.fullmatch(text) and not (text.isdigit() and len(text) == 4):  # 4 digits: a year
         return _from_epoch(float(text), value)
-    try:
-        moment = to_utc(text, name="timestamp")
-    except InvalidTime:
-        raise ValueError(f"timestamp {value!r} is not a time") from None
     if not _has_year(text):
-        # dateutil fills a missing year silently; a chat line from "May 8" of no year is not usable.
+        # A chat line from "May 8" of no year is not usable.
         raise ValueError(f"timestamp {value!r} has no year")
-    return moment
+    try:
+        return to_utc(text, name="timestamp")
+    except InvalidTime as exc:
+        why = getattr(exc, "reason", "")
+        detail = "" if not why or why.startswith("Unknown string format") else f" ({why})"
+        reason = f"timestamp {value!r} is not a time{detail}"
+        raise ValueError(reason) from None
 
 
 def _has_year(text: str) -> bool:
@@ -208,8 +215,8 @@ def _has_year(text: str) -> bool:
     except ValueError:
         pass
     try:
-        a = _dateparser.parse(text, default=datetime(2000, 1, 1))
-        b = _dateparser.parse(text, default=datetime(2001, 1, 1))
+        a = _dateparser.parse(text, default=datetime(2000, 1, 1), ignoretz=True)  # zones: to_utc's job
+        b = _dateparser.parse(text, default=datetime(2001, 1, 1), ignoretz=True)
     except (ValueError, OverflowError):
         return True  # to_utc accepted it; nothing more to check
     return a.year == b.year
@@ -572,8 +579,12 @@ def _chatgpt_messages(doc: Any, file: str) -> Iterator[ChatMessage | ReadError]:
         picked = []
         for key, message in _chatgpt_branch(conversation["mapping"], conversation.get("current_node")):
             text = _chatgpt_text(message)
-            if text is not None:
+            if isinstance(text, ReadError):
+                yield ReadError(file=file, line=index, reason=f"message {key!r}: {text.reason}")
+            elif text is not None:
                 picked.append((_sort_time(message.get("create_time")), key, message, text))
+        if not picked:
+            yield ReadError(file=file, line=index, reason="conversation has no user or assistant message with text")
         picked.sort(key=lambda item: item[0])  # stable: ties keep branch order
         for _, key, message, text in picked:
             source_id = str(message.get("id") or key)
@@ -612,10 +623,13 @@ def _chatgpt_branch(mapping: Mapping[str, Any], current: Any) -> list[tuple[str,
     return found
 
 
-def _chatgpt_text(message: Mapping[str, Any]) -> str | None:
-    """The visible text of a user or assistant message, or None to skip it."""
+def _chatgpt_text(message: Mapping[str, Any]) -> str | ReadError | None:
+    """The visible text of a user or assistant message, None to skip it (system, tool, hidden,
+    empty), or a ReadError (reason only) when the message is malformed."""
     author = message.get("author")
-    role = author.get("role") if isinstance(author, dict) else None
+    if not isinstance(author, dict) or not isinstance(author.get("role"), str):
+        return ReadError(file="", line=0, reason="has no author role")
+    role = author["role"]
     if role not in ("user", "assistant"):
         return None
     if message.get("recipient", "all") != "all":  # a call to a tool, not a reply to the user
@@ -625,14 +639,16 @@ def _chatgpt_text(message: Mapping[str, Any]) -> str | None:
         return None
     content = message.get("content")
     if not isinstance(content, dict):
-        return None
+        return ReadError(file="", line=0, reason=f"{role} message has no content object")
     parts = content.get("parts")
     if isinstance(parts, list):
         text = "\n".join(part for part in parts if isinstance(part, str))  # images are dicts
     elif isinstance(content.get("text"), str):
         text = content["text"]
+    elif content.get("content_type") not in (None, "text", "multimodal_text"):
+        return None  # code, browsing results and the like: not chat text
     else:
-        return None
+        return ReadError(file="", line=0, reason=f"{role} message content has no 'parts' list or 'text'")
     return text if text.strip() else None
 
 

@@ -50,7 +50,8 @@ def fact_line(f: Fact) -> str:
     else:
         when = ""
     text = (f.text or f"{f.subject} {f.relation.lower().replace('_', ' ')} {f.object}").rstrip(". ")
-    return f"- {text}{when}"
+    claim = f" [claimed by {f.claimed_by}]" if f.claimed_by else ""  # someone else's word, not a fact
+    return f"- {text}{when}{claim}"
 
 
 def episode_line(e: Episode, words: list[str] | None = None) -> str:

@@ -6,7 +6,16 @@ bash scripts/setup.sh
 export HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1
 DB=${DB:-demo.db}
 rm -f "$DB" "$DB-wal" "$DB-shm"
-tg() { echo; echo "\$ tgraph $*"; .venv/bin/tgraph --db "$DB" "$@"; }
+# Each command is echoed quoted for the shell, so it can be copied and run exactly as shown.
+quote() {
+    if [[ $1 =~ ^[A-Za-z0-9_./:=@%+,-]+$ ]]; then printf '%s' "$1"; else printf "'%s'" "${1//\'/\'\\\'\'}"; fi
+}
+tg() {
+    local shown="tgraph --db $(quote "$DB")" arg
+    for arg in "$@"; do shown+=" $(quote "$arg")"; done
+    echo; echo "\$ $shown"
+    .venv/bin/tgraph --db "$DB" "$@"
+}
 # --replay: each message is also *learned* at its own time, as if the memory had been listening live.
 tg import examples/sample_chat.jsonl --quiet --replay
 tg now "Zhang Wei" --group demo

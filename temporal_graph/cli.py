@@ -8,7 +8,9 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shlex
 import sys
+import unicodedata
 from collections.abc import Callable, Sequence
 from datetime import datetime
 from typing import Any
@@ -16,11 +18,15 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
-from .client import TemporalGraph
-from .errors import InvalidInput, TemporalGraphError
+from .client import MAX_MESSAGE_CHARS, TRUST_MODES, TemporalGraph
+from .errors import InvalidInput, NotFound, TemporalGraphError
 from .model import Fact
+from .names import check_group
+from .times import ACCEPTED_FORMATS
 
 EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT = 0, 1, 2
+TIME_HELP = f"""times: {ACCEPTED_FORMATS}.
+Times without a zone are UTC; every time shown is UTC."""
 
 
 class _Parser(argparse.ArgumentParser):
@@ -31,10 +37,21 @@ class _Parser(argparse.ArgumentParser):
 def _common(*, suppress: bool) -> argparse.ArgumentParser:
     default = (lambda value: argparse.SUPPRESS) if suppress else (lambda value: value)
     p = argparse.ArgumentParser(add_help=False)
-    p.add_argument("--db", default=default("memory.db"), help="embedded store file (default ./memory.db)")
-    p.add_argument("--neo4j", default=default(None), metavar="URI", help="use a Neo4j database instead")
-    p.add_argument("--group", default=default(None), help="group (tenant); default 'default'")
-    p.add_argument("--json", action="store_true", default=default(False), help="print JSON")
+    p.add_argument("--db", default=default("memory.db"), metavar="PATH",
+                   help="embedded store file (default ./memory.db); must exist unless importing or --create")
+    p.add_argument("--create", action="store_true", default=default(False),
+                   help="create the --db file when it does not exist (import always may)")
+    p.add_argument("--neo4j", default=default(None), metavar="URI",
+                   help="use a Neo4j database instead (NEO4J_USER, NEO4J_PASSWORD from the environment)")
+    p.add_argument("--group", default=default(None), metavar="GROUP",
+                   help="group (tenant) to read or write; default 'default'")
+    p.add_argument("--json", action="store_true", default=default(False), help="print JSON instead of tables")
+    p.add_argument("--trust", choices=TRUST_MODES, default=default("speaker"),
+                   help="'speaker' (default): what someone says about another person is kept as their claim "
+                        "(claimed_by) and never ends that person's own facts; 'all': every speaker counts alike")
+    p.add_argument("--max-message-chars", type=int, default=default(MAX_MESSAGE_CHARS), metavar="N",
+                   help=f"refuse messages longer than N characters (default {MAX_MESSAGE_CHARS:,}); "
+                        "an import reports each such line")
     p.add_argument("--llm", action="store_true", default=default(False),
                    help="extract and plan with the LLM configured by OPENAI_API_KEY / OPENAI_BASE_URL / "
                         "TGRAPH_LLM_MODEL (default: the offline rules)")
@@ -50,16 +67,19 @@ def _common(*, suppress: bool) -> argparse.ArgumentParser:
 
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="tgraph", description="A bi-temporal knowledge-graph memory.",
-                     parents=[_common(suppress=False)])
+                     parents=[_common(suppress=False)], epilog=TIME_HELP,
+                     formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
     common = [_common(suppress=True)]
 
     def command(name: str, help: str) -> argparse.ArgumentParser:
-        return sub.add_parser(name, help=help, parents=common, description=help)
+        return sub.add_parser(name, help=help, parents=common, description=help, epilog=TIME_HELP,
+                              formatter_class=argparse.RawDescriptionHelpFormatter)
 
     p = command("import", "import a chat log (JSONL, CSV, LoCoMo JSON, ChatGPT conversations.json)")
-    p.add_argument("path")
-    p.add_argument("--format", default="auto", choices=["auto", "jsonl", "csv", "locomo", "chatgpt"])
+    p.add_argument("path", help="the chat-log file")
+    p.add_argument("--format", default="auto", choices=["auto", "jsonl", "csv", "locomo", "chatgpt"],
+                   help="file format (default: recognised from the content)")
     p.add_argument("--strict", action="store_true", help="stop at the first bad line; import nothing")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.add_argument("--replay", action="store_true",
@@ -79,42 +99,42 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--quiet", action="store_true", help="no progress bar")
 
     p = command("now", "what is true now")
-    p.add_argument("subject", nargs="?")
+    p.add_argument("subject", nargs="?", help="only facts about this entity")
     _filters(p)
 
     p = command("as-of", "what was true at a time, as known at another")
-    p.add_argument("time")
-    p.add_argument("subject", nargs="?")
-    p.add_argument("--known-at", help="knowledge time (default now)")
+    p.add_argument("time", help="the valid time asked about (formats below)")
+    p.add_argument("subject", nargs="?", help="only facts about this entity")
+    p.add_argument("--known-at", metavar="TIME", help="as the memory believed it at this time (default now)")
     _filters(p)
 
     p = command("history", "a subject's timeline, as currently believed")
-    p.add_argument("subject")
-    p.add_argument("--relation")
+    p.add_argument("subject", help="the entity whose timeline to show")
+    p.add_argument("--relation", help="only this relation (e.g. LIVES_IN or 'lives in')")
 
     p = command("audit", "every version of a fact across transaction time")
-    p.add_argument("fact_id")
+    p.add_argument("fact_id", help="a fact id, or the 8-character start shown in tables")
 
     p = command("diff", "facts that started, ended or were revised between two times")
-    p.add_argument("start")
-    p.add_argument("end")
-    p.add_argument("--subject")
+    p.add_argument("start", help="start of the window (included)")
+    p.add_argument("end", help="end of the window (excluded)")
+    p.add_argument("--subject", help="only facts about this entity")
 
     p = command("paths", "multi-hop chains of facts valid at a time")
-    p.add_argument("start")
-    p.add_argument("--end")
-    p.add_argument("--relation", action="append", dest="relations")
-    p.add_argument("--max-hops", type=int, default=3)
-    p.add_argument("--as-of")
+    p.add_argument("start", help="the entity to start from")
+    p.add_argument("--end", help="only chains ending at this entity")
+    p.add_argument("--relation", action="append", dest="relations", help="follow only this relation (repeatable)")
+    p.add_argument("--max-hops", type=int, default=3, help="longest chain (default 3)")
+    p.add_argument("--as-of", metavar="TIME", help="every hop valid at this time (default now)")
 
     p = command("search", "hybrid search over facts, entities and episodes")
-    p.add_argument("query")
-    p.add_argument("--as-of")
-    p.add_argument("--limit", type=int, default=10)
+    p.add_argument("query", help="words to look for")
+    p.add_argument("--as-of", metavar="TIME", help="facts valid at this time (default: current facts)")
+    p.add_argument("--limit", type=int, default=10, help="most hits to show (default 10)")
 
     p = command("ask", "answer a question from the memory")
-    p.add_argument("question")
-    p.add_argument("--reference-time")
+    p.add_argument("question", help="the question, in words")
+    p.add_argument("--reference-time", metavar="TIME", help="what 'now' means in the question (default now)")
 
     p = command("context", "a dated memory block for a prompt: the facts and messages relevant to a query")
     p.add_argument("query")
@@ -127,18 +147,19 @@ def build_parser() -> argparse.ArgumentParser:
     p = command("export", "everything of one group as JSON")
     p.add_argument("--output", "-o", help="write to this file instead of standard output")
 
-    p = command("forget", "delete one group entirely")
-    p.add_argument("group_id")
+    p = command("forget", "delete one group entirely (asks first on a terminal; --yes otherwise)")
+    p.add_argument("group_id", nargs="?", metavar="GROUP", help="the group to delete (or use --group)")
+    p.add_argument("--yes", action="store_true", help="do not ask; needed when not run on a terminal")
     return parser
 
 
 def _filters(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--relation")
-    p.add_argument("--object")
+    p.add_argument("--relation", help="only this relation (e.g. LIVES_IN or 'lives in')")
+    p.add_argument("--object", help="only facts whose object is this entity")
 
 
 def open_graph(args: argparse.Namespace) -> TemporalGraph:
-    options: dict[str, Any] = {}
+    options: dict[str, Any] = {"trust": args.trust, "max_message_chars": args.max_message_chars}
     if args.llm:
         from .llm import LLMClient
 
@@ -151,32 +172,54 @@ def open_graph(args: argparse.Namespace) -> TemporalGraph:
         password = os.environ.get("NEO4J_PASSWORD", "")
         return TemporalGraph.connect(args.neo4j, auth=(user, password), database=os.environ.get("NEO4J_DATABASE"),
                                      **options)
+    if args.db != ":memory:" and not os.path.exists(args.db) and args.command != "import" and not args.create:
+        raise InvalidInput(f"--db {args.db}: no such file; check the path, or add --create to start an empty memory")
     return TemporalGraph.open(args.db, **options)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
-    # Tables stay readable when piped: a fixed width instead of the 80 columns of a non-terminal.
-    console = Console() if sys.stdout.isatty() else Console(width=160)
+    """Run one command; every failure ends as one line on stderr and an exit code, never a traceback."""
     try:
+        args = build_parser().parse_args(argv)
+        # Tables stay readable when piped: a fixed width instead of the 80 columns of a non-terminal.
+        # markup=False: names and messages are data; "[/x]" in a name must print as is.
+        console = Console(markup=False) if sys.stdout.isatty() else Console(width=160, markup=False)
         if args.command == "cypher":
             return _cypher(args, console)
         with open_graph(args) as tg:
             return COMMANDS[args.command](tg, args, console)
-    except InvalidInput as exc:
-        print(f"tgraph: {exc}", file=sys.stderr)
-        return EXIT_BAD_INPUT
+    except (InvalidInput, NotFound) as exc:
+        return _fail(EXIT_BAD_INPUT, str(exc))
     except TemporalGraphError as exc:
-        print(f"tgraph: {exc}", file=sys.stderr)
-        return EXIT_FAILED
+        return _fail(EXIT_FAILED, str(exc))
     except KeyboardInterrupt:
-        print("tgraph: interrupted; committed work is kept, re-run to resume", file=sys.stderr)
-        return 130
+        return _fail(130, "interrupted; committed work is kept, re-run to resume")
+    except BrokenPipeError:
+        # The reader (e.g. `| head`) stopped early; later flushes must not fail again at exit.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return _fail(EXIT_FAILED, "output closed early (broken pipe)")
+    except OSError as exc:
+        where = f" {exc.filename}" if exc.filename else ""
+        return _fail(EXIT_FAILED, f"cannot use{where}: {exc.strerror or exc}")
+    except Exception as exc:  # last resort: one line instead of a traceback
+        if os.environ.get("TGRAPH_DEBUG"):
+            raise
+        return _fail(EXIT_FAILED, f"internal error ({type(exc).__name__}: {exc}); set TGRAPH_DEBUG=1 for details")
+
+
+def _fail(code: int, message: str) -> int:
+    line = " ".join(message.split()) or "failed"  # one line, whatever the message held
+    try:
+        print(f"tgraph: {line}", file=sys.stderr)
+    except OSError:
+        pass
+    return code
 
 
 # -- commands --------------------------------------------------------------------------------------
 def _group(args: argparse.Namespace) -> str:
-    return args.group or "default"
+    # Terminals may hand over decomposed text (NFD); groups are kept in NFC.
+    return unicodedata.normalize("NFC", args.group) if args.group else "default"
 
 
 def _import(tg: TemporalGraph, args: argparse.Namespace, console: Console) -> int:
@@ -192,15 +235,27 @@ def _import(tg: TemporalGraph, args: argparse.Namespace, console: Console) -> in
         ("episodes skipped (already there)", report.episodes_skipped), ("facts added", report.facts_added),
         ("facts merged", report.facts_merged), ("facts ended", report.facts_ended),
         ("facts retracted", report.facts_retracted), ("entities created", report.entities_created),
-        ("errors", len(report.errors)),
+        ("errors", len(report.errors)), ("conflicts (reused message ids)", len(report.conflicts)),
     ):
         table.add_row(label, str(value))
     console.print(table)
-    for error in report.errors[:20]:
-        console.print(f"[yellow]{error.file}:{error.line}: {error.reason}[/yellow]", highlight=False)
-    if len(report.errors) > 20:
-        console.print(f"... and {len(report.errors) - 20} more (use --json for all)")
+    for error in [*report.errors, *report.conflicts][:20]:
+        console.print(f"{error.file}:{error.line}: {error.reason}", style="yellow", highlight=False)
+    if len(report.errors) + len(report.conflicts) > 20:
+        console.print(f"... and {len(report.errors) + len(report.conflicts) - 20} more (use --json for all)")
+    _print_groups(report.groups, args, console)
     return EXIT_OK
+
+
+def _print_groups(groups: dict[str, int], args: argparse.Namespace, console: Console) -> None:
+    """Say where the messages went and how to query them: the group is easy to miss."""
+    if not groups:
+        return
+    db = [] if args.neo4j else ["--db", args.db]
+    for group, count in sorted(groups.items()):
+        command = shlex.join(["tgraph", *db, "now", "--group", group])
+        console.print(f"group {group!r}: {count} messages; query it with: {command}", highlight=False,
+                      soft_wrap=True)
 
 
 def _import_facts(tg: TemporalGraph, args: argparse.Namespace, console: Console) -> int:
@@ -316,8 +371,11 @@ def _context(tg: TemporalGraph, args: argparse.Namespace, console: Console) -> i
 def _export(tg: TemporalGraph, args: argparse.Namespace, console: Console) -> int:
     text = json.dumps(tg.export(_group(args)), indent=2, ensure_ascii=False)
     if args.output:
-        with open(args.output, "w", encoding="utf-8") as handle:
-            handle.write(text)
+        try:
+            with open(args.output, "w", encoding="utf-8") as handle:
+                handle.write(text)
+        except OSError as exc:
+            raise InvalidInput(f"--output {args.output}: cannot write it ({exc.strerror or exc})") from None
         print(f"wrote {args.output}", file=sys.stderr)
     else:
         print(text)
@@ -325,12 +383,32 @@ def _export(tg: TemporalGraph, args: argparse.Namespace, console: Console) -> in
 
 
 def _forget(tg: TemporalGraph, args: argparse.Namespace, console: Console) -> int:
-    removed = tg.forget(args.group_id)
+    group = _forget_target(args)
+    check_group(group)
+    if not args.yes:
+        if not sys.stdin.isatty():
+            raise InvalidInput(f"forget {group!r}: deleting a group needs --yes when not run on a terminal")
+        answer = input(f"Delete group {group!r} and everything in it, for good? Type the group name to confirm: ")
+        if answer.strip() != group:
+            print("tgraph: nothing deleted", file=sys.stderr)
+            return EXIT_FAILED
+    removed = tg.forget(group)
     if args.json:
-        print(json.dumps({"group_id": args.group_id, "removed": removed}))
+        print(json.dumps({"group_id": group, "removed": removed}, ensure_ascii=False))
     else:
-        console.print(f"forgot group {args.group_id!r}: {removed} records removed")
+        console.print(f"forgot group {group!r}: {removed} records removed", highlight=False)
     return EXIT_OK
+
+
+def _forget_target(args: argparse.Namespace) -> str:
+    """The group to forget: positional (kept for compatibility) or --group, like other commands."""
+    positional = unicodedata.normalize("NFC", args.group_id) if args.group_id else None
+    named = _group(args) if args.group else None
+    if positional and named and positional != named:
+        raise InvalidInput(f"forget: two different groups given ({positional!r} and --group {named!r})")
+    if not (positional or named):
+        raise InvalidInput("forget: name the group to delete: tgraph forget --group GROUP")
+    return positional or named  # type: ignore[return-value]
 
 
 def _cypher(args: argparse.Namespace, console: Console) -> int:
@@ -372,13 +450,14 @@ def _show_facts(facts: list[Fact], args: argparse.Namespace, console: Console, t
         print(json.dumps([f.model_dump(mode="json") for f in facts], indent=2, ensure_ascii=False))
         return EXIT_OK
     table = Table(title=f"{title} ({len(facts)})")
-    for column in ("subject", "relation", "object", "valid from", "valid until", "believed from"):
+    for column in ("subject", "relation", "object", "valid from (UTC)", "valid until (UTC)", "believed from (UTC)"):
         table.add_column(column)
     if versions:
-        table.add_column("believed until")
+        table.add_column("believed until (UTC)")
     table.add_column("fact")
     for f in facts:
-        row = [f.subject, f.relation, f.object, _day(f.valid_at) or "(unknown)", _day(f.invalid_at) or "-",
+        claim = f" (claimed by {f.claimed_by})" if f.claimed_by else ""
+        row = [f.subject, f.relation, f.object + claim, _day(f.valid_at) or "(unknown)", _day(f.invalid_at) or "-",
                _day(f.created_at)]
         if versions:
             row.append(_day(f.expired_at) or "-")

@@ -20,7 +20,7 @@ from pydantic import ValidationError
 
 from . import services
 from .embeddings import embedding_changes
-from .errors import InvalidInput
+from .errors import InvalidInput, NotFound
 from .extraction import Extractor
 from .model import (Answer, BulkError, BulkReport, Diff, Entity, Episode, Fact, FactInput, ImportReport,
                     IngestResult, Path, SearchHit)
@@ -34,6 +34,9 @@ from .writer import BulkStart, FactWriter
 
 T = TypeVar("T")
 DEFAULT_GROUP = "default"
+# Longest message add_episode / import accept, in characters; longer ones are refused per message.
+MAX_MESSAGE_CHARS = 250_000
+TRUST_MODES = ("speaker", "all")
 
 
 def fact_order(fact: Fact) -> tuple:
@@ -63,7 +66,13 @@ class TemporalGraph:
         llm: Any = None,
         zone: tzinfo = UTC,
         embed: bool = True,
+        max_message_chars: int = MAX_MESSAGE_CHARS,
+        trust: str = "speaker",
     ) -> None:
+        if not isinstance(max_message_chars, int) or max_message_chars < 1:
+            raise InvalidInput(f"max_message_chars: {max_message_chars!r} is not a positive integer")
+        if trust not in TRUST_MODES:
+            raise InvalidInput(f"trust: {trust!r} is not one of {', '.join(TRUST_MODES)}")
         self.store = store
         self.clock: Clock = clock or system_clock
         self.ontology = ontology or Ontology.default_personal()
@@ -73,6 +82,10 @@ class TemporalGraph:
         # Embed what each write adds, right after it commits (False: leave it to reindex()).
         self.embed = embed
         self._embedder = embedder
+        self.max_message_chars = max_message_chars
+        # "speaker": what a speaker says about another person is a claim attributed to them;
+        # "all": every statement counts alike, whoever says it.
+        self.trust = trust
 
     # -- construction ----------------------------------------------------------------------------
     @classmethod
@@ -80,7 +93,15 @@ class TemporalGraph:
         """The embedded store in one SQLite file (``":memory:"`` for a throw-away one)."""
         from .sqlite_store import SQLiteStore
 
-        return cls(SQLiteStore(path), **options)
+        return cls._over(SQLiteStore(path), options)
+
+    @classmethod
+    def _over(cls, store: Store, options: dict[str, Any]) -> TemporalGraph:
+        try:
+            return cls(store, **options)
+        except BaseException:  # bad options: release the store we opened for them
+            store.close()
+            raise
 
     @classmethod
     def connect(
@@ -89,7 +110,7 @@ class TemporalGraph:
         """A Neo4j 5 database over Bolt."""
         from .neo4j_store import Neo4jStore
 
-        return cls(Neo4jStore(uri, auth=auth, database=database), **options)
+        return cls._over(Neo4jStore(uri, auth=auth, database=database), options)
 
     def close(self) -> None:
         self.store.close()
@@ -195,8 +216,14 @@ class TemporalGraph:
         start = self.optional_time(valid_at, "valid_at")
         end = self.optional_time(invalid_at, "invalid_at")
         clean_name(subject, "subject"), clean_name(object, "object")
-        if not 0.0 <= confidence <= 1.0:
-            raise InvalidInput(f"confidence: {confidence!r} is not between 0 and 1")
+        if isinstance(confidence, bool) or not isinstance(confidence, (int, float)) or not 0.0 <= confidence <= 1.0:
+            raise InvalidInput(f"confidence: {confidence!r} is not a number between 0 and 1")
+        if text is not None:
+            _text(text, "text")
+        if episode_id is not None:
+            _text(episode_id, "episode_id")
+        if attributes is not None and not isinstance(attributes, dict):
+            raise InvalidInput(f"attributes: expected a dict, got {type(attributes).__name__} {attributes!r}"[:200])
 
         def run(w: FactWriter) -> Fact:
             s = w.entity(subject, type=subject_type, what="subject")
@@ -379,9 +406,29 @@ class TemporalGraph:
         return sorted(rows or [], key=fact_order)
 
     def audit(self, fact_id: str, *, group_id: str = DEFAULT_GROUP) -> list[Fact]:
-        """Every version of a fact across transaction time, oldest first."""
+        """Every version of a fact across transaction time, oldest first.
+
+        ``fact_id`` is the full id or, when it names one fact of the group, a prefix of it (the
+        8 characters tables show). Raises NotFound when no fact of the group has that id."""
+        check_group(group_id)
+        if not isinstance(fact_id, str) or not fact_id.strip():
+            raise InvalidInput(f"fact_id: expected a fact id (text such as 'a1b2c3d4'), got {fact_id!r}"[:200])
+        fact_id = fact_id.strip().lower()
         rows = self._query(group_id, fact_id=fact_id, all_versions=True) or []
+        if not rows and len(fact_id) < 32:
+            rows = self._by_prefix(group_id, fact_id)
+        if not rows:
+            raise NotFound(f"fact_id: no fact {fact_id!r} in group {group_id!r}")
         return sorted(rows, key=lambda f: (f.created_at, f.expired_at is None, f.expired_at or f.created_at, f.id))
+
+    def _by_prefix(self, group_id: str, prefix: str) -> list[Fact]:
+        """Every version of the one fact whose id starts with ``prefix`` (ambiguous: InvalidInput)."""
+        rows = [f for f in self.store.facts(FactQuery(group_id, all_versions=True)) if f.fact_id.startswith(prefix)]
+        ids = sorted({f.fact_id for f in rows})
+        if len(ids) > 1:
+            shown = ", ".join(ids[:5])
+            raise InvalidInput(f"fact_id: {prefix!r} is the start of {len(ids)} fact ids ({shown}); give more characters")
+        return rows
 
     def diff(
         self, start: TimeLike, end: TimeLike, *, subject: str | None = None, group_id: str = DEFAULT_GROUP
@@ -458,6 +505,8 @@ class TemporalGraph:
         ``strict`` stops at the first bad line with nothing written; ``replay`` uses each message's
         time as its transaction time (a replayed history) instead of the clock.
         """
+        if not isinstance(path, (str, FilePath)):
+            raise InvalidInput(f"path: expected a file path, got {type(path).__name__} {path!r}"[:200])
         return services.get("import_file")(
             self, path, format=format, group_id=group_id, progress=progress, strict=strict, replay=replay,
             embed=embed,
@@ -467,6 +516,10 @@ class TemporalGraph:
         self, start: str, *, end: str | None = None, relations: Iterable[str] | None = None,
         max_hops: int = 3, as_of: TimeLike | None = None, group_id: str = DEFAULT_GROUP, **options: Any,
     ) -> list[Path]:
+        if relations is not None:
+            if isinstance(relations, str) or not isinstance(relations, Iterable):
+                raise InvalidInput(f"relations: expected a list of relation names, got {relations!r}"[:200])
+            relations = [normalize_relation(r) for r in relations]
         return services.get("paths")(
             self, start, end=end, relations=relations, max_hops=max_hops, as_of=as_of,
             group_id=group_id, **options,
@@ -476,17 +529,20 @@ class TemporalGraph:
         self, query: str, *, as_of: TimeLike | None = None, limit: int = 10,
         group_id: str = DEFAULT_GROUP, **options: Any,
     ) -> list[SearchHit]:
+        _text(query, "query")
         return services.get("search")(self, query, as_of=as_of, limit=limit, group_id=group_id, **options)
 
     def context(
         self, query: str, *, budget_tokens: int = 1000, as_of: TimeLike | None = None,
         group_id: str = DEFAULT_GROUP,
     ) -> str:
+        _text(query, "query")
         return services.get("context")(self, query, budget_tokens=budget_tokens, as_of=as_of, group_id=group_id)
 
     def ask(
         self, question: str, *, reference_time: TimeLike | None = None, group_id: str = DEFAULT_GROUP
     ) -> Answer:
+        _text(question, "question")
         return services.get("ask")(self, question, reference_time=reference_time, group_id=group_id)
 
 
@@ -554,6 +610,13 @@ def _one_line(exc: Exception) -> str:
         first = exc.errors()[0]
         return f"{'.'.join(map(str, first['loc'])) or 'item'}: {first['msg']}"
     return " ".join(str(exc).split())
+
+
+def _text(value: object, what: str) -> str:
+    """Free text an argument must be (a query, a question, a fact's text)."""
+    if not isinstance(value, str):
+        raise InvalidInput(f"{what}: expected text, got {type(value).__name__} {value!r}"[:200])
+    return value
 
 
 def _entity_ids(facts: Iterable[Fact]) -> list[str]:

@@ -28,7 +28,7 @@ class InvalidInterval(InvalidInput):
 
 
 class InvalidGroup(InvalidInput):
-    """A ``group_id`` is empty or uses characters outside ``[A-Za-z0-9_.:@-]``."""
+    """A ``group_id`` is not 1-128 characters of NFC Unicode text without control characters."""
 
 
 class InvalidIdentifier(InvalidInput):
@@ -40,7 +40,7 @@ class NotFound(TemporalGraphError, LookupError):
 
 
 class StoreError(TemporalGraphError):
-    """The storage backend failed or is misconfigured."""
+    """The storage backend failed or is misconfigured (also: locked by another writer, or closed)."""
 
 
 class ImportFormatError(InvalidInput):

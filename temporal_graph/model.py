@@ -64,6 +64,13 @@ class Fact(BaseModel):
     confidence: float = 1.0
     attributes: dict[str, Any] = Field(default_factory=dict)
 
+    @property
+    def claimed_by(self) -> str | None:
+        """The speaker this fact is attributed to when someone said it about another person
+        (see ``trust``); None for the memory's own belief."""
+        value = self.attributes.get("claimed_by")
+        return value if isinstance(value, str) else None
+
     def valid_at_time(self, moment: datetime) -> bool:
         return _covers(self.valid_at, self.invalid_at, moment)
 
@@ -264,6 +271,9 @@ class ImportReport(BaseModel):
     facts_merged: int = 0
     entities_created: int = 0
     errors: list[ImportLineError] = Field(default_factory=list)
+    # Reused message ids whose text differs from the message already stored under that id.
+    conflicts: list[ImportLineError] = Field(default_factory=list)
+    groups: dict[str, int] = Field(default_factory=dict)  # group written -> messages of the file in it
     seconds: float = 0.0
 
 

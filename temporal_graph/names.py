@@ -10,8 +10,13 @@ from .errors import InvalidGroup, InvalidIdentifier, InvalidName
 
 # Identifiers placed into Cypher (labels, relationship types) must match this, and are
 # additionally kept away from reserved words; values never go into statements as text.
-IDENTIFIER_PATTERN = re.compile(r"^[A-Za-z][A-Za-z0-9_]{0,63}$")
-GROUP_PATTERN = re.compile(r"^[A-Za-z0-9_.:@-]{1,128}$")
+# Both are used with fullmatch and end in \Z, so a trailing newline never passes ("demo\n").
+IDENTIFIER_PATTERN = re.compile(r"[A-Za-z][A-Za-z0-9_]{0,63}\Z")
+# A group id is any Unicode text of 1-128 characters, kept exactly (so two ids never share a group),
+# without control, format or separator characters and without surrounding spaces; see check_group.
+GROUP_PATTERN = re.compile(r"(?!\s)[^\x00-\x1f\x7f-\x9f\u2028\u2029]{1,128}(?<!\s)\Z")
+_UNSAFE_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
+MAX_NAME_CHARS = 500
 _CYPHER_RESERVED = frozenset(
     """ALL AND AS ASC ASCENDING BY CALL CASE CONSTRAINT CONTAINS CREATE DELETE DESC DESCENDING
     DETACH DISTINCT DROP ELSE END ENDS EXISTS FALSE FOREACH IN INDEX IS LIMIT LOAD MANDATORY MATCH
@@ -32,7 +37,7 @@ def _normalize_relation(relation: str) -> str:
     ascii_text = unicodedata.normalize("NFKD", relation).encode("ascii", "ignore").decode()
     words = re.findall(r"[A-Za-z0-9]+", re.sub(r"([a-z0-9])([A-Z])", r"\1_\2", ascii_text))
     normalized = "_".join(w.upper() for w in words)
-    if not normalized or not IDENTIFIER_PATTERN.match(normalized):
+    if not normalized or not IDENTIFIER_PATTERN.fullmatch(normalized):
         raise InvalidName(f"relation: {relation!r} does not name a relation")
     if normalized in _CYPHER_RESERVED:
         raise InvalidName(f"relation: {relation!r} is a reserved word")
@@ -40,14 +45,18 @@ def _normalize_relation(relation: str) -> str:
 
 
 def clean_name(name: str, what: str = "name") -> str:
-    """Trim and collapse spaces of a display name; reject empty names."""
+    """Trim and collapse spaces of a display name (NFC, so "Zu\u0308rich" stays one word); reject
+    empty names, names with control characters or lone surrogates, and names over 500 characters."""
     if not isinstance(name, str):
-        raise InvalidName(f"{what}: expected a string, got {name!r}")
-    cleaned = " ".join(name.split())
+        raise InvalidName(f"{what}: expected a string, got {type(name).__name__} {name!r}"[:200])
+    bad = next((ch for ch in name if unicodedata.category(ch) in ("Cc", "Cs") and ch not in "\t\n\r"), None)
+    if bad is not None:
+        raise InvalidName(f"{what}: {name[:40]!r} contains the character {bad!r}, which is not allowed in a name")
+    cleaned = " ".join(unicodedata.normalize("NFC", name).split())
     if not cleaned:
         raise InvalidName(f"{what}: {name!r} is empty")
-    if len(cleaned) > 500:
-        raise InvalidName(f"{what}: {cleaned[:40]!r}... is longer than 500 characters")
+    if len(cleaned) > MAX_NAME_CHARS:
+        raise InvalidName(f"{what}: {cleaned[:40]!r}... is longer than {MAX_NAME_CHARS} characters")
     return cleaned
 
 
@@ -57,18 +66,35 @@ def name_key(name: str) -> str:
 
 
 def check_group(group_id: str) -> str:
-    if not isinstance(group_id, str) or not GROUP_PATTERN.match(group_id):
-        raise InvalidGroup(
-            f"group_id: {group_id!r} must be 1-128 characters of letters, digits, '_', '.', ':', '@' or '-'"
-        )
+    """Accept a group id exactly as given, or raise :class:`InvalidGroup` naming it. Any Unicode
+    text in NFC of 1-128 characters works ("demo", "对话一", "team/a"); control, format and line
+    separator characters, surrounding spaces and non-NFC text are refused, never rewritten."""
+    problem = _group_problem(group_id)
+    if problem:
+        raise InvalidGroup(f"group_id: {group_id!r} {problem}"[:300])
     return group_id
+
+
+def _group_problem(group_id: object) -> str | None:
+    if not isinstance(group_id, str):
+        return f"must be a string, not {type(group_id).__name__}"
+    if not 1 <= len(group_id) <= 128:
+        return f"must be 1-128 characters long (it has {len(group_id)})"
+    if group_id != group_id.strip():
+        return "must not start or end with whitespace (spaces, tabs, newlines)"
+    bad = next((ch for ch in group_id if unicodedata.category(ch) in _UNSAFE_CATEGORIES), None)
+    if bad is not None or not GROUP_PATTERN.fullmatch(group_id):
+        return f"contains the control or invisible character {bad!r}"
+    if unicodedata.normalize("NFC", group_id) != group_id:
+        return f"is not in Unicode NFC form; use {unicodedata.normalize('NFC', group_id)!r}"
+    return None
 
 
 def check_identifier(identifier: str) -> str:
     """Validate a label or relationship type before it is placed in a Cypher statement."""
     if (
         not isinstance(identifier, str)
-        or not IDENTIFIER_PATTERN.match(identifier)
+        or not IDENTIFIER_PATTERN.fullmatch(identifier)
         or identifier.upper() in _CYPHER_RESERVED
     ):
         raise InvalidIdentifier(f"identifier: {identifier!r} is not a safe label or relationship type")

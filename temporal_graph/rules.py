@@ -15,7 +15,7 @@ No store contains any of this logic; stores only persist and answer.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 
 from .errors import InvalidInterval
@@ -31,10 +31,11 @@ class Segment:
     valid_at: datetime | None
     invalid_at: datetime | None
     assertions: tuple[Assertion, ...]  # the starts it merges and the ending that closed it
+    claimed_by: str | None = None  # the speaker whose claim this is; None: the subject's own belief
 
     @property
-    def key(self) -> tuple[str, datetime | None, datetime | None]:
-        return (self.object_id, self.valid_at, self.invalid_at)
+    def key(self) -> tuple[str, datetime | None, datetime | None, str | None]:
+        return (self.object_id, self.valid_at, self.invalid_at, self.claimed_by)
 
     @property
     def episode_ids(self) -> tuple[str, ...]:
@@ -68,6 +69,13 @@ def check_interval(valid_at: datetime | None, invalid_at: datetime | None) -> No
 
 def arrival(assertion: Assertion) -> tuple[datetime, int]:
     return (assertion.created_at, assertion.seq)
+
+
+def claimant(item: Assertion | Fact) -> str | None:
+    """Who a statement or row is attributed to: a speaker talking about someone else, or None
+    when it is the memory's own belief (the subject speaking, ``add_fact``, ``trust="all"``)."""
+    value = item.attributes.get("claimed_by")
+    return value if isinstance(value, str) else None
 
 
 def live_assertions(assertions: Iterable[Assertion]) -> list[Assertion]:
@@ -157,7 +165,21 @@ def _sweep(events: list[tuple]) -> list[Segment]:
 
 
 def derive_timeline(assertions: Iterable[Assertion], cardinality: Cardinality) -> list[Segment]:
-    """The valid-time timeline the live assertions of one (group, subject, relation) imply."""
+    """The valid-time timeline the live assertions of one (group, subject, relation) imply.
+
+    Claims (statements attributed to a speaker about someone else) form one timeline per claimant,
+    beside the subject's own: a claim never ends, supersedes or retracts what others said."""
+    by_claimant: dict[str | None, list[Assertion]] = {}
+    for a in assertions:
+        by_claimant.setdefault(claimant(a), []).append(a)
+    segments: list[Segment] = []
+    for who in sorted(by_claimant, key=lambda c: (c is not None, c or "")):
+        own = _derive(by_claimant[who], cardinality)
+        segments.extend(own if who is None else [replace(s, claimed_by=who) for s in own])
+    return segments
+
+
+def _derive(assertions: Iterable[Assertion], cardinality: Cardinality) -> list[Segment]:
     live = live_assertions(assertions)
     if cardinality == "one":
         return _sweep(_events(live))
@@ -182,7 +204,7 @@ def reconcile(
     ``fact_id`` of the current row of the same object it revises (same start first, then overlap).
     """
     plan = Plan()
-    by_key = {(r.object_id, r.valid_at, r.invalid_at): r for r in current_rows}
+    by_key = {(r.object_id, r.valid_at, r.invalid_at, claimant(r)): r for r in current_rows}
     matched: set[str] = set()
     pending: list[Segment] = []
     for seg in segments:
@@ -201,7 +223,8 @@ def reconcile(
     claimed: set[str] = set()
 
     def inherit(seg: Segment) -> str | None:
-        same_object = [r for r in plan.expire if r.object_id == seg.object_id and r.fact_id not in claimed]
+        same_object = [r for r in plan.expire if r.object_id == seg.object_id and r.fact_id not in claimed
+                       and claimant(r) == seg.claimed_by]
         for r in same_object:
             if r.valid_at == seg.valid_at:
                 return r.fact_id

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import sqlite3
 import threading
+import time
 from collections.abc import Callable, Iterable, Sequence
 from datetime import datetime
 from pathlib import Path
@@ -110,16 +111,66 @@ def _vector_blob(vector: Sequence[float]) -> bytes:
     return np.asarray(vector, dtype=np.float32).tobytes()
 
 
+BUSY_TIMEOUT = 5.0  # seconds SQLite itself waits for another writer's lock
+LOCK_RETRIES = 5  # after that wait, retry "database is locked" this often
+LOCK_BACKOFF = 0.05  # seconds before the first retry; doubled each time, up to 1 s
+
+
+class _GuardedConnection:
+    """A sqlite3 connection whose failures surface as :class:`StoreError` (one line, naming the
+    file), with a bounded retry and backoff when another process holds the write lock."""
+
+    def __init__(self, conn: sqlite3.Connection, path: str) -> None:
+        self._conn, self._path = conn, path
+
+    def _run(self, method: str, *args: Any) -> Any:
+        delay = LOCK_BACKOFF
+        for attempt in range(LOCK_RETRIES + 1):
+            try:
+                return getattr(self._conn, method)(*args)
+            except sqlite3.OperationalError as exc:
+                busy = "locked" in str(exc) or "busy" in str(exc)
+                if not busy:
+                    raise StoreError(f"{self._path}: {exc}") from None
+                if attempt == LOCK_RETRIES:
+                    raise StoreError(f"{self._path}: the database is locked by another writer "
+                                     f"(gave up after {LOCK_RETRIES + 1} tries); try again") from None
+                time.sleep(delay)
+                delay = min(delay * 2, 1.0)
+            except sqlite3.ProgrammingError as exc:
+                closed = "closed" in str(exc)
+                raise StoreError(f"{self._path}: the store is closed" if closed else f"{self._path}: {exc}") from None
+            except sqlite3.DatabaseError as exc:
+                raise StoreError(f"{self._path}: {exc}") from None
+        raise AssertionError("unreachable")
+
+    def execute(self, *args: Any) -> sqlite3.Cursor:
+        return self._run("execute", *args)
+
+    def executemany(self, *args: Any) -> sqlite3.Cursor:
+        return self._run("executemany", *args)
+
+    def executescript(self, *args: Any) -> sqlite3.Cursor:
+        return self._run("executescript", *args)
+
+    def close(self) -> None:
+        self._conn.close()
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._conn, name)
+
+
 class SQLiteStore:
     """The embedded store. ``path`` is a file, or ``":memory:"`` for a throw-away store."""
 
     def __init__(self, path: str | Path = "memory.db", *, synchronous: str = "FULL") -> None:
         self.path = str(path)
         try:
-            self._conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+            conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False, timeout=BUSY_TIMEOUT)
         except sqlite3.Error as exc:
             raise StoreError(f"cannot open {self.path}: {exc}") from None
-        self._conn.row_factory = sqlite3.Row
+        conn.row_factory = sqlite3.Row
+        self._conn = _GuardedConnection(conn, self.path)
         self._lock = threading.RLock()
         if self.path != ":memory:":
             self._conn.execute("PRAGMA journal_mode=WAL")

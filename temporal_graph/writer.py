@@ -19,7 +19,16 @@ from .errors import InvalidInput
 from .model import Assertion, AssertionKind, Entity, Episode, Fact
 from .names import clean_name, name_key, normalize_relation, relation_phrase
 from .ontology import Ontology
-from .rules import Plan, Segment, check_interval, derive_timeline, live_assertions, reconcile, resolve_start
+from .rules import (
+    Plan,
+    Segment,
+    check_interval,
+    claimant,
+    derive_timeline,
+    live_assertions,
+    reconcile,
+    resolve_start,
+)
 from .store import ChangeSet, StoreTx
 
 _NAMESPACE = uuid.UUID("6f1c2b7e-5d0a-4c52-9a59-3f7e2f0a9b11")
@@ -50,6 +59,14 @@ class BulkStart:
     invalid_at: datetime | None
     text: str | None = None
     confidence: float = 1.0
+
+
+def _attributed(attributes: dict[str, Any] | None, claimed_by: str | None) -> dict[str, Any]:
+    """The statement's attributes, with ``claimed_by`` set when it is a claim."""
+    attributes = dict(attributes or {})
+    if claimed_by is not None:
+        attributes["claimed_by"] = claimed_by
+    return attributes
 
 
 @dataclass
@@ -135,13 +152,17 @@ class FactWriter:
         episode_id: str | None = None,
         confidence: float = 1.0,
         attributes: dict[str, Any] | None = None,
+        claimed_by: str | None = None,
     ) -> Outcome:
-        """``subject relation obj`` holds from ``valid_at`` (None: unknown) until ``invalid_at``."""
+        """``subject relation obj`` holds from ``valid_at`` (None: unknown) until ``invalid_at``.
+        ``claimed_by``: a speaker's claim about someone else, kept beside the subject's own facts."""
         relation = normalize_relation(relation)
         check_interval(valid_at, invalid_at)
+        attributes = _attributed(attributes, claimed_by)
         assertions = self.tx.assertions(self.group_id, subject.id, relation)
         cardinality = self.ontology.cardinality(relation)
-        live_starts = [a for a in live_assertions(assertions) if a.kind == "start"]
+        same_voice = [a for a in assertions if claimant(a) == claimed_by]
+        live_starts = [a for a in live_assertions(same_voice) if a.kind == "start"]
         at = resolve_start(
             valid_at, cardinality=cardinality, timeline_empty=not live_starts, default_start=default_start
         )
@@ -152,7 +173,7 @@ class FactWriter:
         statement = self._assertion(
             assertions, subject, relation, obj.id, "start", at=at, until=invalid_at,
             episode_id=episode_id, text=text or f"{subject.name} {relation_phrase(relation)} {obj.name}",
-            confidence=confidence, attributes=attributes or {},
+            confidence=confidence, attributes=attributes,
         )
         plan, segments = self._apply(subject, relation, [*assertions, statement], statement)
         outcome = Outcome()
@@ -177,26 +198,30 @@ class FactWriter:
         at: datetime,
         text: str | None = None,
         episode_id: str | None = None,
+        claimed_by: str | None = None,
     ) -> Outcome:
-        """``obj`` (None: whatever held) stopped holding at ``at``."""
+        """``obj`` (None: whatever held) stopped holding at ``at`` (in ``claimed_by``'s claims only,
+        when given)."""
         relation = normalize_relation(relation)
         assertions = self.tx.assertions(self.group_id, subject.id, relation)
         statement = self._assertion(
             assertions, subject, relation, obj.id if obj else None, "end", at=at,
-            episode_id=episode_id, text=text or "", confidence=1.0, attributes={},
+            episode_id=episode_id, text=text or "", confidence=1.0, attributes=_attributed(None, claimed_by),
         )
         plan, segments = self._apply(subject, relation, [*assertions, statement], statement)
         return Outcome(ended=[plan.row_for(s) for s in segments if statement in s.assertions])
 
     def retract(
-        self, subject: Entity, relation: str, obj: Entity, *, episode_id: str | None = None
+        self, subject: Entity, relation: str, obj: Entity, *, episode_id: str | None = None,
+        claimed_by: str | None = None,
     ) -> Outcome:
-        """Everything said so far about ``subject relation obj`` was wrong."""
+        """Everything said so far about ``subject relation obj`` was wrong (everything
+        ``claimed_by`` claimed, when given)."""
         relation = normalize_relation(relation)
         assertions = self.tx.assertions(self.group_id, subject.id, relation)
         statement = self._assertion(
             assertions, subject, relation, obj.id, "retract", episode_id=episode_id,
-            text="", confidence=1.0, attributes={},
+            text="", confidence=1.0, attributes=_attributed(None, claimed_by),
         )
         plan, _ = self._apply(subject, relation, [*assertions, statement], statement)
         expired = {"expired_at": statement.created_at}  # returned as they now stand: expired
@@ -213,7 +238,8 @@ class FactWriter:
         relation = normalize_relation(relation)
         cardinality = self.ontology.cardinality(relation)
         assertions = [] if fresh else self.tx.assertions(self.group_id, subject.id, relation)
-        live_start = any(a.kind == "start" for a in live_assertions(assertions))
+        own = [a for a in assertions if claimant(a) is None]  # claims of speakers are another timeline
+        live_start = any(a.kind == "start" for a in live_assertions(own))
         seq = max((a.seq for a in assertions), default=-1)
         created_at = max([self.now, *(a.created_at for a in assertions)])
         added: list[Assertion] = []

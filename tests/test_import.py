@@ -203,7 +203,7 @@ def test_cli_end_to_end(tmp_path):
     assert bad_time.returncode == 2 and "the day after never" in bad_time.stderr
     assert tgraph("--db", db, "no-such-command").returncode == 2
 
-    forgot = json.loads(tgraph("--db", db, "--json", "forget", "demo", check=True).stdout)
+    forgot = json.loads(tgraph("--db", db, "--json", "forget", "demo", "--yes", check=True).stdout)
     assert forgot["removed"] > 0
     assert json.loads(tgraph("--db", db, "--group", "demo", "now", "--json", check=True).stdout) == []
 

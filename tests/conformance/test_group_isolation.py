@@ -9,6 +9,7 @@ from datetime import timedelta
 import pytest
 
 from temporal_graph import TemporalGraph
+from temporal_graph.errors import NotFound
 
 T_POINTS = ("2019-06-01", "2021-06-01", "2023-06-01", "2030-01-01")
 
@@ -75,8 +76,10 @@ def test_no_read_of_group_b_shows_anything_of_group_a(tg: TemporalGraph, two_gro
     assert tg.now("Zed", group_id=b) == [] and tg.as_of("2021", object="Beijing", group_id=b) == []
     assert tg.history("Alice", "works at", group_id=b) == []
 
-    # audit with group A's fact id, asked in group B: nothing.
-    assert tg.audit(written["beijing"].fact_id, group_id=b) == []
+    # audit with group A's fact id (or its short form), asked in group B: not found there.
+    for fact_id in (written["beijing"].fact_id, written["beijing"].fact_id[:8]):
+        with pytest.raises(NotFound):
+            tg.audit(fact_id, group_id=b)
     assert len(tg.audit(written["beijing"].fact_id, group_id=a)) == 2
 
     change = tg.diff("2000-01-01", "2100-01-01", group_id=b)
