@@ -529,7 +529,8 @@ class Engine:
     def __init__(self, data: Dataset, cards: dict[str, str], db: str = ":memory:") -> None:
         self.data = data
         self.clock = ManualClock(IMPORT_START)
-        self.tg = TemporalGraph.open(db, clock=self.clock, ontology=ontology_for(data, cards))
+        self.tg = TemporalGraph.open(db, clock=self.clock, ontology=ontology_for(data, cards),
+                                     embed=False)  # a bulk load: ask_qa reindexes for its search baseline
         self.ids = {name_key(clean_name(name)): i for i, name in data.entity_names.items()}
         self.loaded_through: dict[int, datetime] = {}  # start year -> tx time after its last fact
         self.rejected: list[tuple[RawFact, str]] = []

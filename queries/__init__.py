@@ -1,4 +1,5 @@
 """The read side beyond plain temporal lookups, plugged into ``TemporalGraph`` as services.
+Records are embedded when written (``temporal_graph.embeddings``); a read encodes only its query.
 
 - :mod:`queries.paths`: multi-hop chains of facts valid at one time, or overlapping in time.
 - :mod:`queries.search`: hybrid retrieval (BM25 + embeddings + graph neighbourhood, fused by RRF).
@@ -7,5 +8,4 @@
   its parts: :mod:`queries.question` and :mod:`queries.question_time` (reading a question),
   :mod:`queries.hops` (store reads and chains at the asked time), :mod:`queries.answering` (running a
   plan per question kind) and :mod:`queries.answer_text` (dates at their precision, durations).
-- :mod:`queries.embedding_index`: embeddings computed on demand and stored for later searches.
 """

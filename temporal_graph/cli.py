@@ -137,7 +137,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--reference-time", metavar="TIME", help="what 'now' means in the question (default now)")
 
     p = command("context", "a dated memory block for a prompt: the facts and messages relevant to a query")
-    p.add_argument("query")
+    p.add_argument("query", help="what the block is for, e.g. a question")
     p.add_argument("--budget", type=int, default=1000, help="most tokens in the block (default 1000)")
     p.add_argument("--as-of", help="facts valid at this time (default now)")
 
@@ -172,7 +172,7 @@ def open_graph(args: argparse.Namespace) -> TemporalGraph:
         password = os.environ.get("NEO4J_PASSWORD", "")
         return TemporalGraph.connect(args.neo4j, auth=(user, password), database=os.environ.get("NEO4J_DATABASE"),
                                      **options)
-    if args.db != ":memory:" and not os.path.exists(args.db) and args.command != "import" and not args.create:
+    if args.db != ":memory:" and not os.path.exists(args.db) and args.command not in ("import", "import-facts") and not args.create:
         raise InvalidInput(f"--db {args.db}: no such file; check the path, or add --create to start an empty memory")
     return TemporalGraph.open(args.db, **options)
 

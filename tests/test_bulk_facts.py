@@ -101,3 +101,20 @@ def test_import_facts_from_csv_and_jsonl(tmp_path, capsys) -> None:
         history = tg.history("Ana", "lives in", group_id="club")
         assert [(f.object, f.valid_at.year, f.invalid_at and f.invalid_at.year) for f in history] == [
             ("Rome", 2001, 2005), ("Oslo", 2005, None)]
+
+
+def test_the_bulk_load_example_in_the_readme(tmp_path, monkeypatch, capsys) -> None:
+    import re
+    from pathlib import Path
+
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    code = next(b for b in re.findall(r"```python\n(.*?)```", readme, re.S) if "add_facts(" in b)
+    monkeypatch.chdir(tmp_path)
+    scope: dict = {}
+    exec(compile(code, "README.md", "exec"), scope)
+    assert capsys.readouterr().out.strip() == "3 []"
+    with TemporalGraph.open(tmp_path / "kb.db") as tg:
+        assert tg.reindex() == 0
+        hits = tg.search("Which club does Tony Capaldi play for?", kinds=("fact",))
+        assert "Cardiff City" in [h.fact.object for h in hits[:2]]
+        assert any(r.startswith("embedding") for h in hits for r in h.reasons)  # reindexed vectors count

@@ -126,8 +126,7 @@ def test_extraction_answers_need_their_keys_and_no_others(servers, tmp_path, ans
 
 
 def test_ask_plan_answers_need_their_keys(servers, tmp_path):
-    full = {name: None for name in QuestionPlan.model_fields}
-    full.update(relations=["LIVES_IN"], time="now")
+    full = QuestionPlan(relations=["LIVES_IN"], time="now").model_dump(mode="json")
     partial = {"subject": "Ana"}
     for n, (answer, ok) in enumerate(((full, True), (partial, False), ({**full, "extra": 1}, False))):
         server = servers(reject_json_schema=False, drop_system=False,
