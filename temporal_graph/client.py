@@ -276,10 +276,13 @@ class TemporalGraph:
         created: set[str] = set()  # entities this load created: their keys need no reading
 
         def load(w: FactWriter, batch: list[list[_Pending]]) -> None:
+            seen = 0
             for items in batch:
                 first = items[0]
                 subject = w.entity(first.subject, what="subject")
-                fresh = subject.id in created or any(e.id == subject.id for e in w.entities_created)
+                created.update(e.id for e in w.entities_created[seen:])
+                seen = len(w.entities_created)
+                fresh = subject.id in created
                 starts = [
                     BulkStart(p.index, w.entity(p.object, type=self.ontology.object_type(p.relation), what="object"),
                               p.valid_at, p.invalid_at, p.text, p.confidence)
@@ -288,7 +291,6 @@ class TemporalGraph:
                 rows, refused = w.start_many(subject, first.relation, starts, fresh=fresh)
                 report.rows_written += len(rows)
                 report.errors += [BulkError(index=i, reason=reason) for i, reason in refused]
-            created.update(e.id for e in w.entities_created)
             report.entities_created += len(w.entities_created)
 
         with progress_bar(progress, "loading facts", report.items - len(report.errors)) as advance:
