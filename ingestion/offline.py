@@ -42,7 +42,7 @@ from dataclasses import dataclass, field
 
 from temporal_graph.extraction import ExtractedEntity, ExtractedFact, Extraction, StatementKind
 from temporal_graph.model import Episode
-from temporal_graph.names import name_key
+from temporal_graph.names import name_key, relation_phrase
 
 from . import offline_vocab as vocab
 from .timeexpr import Prefer, TimeMatch, find_time_expressions, resolve_time
@@ -664,7 +664,7 @@ def _fact_text(subject: str, relation: str, obj: str, kind: str, det: str | None
             "HAS_CONDITION": f"{s} no longer has {o}.",
             "OWNS": f"{s} no longer owns {o}." if o.endswith("s") else f"{s} no longer owns {a} {o}.",
             "LIKES": f"{s} no longer likes {o}.",
-        }.get(relation, f"{s} no longer {relation.lower().replace('_', ' ')} {o}.")
+        }.get(relation, f"{s} no longer {relation_phrase(relation)} {o}.")
     if "kin" in extra:
         return f"{o} is {s}'s {extra['kin']}."
     if relation == "HAS_PET":
@@ -685,7 +685,7 @@ def _fact_text(subject: str, relation: str, obj: str, kind: str, det: str | None
         "PLANS": f"{s} plans to {o}.", "PLANS_TO_VISIT": f"{s} plans to visit {o}.",
         "VISITED": f"{s} visited {the}{o}.", "ATTENDED": f"{s} attended {the}{o}.", "DID": f"{s} {o}.",
     }
-    return templates.get(relation, f"{s} {relation.lower().replace('_', ' ')} {o}.")
+    return templates.get(relation, f"{s} {relation_phrase(relation)} {o}.")
 
 
 # --- the extractor -------------------------------------------------------------------------------

@@ -17,6 +17,7 @@ from typing import Literal
 from dateutil.relativedelta import relativedelta
 
 from temporal_graph.model import Fact
+from temporal_graph.names import relation_phrase
 
 Precision = Literal["year", "month", "day", "told"]
 _BY_GRANULARITY: dict[str, Precision] = {
@@ -76,5 +77,4 @@ def coarser(a: Precision, b: Precision) -> Precision:
     return min(a, b, key=order.index)
 
 
-def relation_words(relation: str) -> str:
-    return relation.lower().replace("_", " ")
+relation_words = relation_phrase  # the one spelling of a relation as words

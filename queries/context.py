@@ -21,7 +21,7 @@ from typing import Any
 
 from temporal_graph.errors import InvalidInput
 from temporal_graph.model import Episode, Fact
-from temporal_graph.names import check_group
+from temporal_graph.names import check_group, relation_phrase
 from temporal_graph.times import TimeLike
 
 from .search import search
@@ -49,7 +49,7 @@ def fact_line(f: Fact) -> str:
         when = f" (until {end})"
     else:
         when = ""
-    text = (f.text or f"{f.subject} {f.relation.lower().replace('_', ' ')} {f.object}").rstrip(". ")
+    text = (f.text or f"{f.subject} {relation_phrase(f.relation)} {f.object}").rstrip(". ")
     claim = f" [claimed by {f.claimed_by}]" if f.claimed_by else ""  # someone else's word, not a fact
     return f"- {text}{when}{claim}"
 
