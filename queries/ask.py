@@ -32,7 +32,7 @@ from typing import Any
 from temporal_graph.errors import InvalidInput, TemporalGraphError
 from temporal_graph.model import Answer, Entity, QuestionKind, QuestionPlan
 from temporal_graph.names import check_group, normalize_relation
-from temporal_graph.store import FactQuery
+from temporal_graph.stores.protocol import FactQuery
 from temporal_graph.times import TimeLike, to_utc
 
 from .answering import answer_plan

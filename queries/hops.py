@@ -11,7 +11,7 @@ from datetime import datetime
 from typing import Any
 
 from temporal_graph.model import Entity, Fact
-from temporal_graph.store import FactQuery
+from temporal_graph.stores.protocol import FactQuery
 
 from .question import INVERSE, SYMMETRIC
 from .question_time import TimeSpec

@@ -29,7 +29,7 @@ from typing import Any
 from temporal_graph.errors import InvalidInput
 from temporal_graph.model import Fact, Path
 from temporal_graph.names import check_group, normalize_relation
-from temporal_graph.store import FactQuery
+from temporal_graph.stores.protocol import FactQuery
 from temporal_graph.times import TimeLike, to_utc
 
 Interval = tuple[datetime | None, datetime | None]  # half-open, None = unbounded

@@ -46,7 +46,7 @@ from typing import Any
 from temporal_graph.errors import InvalidInput
 from temporal_graph.model import Entity, Episode, Fact, SearchHit
 from temporal_graph.names import check_group
-from temporal_graph.store import FactQuery
+from temporal_graph.stores.protocol import FactQuery
 from temporal_graph.times import TimeLike, to_utc
 
 from temporal_graph.embeddings import kind_of

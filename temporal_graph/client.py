@@ -27,7 +27,7 @@ from .model import (Answer, BulkError, BulkReport, Diff, Entity, Episode, Fact, 
 from .names import check_group, clean_name, name_key, normalize_relation
 from .ontology import Ontology
 from .progress import progress_bar
-from .store import FactQuery, Store
+from .stores.protocol import FactQuery, Store
 from .times import UTC, Clock, TimeLike, optional_utc, system_clock, to_utc
 from .rules import check_interval
 from .writer import BulkStart, FactWriter
@@ -91,7 +91,7 @@ class TemporalGraph:
     @classmethod
     def open(cls, path: str | FilePath = "memory.db", **options: Any) -> TemporalGraph:
         """The embedded store in one SQLite file (``":memory:"`` for a throw-away one)."""
-        from .sqlite_store import SQLiteStore
+        from .stores.sqlite import SQLiteStore
 
         return cls._over(SQLiteStore(path), options)
 
@@ -108,7 +108,7 @@ class TemporalGraph:
         cls, uri: str, *, auth: tuple[str, str] | None = None, database: str | None = None, **options: Any
     ) -> TemporalGraph:
         """A Neo4j 5 database over Bolt."""
-        from .neo4j_store import Neo4jStore
+        from .stores.neo4j import Neo4jStore
 
         return cls._over(Neo4jStore(uri, auth=auth, database=database), options)
 

@@ -17,7 +17,7 @@ from typing import Protocol
 
 from .model import Entity, Episode, Fact
 from .names import relation_phrase
-from .store import ChangeSet
+from .stores.protocol import ChangeSet
 
 
 class Embedder(Protocol):

@@ -29,7 +29,7 @@ from .rules import (
     reconcile,
     resolve_start,
 )
-from .store import ChangeSet, StoreTx
+from .stores.protocol import ChangeSet, StoreTx
 
 _NAMESPACE = uuid.UUID("6f1c2b7e-5d0a-4c52-9a59-3f7e2f0a9b11")
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from queries.ask import QuestionPlan
-from temporal_graph.cli import main as tgraph
+from temporal_graph.interfaces.cli import main as tgraph
 from temporal_graph.llm import ScriptedLLM
 
 STORY = [

@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from temporal_graph import FactInput, Ontology, TemporalGraph
-from temporal_graph.cli import main
+from temporal_graph.interfaces.cli import main
 from temporal_graph.errors import InvalidInput
 from temporal_graph.times import ManualClock
 

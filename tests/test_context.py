@@ -8,7 +8,7 @@ import pytest
 
 from queries.context import count_tokens
 from temporal_graph.model import Episode
-from temporal_graph.store import ChangeSet
+from temporal_graph.stores.protocol import ChangeSet
 
 pytestmark = pytest.mark.slow  # counts tokens with the embedding model's tokenizer
 

@@ -19,7 +19,7 @@ from cypher.console import (
     split_input,
     write_clause,
 )
-from temporal_graph.sqlite_store import SQLiteStore
+from temporal_graph.stores.sqlite import SQLiteStore
 from temporal_graph.times import to_utc
 
 

@@ -18,9 +18,9 @@ import pytest
 
 import cypher
 from cypher.console import SNIPPETS
-from temporal_graph.neo4j_store import fact_params, fact_statement
+from temporal_graph.stores.neo4j import fact_params, fact_statement
 from temporal_graph.ontology import Ontology
-from temporal_graph.store import FactQuery
+from temporal_graph.stores.protocol import FactQuery
 
 LINT_DIR = Path(cypher.DIRECTORY) / "lint"
 PACKAGE = LINT_DIR / "node_modules" / "@neo4j-cypher" / "language-support"

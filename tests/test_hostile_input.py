@@ -22,8 +22,9 @@ from typing import Any
 
 import pytest
 
-from temporal_graph import TemporalGraph, sqlite_store
-from temporal_graph.cli import main
+from temporal_graph import TemporalGraph
+from temporal_graph.stores import sqlite as sqlite_store
+from temporal_graph.interfaces.cli import main
 from temporal_graph.errors import (
     ImportFormatError,
     InvalidGroup,
@@ -545,7 +546,7 @@ def test_the_readme_trust_example(tmp_path: Path, monkeypatch: pytest.MonkeyPatc
 def test_every_option_has_help_and_the_time_formats_are_described() -> None:
     import argparse
 
-    from temporal_graph.cli import build_parser
+    from temporal_graph.interfaces.cli import build_parser
 
     parser = build_parser()
     sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))

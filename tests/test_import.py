@@ -49,7 +49,7 @@ def moves(n: int, people: int = 20) -> list[str]:
 
 def belief(tg: TemporalGraph, group: str) -> set:
     return {(f.subject, f.relation, f.object, f.valid_at, f.invalid_at)
-            for f in tg.store.facts(__import__("temporal_graph.store", fromlist=["FactQuery"]).FactQuery(group))}
+            for f in tg.store.facts(__import__("temporal_graph.stores.protocol", fromlist=["FactQuery"]).FactQuery(group))}
 
 
 def test_jsonl_import_orders_messages_and_resolves_contradictions(tmp_path):

@@ -210,7 +210,7 @@ def test_import_keeps_what_was_extracted_before_the_server_went_away(servers, tm
 
 
 def test_cli_flags_reach_the_client(tmp_path, monkeypatch):
-    from temporal_graph.cli import build_parser, open_graph
+    from temporal_graph.interfaces.cli import build_parser, open_graph
 
     monkeypatch.setenv("OPENAI_BASE_URL", "http://127.0.0.1:9/v1")
     monkeypatch.setenv("TGRAPH_LLM_RETRIES", "2")

@@ -38,11 +38,11 @@ from typing import Any, Self, TypeVar
 import cypher
 from cypher import render, split_statements, statement
 
-from .errors import InvalidIdentifier, StoreError
-from .model import Assertion, Entity, Episode, Fact
-from .names import check_identifier, name_key, quoted_terms
-from .store import ChangeSet, FactQuery
-from .times import UTC
+from ..errors import InvalidIdentifier, StoreError
+from ..model import Assertion, Entity, Episode, Fact
+from ..names import check_identifier, name_key, quoted_terms
+from .protocol import ChangeSet, FactQuery
+from ..times import UTC
 
 T = TypeVar("T")
 log = logging.getLogger(__name__)
@@ -433,7 +433,7 @@ class Neo4jTx(_Reads):
 
 
 class Neo4jStore:
-    """:class:`temporal_graph.store.Store` on Neo4j 5.18+ through the official driver.
+    """:class:`temporal_graph.stores.protocol.Store` on Neo4j 5.18+ through the official driver.
 
     ``Neo4jStore("neo4j://localhost:7687", auth=("neo4j", "secret"), database="neo4j")``.
     The schema (``cypher/schema.cypher``) is applied idempotently on connect.

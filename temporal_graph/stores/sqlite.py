@@ -19,11 +19,11 @@ from typing import Any, TypeVar
 
 import numpy as np
 
-from .errors import StoreError
-from .model import Assertion, Entity, Episode, Fact
-from .names import name_key, quoted_terms
-from .store import ChangeSet, FactQuery
-from .times import from_micros, to_micros
+from ..errors import StoreError
+from ..model import Assertion, Entity, Episode, Fact
+from ..names import name_key, quoted_terms
+from .protocol import ChangeSet, FactQuery
+from ..times import from_micros, to_micros
 from .vector_index import VectorIndex
 
 T = TypeVar("T")
@@ -510,7 +510,7 @@ class SQLiteStore:
         self, group_id: str, kind: str, vector: Sequence[float], limit: int
     ) -> list[tuple[str, float]]:
         """Exact cosine nearest neighbours over the group's vectors of ``kind`` (see
-        :mod:`temporal_graph.vector_index`): loaded from the file once, then kept current by writes."""
+        :mod:`temporal_graph.stores.vector_index`): loaded from the file once, then kept current by writes."""
         with self._lock:
             return self._index(group_id, kind).search(vector, limit)
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Protocol, TypeVar
 
-from .model import Assertion, Entity, Episode, Fact
+from ..model import Assertion, Entity, Episode, Fact
 
 T = TypeVar("T")
 

@@ -18,11 +18,11 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
-from .client import MAX_MESSAGE_CHARS, TRUST_MODES, TemporalGraph
-from .errors import InvalidInput, NotFound, TemporalGraphError
-from .model import Fact
-from .names import check_group
-from .times import ACCEPTED_FORMATS
+from ..client import MAX_MESSAGE_CHARS, TRUST_MODES, TemporalGraph
+from ..errors import InvalidInput, NotFound, TemporalGraphError
+from ..model import Fact
+from ..names import check_group
+from ..times import ACCEPTED_FORMATS
 
 EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT = 0, 1, 2
 TIME_HELP = f"""times: {ACCEPTED_FORMATS}.
@@ -161,7 +161,7 @@ def _filters(p: argparse.ArgumentParser) -> None:
 def open_graph(args: argparse.Namespace) -> TemporalGraph:
     options: dict[str, Any] = {"trust": args.trust, "max_message_chars": args.max_message_chars}
     if args.llm:
-        from .llm import LLMClient
+        from ..llm import LLMClient
 
         options["llm"] = LLMClient(concurrency=getattr(args, "llm_workers", None),
                                    timeout=getattr(args, "llm_timeout", None),
