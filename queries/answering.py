@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
-from temporal_graph.client import fact_order
+from temporal_graph.core import fact_order
 from temporal_graph.model import Entity, Fact
 
 from .answer_text import coarser, date_text, duration_text, end_text, precision, relation_words, start_text

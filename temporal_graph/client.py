@@ -19,37 +19,34 @@ import networkx as nx
 from pydantic import ValidationError
 
 from . import services
-from .embeddings import embedding_changes
+from .core import DEFAULT_GROUP, MAX_MESSAGE_CHARS, Core, fact_order
+from .embeddings import Embedder
 from .errors import InvalidInput, NotFound
 from .extraction import Extractor
-from .model import (Answer, BulkError, BulkReport, Diff, Entity, Episode, Fact, FactInput, ImportReport,
-                    IngestResult, Path, SearchHit)
+from .llm import LLMClient
+from .model import (
+    Answer,
+    BulkError,
+    BulkReport,
+    Diff,
+    Entity,
+    Episode,
+    Fact,
+    FactInput,
+    ImportReport,
+    IngestResult,
+    Path,
+    SearchHit,
+)
 from .names import check_group, clean_name, name_key, normalize_relation
 from .ontology import Ontology
 from .progress import progress_bar
-from .stores.protocol import FactQuery, Store
-from .times import UTC, Clock, TimeLike, optional_utc, system_clock, to_utc
 from .rules import check_interval
+from .stores.protocol import FactQuery, Store
+from .times import UTC, Clock, TimeLike, system_clock
 from .writer import BulkStart, FactWriter
 
 T = TypeVar("T")
-DEFAULT_GROUP = "default"
-# Longest message add_episode / import accept, in characters; longer ones are refused per message.
-MAX_MESSAGE_CHARS = 250_000
-TRUST_MODES = ("speaker", "all")
-
-
-def fact_order(fact: Fact) -> tuple:
-    """Valid-time order ("since forever" first), then transaction time, then names."""
-    return (
-        fact.valid_at is not None,
-        fact.valid_at or datetime.min.replace(tzinfo=UTC),
-        fact.created_at,
-        fact.subject,
-        fact.relation,
-        fact.object,
-        fact.id,
-    )
 
 
 class TemporalGraph:
@@ -62,30 +59,19 @@ class TemporalGraph:
         clock: Clock | None = None,
         ontology: Ontology | None = None,
         extractor: Extractor | None = None,
-        embedder: Any = None,
-        llm: Any = None,
+        embedder: Embedder | None = None,
+        llm: LLMClient | None = None,
         zone: tzinfo = UTC,
         embed: bool = True,
         max_message_chars: int = MAX_MESSAGE_CHARS,
         trust: str = "speaker",
     ) -> None:
-        if not isinstance(max_message_chars, int) or max_message_chars < 1:
-            raise InvalidInput(f"max_message_chars: {max_message_chars!r} is not a positive integer")
-        if trust not in TRUST_MODES:
-            raise InvalidInput(f"trust: {trust!r} is not one of {', '.join(TRUST_MODES)}")
-        self.store = store
-        self.clock: Clock = clock or system_clock
-        self.ontology = ontology or Ontology.default_personal()
+        self.core = Core(
+            store, clock=clock or system_clock, ontology=ontology or Ontology.default_personal(), llm=llm,
+            zone=zone, embed=embed, max_message_chars=max_message_chars, trust=trust,
+            embedder_override=embedder,
+        )
         self.extractor = extractor
-        self.llm = llm
-        self.zone = zone
-        # Embed what each write adds, right after it commits (False: leave it to reindex()).
-        self.embed = embed
-        self._embedder = embedder
-        self.max_message_chars = max_message_chars
-        # "speaker": what a speaker says about another person is a claim attributed to them;
-        # "all": every statement counts alike, whoever says it.
-        self.trust = trust
 
     # -- construction ----------------------------------------------------------------------------
     @classmethod
@@ -121,49 +107,63 @@ class TemporalGraph:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
+    # -- the core's parts, as attributes of the memory --------------------------------------------
     @property
-    def embedder(self) -> Any:
+    def store(self) -> Store:
+        return self.core.store
+
+    @property
+    def clock(self) -> Clock:
+        return self.core.clock
+
+    @property
+    def ontology(self) -> Ontology:
+        return self.core.ontology
+
+    @property
+    def zone(self) -> tzinfo:
+        return self.core.zone
+
+    @property
+    def llm(self) -> LLMClient | None:
+        return self.core.llm
+
+    @llm.setter
+    def llm(self, value: LLMClient | None) -> None:
+        self.core.llm = value
+
+    @property
+    def embed(self) -> bool:
+        return self.core.embed
+
+    @property
+    def max_message_chars(self) -> int:
+        return self.core.max_message_chars
+
+    @property
+    def trust(self) -> str:
+        return self.core.trust
+
+    @property
+    def embedder(self) -> Embedder:
         """The embedding model; loaded on first use (the offline all-MiniLM-L6-v2 by default)."""
-        if self._embedder is None:
-            from .embeddings import default_embedder
+        return self.core.embedder
 
-            self._embedder = default_embedder()
-        return self._embedder
-
-    # -- helpers shared with ingestion and queries -----------------------------------------------
     def time(self, value: TimeLike, name: str = "time") -> datetime:
-        return to_utc(value, zone=self.zone, name=name)
+        return self.core.time(value, name)
 
     def optional_time(self, value: TimeLike | None, name: str = "time") -> datetime | None:
-        return optional_utc(value, zone=self.zone, name=name)
+        return self.core.optional_time(value, name)
 
-    def write(
-        self, group_id: str, fn: Callable[[FactWriter], T], *, embed: bool | None = None
-    ) -> T:
-        """Run ``fn`` with a writer in one transaction of the store, at one transaction time; then
-        (unless ``embed`` or the memory's ``embed`` setting is False) embed what it added, in one
-        batch, so no read ever has to."""
-        check_group(group_id)
-        writers: list[FactWriter] = []
-
-        def run(tx: Any) -> T:
-            writers[:] = [FactWriter(tx, group_id, to_utc(self.clock()), self.ontology)]
-            return fn(writers[0])
-
-        result = self.store.write(run)
-        if (self.embed if embed is None else embed) and writers:
-            self.embed_records(writers[0].written(), known=writers[0].entity_vectors)
-        return result
+    def write(self, group_id: str, fn: Callable[[FactWriter], T], *, embed: bool | None = None) -> T:
+        """Run ``fn`` with a writer in one transaction (see :meth:`Core.write`)."""
+        return self.core.write(group_id, fn, embed=embed)
 
     def embed_records(
         self, records: Sequence[Fact | Entity | Episode], known: Mapping[str, Sequence[float]] | None = None
     ) -> int:
         """Embed ``records`` in one batch and store their vectors; returns how many."""
-        if not records:
-            return 0
-        changes = embedding_changes(self.embedder, records, known)
-        self.store.write(lambda tx: tx.apply(changes))
-        return len(records)
+        return self.core.embed_records(records, known)
 
     def reindex(self, group_id: str | None = None, *, progress: bool = False, batch_size: int = 256) -> int:
         """Embed every record that has no vector yet (after an import with ``embed=False``, or
@@ -188,7 +188,8 @@ class TemporalGraph:
         return done
 
     def find_entity(self, name: str, group_id: str = DEFAULT_GROUP) -> Entity | None:
-        return self.store.entity_by_key(check_group(group_id), name_key(clean_name(name)))
+        """The entity of the group known by ``name`` (any of its spellings), or None."""
+        return self.core.find_entity(name, group_id)
 
     # -- writing ---------------------------------------------------------------------------------
     def add_fact(
@@ -379,7 +380,7 @@ class TemporalGraph:
         group_id: str = DEFAULT_GROUP,
     ) -> list[Fact]:
         """What is true now, as believed now."""
-        moment = to_utc(self.clock())
+        moment = self.core.now()
         return self.as_of(moment, known_at=moment, subject=subject, relation=relation, object=object,
                           group_id=group_id)
 
@@ -395,7 +396,7 @@ class TemporalGraph:
     ) -> list[Fact]:
         """What was true at ``valid_time``, as the memory believed it at ``known_at`` (default now)."""
         t = self.time(valid_time, "valid_time")
-        k = self.time(known_at, "known_at") if known_at is not None else to_utc(self.clock())
+        k = self.time(known_at, "known_at") if known_at is not None else self.core.now()
         rows = self._query(group_id, subject=subject, relation=relation, object=object,
                            valid_time=t, known_at=k)
         return sorted(rows or [], key=fact_order)
@@ -460,7 +461,7 @@ class TemporalGraph:
         self, as_of: TimeLike | None = None, known_at: TimeLike | None = None, *, group_id: str = DEFAULT_GROUP
     ) -> nx.MultiDiGraph:
         """The graph of facts valid at ``as_of`` as known at ``known_at`` (both default now)."""
-        moment = to_utc(self.clock())
+        moment = self.core.now()
         facts = self.as_of(as_of if as_of is not None else moment, known_at=known_at, group_id=group_id)
         return facts_to_graph(facts, self.store.entities(group_id, ids=_entity_ids(facts)))
 

@@ -18,7 +18,8 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
-from ..client import MAX_MESSAGE_CHARS, TRUST_MODES, TemporalGraph
+from ..client import TemporalGraph
+from ..core import MAX_MESSAGE_CHARS, TRUST_MODES
 from ..errors import InvalidInput, NotFound, TemporalGraphError
 from ..model import Fact
 from ..names import check_group
