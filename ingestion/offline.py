@@ -45,7 +45,7 @@ from temporal_graph.model import Episode
 from temporal_graph.names import name_key, relation_phrase
 
 from . import offline_vocab as vocab
-from .timeexpr import Prefer, TimeMatch, find_time_expressions, resolve_time
+from temporal_graph.timeexpr import Prefer, TimeMatch, find_time_expressions, resolve_time
 
 __all__ = ["ANY_OBJECT", "OfflineExtractor"]
 

@@ -22,7 +22,7 @@ from temporal_graph.times import TimeLike
 from temporal_graph.writer import FactWriter, episode_id_for
 
 from .resolution import EntityResolver
-from .timeexpr import resolve_time
+from temporal_graph.timeexpr import resolve_time
 
 log = logging.getLogger(__name__)
 CONTEXT_EPISODES = 4

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from temporal_graph.intervals import overlaps, valid_interval
 from temporal_graph.model import Entity, Fact
 from temporal_graph.stores.protocol import FactQuery
 
@@ -38,7 +39,7 @@ class Reader:
                           valid_time=at, known_at=self.known_at)
         rows = self.tg.store.facts(query)
         if time is not None and time.kind == "during":
-            rows = [f for f in rows if overlaps(f, time.start, time.end)]
+            rows = [f for f in rows if overlaps(valid_interval(f), (time.start, time.end))]
         return rows
 
     def around(self, entity_id: str, relation: str, time: TimeSpec | None) -> list[tuple[Fact, str]]:
@@ -51,12 +52,6 @@ class Reader:
             found += [(f, f.subject_id) for f in self.rows(time, object_id=entity_id, relation=back)
                       if f.subject_id != entity_id and f.subject_id not in ahead]
         return found
-
-
-def overlaps(f: Fact, start: datetime | None, end: datetime | None) -> bool:
-    return (f.valid_at is None or end is None or f.valid_at < end) and (
-        f.invalid_at is None or start is None or f.invalid_at > start
-    )
 
 
 @dataclass

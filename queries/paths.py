@@ -27,12 +27,11 @@ from datetime import datetime
 from typing import Any
 
 from temporal_graph.errors import InvalidInput
+from temporal_graph.intervals import Interval, common, intersection, valid_interval
 from temporal_graph.model import Fact, Path
 from temporal_graph.names import check_group, normalize_relation
 from temporal_graph.stores.protocol import FactQuery
 from temporal_graph.times import TimeLike, to_utc
-
-Interval = tuple[datetime | None, datetime | None]  # half-open, None = unbounded
 
 
 def paths(
@@ -97,7 +96,7 @@ def paths(
             if wanted is not None:
                 rows = [f for f in rows if f.relation in wanted]
             if window is not None:
-                rows = [f for f in rows if _meet((f.valid_at, f.invalid_at), window) is not None]
+                rows = [f for f in rows if intersection(valid_interval(f), window) is not None]
             adjacency[node] = [(f, f.object_id if f.subject_id == node else f.subject_id)
                                for f in sorted(rows, key=_edge_order)]
         return adjacency[node]
@@ -115,7 +114,7 @@ def paths(
                 continue
             together = shared
             if overlapping:
-                together = _meet(shared, (fact.valid_at, fact.invalid_at))
+                together = intersection(shared, valid_interval(fact))
                 if together is None:
                     continue
             chain = (*hops, fact)
@@ -161,21 +160,7 @@ def overlapping_paths(
 
 def shared_interval(path: Path) -> Interval | None:
     """The valid time all hops of ``path`` share, or None when they never held together."""
-    shared: Interval | None = (None, None)
-    for f in path.hops:
-        shared = _meet(shared, (f.valid_at, f.invalid_at)) if shared is not None else None
-    return shared
-
-
-def _meet(a: Interval, b: Interval) -> Interval | None:
-    """Intersection of two half-open intervals, None when empty."""
-    starts = [t for t in (a[0], b[0]) if t is not None]
-    ends = [t for t in (a[1], b[1]) if t is not None]
-    lo = max(starts) if starts else None
-    hi = min(ends) if ends else None
-    if lo is not None and hi is not None and hi <= lo:
-        return None
-    return (lo, hi)
+    return common([valid_interval(f) for f in path.hops])
 
 
 def _edge_order(f: Fact) -> tuple:

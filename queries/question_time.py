@@ -15,7 +15,7 @@ import re
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from ingestion.timeexpr import resolve_time
+from temporal_graph.timeexpr import resolve_time
 from temporal_graph.model import TimeKind
 
 EPSILON = timedelta(microseconds=1)

@@ -23,6 +23,7 @@ from .core import DEFAULT_GROUP, MAX_MESSAGE_CHARS, Core, fact_order
 from .embeddings import Embedder
 from .errors import InvalidInput, NotFound
 from .extraction import Extractor
+from .intervals import covers
 from .llm import LLMClient
 from .model import (
     Answer,
@@ -445,7 +446,7 @@ class TemporalGraph:
         first_version: dict[str, datetime] = {}
         for f in every:
             first_version[f.fact_id] = min(first_version.get(f.fact_id, f.created_at), f.created_at)
-        inside = lambda moment: moment is not None and t0 <= moment < t1  # noqa: E731
+        inside = lambda moment: moment is not None and covers((t0, t1), moment)  # noqa: E731
         return Diff(
             start=t0,
             end=t1,

@@ -7,12 +7,9 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from .intervals import covers
+
 _FROZEN = ConfigDict(frozen=True)
-
-
-def _covers(start: datetime | None, end: datetime | None, moment: datetime) -> bool:
-    """Half-open ``[start, end)``; a ``None`` start is "since forever", a ``None`` end is open."""
-    return (start is None or start <= moment) and (end is None or moment < end)
 
 
 class Episode(BaseModel):
@@ -72,7 +69,7 @@ class Fact(BaseModel):
         return value if isinstance(value, str) else None
 
     def valid_at_time(self, moment: datetime) -> bool:
-        return _covers(self.valid_at, self.invalid_at, moment)
+        return covers((self.valid_at, self.invalid_at), moment)
 
     def known_at(self, moment: datetime) -> bool:
         return self.created_at <= moment and (self.expired_at is None or moment < self.expired_at)

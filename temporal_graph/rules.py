@@ -19,6 +19,7 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime
 
 from .errors import InvalidInterval
+from .intervals import overlaps, valid_interval
 from .model import Assertion, Fact
 from .ontology import Cardinality
 
@@ -229,7 +230,7 @@ def reconcile(
             if r.valid_at == seg.valid_at:
                 return r.fact_id
         for r in same_object:
-            if _overlap(r.valid_at, r.invalid_at, seg.valid_at, seg.invalid_at):
+            if overlaps(valid_interval(r), valid_interval(seg)):
                 return r.fact_id
         return None
 
@@ -241,8 +242,3 @@ def reconcile(
         plan.by_segment[seg.key] = row
     return plan
 
-
-def _overlap(a0: datetime | None, a1: datetime | None, b0: datetime | None, b1: datetime | None) -> bool:
-    starts_before_b_ends = a0 is None or b1 is None or a0 < b1
-    ends_after_b_starts = a1 is None or b0 is None or b0 < a1
-    return starts_before_b_ends and ends_after_b_starts

@@ -11,7 +11,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from ingestion.offline import ANY_OBJECT, OfflineExtractor
-from ingestion.timeexpr import resolve_time
+from temporal_graph.timeexpr import resolve_time
 from temporal_graph.extraction import Extraction
 from temporal_graph.model import Episode
 

@@ -41,7 +41,8 @@ from dateutil import parser as _dateparser
 from dateutil.relativedelta import relativedelta
 from pydantic import BaseModel, ConfigDict, model_validator
 
-from temporal_graph.times import to_utc
+from .intervals import covers
+from .times import to_utc
 
 Granularity = Literal["instant", "day", "week", "month", "season", "year", "decade"]
 Prefer = Literal["past", "future"]
@@ -72,7 +73,7 @@ class TimeSpan(BaseModel):
         return self
 
     def contains(self, moment: datetime) -> bool:
-        return self.start <= moment < self.end
+        return covers((self.start, self.end), moment)
 
 
 # --- vocabulary --------------------------------------------------------------------------------
