@@ -78,7 +78,8 @@ HELP = """\
 Statements end with ';' and may span several lines. Commands:
   :help                     this text
   :params                   show the parameters
-  :params {json}            replace the parameters with a JSON object (times as "2023-05-01" strings stay strings)
+  :params {json}            replace the parameters with a JSON object
+                            (times as "2023-05-01" strings stay strings)
   :param name => value      set one parameter (JSON value, or a bare word / time string)
   :asof T [K]               set $t = T and $k = K (default: now) and print the "as of" snippet
   :now                      refresh $now (it is set when the console starts)
@@ -293,7 +294,8 @@ class ConsoleState:
             except ValueError as exc:
                 out.print(str(exc), markup=False)
                 return
-            out.print(f"$t = {self.params['t'].isoformat()}   $k = {self.params['k'].isoformat()}", markup=False)
+            out.print(f"$t = {self.params['t'].isoformat()}   $k = {self.params['k'].isoformat()}",
+                      markup=False)
             out.print(ASOF_SNIPPET, markup=False, highlight=False)
         elif name == "snippets":
             chosen = [arg] if arg else list(SNIPPETS)
@@ -351,7 +353,9 @@ def _read_line_factory() -> Callable[[str], str]:
     return input
 
 
-def run_statement(session: Any, text: str, params: dict[str, Any], *, write: bool) -> tuple[list[str], list[list[Any]], Any]:
+def run_statement(
+    session: Any, text: str, params: dict[str, Any], *, write: bool
+) -> tuple[list[str], list[list[Any]], Any]:
     """Run one statement in a managed transaction (READ unless ``write``); keys, rows, summary."""
 
     def work(tx: Any) -> tuple[list[str], list[list[Any]], Any]:
@@ -387,7 +391,8 @@ def run_console(
     read_line = input_fn or _read_line_factory()
     state = ConsoleState(write=write, params={"now": _now(), "group_id": group_id})
     mode = "read-write" if write else "read-only"
-    out.print(f"Cypher console ({mode}) on group {group_id!r}. ';' ends a statement, :help for help.", markup=False)
+    out.print(f"Cypher console ({mode}) on group {group_id!r}. ';' ends a statement, :help for help.",
+              markup=False)
     access = neo4j.WRITE_ACCESS if write else neo4j.READ_ACCESS
     buffer = ""
     with driver.session(database=database or store_database, default_access_mode=access) as session:

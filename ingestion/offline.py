@@ -39,13 +39,14 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
+from typing import Literal
 
 from temporal_graph.extraction import ExtractedEntity, ExtractedFact, Extraction, StatementKind
 from temporal_graph.model import Episode
 from temporal_graph.names import name_key, relation_phrase
+from temporal_graph.timeexpr import Prefer, TimeMatch, find_time_expressions, resolve_time
 
 from . import offline_vocab as vocab
-from temporal_graph.timeexpr import Prefer, TimeMatch, find_time_expressions, resolve_time
 
 __all__ = ["ANY_OBJECT", "OfflineExtractor"]
 
@@ -100,41 +101,45 @@ _KIN = {
     **{pet: "HAS_PET" for pet in _PETS},
     **vocab.EXTENDED_KIN,
 }
-_KIN_ADJ = r"(?:little|big|older|younger|baby|twin|eldest|oldest|youngest|step-?|half-?|new|dear|sweet|lovely)"
+_KIN_ADJ = (r"(?:little|big|older|younger|baby|twin|eldest|oldest|youngest|step-?|half-?|new|dear|sweet|"
+            r"lovely)")
 _PRONOUNS = frozenset(
     "i me my mine myself we us our ours you your yours he him his she her hers they them their it its "
     "this that these those something anything everything nothing someone everyone one".split()
 )
 _NOT_POSSESSIONS = frozenset(
-    """job position role chance opportunity idea friend friends perspective sense feeling hobby look start goal
-    life appreciation understanding routine habit problem problems baby news question lot bit time way
+    """job position role chance opportunity idea friend friends perspective sense feeling hobby look start
+    goal life appreciation understanding routine habit problem problems baby news question lot bit time way
     feedback support inspiration motivation kid kids son daughter addition member place home""".split()
 )
 _INTRANSITIVE = frozenset(
-    "went ran volunteered graduated competed danced hiked climbed swam biked camped raced performed played sang "
-    "practiced practised celebrated".split()
+    "went ran volunteered graduated competed danced hiked climbed swam biked camped raced performed played "
+    "sang practiced practised celebrated".split()
 )
 _PREPOSITIONS = frozenset("for to with at in on from by of about into".split())
 _REPORTING = re.compile(
-    r"\b(?i:say|says|said|tell|tells|told|claim|claims|claimed|pretend|pretends|heard|hear|write|writes|wrote|type|"
-    r"repeat|think|thinks|thought|believe|believes|believed|reckon|reckons|swear|swears|insist|insists)\s+"
+    r"\b(?i:say|says|said|tell|tells|told|claim|claims|claimed|pretend|pretends|heard|hear|write|writes|wrote|"
+    r"type|repeat|think|thinks|thought|believe|believes|believed|reckon|reckons|swear|swears|insist|insists)\s+"
     r"(?:(?i:me|us|him|her|them|everyone)\s+)?(?:that\s+)?$"
 )
 _CLAUSE_OPENERS = frozenset(
-    "and so then also just but yeah yes oh well actually finally today recently anyway guess what btw why because "
-    "since as when now really too".split()
+    "and so then also just but yeah yes oh well actually finally today recently anyway guess what btw why "
+    "because since as when now really too".split()
 )
 _NOT_OBJECT_START = frozenset(
     """how what when where why who whom whose to being doing going a an the is are was were be been has have
-    had do does did will would can could should may might must not so very especially also even all every""".split()
+    had do does did will would can could should may might must not so very especially also even all
+    every""".split()
 )
-_SPECIFIC = ("the", "this", "that", "these", "those", "my", "our", "his", "her", "their", "your", "its", "all", "every")
+_SPECIFIC = ("the", "this", "that", "these", "those", "my", "our", "his", "her", "their", "your", "its",
+             "all", "every")
 # Base verb forms: after a third-person name they show the name is no subject ("Themes like ...").
 _BASE_FORMS = frozenset(
     """like love enjoy adore hate dislike detest live work study move relocate go have own suffer plan
     visit attend quit leave marry date divorce need want feel seem look sound""".split()
 )
-_DETERMINERS = ("a", "an", "the", "this", "that", "these", "those", "my", "our", "some", "his", "her", "their")
+_DETERMINERS = ("a", "an", "the", "this", "that", "these", "those", "my", "our", "some", "his", "her",
+                "their")
 
 
 def _alt(words) -> str:
@@ -150,12 +155,15 @@ _KIN_RE = _alt(_KIN)
 SUBJ = (rf"(?P<subj>\b(?:I|[Ww]e|[Hh]e|[Ss]he|[Tt]hey)\b"
         rf"|(?:\b(?:[Mm]y|[Oo]ur)\s+(?:{_KIN_ADJ}\s+)?(?:{_KIN_RE})\s+)?(?<![\w'])(?:{NAME}))")
 # A proper-noun object: "Hangzhou", "New York City", "University of Toronto", "Johnson & Johnson".
-PROPER = r"(?:[Tt]he\s+)?[A-Z][\w.&'’-]*(?:\s+(?:(?:of|de|du|la|le|del|for|on|am|upon|&)\s+)?[A-Z][\w.&'’-]*)*"
+PROPER = (r"(?:[Tt]he\s+)?[A-Z][\w.&'’-]*"
+          r"(?:\s+(?:(?:of|de|du|la|le|del|for|on|am|upon|&)\s+)?[A-Z][\w.&'’-]*)*")
 # A lowercase noun phrase: a few words, no punctuation.
 NP = r"[\w+'’-]+(?:\s+[\w+'’-]+){0,7}"
 LIST = r"[\w+'’-]+(?:(?:,\s+|\s+)[\w+'’-]+){0,11}"  # "hiking, painting and pottery"
-ADV = r"(?:(?:just|really|also|finally|recently|still|now|actually|officially|already|absolutely|totally|truly|especially|currently|even|so)\s+)*"
-_TITLE_WORD = (r"(?!(?i:of|the|a|an|and|or|to|in|at|for|with|my|your|his|her|their|our|who|that|is|was|not)\b)"
+ADV = (r"(?:(?:just|really|also|finally|recently|still|now|actually|officially|already|absolutely|totally|"
+       r"truly|especially|currently|even|so)\s+)*")
+_TITLE_WORD = (r"(?!(?i:of|the|a|an|and|or|to|in|at|for|with|my|your|his|her|their|our|who|that|is|was|"
+               r"not)\b)"
                r"[\w+#.-]+")
 ROLE = rf"(?:{_TITLE_WORD}\s+){{0,4}}?(?i:{_alt(_JOBS)})(?:\s+(?i:{_alt(_JOBS)}))*s?(?![\w-])"
 DET = r"(?:(?P<det>a|an|the|this|that|my|our|some)\s+)"
@@ -201,12 +209,22 @@ def _rule(pattern: str, *emits: tuple[str, str, str, str], implicit: bool = Fals
     return compiled
 
 
-P = lambda g, rel, t: (g, rel, "proper", t)
-N = lambda g, rel, t: (g, rel, "np", t)
-R = lambda g, rel: (g, rel, "role", "Role")
+# Short emit builders keep the rule tables readable: a proper-noun, noun-phrase or role object.
+def P(g: str, rel: str, t: str) -> tuple[str, str, str, str]:
+    return (g, rel, "proper", t)
+
+
+def N(g: str, rel: str, t: str) -> tuple[str, str, str, str]:
+    return (g, rel, "np", t)
+
+
+def R(g: str, rel: str) -> tuple[str, str, str, str]:
+    return (g, rel, "role", "Role")
+
 
 _BE = r"(?i:am|is|are|was|were)"
-_LIVE = r"(?i:live|lives|am living|is living|are living|have lived|has lived|have been living|has been living)"
+_LIVE = (r"(?i:live|lives|am living|is living|are living|have lived|has lived|have been living|"
+         r"has been living)")
 _MOVE = (r"(?i:moved|move|moves|am moving|is moving|are moving|will move|will be moving|relocated|"
          r"relocate|am relocating|is relocating|will relocate|have moved|has moved|have relocated)")
 _WORK = (r"(?i:work|works|am working|is working|are working|have been working|has been working|"
@@ -220,15 +238,17 @@ ENDING_RULES: list[Rule] = [
     # "left X": a home or a job; the context decides, a job by default ("I left Google last year").
     *_rule(r"<S>\s+<ADV>(?i:left)\s+" + _o("o", "<PROPER>") + r"(?!\s+(?:for|to)\b)",
            P("o", "LEFT?", "Organization"), kind="ending", positive=False, implicit=True),
-    *_rule(r"<S>\s+<ADV>(?i:quit|resigned from|was fired from|got fired from|was laid off from|got laid off from|"
-           r"was let go from|got let go from|"
+    *_rule(r"<S>\s+<ADV>(?i:quit|resigned from|was fired from|got fired from|was laid off from|"
+           r"got laid off from|was let go from|got let go from|"
            r"stopped working at|stopped working for|no longer work at|no longer work for|no longer works at|"
            r"do not work at|do not work for|does not work at|am not working at|"
            r"quit my job at|left my job at|lost my job at)\s+" + _o("o", "<PROPER>"),
            P("o", "WORKS_AT", "Organization"), kind="ending", positive=False, implicit=True),
-    *_rule(r"<S>\s+<ADV>(?i:quit|left|lost)\s+(?i:my|his|her|their)\s+(?i:job|position)\s+(?i:as)\s+(?:an?\s+)?"
-           + _o("role", "<ROLE>"), R("role", "WORKS_AS"), kind="ending", positive=False, implicit=True),
-    *_rule(r"<S>\s+<ADV>(?i:quit|left|lost)\s+(?i:my|his|her|their)\s+(?i:job|position)(?!\s+(?i:as|at|with|for)\b)",
+    *_rule(r"<S>\s+<ADV>(?i:quit|left|lost)\s+(?i:my|his|her|their)\s+(?i:job|position)\s+(?i:as)\s+"
+           r"(?:an?\s+)?" + _o("role", "<ROLE>"), R("role", "WORKS_AS"), kind="ending", positive=False,
+           implicit=True),
+    *_rule(r"<S>\s+<ADV>(?i:quit|left|lost)\s+(?i:my|his|her|their)\s+(?i:job|position)"
+           r"(?!\s+(?i:as|at|with|for)\b)",
            ("none", "WORKS_AT", "any", "Organization"), kind="ending", positive=False, implicit=True),
     *_rule(r"<S>\s+<ADV>(?i:graduated from|dropped out of|finished at)\s+" + _o("o", "<PROPER>"),
            P("o", "STUDIES_AT", "Organization"), kind="ending", positive=False),
@@ -247,20 +267,24 @@ ENDING_RULES: list[Rule] = [
     *_rule(r"<S>\s+<ADV>(?i:recovered from|beat)\s+" + _o("o", "<NP>"),
            ("o", "HAS_CONDITION", "condition", "Condition"), kind="ending", positive=False),
     *_rule(r"<S>\s+<ADV>(?i:no longer have|no longer has|do not have|does not have)\s+"
-           + _o("o", rf"(?:type [12] )?(?i:{_alt(_CONDITIONS)})(?:\s+disease)?") + r"\s+(?i:anymore|any more)?",
+           + _o("o", rf"(?:type [12] )?(?i:{_alt(_CONDITIONS)})(?:\s+disease)?")
+           + r"\s+(?i:anymore|any more)?",
            ("o", "HAS_CONDITION", "condition", "Condition"), kind="ending", positive=False),
     *_rule(r"<S>\s+<ADV>(?i:sold|donated|gave away)\s+(?:(?i:my|our|his|her)\s+)" + _o("o", "<NP>"),
            N("o", "OWNS", "Thing"), kind="ending", positive=False, implicit=True),
     *_rule(r"<S>\s+<ADV>(?i:do not|does not|no longer)\s+(?i:like|enjoy|love)\s+" + _o("o", "<NP>")
            + r"\s+(?i:anymore|any more)", N("o", "LIKES", "Thing"), kind="ending", positive=False),
-    *_rule(r"<S>\s+<ADV>(?i:no longer)\s+(?i:like|enjoy|love)\s+" + _o("o", "<NP>") + r"(?!\s+(?i:anymore|any more))",
+    *_rule(r"<S>\s+<ADV>(?i:no longer)\s+(?i:like|enjoy|love)\s+" + _o("o", "<NP>")
+           + r"(?!\s+(?i:anymore|any more))",
            N("o", "LIKES", "Thing"), kind="ending", positive=False),
     # "I quit badminton", "gave up chess", "stopped playing tennis": a pastime ends. Lowercase
     # only, so "quit Acme" stays a job, and never "my job" or "smoking"-like habits with an article.
-    *_rule(r"<S>\s+<ADV>(?i:quit|gave up|stopped doing)\s+(?![Mm]y\b|smoking\b|drinking\b|vaping\b|[Tt]he\b|[Aa]n?\b|[Hh]is\b|[Hh]er\b|[Tt]heir\b)"
+    *_rule(r"<S>\s+<ADV>(?i:quit|gave up|stopped doing)\s+"
+           r"(?![Mm]y\b|smoking\b|drinking\b|vaping\b|[Tt]he\b|[Aa]n?\b|[Hh]is\b|[Hh]er\b|[Tt]heir\b)"
            + _o("o", r"[a-z][a-z-]+") + r"(?=\s*(?:[,.!;]|$|\s+(?:and|now|last|this|in|since|because)\b))",
            N("o", "LIKES", "Activity"), kind="ending", positive=False),
-    *_rule(r"(?!.*\b(?:anymore|any more)\b)<S>\s+<ADV>(?:(?i:do not|does not)\s+(?i:really\s+)?(?i:like|enjoy|care for)|(?i:hate|hates|dislike|"
+    *_rule(r"(?!.*\b(?:anymore|any more)\b)<S>\s+<ADV>"
+           r"(?:(?i:do not|does not)\s+(?i:really\s+)?(?i:like|enjoy|care for)|(?i:hate|hates|dislike|"
            r"dislikes|detest|cannot stand|can not stand|am not a fan of|is not a fan of|am not into))\s+"
            + _o("o", "<LIST>"), N("o", "DISLIKES", "Thing"), kind="state", positive=False),
 ]
@@ -274,28 +298,34 @@ STATE_RULES: list[Rule] = [
            P("o", "LIVES_IN", "Place"), R("role", "WORKS_AS"), implicit=True),
     *_rule(r"<S>\s+<ADV>(?i:moved|relocated)\s+from\s+<PROPER>\s+to\s+" + _o("o", "<PROPER>"),
            P("o", "LIVES_IN", "Place"), implicit=True),
-    *_rule(r"<S>\s+<ADV>" + _BE + r"\s+(?i:based|settled)\s+in\s+" + _o("o", "<PROPER>"), P("o", "LIVES_IN", "Place")),
+    *_rule(r"<S>\s+<ADV>" + _BE + r"\s+(?i:based|settled)\s+in\s+" + _o("o", "<PROPER>"),
+           P("o", "LIVES_IN", "Place")),
     *_rule(r"<S>\s+<ADV>(?i:am|is|are)\s+(?i:originally\s+)?from\s+" + _o("o", "<PROPER>"),
            P("o", "HOMETOWN", "Place")),
     # work
-    *_rule(r"<S>\s+<ADV>" + _WORK + r"\s+as\s+(?:an?\s+)?" + _o("role", "<ROLE>") + r"(?:\s+(?:at|for|with)\s+"
-           + _o("o", "<PROPER>") + ")?", R("role", "WORKS_AS"), P("o", "WORKS_AT", "Organization")),
+    *_rule(r"<S>\s+<ADV>" + _WORK + r"\s+as\s+(?:an?\s+)?" + _o("role", "<ROLE>")
+           + r"(?:\s+(?:at|for|with)\s+" + _o("o", "<PROPER>") + ")?",
+           R("role", "WORKS_AS"), P("o", "WORKS_AT", "Organization")),
     *_rule(r"<S>\s+<ADV>" + _WORK + r"\s+(?:at|for)\s+" + _o("o", "<PROPER>") + r"(?:\s+as\s+(?:an?\s+)?"
            + _o("role", "<ROLE>") + ")?", P("o", "WORKS_AT", "Organization"), R("role", "WORKS_AS")),
     *_rule(r"<S>\s+<ADV>(?i:worked)\s+(?:at|for)\s+" + _o("o", "<PROPER>") + r"(?:\s+as\s+(?:an?\s+)?"
-           + _o("role", "<ROLE>") + ")?", P("o", "WORKS_AT", "Organization"), R("role", "WORKS_AS"), past=True),
+           + _o("role", "<ROLE>") + ")?", P("o", "WORKS_AT", "Organization"), R("role", "WORKS_AS"),
+           past=True),
     *_rule(r"<S>\s+<ADV>(?i:worked)\s+as\s+(?:an?\s+)?" + _o("role", "<ROLE>") + r"(?:\s+(?:at|for)\s+"
-           + _o("o", "<PROPER>") + ")?", R("role", "WORKS_AS"), P("o", "WORKS_AT", "Organization"), past=True),
-    *_rule(r"<S>\s+<ADV>(?i:am|is|are)\s+(?:(?i:now)\s+)?(?:an?|the)\s+" + _o("role", "<ROLE>") + r"(?:\s+(?:at|for|of|with)\s+"
-           + _o("o", "<PROPER>") + r")?(?![\w'’])", R("role", "WORKS_AS"), P("o", "WORKS_AT", "Organization")),
-    *_rule(r"<S>\s+<ADV>(?i:became|become|will become|have become|was promoted to|got promoted to|was hired as|"
-           r"got hired as|got a job as|got a new job as|landed a job as|took a job as|started a job as|started a new job as|"
-           r"started working as|started as)\s+"
-           r"(?:an?\s+|the\s+)?" + _o("role", "<ROLE>") + r"(?:\s+(?:at|for|with)\s+" + _o("o", "<PROPER>") + ")?",
+           + _o("o", "<PROPER>") + ")?", R("role", "WORKS_AS"), P("o", "WORKS_AT", "Organization"),
+           past=True),
+    *_rule(r"<S>\s+<ADV>(?i:am|is|are)\s+(?:(?i:now)\s+)?(?:an?|the)\s+" + _o("role", "<ROLE>")
+           + r"(?:\s+(?:at|for|of|with)\s+" + _o("o", "<PROPER>") + r")?(?![\w'’])",
+           R("role", "WORKS_AS"), P("o", "WORKS_AT", "Organization")),
+    *_rule(r"<S>\s+<ADV>(?i:became|become|will become|have become|was promoted to|got promoted to|"
+           r"was hired as|got hired as|got a job as|got a new job as|landed a job as|took a job as|"
+           r"started a job as|started a new job as|started working as|started as)\s+"
+           r"(?:an?\s+|the\s+)?" + _o("role", "<ROLE>")
+           + r"(?:\s+(?:at|for|with)\s+" + _o("o", "<PROPER>") + ")?",
            R("role", "WORKS_AS"), P("o", "WORKS_AT", "Organization"), implicit=True),
-    *_rule(r"<S>\s+<ADV>(?i:got|landed|accepted|took|started|start|am starting|will start)\s+(?:an?\s+)?(?:(?i:new)\s+)?"
-           r"(?i:job|position|role|internship)\s+(?i:at|with)\s+" + _o("o", "<PROPER>")
-           + r"(?:\s+as\s+(?:an?\s+)?" + _o("role", "<ROLE>") + ")?",
+    *_rule(r"<S>\s+<ADV>(?i:got|landed|accepted|took|started|start|am starting|will start)\s+"
+           r"(?:an?\s+)?(?:(?i:new)\s+)?(?i:job|position|role|internship)\s+(?i:at|with)\s+"
+           + _o("o", "<PROPER>") + r"(?:\s+as\s+(?:an?\s+)?" + _o("role", "<ROLE>") + ")?",
            P("o", "WORKS_AT", "Organization"), R("role", "WORKS_AS"), implicit=True),
     *_rule(r"<S>\s+<ADV>(?i:joined|will join|am joining)\s+" + _o("o", "<PROPER>")
            + r"\s+as\s+(?:an?\s+)?" + _o("role", "<ROLE>"), P("o", "WORKS_AT", "Organization"),
@@ -311,7 +341,8 @@ STATE_RULES: list[Rule] = [
            P("o", "STUDIES_AT", "Organization"), past=True),
     *_rule(r"<S>\s+<ADV>(?i:am|is|are)\s+an?\s+(?:[a-z]+\s+){0,3}?student\s+at\s+" + _o("o", "<PROPER>"),
            P("o", "STUDIES_AT", "Organization")),
-    *_rule(r"<S>\s+<ADV>(?i:go|goes|started|start|will start|am starting)\s+(?:(?i:college|university|school)\s+)?(?:to|at)\s+"
+    *_rule(r"<S>\s+<ADV>(?i:go|goes|started|start|will start|am starting)\s+"
+           r"(?:(?i:college|university|school)\s+)?(?:to|at)\s+"
            + _o("o", r"(?:[Tt]he\s+)?(?:[A-Z][\w.&'-]*\s+)*(?:University|College|School|Academy|Institute)"
                 r"(?:\s+of(?:\s+[A-Z][\w.&'-]*)+)?|University(?:\s+of)?(?:\s+[A-Z][\w.&'-]*)+"),
            P("o", "STUDIES_AT", "Organization")),
@@ -321,64 +352,80 @@ STATE_RULES: list[Rule] = [
     *_rule(r"<S>\s+<ADV>(?i:married)\s+" + _o("o", NAME), P("o", "MARRIED_TO", "Person")),
     *_rule(r"(?P<o>" + NAME + r")\s+and\s+I\s+<ADV>(?i:got married|married|are married|have been married)",
            P("o", "MARRIED_TO", "Person")),
-    *_rule(r"<S>\s+<ADV>(?i:am|is|are|got)\s+(?i:engaged)\s+to\s+" + _o("o", NAME), P("o", "ENGAGED_TO", "Person")),
-    *_rule(r"(?P<o>" + NAME + r")\s+and\s+I\s+<ADV>(?i:got engaged|are engaged)", P("o", "ENGAGED_TO", "Person")),
+    *_rule(r"<S>\s+<ADV>(?i:am|is|are|got)\s+(?i:engaged)\s+to\s+" + _o("o", NAME),
+           P("o", "ENGAGED_TO", "Person")),
+    *_rule(r"(?P<o>" + NAME + r")\s+and\s+I\s+<ADV>(?i:got engaged|are engaged)",
+           P("o", "ENGAGED_TO", "Person")),
     *_rule(r"<S>\s+<ADV>(?i:am dating|is dating|are dating|have been dating|has been dating|started dating|"
            r"am seeing|is seeing|have been seeing|am in a relationship with|is in a relationship with)\s+"
            + _o("o", NAME), P("o", "DATING", "Person")),
-    *_rule(r"(?P<o>" + NAME + r")\s+and\s+I\s+<ADV>(?i:are dating|have been dating|started dating|are together)",
+    *_rule(r"(?P<o>" + NAME
+           + r")\s+and\s+I\s+<ADV>(?i:are dating|have been dating|started dating|are together)",
            P("o", "DATING", "Person")),
     # pets (named or not) and possessions
-    *_rule(r"<S>\s+<ADV>(?i:have|has|got|adopted|bought|rescued|have got|has got|just got|own|owns)\s+(?:(?i:a|an|this|that|two|three|new|"
-           r"cute|little|sweet|adorable|beautiful|tiny|rescue|baby|black|white|brown|old|young)\s+)*"
-           + _o("pet", f"(?i:{_alt(_PETS)})(?:s|es)?") + r"(?:\s+(?i:named|called)\s+" + _o("o", NAME) + r")?\b"
+    *_rule(r"<S>\s+<ADV>(?i:have|has|got|adopted|bought|rescued|have got|has got|just got|own|owns)\s+"
+           r"(?:(?i:a|an|this|that|two|three|new|cute|little|sweet|adorable|beautiful|tiny|rescue|baby|black|white|brown|old|young)\s+)*"
+           + _o("pet", f"(?i:{_alt(_PETS)})(?:s|es)?")
+           + r"(?:\s+(?i:named|called)\s+" + _o("o", NAME) + r")?\b"
            + r"(?!.*\b(?i:for you|for him|for her|for them|for my)\b)",  # a gift is not a pet of one's own
            ("o", "HAS_PET", "petname", "Animal"), implicit=True),
-    *_rule(r"<S>\s+<ADV>(?i:own|owns|bought|purchased|got a new|have a new|has a new)\s+<DET>?" + _o("o", "<NP>"),
+    *_rule(r"<S>\s+<ADV>(?i:own|owns|bought|purchased|got a new|have a new|has a new)\s+<DET>?"
+           + _o("o", "<NP>"),
            N("o", "OWNS", "Thing"), implicit=True),
     # likes, health
-    *_rule(r"<S>\s+<ADV>(?:(?i:love|loves|like|likes|enjoy|enjoys|adore|adores)|(?i:am|is|are)\s+<ADV>(?i:into|"
-           r"a big fan of|a huge fan of|a fan of|passionate about|obsessed with))\s+"
+    *_rule(r"<S>\s+<ADV>(?:(?i:love|loves|like|likes|enjoy|enjoys|adore|adores)|"
+           r"(?i:am|is|are)\s+<ADV>(?i:into|a big fan of|a huge fan of|a fan of|passionate about|"
+           r"obsessed with))\s+"
            + _o("o", "<LIST>"), N("o", "LIKES", "Thing"), opens_clause=True),
     *_rule(r"\b[Mm]y\s+(?:all-time\s+)?favou?rite\s+(?:[a-z]+\s+){1,2}is\s+" + _o("o", "<NP>"),
            N("o", "LIKES", "Thing")),
     *_rule(r"<S>\s+<ADV>(?i:am|is|are)\s+(?:(?i:very|severely|deathly|mildly|super)\s+)?(?i:allergic)\s+to\s+"
            + _o("o", "<LIST>"), N("o", "ALLERGIC_TO", "Substance")),
-    *_rule(r"<S>\s+<ADV>(?i:have|has)\s+(?:an?\s+)?" + _o("o", r"[\w-]+(?:\s+[\w-]+)?") + r"\s+(?i:allergy|allergies)",
+    *_rule(r"<S>\s+<ADV>(?i:have|has)\s+(?:an?\s+)?" + _o("o", r"[\w-]+(?:\s+[\w-]+)?")
+           + r"\s+(?i:allergy|allergies)",
            N("o", "ALLERGIC_TO", "Substance")),
-    *_rule(r"<S>\s+<ADV>(?i:was|were|got|have been|has been|am being)\s+(?i:diagnosed)\s+with\s+" + _o("o", "<NP>"),
+    *_rule(r"<S>\s+<ADV>(?i:was|were|got|have been|has been|am being)\s+(?i:diagnosed)\s+with\s+"
+           + _o("o", "<NP>"),
            ("o", "HAS_CONDITION", "condition", "Condition")),
     *_rule(r"<S>\s+<ADV>(?i:suffer|suffers|am suffering|have|has|live with|lives with)\s+(?:from\s+)?"
            + _o("o", rf"(?:type [12] )?(?i:{_alt(_CONDITIONS)})(?:\s+disease)?"),
            ("o", "HAS_CONDITION", "condition", "Condition")),
     # plans
-    *_rule(r"<S>\s+<ADV>(?i:am|is|are)\s+(?i:planning|going|about)\s+to\s+(?i:visit|see|go to|travel to|fly to|head to)\s+"
+    *_rule(r"<S>\s+<ADV>(?i:am|is|are)\s+(?i:planning|going|about)\s+to\s+"
+           r"(?i:visit|see|go to|travel to|fly to|head to)\s+"
            + _o("o", "<PROPER>"), P("o", "PLANS_TO_VISIT", "Place"), implicit=True),
     *_rule(r"<S>\s+<ADV>(?i:plan to|plans to|will|am planning to|is planning to|are planning to)\s+"
-           r"(?i:visit|go to|travel to|fly to|head to)\s+" + _o("o", "<PROPER>"), P("o", "PLANS_TO_VISIT", "Place")),
-    *_rule(r"<S>\s+<ADV>(?i:am planning a trip|is planning a trip|are planning a trip|booked a trip|booked a flight|"
-           r"booked flights|booked tickets)\s+to\s+" + _o("o", "<PROPER>"), P("o", "PLANS_TO_VISIT", "Place")),
+           r"(?i:visit|go to|travel to|fly to|head to)\s+" + _o("o", "<PROPER>"),
+           P("o", "PLANS_TO_VISIT", "Place")),
+    *_rule(r"<S>\s+<ADV>(?i:am planning a trip|is planning a trip|are planning a trip|booked a trip|"
+           r"booked a flight|booked flights|booked tickets)\s+to\s+" + _o("o", "<PROPER>"),
+           P("o", "PLANS_TO_VISIT", "Place")),
     *_rule(r"<S>\s+<ADV>(?i:am|is|are)\s+(?i:going|flying|traveling|travelling|heading|driving)\s+to\s+"
            + _o("o", "<PROPER>"), P("o", "PLANS_TO_VISIT", "Place")),
     # "going to" + a verb is a plan only when dated ("I'm gonna keep going" is no plan)
-    *_rule(r"<S>\s+<ADV>(?i:am|is|are)\s+(?i:going)\s+to\s+" + _o("o", r"(?!visit\s+[A-Z]|see\b|go to\b|be\b)[a-z]+(?:\s+[\w'’-]+){1,11}"),
+    *_rule(r"<S>\s+<ADV>(?i:am|is|are)\s+(?i:going)\s+to\s+"
+           + _o("o", r"(?!visit\s+[A-Z]|see\b|go to\b|be\b)[a-z]+(?:\s+[\w'’-]+){1,11}"),
            ("o", "PLANS", "vp", "Activity"), implicit=True, needs_time=True),
     *_rule(r"<S>\s+<ADV>(?i:plan|plans|am planning|is planning|are planning)\s+to\s+"
-           + _o("o", r"(?!visit\b|be\b)[a-z]+(?:\s+[\w'’-]+){1,11}"), ("o", "PLANS", "vp", "Activity"), implicit=True),
+           + _o("o", r"(?!visit\b|be\b)[a-z]+(?:\s+[\w'’-]+){1,11}"), ("o", "PLANS", "vp", "Activity"),
+           implicit=True),
     # trips and events
-    *_rule(r"<S>\s+<ADV>(?i:visited|toured|explored)\s+" + _o("o", "<PROPER>"), P("o", "VISITED", "Place"), implicit=True),
-    *_rule(r"<S>\s+<ADV>(?i:visited|toured)\s+<DET>" + _o("o", "<NP>"), ("o", "VISITED", "place_np", "Place"), implicit=True),
-    *_rule(r"<S>\s+<ADV>(?i:went|traveled|travelled|flew|drove|went back|took (?:a|an|our|my) (?:[a-z]+ ){0,2}trip|"
-           r"went on (?:a|an) (?:[a-z]+ ){0,2}trip|got back from (?:a|my|our) (?:[a-z]+ ){0,2}trip)\s+to\s+"
+    *_rule(r"<S>\s+<ADV>(?i:visited|toured|explored)\s+" + _o("o", "<PROPER>"), P("o", "VISITED", "Place"),
+           implicit=True),
+    *_rule(r"<S>\s+<ADV>(?i:visited|toured)\s+<DET>" + _o("o", "<NP>"), ("o", "VISITED", "place_np", "Place"),
+           implicit=True),
+    *_rule(r"<S>\s+<ADV>(?i:went|traveled|travelled|flew|drove|went back|"
+           r"took (?:a|an|our|my) (?:[a-z]+ ){0,2}trip|went on (?:a|an) (?:[a-z]+ ){0,2}trip|"
+           r"got back from (?:a|my|our) (?:[a-z]+ ){0,2}trip)\s+to\s+"
            + _o("o", "<PROPER>"), P("o", "VISITED", "Place"), implicit=True),
-    *_rule(r"<S>\s+<ADV>(?i:got back from|came back from|returned from|have been to|has been to|was in|were in)\s+"
-           + _o("o", "<PROPER>"), P("o", "VISITED", "Place"), implicit=True),
+    *_rule(r"<S>\s+<ADV>(?i:got back from|came back from|returned from|have been to|has been to|was in|"
+           r"were in)\s+" + _o("o", "<PROPER>"), P("o", "VISITED", "Place"), implicit=True),
     *_rule(r"<S>\s+<ADV>(?i:went to|attended|go to|was at|were at)\s+<DET>?" + _o("o", "<NP>"),
            ("o", "ATTENDED", "event", "Event"), implicit=True),
     *_rule(r"<S>\s+<ADV>(?i:attended)\s+" + _o("o", "<PROPER>"), P("o", "ATTENDED", "Event"), implicit=True),
-    *_rule(r"<S>\s+<ADV>" + _o("o", r"(?i:painted|drew|made|baked|cooked|wrote|read|finished|won|started|began|"
-           r"signed up for|joined|hosted|organized|organised|volunteered|donated|graduated|passed|performed|"
-           r"played|built|launched|opened|published|completed|hiked|climbed|ran|swam|biked|camped|celebrated|"
+    *_rule(r"<S>\s+<ADV>" + _o("o", r"(?i:painted|drew|made|baked|cooked|wrote|read|finished|won|started|"
+           r"began|signed up for|joined|hosted|organized|organised|volunteered|donated|graduated|passed|"
+           r"performed|played|built|launched|opened|published|completed|hiked|climbed|ran|swam|biked|camped|celebrated|"
            r"dyed|sang|composed|recorded|released|planted|knitted|designed|created|printed|taught|mentored|"
            r"tried|practiced|practised|competed|raced|danced|took|went)(?:\s+[\w+'’-]+){0,9}"),
            ("o", "DID", "activity", "Activity"), needs_time=True, fallback=True, implicit=True),
@@ -397,10 +444,10 @@ _DIET = _alt(vocab.DIETS)
 _PLAY = (r"(?i:play|plays|am playing|is playing|are playing|have been playing|has been playing|have played|"
          r"has played|started playing|start playing|began playing|have started playing|has started playing|"
          r"took up playing|picked up playing|took up|picked up)")
-_LEARN = (r"(?i:am learning|is learning|are learning|have been learning|been learning|has been learning|started learning|"
-          r"began learning|have started learning|has started learning|am studying|is studying|are studying|"
-          r"have been studying|has been studying|started studying|am teaching myself|is teaching (?:himself|herself)|"
-          r"have been teaching myself)")
+_LEARN = (r"(?i:am learning|is learning|are learning|have been learning|been learning|has been learning|"
+          r"started learning|began learning|have started learning|has started learning|am studying|"
+          r"is studying|are studying|have been studying|has been studying|started studying|"
+          r"am teaching myself|is teaching (?:himself|herself)|have been teaching myself)")
 _NOT_AT_PLACE = r"(?![^,.;!?]*\bat\s+(?:[Tt]he\s+)?[A-Z])"  # "studying law at Harvard" is STUDIES_AT
 _CLASS = r"(?i:class|classes|lessons|lesson|course|courses|workshop)"
 _HABIT = (r"(?=\s+(?i:every|most|on|a lot|often|regularly|twice|once|several|whenever|each|at least|almost|"
@@ -418,10 +465,10 @@ PASTIME_RULES: list[Rule] = [
     *_rule(r"<S>\s+<ADV>" + _PLAY + r"\s+" + _GAME_OBJ, _plain("o", "PLAYS", "Activity"), implicit=True,
            opens_clause=True),
     # hobbies taken up, practised, or named as such
-    *_rule(r"<S>\s+<ADV>(?i:took up|take up|have taken up|has taken up|started|have started|has started|got into|"
-           r"have gotten into|got back into|picked up)\s+" + _o("o", f"(?i:{_HOBBY})") + r"(?![\w-])"
-           + r"(?=\s*(?:[,.!;]|$)|\s+(?i:again|recently|lately|too|as well|and|in|on|at|with|every|this|last|a few|"
-             r"about|when|because|since|while|for)\b)",
+    *_rule(r"<S>\s+<ADV>(?i:took up|take up|have taken up|has taken up|started|have started|has started|"
+           r"got into|have gotten into|got back into|picked up)\s+" + _o("o", f"(?i:{_HOBBY})") + r"(?![\w-])"
+           + r"(?=\s*(?:[,.!;]|$)|\s+(?i:again|recently|lately|too|as well|and|in|on|at|with|every|this|last|"
+             r"a few|about|when|because|since|while|for)\b)",
            _plain("o", "HAS_HOBBY", "Activity"), implicit=True, opens_clause=True),
     *_rule(r"<S>\s+<ADV>(?i:go|goes)\s+" + _o("o", f"(?i:{_HOBBY})") + r"(?![\w-])" + _HABIT,
            _plain("o", "HAS_HOBBY", "Activity"), opens_clause=True),
@@ -429,36 +476,44 @@ PASTIME_RULES: list[Rule] = [
            r"have been practicing|have been practising|am doing|started doing)\s+"
            + _o("o", f"(?i:{_alt(vocab.PRACTICES)})") + r"(?![\w-])", _plain("o", "HAS_HOBBY", "Activity"),
            opens_clause=True),
-    *_rule(r"\b(?:[Mm]y|[Oo]ur)\s+(?:(?i:main|favou?rite|new|biggest)\s+)?(?i:hobby|hobbies|pastime|pastimes|passion)\s+"
+    *_rule(r"\b(?:[Mm]y|[Oo]ur)\s+(?:(?i:main|favou?rite|new|biggest)\s+)?"
+           r"(?i:hobby|hobbies|pastime|pastimes|passion)\s+"
            r"(?i:is|are|include|includes)\s+" + _o("o", "<LIST>"), N("o", "HAS_HOBBY", "Activity")),
-    *_rule(r"<S>\s+<ADV>(?i:love|loves|like|likes|enjoy|enjoys|adore|adores)\s+to\s+" + _o("o", f"(?i:{_HOBBY_VERB})")
-           + r"(?![\w-])(?!\s+(?i:it|that|this|them|you|with you|there)\b)", _plain("o", "LIKES", "Activity", "hobbyverb"),
-           opens_clause=True),
+    *_rule(r"<S>\s+<ADV>(?i:love|loves|like|likes|enjoy|enjoys|adore|adores)\s+to\s+"
+           + _o("o", f"(?i:{_HOBBY_VERB})") + r"(?![\w-])(?!\s+(?i:it|that|this|them|you|with you|there)\b)",
+           _plain("o", "LIKES", "Activity", "hobbyverb"), opens_clause=True),
     # learning and studying
     *_rule(r"<S>\s+<ADV>" + _LEARN + r"\s+(?:(?i:how)\s+)?to\s+(?i:play)\s+" + _GAME_OBJ,
            _plain("o", "LEARNING", "Skill"), implicit=True),
-    *_rule(r"<S>\s+<ADV>" + _LEARN + r"\s+(?:(?i:how)\s+)?to\s+" + _o("o", f"(?i:{_HOBBY_VERB})") + r"(?![\w-])",
+    *_rule(r"<S>\s+<ADV>" + _LEARN + r"\s+(?:(?i:how)\s+)?to\s+" + _o("o", f"(?i:{_HOBBY_VERB})")
+           + r"(?![\w-])",
            _plain("o", "LEARNING", "Skill", "hobbyverb"), implicit=True),
     *_rule(r"<S>\s+<ADV>" + _LEARN + r"\s+(?:(?i:the|some|a\s+bit\s+of|basic|more)\s+)?" + _o("o", _SKILL)
            + r"(?![\w-])" + _NOT_AT_PLACE, _plain("o", "LEARNING", "Skill"), implicit=True),
     *_rule(r"<S>\s+<ADV>(?i:am|is|are|have been|has been|started|start|began|have started)\s+(?i:taking)\s+"
-           r"(?:(?i:an?|some|my|the)\s+)?(?:(?i:online|private|evening|weekly|beginner|beginners|night|free|new)\s+)*"
+           r"(?:(?i:an?|some|my|the)\s+)?"
+           r"(?:(?i:online|private|evening|weekly|beginner|beginners|night|free|new)\s+)*"
            + _o("o", _SKILL) + r"\s+" + _CLASS + r"\b", _plain("o", "LEARNING", "Skill"), implicit=True),
     *_rule(r"<S>\s+<ADV>(?i:am|is|are|have been|has been|started|start|began|have started)\s+(?i:taking)\s+"
            r"(?:(?i:an?|some|my)\s+)?(?:(?i:online|private|evening|weekly|night|free|new)\s+)*" + _CLASS
-           + r"\s+(?i:in|on)\s+" + _o("o", _SKILL) + r"(?![\w-])", _plain("o", "LEARNING", "Skill"), implicit=True),
+           + r"\s+(?i:in|on)\s+" + _o("o", _SKILL) + r"(?![\w-])", _plain("o", "LEARNING", "Skill"),
+           implicit=True),
     *_rule(r"<S>\s+<ADV>(?i:signed up for|enrolled in|registered for)\s+" + _o("o", _SKILL)
            + r"\s+(?i:lessons|classes)\b", _plain("o", "LEARNING", "Skill"), implicit=True),
-    *_rule(r"<S>\s+<ADV>(?i:am|is|are)\s+(?i:studying|working)\s+(?i:for|toward|towards)\s+(?i:a|an|my|his|her|their)\s+"
+    *_rule(r"<S>\s+<ADV>(?i:am|is|are)\s+(?i:studying|working)\s+(?i:for|toward|towards)\s+"
+           r"(?i:a|an|my|his|her|their)\s+"
            + _o("o", _SKILL) + r"\s+(?i:degree|diploma|certificate|license|licence)\b",
            _plain("o", "LEARNING", "Skill"), implicit=True),
     # diet and intolerances
-    *_rule(r"<S>\s+<ADV>(?i:am|is|are|have been|has been|went|became|become|turned|have gone|has gone|eat|eats)\s+"
-           r"(?:(?i:a|an|fully|strictly|strict|mostly|completely|totally)\s+)?" + _o("o", f"(?i:{_DIET})")
-           + r"(?![\w-])(?!\s+(?i:food|options|restaurant|restaurants|recipe|recipes|place|meal|meals|dish|dishes|"
-             r"cafe|bakery|menu|version|alternative|friendly|diet for)\b)", _plain("o", "DIET", "Diet", "diet")),
+    *_rule(r"<S>\s+<ADV>(?i:am|is|are|have been|has been|went|became|become|turned|have gone|has gone|eat|"
+           r"eats)\s+(?:(?i:a|an|fully|strictly|strict|mostly|completely|totally)\s+)?"
+           + _o("o", f"(?i:{_DIET})")
+           + r"(?![\w-])(?!\s+(?i:food|options|restaurant|restaurants|recipe|recipes|place|meal|meals|dish|"
+             r"dishes|cafe|bakery|menu|version|alternative|friendly|diet for)\b)",
+           _plain("o", "DIET", "Diet", "diet")),
     *_rule(r"<S>\s+<ADV>(?i:am|is|are|have been|has been|went|started)\s+on\s+(?:an?\s+)?"
-           + _o("o", r"(?i:keto|paleo|vegan|vegetarian|gluten-free|low-carb|low carb|mediterranean|plant-based)")
+           + _o("o", r"(?i:keto|paleo|vegan|vegetarian|gluten-free|low-carb|low carb|mediterranean|"
+                     r"plant-based)")
            + r"\s+(?i:diet)\b", _plain("o", "DIET", "Diet", "diet")),
     *_rule(r"<S>\s+<ADV>(?i:have|has)\s+(?:an?\s+)?" + _o("o", r"(?i:gluten|lactose|dairy)")
            + r"\s+(?i:intolerance|sensitivity)\b", _plain("o", "DIET", "Diet", "intolerance")),
@@ -467,31 +522,37 @@ PASTIME_RULES: list[Rule] = [
            _plain("o", "DIET", "Diet", "nomeat"), positive=False),
     # things owned, named from a closed list ("I have a car", never "I have a question")
     *_rule(r"<S>\s+<ADV>(?i:have|has|have got|has got)\s+(?:(?i:a|an|two|three|my own|our own)\s+)"
-           + _o("o", rf"(?:[a-z][a-z-]*\s+){{0,2}}?(?i:{_POSSESSION})(?:s|es)?|(?:[a-z]+\s+)?(?:{_alt(vocab.CAR_BRANDS)})")
-           + r"(?=\s*(?:[,.!;]|$)|\s+(?i:at|in|on|with|that|which|and|but|from|now|too|back|so|there|here)\b)",
+           + _o("o", rf"(?:[a-z][a-z-]*\s+){{0,2}}?(?i:{_POSSESSION})(?:s|es)?"
+                     rf"|(?:[a-z]+\s+)?(?:{_alt(vocab.CAR_BRANDS)})")
+           + r"(?=\s*(?:[,.!;]|$)|\s+(?i:at|in|on|with|that|which|and|but|from|now|too|back|so|there|"
+             r"here)\b)",
            N("o", "OWNS", "Thing")),
     # where they are from
-    *_rule(r"<S>\s+<ADV>(?i:grew up|was raised|were raised)\s+in\s+" + _o("o", "<PROPER>"), P("o", "HOMETOWN", "Place")),
+    *_rule(r"<S>\s+<ADV>(?i:grew up|was raised|were raised)\s+in\s+" + _o("o", "<PROPER>"),
+           P("o", "HOMETOWN", "Place")),
     *_rule(r"<S>\s+<ADV>(?i:was|were)\s+(?i:born)\s+in\s+" + _o("o", "<PROPER>"), P("o", "BORN_IN", "Place")),
     # plans said in the present: "we're going camping", "I'm running a marathon next month"
     *_rule(r"<S>\s+<ADV>(?i:am|is|are)\s+(?i:going)\s+" + _o("o", f"(?i:{_HOBBY})") + r"(?![\w-])(?!\s+to\b)",
            _plain("o", "PLANS", "Activity", "go_ing"), future=True),
     *_rule(r"<S>\s+<ADV>(?i:am|is|are)\s+(?i:going)\s+to\s+" + _o("o", r"(?i:an?|the|my|our)\s+" + NP),
            ("o", "PLANS", "go_to", "Activity"), needs_time=True, future=True),
-    *_rule(r"<S>\s+<ADV>(?i:am|is|are)\s+(?i:visiting)\s+" + _o("o", "<PROPER>"), P("o", "PLANS_TO_VISIT", "Place"),
-           needs_time=True, future=True),
-    *_rule(r"<S>\s+<ADV>(?i:am|is|are)\s+" + _o("o", rf"(?i:{_alt(vocab.PLAN_VERBS)})(?!\s+[A-Z])(?:\s+[\w'’-]+){{1,7}}"),
+    *_rule(r"<S>\s+<ADV>(?i:am|is|are)\s+(?i:visiting)\s+" + _o("o", "<PROPER>"),
+           P("o", "PLANS_TO_VISIT", "Place"), needs_time=True, future=True),
+    *_rule(r"<S>\s+<ADV>(?i:am|is|are)\s+"
+           + _o("o", rf"(?i:{_alt(vocab.PLAN_VERBS)})(?!\s+[A-Z])(?:\s+[\w'’-]+){{1,7}}"),
            ("o", "PLANS", "plan_ing", "Activity"), needs_time=True, future=True),
 ]
 
 # Corrections whose relation comes from an earlier statement.
 _CORRECTION_RULES = [
-    re.compile(r"(?i:it|that)\s+(?i:was|is)\s+(?:(?i:actually)\s+)?(?P<new>" + PROPER + r"),?\s+(?i:not)\s+(?P<old>"
-               + PROPER + ")"),
-    re.compile(r"\bI\s+(?i:meant|mean)\s+(?P<new>" + PROPER + r")(?:,?\s+(?i:not)\s+(?P<old>" + PROPER + "))?"),
+    re.compile(r"(?i:it|that)\s+(?i:was|is)\s+(?:(?i:actually)\s+)?(?P<new>" + PROPER
+               + r"),?\s+(?i:not)\s+(?P<old>" + PROPER + ")"),
+    re.compile(r"\bI\s+(?i:meant|mean)\s+(?P<new>" + PROPER + r")(?:,?\s+(?i:not)\s+(?P<old>" + PROPER
+               + "))?"),
     re.compile(r"(?i:not)\s+(?P<old>" + PROPER + r"),?\s+(?i:but\s+)?(?P<new>" + PROPER + r")\s*$"),
 ]
-_CORRECTION_MARKER = re.compile(r"\b(?i:actually|sorry|oops|correction|i meant|my mistake|my bad|wait|rather)\b")
+_CORRECTION_MARKER = re.compile(
+    r"\b(?i:actually|sorry|oops|correction|i meant|my mistake|my bad|wait|rather)\b")
 _NOT_OBJECT = re.compile(r",?\s+(?:(?i:and\s+)?not\s+(?:in\s+|at\s+|to\s+)?)" + PROPER)
 _NOT_AFTER = re.compile(r"^,?\s+(?:(?i:and\s+)?not\s+(?:in\s+|at\s+|to\s+)?)(?P<old>" + PROPER + ")")
 
@@ -499,14 +560,18 @@ _NOT_AFTER = re.compile(r"^,?\s+(?:(?i:and\s+)?not\s+(?:in\s+|at\s+|to\s+)?)(?P<
 _KIN_MENTION = re.compile(
     rf"\b(?:[Mm]y|[Oo]ur)\s+(?:{_KIN_ADJ}\s+)?(?P<kin>(?i:{_KIN_RE}))(?:\s+|,\s+)(?P<name>{NAME})(?![\w])")
 _KIN_NAME_IS = re.compile(
-    rf"\b(?:[Mm]y|[Oo]ur)\s+(?:{_KIN_ADJ}\s+)?(?P<kin>(?i:{_KIN_RE}))['’]s\s+name\s+is\s+(?P<name>{NAME})(?![\w])")
+    rf"\b(?:[Mm]y|[Oo]ur)\s+(?:{_KIN_ADJ}\s+)?(?P<kin>(?i:{_KIN_RE}))['’]s\s+name\s+is\s+"
+    rf"(?P<name>{NAME})(?![\w])")
 _KIN_COUNTED = re.compile(
-    rf"\b(?:I|[Ww]e)\s+(?:have|have got|had)\s+(?:two|three|four|five|2|3|4|5)\s+(?P<kin>kids|children|sons|daughters|"
-    rf"sisters|brothers|siblings|dogs|cats|puppies|kittens)[,:]?\s+(?:(?i:named|called)\s+)?"
+    rf"\b(?:I|[Ww]e)\s+(?:have|have got|had)\s+(?:two|three|four|five|2|3|4|5)\s+"
+    rf"(?P<kin>kids|children|sons|daughters|sisters|brothers|siblings|dogs|cats|puppies|kittens)[,:]?\s+(?:(?i:named|called)\s+)?"
     rf"(?P<names>{NAME}(?:,\s+{NAME})*,?\s+and\s+{NAME})(?![\w])")
 _KIN_IS = re.compile(rf"(?<![\w'])(?P<name>{NAME})\s+is\s+my\s+(?:{_KIN_ADJ}\s+)?(?P<kin>{_KIN_RE})\b")
-_KIN_NAMED = re.compile(rf"\bI\s+(?:have|had)\s+(?:an?|one)\s+(?:{_KIN_ADJ}\s+)?(?P<kin>{_KIN_RE})\s+(?:named|called)\s+(?P<name>{NAME})")
-_PET_NAME = re.compile(rf"^(?:(?:Her|His|Its|Their)\s+name\s+is|(?:She|He|It)\s+is\s+called)\s+(?P<name>{NAME})")
+_KIN_NAMED = re.compile(
+    rf"\bI\s+(?:have|had)\s+(?:an?|one)\s+(?:{_KIN_ADJ}\s+)?(?P<kin>{_KIN_RE})\s+(?:named|called)\s+"
+    rf"(?P<name>{NAME})")
+_PET_NAME = re.compile(
+    rf"^(?:(?:Her|His|Its|Their)\s+name\s+is|(?:She|He|It)\s+is\s+called)\s+(?P<name>{NAME})")
 
 _HYPOTHETICAL = re.compile(
     r"\b(?i:if|unless|wish|wished|would|could|should|might|may|maybe|perhaps|probably|possibly|hopefully|"
@@ -526,7 +591,8 @@ _CONTRACTIONS = [
     (r"\b([Gg])onna\b", r"\1oing to"), (r"\b([Ww])anna\b", r"\1ant to"), (r"\b([Gg])otta\b", r"\1ot to"),
 ]
 _SENTENCE_END = re.compile(r"(?<!\bMr\.)(?<!\bMrs\.)(?<!\bMs\.)(?<!\bDr\.)(?<!\bSt\.)(?<=[.!?])\s+|\n+")
-_CLAUSE_BREAK = re.compile(r"\s+[–—-]\s+|;\s*|:\s+|,?\s+\b(?:but|because|although|though|whereas)\b\s+|,\s+so\s+")
+_CLAUSE_BREAK = re.compile(
+    r"\s+[–—-]\s+|;\s*|:\s+|,?\s+\b(?:but|because|although|though|whereas)\b\s+|,\s+so\s+")
 _ADVERB_TAIL = re.compile(
     r"\s+(?:too|again|anymore|any\s+more|a\s+lot|so\s+much|very\s+much|as\s+well|lately|together|"
     r"these\s+days|right\s+now|now|recently|nowadays)\s*[.!]*$"
@@ -650,13 +716,16 @@ def _clean_phrase(text: str, *, max_words: int = 10) -> str | None:
     return " ".join(out)
 
 
-def _fact_text(subject: str, relation: str, obj: str, kind: str, det: str | None, extra: dict[str, str]) -> str:
+def _fact_text(
+    subject: str, relation: str, obj: str, kind: str, det: str | None, extra: dict[str, str]
+) -> str:
     s, o = subject, obj
     a = _article(o) if o else ""
     if kind == "ending":
         if not o:
             return {"MARRIED_TO": f"{s} got divorced.", "DATING": f"{s} broke up with their partner.",
-                    "WORKS_AT": f"{s} left their job."}.get(relation, f"{s} no longer has {relation.lower()}.")
+                    "WORKS_AT": f"{s} left their job."}.get(
+                relation, f"{s} no longer has {relation.lower()}.")
         return {
             "LIVES_IN": f"{s} no longer lives in {o}.", "WORKS_AT": f"{s} no longer works at {o}.",
             "WORKS_AS": f"{s} no longer works as {a} {o}.", "STUDIES_AT": f"{s} no longer studies at {o}.",
@@ -676,7 +745,8 @@ def _fact_text(subject: str, relation: str, obj: str, kind: str, det: str | None
     the = f"{det} " if det in ("a", "an", "the") else "the " if det else ""
     templates = {
         "LIVES_IN": f"{s} lives in {o}.", "LIVED_IN": f"{s} lived in {o}.", "HOMETOWN": f"{s} is from {o}.",
-        "WORKS_AT": f"{s} works at {o}.", "WORKED_AT": f"{s} worked at {o}.", "WORKS_AS": f"{s} works as {a} {o}.",
+        "WORKS_AT": f"{s} works at {o}.", "WORKED_AT": f"{s} worked at {o}.",
+        "WORKS_AS": f"{s} works as {a} {o}.",
         "STUDIES_AT": f"{s} studies at {o}.", "STUDIED_AT": f"{s} studied at {o}.",
         "MARRIED_TO": f"{s} is married to {o}.", "ENGAGED_TO": f"{s} is engaged to {o}.",
         "DATING": f"{s} is dating {o}.", "LIKES": f"{s} likes {o}.", "DISLIKES": f"{s} dislikes {o}.",
@@ -779,7 +849,8 @@ class OfflineExtractor:
             for clause in _bounded_clauses(sentence):
                 found = self._clause(clause, episode, context, out, corrections)
                 out.extend(found)
-                pets = [d for d in found if d.relation == "HAS_PET" and "kin" not in d.extra and d.object.lower() in _PETS]
+                pets = [d for d in found
+                        if d.relation == "HAS_PET" and "kin" not in d.extra and d.object.lower() in _PETS]
                 pending_pet = pets[-1] if pets else pending_pet
         return out
 
@@ -859,7 +930,8 @@ class OfflineExtractor:
                 obj = self._ended_object(subject, relation, context, earlier, episode)
             if kind == "state" and relation in ("VISITED", "ATTENDED", "DID") and _is_future(time, episode):
                 continue  # told as done but dated in the future: too unclear to keep
-            if kind == "state" and relation == "VISITED" and time is None and re.search(r"\b(?:was|were) in\b", m.group(0)):
+            if (kind == "state" and relation == "VISITED" and time is None
+                    and re.search(r"\b(?:was|were) in\b", m.group(0))):
                 continue  # "I was in Paris" needs a time to be a visit
             draft = _Draft(subject, relation, obj, object_type, kind, time, det=det,
                            confidence=0.7 if undated else 0.8 if rule.fallback else 0.9)
@@ -936,9 +1008,11 @@ class OfflineExtractor:
             value = _clean_phrase(raw)
             if kind == "activity" and value is not None:
                 words = value.split()
-                if words[0].lower() not in _INTRANSITIVE and (len(words) == 1 or words[1].lower() in _PREPOSITIONS):
+                if words[0].lower() not in _INTRANSITIVE and (
+                        len(words) == 1 or words[1].lower() in _PREPOSITIONS):
                     return None, None  # "we took for ...": the object was elsewhere
-            if value is None or (kind == "vp" and value.split()[0].lower() in _DETERMINERS + ("be", "get", "have")):
+            if value is None or (
+                    kind == "vp" and value.split()[0].lower() in _DETERMINERS + ("be", "get", "have")):
                 return None, None
             return value, None
         return None, None
@@ -956,14 +1030,16 @@ class OfflineExtractor:
         return "WORKS_AT"
 
     def _history(self, context: _Context, earlier: list[_Draft]) -> list[_Draft]:
-        """Facts stated before this clause: this episode's earlier ones first, then the context, latest first."""
+        """Facts stated before this clause: this episode's earlier ones first, then the context, latest
+        first."""
         return [*reversed(earlier), *context.drafts()]
 
     def _ended_object(
         self, subject: str, relation: str, context: _Context, earlier: list[_Draft], episode: Episode
     ) -> str:
         for d in self._history(context, earlier):
-            if name_key(d.subject) == name_key(subject) and d.relation == relation and d.kind == "state" and d.object:
+            if (name_key(d.subject) == name_key(subject) and d.relation == relation and d.kind == "state"
+                    and d.object):
                 return d.object
         return ANY_OBJECT
 
@@ -1083,10 +1159,11 @@ def _nearest_time(span: tuple[int, int], times: list[TimeMatch], anchors: list[i
     if not times:
         return None
     start, end = span
-    inside = [t for t, a in zip(times, anchors) if start <= a <= end]
-    after = [t for t, a in zip(times, anchors) if a > end]
-    before = [t for t, a in zip(times, anchors) if a < start]
-    return (inside or after or before[-1:] or [None])[0]
+    inside = [t for t, a in zip(times, anchors, strict=True) if start <= a <= end]
+    after = [t for t, a in zip(times, anchors, strict=True) if a > end]
+    before = [t for t, a in zip(times, anchors, strict=True) if a < start]
+    chosen = inside or after or before[-1:]
+    return chosen[0] if chosen else None
 
 
 def _is_future(time: TimeMatch | None, episode: Episode, prefer: Prefer = "past") -> bool:
@@ -1102,8 +1179,8 @@ _VAGUE_TASTES = frozenset(
 # Things done that are worth keeping even without a time phrase: a clear, finished event with an
 # object ("joined a travel club", "went on a road trip"), never "took a bit" or "went out".
 _UNDATED_DID = re.compile(
-    r"^(?:joined|adopted|volunteered\b|graduated\b|won|launched|opened|organized|organised|hosted|competed in|"
-    r"signed up for|enrolled in|started (?:a|an|their)|finished (?:a|an|the|their)|painted|"
+    r"^(?:joined|adopted|volunteered\b|graduated\b|won|launched|opened|organized|organised|hosted|"
+    r"competed in|signed up for|enrolled in|started (?:a|an|their)|finished (?:a|an|the|their)|painted|"
     r"went (?:camping|hiking|fishing|skiing|surfing|kayaking|volunteering|snorkeling|backpacking)\b|"
     r"went on (?:a|an) (?:[\w-]+ ){0,2}(?:trip|hike|tour|ride|vacation|retreat|cruise|road trip)\b|"
     r"took (?:a|an) (?:[\w-]+ ){0,2}(?:class|course|trip|lesson|lessons|workshop)\b|"
@@ -1119,7 +1196,7 @@ _PASTIME_DETAIL = re.compile(
 PRONOUN_TURNS = 3
 
 
-def _vocab_object(kind: str, raw: str | None) -> str | None | bool:
+def _vocab_object(kind: str, raw: str | None) -> str | None | Literal[False]:
     """Objects of the closed-list rules; ``False`` when ``kind`` is not one of them."""
     if kind not in ("plain", "hobbyverb", "diet", "intolerance", "nomeat", "go_ing", "go_to", "plan_ing"):
         return False
@@ -1166,7 +1243,7 @@ def _resolve_pronoun(pronoun: str, episode: Episode, context: _Context, earlier:
     people: dict[str, tuple[str, str | None]] = {}
     for d in recent:
         kin = d.extra.get("kin")
-        pairs = [(d.object, kin)] if kin else []
+        pairs: list[tuple[str, str | None]] = [(d.object, kin)] if kin else []
         if d.subject and name_key(d.subject) not in speakers:
             pairs.append((d.subject, None))
         for name, kin_word in pairs:

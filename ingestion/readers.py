@@ -150,7 +150,8 @@ def _build_message(
     except ValueError as exc:
         return error(str(exc))
 
-    for what, text in (("text", content), ("speaker", speaker), ("conversation id", group_id), ("id", source_id)):
+    checked = (("text", content), ("speaker", speaker), ("conversation id", group_id), ("id", source_id))
+    for what, text in checked:
         surrogate = next((ch for ch in text or "" if "\ud800" <= ch <= "\udfff"), None)
         if surrogate is not None:  # a JSON escape such as "\ud800" that is not a character
             return error(f"{what} contains the lone surrogate {surrogate!r}, which is not valid Unicode")
@@ -483,7 +484,7 @@ def _csv_messages(path: str | Path, file: str, delimiter: str) -> Iterator[ChatM
             reason = f"row has {len(row)} fields but the header names {len(header)}"
             yield ReadError(file=file, line=start, reason=reason)
             continue
-        fields = _pick_fields(dict(zip(header, row)))
+        fields = _pick_fields(dict(zip(header, row, strict=False)))  # a short row leaves the last fields out
         yield _build_message(fields, file=file, line=start, default_source_id=f"line:{start}")
 
 
@@ -584,7 +585,8 @@ def _chatgpt_messages(doc: Any, file: str) -> Iterator[ChatMessage | ReadError]:
             elif text is not None:
                 picked.append((_sort_time(message.get("create_time")), key, message, text))
         if not picked:
-            yield ReadError(file=file, line=index, reason="conversation has no user or assistant message with text")
+            yield ReadError(file=file, line=index,
+                            reason="conversation has no user or assistant message with text")
         picked.sort(key=lambda item: item[0])  # stable: ties keep branch order
         for _, key, message, text in picked:
             source_id = str(message.get("id") or key)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from temporal_graph.core import fact_order
 from temporal_graph.model import Entity, Fact
@@ -28,8 +28,8 @@ def answer_plan(tg: Any, plan: Plan, reference: datetime, group_id: str) -> Resu
     if plan.subject is None and plan.object is None:
         who = f" anyone called {plan.unknown_name!r}" if plan.unknown_name else " who or what this is about"
         return f"I don't know: the memory does not know{who}.", [], False
-    if plan.object is None and plan.unknown_object and plan.kind in ("who", "when_start", "when_end", "how_long",
-                                                                     "ever"):
+    if plan.object is None and plan.unknown_object and plan.kind in (
+            "who", "when_start", "when_end", "how_long", "ever"):
         return f"I don't know: the memory knows nothing about {plan.unknown_object}.", [], False
     reader = Reader(tg, group_id, plan.known_at)
     if plan.kind == "who" or plan.subject is None:
@@ -41,7 +41,8 @@ def answer_plan(tg: Any, plan: Plan, reference: datetime, group_id: str) -> Resu
             return f"I don't know: {placed}.", [], False
         time = placed
     strict = time.kind in ("at", "during") and plan.kind in ("what", "believed")
-    walk = follow(reader, plan.subject, plan.hops, time if strict else _now(reference), fallback_any_time=not strict)
+    walk = follow(reader, plan.subject, plan.hops, time if strict else _now(reference),
+                  fallback_any_time=not strict)
     if walk.broken_at is not None:
         return _broken(plan, walk.broken_at, walk.broken_from, time if strict else None)
     if plan.kind == "changed":
@@ -96,7 +97,8 @@ def _broken(plan: Plan, at: int, stood: list[Reached], time: TimeSpec | None) ->
     word = hop.word or relation_words(hop.relations[0])
     where = _possessive(plan, at) if at else (plan.subject.name if plan.subject else "")
     facts = _chain_of(stood)
-    text = f"I don't know: the chain breaks at hop {at + 1}: the memory knows no {word} of {where}{_when(time)}."
+    text = (f"I don't know: the chain breaks at hop {at + 1}: "
+            f"the memory knows no {word} of {where}{_when(time)}.")
     if facts:
         text += f" It knows: {_lines(facts)}."
     return text, facts, False
@@ -112,12 +114,13 @@ def _what(reader: Reader, plan: Plan, reached: list[Reached], time: TimeSpec, re
     focus = [r.entity for r in reached]
     facts = _tiered(reader, plan, focus, time)
     if not facts and plan.object is not None:
-        facts = _tiered(reader, plan, focus, time, use_object=False)  # "does he live in Paris?": say what is known
+        # "does he live in Paris?": say what is known
+        facts = _tiered(reader, plan, focus, time, use_object=False)
     if not facts and is_now(time) and plan.relation_tiers:
         last = _last_known(reader, plan, focus, reference)
         if last:
-            text, cited = _with_chain(f"Not any more, as far as the memory knows; last known: {_lines(last)}.",
-                                      last, reached)
+            text, cited = _with_chain(
+                f"Not any more, as far as the memory knows; last known: {_lines(last)}.", last, reached)
             return text, cited, True
     if not facts:
         asked = [r for tier in plan.relation_tiers for r in tier]
@@ -138,7 +141,8 @@ def _tiered(reader: Reader, plan: Plan, focus: list[Entity], time: TimeSpec | No
     """The first tier of relations with facts about ``focus`` (everything, when no relation is asked)."""
     object_id = plan.object.id if use_object and plan.object is not None else None
     for tier in plan.relation_tiers or [[]]:
-        facts = [f for e in focus for r in (tier or [None]) for f in _rows(reader, e, r, object_id, time)]
+        relations: list[str | None] = list(tier) if tier else [None]  # no relation asked: any relation
+        facts = [f for e in focus for r in relations for f in _rows(reader, e, r, object_id, time)]
         if facts:
             return sorted(_dedupe(facts), key=fact_order)
     return []
@@ -179,7 +183,8 @@ def _who(reader: Reader, plan: Plan) -> Result:
     if not facts:
         asked = [r for tier in plan.relation_tiers for r in tier]
         what = " or ".join(f"'{relation_words(r)}'" for r in asked[:3]) if asked else "any"
-        return f"I don't know: the memory has no {what} fact pointing at {target.name}{_when(time)}.", [], False
+        text = f"I don't know: the memory has no {what} fact pointing at {target.name}{_when(time)}."
+        return text, [], False
     facts = sorted(_dedupe(facts), key=fact_order)
     return f"{_lines(facts)}.", facts, True
 
@@ -213,11 +218,15 @@ def _about_interval(reader: Reader, plan: Plan, reached: list[Reached], referenc
         text, cited = _with_chain("; ".join(parts) + ".", dated, reached)
         return text, cited, True
     if plan.kind == "when_end":
-        ended = sorted((f for f in facts if f.invalid_at is not None), key=lambda f: f.invalid_at, reverse=True)
+        # every one has an end (filtered first), which the checker cannot see through the lambda
+        ended = sorted((f for f in facts if f.invalid_at is not None),
+                       key=lambda f: cast(datetime, f.invalid_at), reverse=True)
         if not ended:
             return _with_chain_unknown(
-                f"I don't know when it ended: as far as the memory knows, it still holds: {_lines(facts)}", reached)
-        parts = [f"{fact_line(f).removeprefix('- ')}: it ended {end_text(f, preposition=True)}" for f in ended]
+                f"I don't know when it ended: as far as the memory knows, it still holds: {_lines(facts)}",
+                reached)
+        parts = [f"{fact_line(f).removeprefix('- ')}: it ended {end_text(f, preposition=True)}"
+                 for f in ended]
         text, cited = _with_chain("; ".join(parts) + ".", ended, reached)
         return text, cited, True
     return _how_long(facts, reached, reference)
@@ -272,7 +281,8 @@ def _changed(tg: Any, plan: Plan, reached: list[Reached], reference: datetime, g
     for r in reached:
         diff = tg.diff(start, reference + EPSILON, subject=r.entity.name, group_id=group_id)
         told = {f.fact_id for f in (*diff.started, *diff.ended)}
-        revised = [f for f in diff.revised if f.fact_id not in told]  # not again what already started or ended
+        # not again what already started or ended
+        revised = [f for f in diff.revised if f.fact_id not in told]
         for label, facts in (("started", diff.started), ("ended", diff.ended), ("revised", revised)):
             if facts:
                 parts.append(f"{label}: {_lines(facts)}")
@@ -294,9 +304,11 @@ def _placed(tg: Any, plan: Plan, group_id: str) -> TimeSpec | str:
     rows = tg.history(plan.subject.name, relation, group_id=group_id)
     dated = [f for f in rows if f.valid_at is not None]
     if not dated:
-        verb = {"LIVES_IN": "moved", "WORKS_AT": "changed jobs", "MARRIED_TO": "married"}.get(relation, "changed")
+        verb = {"LIVES_IN": "moved", "WORKS_AT": "changed jobs", "MARRIED_TO": "married"}.get(
+            relation, "changed")
         return f"the memory does not know when {plan.subject.name} {verb}"
-    changes = [f for f in dated if any(p.invalid_at == f.valid_at and p.object_id != f.object_id for p in rows)]
+    changes = [f for f in dated
+               if any(p.invalid_at == f.valid_at and p.object_id != f.object_id for p in rows)]
     moment: datetime = max(f.valid_at for f in (changes or dated))  # type: ignore[type-var,assignment]
     if not plan.relation_tiers:
         plan.relation_tiers = [[relation]]

@@ -19,7 +19,8 @@ HOP_WORDS: dict[str, tuple[str, ...]] = {
     "partner": ("DATING", *_SPOUSE, "ENGAGED_TO"),
     **dict.fromkeys(("boyfriend", "girlfriend"), ("DATING",)),
     **dict.fromkeys(("fiance", "fiancé", "fiancee", "fiancée"), ("ENGAGED_TO",)),
-    **dict.fromkeys(("son", "daughter", "child", "kid", "sons", "daughters", "children", "kids"), ("HAS_CHILD",)),
+    **dict.fromkeys(("son", "daughter", "child", "kid", "sons", "daughters", "children", "kids"),
+                    ("HAS_CHILD",)),
     **dict.fromkeys(("mother", "father", "mom", "mum", "dad", "parent", "parents"), ("HAS_PARENT",)),
     **dict.fromkeys(("friend", "friends"), ("FRIEND_OF",)),
     **dict.fromkeys(("manager", "boss"), ("MANAGED_BY", "REPORTS_TO")),
@@ -68,7 +69,8 @@ _ENDING = re.compile(
 )
 _EVER = re.compile(r"^\s*(?:has|have|had|did|was|were|is|does)\b.*\bever\b", re.IGNORECASE)
 # "Who lives in Kyoto?" asks for subjects; "Who does Kenji work for?" asks for an object.
-_WHO_INVERSE = re.compile(r"^\s*(?:who|which (?:people|person|persons))\s+(?!(?:does|did|do)\b)", re.IGNORECASE)
+_WHO_INVERSE = re.compile(r"^\s*(?:who|which (?:people|person|persons))\s+(?!(?:does|did|do)\b)",
+                          re.IGNORECASE)
 
 
 def question_kind(question: str, *, has_hops: bool, has_object: bool) -> QuestionKind:
@@ -134,9 +136,12 @@ _RELATION_RULES: list[tuple[re.Pattern[str], list[list[str]]]] = [
     (re.compile(r"\b(?:old|age)\b"), [["AGE"]]),
 ]
 _QUESTION_WORDS = frozenset(
-    ["what", "where", "when", "which", "who", "whom", "whose", "how", "does", "did", "do", "is", "was", "were", "has", "have", "had", "the", "and", "for", "since", "ever", "now", "that", "this", "with", "from", "into", "about", "memory", "believe", "believed", "know", "knew", "long", "year", "years"]
+    ["what", "where", "when", "which", "who", "whom", "whose", "how", "does", "did", "do", "is", "was",
+     "were", "has", "have", "had", "the", "and", "for", "since", "ever", "now", "that", "this", "with",
+     "from", "into", "about", "memory", "believe", "believed", "know", "knew", "long", "year", "years"]
 )
-_RELATION_FILLER = frozenset(["IS", "HAS", "WAS", "HAD", "AT", "IN", "TO", "FOR", "OF", "FROM", "ON", "BY", "THE", "A"])
+_RELATION_FILLER = frozenset(
+    ["IS", "HAS", "WAS", "HAD", "AT", "IN", "TO", "FOR", "OF", "FROM", "ON", "BY", "THE", "A"])
 
 
 _IRREGULAR = {"win": "won", "wins": "won", "winning": "won", "bear": "born", "die": "died", "dying": "died",
@@ -169,7 +174,8 @@ def relation_tiers(question: str, known: list[str]) -> list[list[str]]:
     words = {stem(w) for w in re.findall(r"[a-z]{3,}", q) if w not in _QUESTION_WORDS}
     by_stem = [
         r for r in known
-        if any(stem(part) in words for part in r.split("_") if part not in _RELATION_FILLER and len(part) >= 3)
+        if any(stem(part) in words
+               for part in r.split("_") if part not in _RELATION_FILLER and len(part) >= 3)
     ]
     taken = {r for tier in tiers for r in tier}
     tiers.append([r for r in by_stem if r not in taken])

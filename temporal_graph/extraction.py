@@ -21,7 +21,8 @@ class ExtractedEntity(BaseModel):
     model_config = ConfigDict(frozen=True)
 
     name: str = Field(description="The entity's name as written; the speaker's own name for I/me/my.")
-    type: str = Field(default="Entity", description="Person, Place, Organization, Role, Animal, Activity, Thing, ...")
+    type: str = Field(default="Entity",
+                      description="Person, Place, Organization, Role, Animal, Activity, Thing, ...")
 
 
 class ExtractedFact(BaseModel):

@@ -704,7 +704,7 @@ class OpenAITransport:
         # The SDK's own converter makes the schema "strict" the way the API wants it; it keeps
         # non-null defaults, which some providers (Azure) reject, and strict mode makes every
         # property required anyway, so they go.
-        param = dict(type_to_response_format_param(schema))  # type: ignore[arg-type]
+        param: dict[str, Any] = dict(type_to_response_format_param(schema))  # type: ignore[arg-type]
         _drop_defaults(param["json_schema"]["schema"])
         return param
 

@@ -51,7 +51,8 @@ def clean_name(name: str, what: str = "name") -> str:
         raise InvalidName(f"{what}: expected a string, got {type(name).__name__} {name!r}"[:200])
     bad = next((ch for ch in name if unicodedata.category(ch) in ("Cc", "Cs") and ch not in "\t\n\r"), None)
     if bad is not None:
-        raise InvalidName(f"{what}: {name[:40]!r} contains the character {bad!r}, which is not allowed in a name")
+        raise InvalidName(
+            f"{what}: {name[:40]!r} contains the character {bad!r}, which is not allowed in a name")
     cleaned = " ".join(unicodedata.normalize("NFC", name).split())
     if not cleaned:
         raise InvalidName(f"{what}: {name!r} is empty")

@@ -6,6 +6,7 @@ import sys
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from typing import Any
 
 
 @contextmanager
@@ -16,8 +17,14 @@ def progress_bar(enabled: bool, label: str, total: int | None) -> Iterator[Calla
         yield lambda n, **fields: None
         return
     from rich.console import Console
-    from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TaskProgressColumn, TextColumn,
-                               TimeRemainingColumn)
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TaskProgressColumn,
+        TextColumn,
+        TimeRemainingColumn,
+    )
 
     columns = (TextColumn(label), BarColumn(), MofNCompleteColumn(), TaskProgressColumn(),
                TextColumn("{task.fields[rate]}/s"), TextColumn("{task.fields[note]}"), TimeRemainingColumn())
@@ -27,6 +34,9 @@ def progress_bar(enabled: bool, label: str, total: int | None) -> Iterator[Calla
 
         def advance(n: int, **fields: str) -> None:
             done = bar.tasks[0].completed + n
-            bar.update(task, advance=n, rate=f"{done / max(time.perf_counter() - started, 1e-6):.0f}", **fields)
+            # rich takes any keyword as a task field; the note is one of them
+            task_fields: dict[str, Any] = {
+                "rate": f"{done / max(time.perf_counter() - started, 1e-6):.0f}", **fields}
+            bar.update(task, advance=n, **task_fields)
 
         yield advance

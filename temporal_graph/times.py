@@ -45,8 +45,9 @@ _ABBREVIATIONS: dict[str, float] = {
     "AKST": -9, "AKDT": -8, "HST": -10, "JST": 9, "KST": 9, "HKT": 8, "SGT": 8, "AEST": 10, "AEDT": 11,
     "ACST": 9.5, "AWST": 8, "NZST": 12, "NZDT": 13,
 }
-_AMBIGUOUS = {"CST": "US Central or China", "IST": "India, Ireland or Israel", "BST": "British Summer or Bangladesh",
-              "AST": "Atlantic or Arabia", "CDT": "US Central or Cuba", "ADT": "Atlantic or Arabia"}
+_AMBIGUOUS = {"CST": "US Central or China", "IST": "India, Ireland or Israel",
+              "BST": "British Summer or Bangladesh", "AST": "Atlantic or Arabia", "CDT": "US Central or Cuba",
+              "ADT": "Atlantic or Arabia"}
 _IANA_SUFFIX = re.compile(r"\s+([A-Za-z_]+(?:/[A-Za-z0-9_+\-]+)+)\s*\Z")
 _POSIX_OFFSET = re.compile(r"\b(?:GMT|UTC)\s*[+-]\s*\d", re.IGNORECASE)
 _NUMERIC_DATE = re.compile(r"(\d{1,2})[/.](\d{1,2})[/.]\d{2,4}")
@@ -96,7 +97,8 @@ def _check_wall_time(moment: datetime, shown: object, name: str) -> None:
 
 
 def _refuse(text: str, name: str, why: str) -> InvalidTime:
-    return _because(InvalidTime(f"{name}: cannot read {text!r} as a time ({why}); accepted: {ACCEPTED_FORMATS}"), why)
+    message = f"{name}: cannot read {text!r} as a time ({why}); accepted: {ACCEPTED_FORMATS}"
+    return _because(InvalidTime(message), why)
 
 
 def _because(error: InvalidTime, why: str) -> InvalidTime:
@@ -129,13 +131,17 @@ def _parse_string(text: str, name: str) -> datetime:
         except ValueError:
             pass
     if _POSIX_OFFSET.search(cleaned):
-        raise _refuse(text, name, "'GMT+2' style offsets are read with opposite signs by some tools; write +02:00")
+        raise _refuse(text, name,
+                      "'GMT+2' style offsets are read with opposite signs by some tools; write +02:00")
     numeric = _NUMERIC_DATE.search(cleaned)
-    if numeric and int(numeric.group(1)) <= 12 and int(numeric.group(2)) <= 12 and numeric.group(1) != numeric.group(2):
+    if (numeric and int(numeric.group(1)) <= 12 and int(numeric.group(2)) <= 12
+            and numeric.group(1) != numeric.group(2)):
         raise _refuse(text, name, "day and month could be read either way")
     try:
-        first = _dateparser.parse(cleaned, default=_PARSE_DEFAULT, tzinfos=lambda n, o: _zone_named(n, o, text, name))
-        other = _dateparser.parse(cleaned, default=_OTHER_DEFAULT, tzinfos=lambda n, o: _zone_named(n, o, text, name))
+        first = _dateparser.parse(cleaned, default=_PARSE_DEFAULT,
+                                  tzinfos=lambda n, o: _zone_named(n, o, text, name))
+        other = _dateparser.parse(cleaned, default=_OTHER_DEFAULT,
+                                  tzinfos=lambda n, o: _zone_named(n, o, text, name))
     except InvalidTime:
         raise
     except (ValueError, OverflowError) as exc:
@@ -157,7 +163,8 @@ def _zone_named(zone_name: str | None, offset: int | None, text: str, name: str)
         return None if offset is None else timezone(timedelta(seconds=offset))
     upper = zone_name.upper()
     if upper in _AMBIGUOUS:
-        raise _refuse(text, name, f"{zone_name} is ambiguous ({_AMBIGUOUS[upper]}); give an offset such as -06:00")
+        raise _refuse(text, name,
+                      f"{zone_name} is ambiguous ({_AMBIGUOUS[upper]}); give an offset such as -06:00")
     if upper in _ABBREVIATIONS:
         return timezone(timedelta(hours=_ABBREVIATIONS[upper]), upper)
     raise _refuse(text, name, f"unknown time zone {zone_name!r}")

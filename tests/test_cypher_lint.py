@@ -18,8 +18,8 @@ import pytest
 
 import cypher
 from cypher.console import SNIPPETS
-from temporal_graph.stores.neo4j import fact_params, fact_statement
 from temporal_graph.ontology import Ontology
+from temporal_graph.stores.neo4j import fact_params, fact_statement
 from temporal_graph.stores.protocol import FactQuery
 
 LINT_DIR = Path(cypher.DIRECTORY) / "lint"
