@@ -142,6 +142,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--budget", type=int, default=1000, help="most tokens in the block (default 1000)")
     p.add_argument("--as-of", help="facts valid at this time (default now)")
 
+    p = command("mcp", "serve the memory to agents over the Model Context Protocol (stdio by default)")
+    p.add_argument("--http", type=int, metavar="PORT", help="serve streamable HTTP on this port instead of stdio")
+    p.add_argument("--host", default="127.0.0.1", help="address to bind with --http (default 127.0.0.1)")
+    p.add_argument("--allow-forget", action="store_true",
+                   help="offer the forget_group tool (deletes the group for good)")
+
     p = command("cypher", "an interactive Cypher console on the Neo4j database")
     p.add_argument("--write", action="store_true", help="allow writes (read-only by default)")
 
@@ -412,6 +418,16 @@ def _forget_target(args: argparse.Namespace) -> str:
     return positional or named  # type: ignore[return-value]
 
 
+def _mcp(tg: TemporalGraph, args: argparse.Namespace, console: Console) -> int:
+    from .mcp_server import serve
+
+    group = check_group(_group(args))
+    if args.http is not None and not 0 < args.http < 65536:
+        raise InvalidInput(f"--http {args.http}: not a port number (1-65535)")
+    serve(tg, group_id=group, allow_forget=args.allow_forget, http_port=args.http, host=args.host)
+    return EXIT_OK
+
+
 def _cypher(args: argparse.Namespace, console: Console) -> int:
     from cypher.console import run_console
 
@@ -427,7 +443,7 @@ def _cypher(args: argparse.Namespace, console: Console) -> int:
 COMMANDS: dict[str, Callable[[TemporalGraph, argparse.Namespace, Console], int]] = {
     "import": _import, "import-facts": _import_facts, "reindex": _reindex, "now": _now, "as-of": _as_of, "history": _history, "audit": _audit,
     "diff": _diff, "paths": _paths, "search": _search, "ask": _ask, "export": _export, "forget": _forget,
-    "context": _context,
+    "context": _context, "mcp": _mcp,
 }
 
 

@@ -1,0 +1,411 @@
+"""The memory as tools an agent can call: one spec per tool (name, description, pydantic input and
+output models, handler), OpenAI-style function schemas generated from those models, and a
+dispatcher that validates and runs a call. The MCP server serves exactly these specs.
+
+A memory's tools act on one group, chosen by whoever wires them up (``call_tool(..., group_id=)``),
+never by the model: an agent cannot read or write another tenant's memory by naming it.
+
+    from temporal_graph.tools import call_tool, tool_schemas
+    tools = tool_schemas()                                   # give these to the model
+    result = call_tool(tg, "now", {"subject": "Alice"})      # run what it asked for
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from .client import TemporalGraph
+from .core import DEFAULT_GROUP
+from .errors import InvalidInput
+from .model import Answer, Fact, IngestResult, SearchHit
+from .names import name_key
+
+# A short hint for the model; a bad time gets the full list of accepted formats in its error.
+TIME_FORMATS = "ISO 8601 ('2023-05-08', '2023-05-08T13:56:00+08:00') or a date ('8 May 2023', 'May 2023')"
+
+
+class ToolArgumentError(InvalidInput):
+    """A tool call named no known tool or gave arguments its input model rejects."""
+
+
+# -- inputs ----------------------------------------------------------------------------------------
+class _Input(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+def _name(what: str) -> Any:
+    return Field(description=what)
+
+
+def _time(what: str, default: Any = ...) -> Any:
+    return Field(default, description=f"{what}; {TIME_FORMATS}")
+
+
+class AddEpisodeInput(_Input):
+    content: str = _name("The message or note, as said; facts are extracted from it.")
+    reference_time: str | None = _time("When it was said (relative phrases such as 'last year' are read "
+                                       "against it); default now", None)
+    speaker: str | None = Field(None, description="Who said it; their 'I/me/my' means them.")
+    source: str = Field("message", description="What kind of text it is, e.g. 'message' or 'document'.")
+
+
+class AddFactInput(_Input):
+    subject: str = _name("The entity the fact is about, e.g. 'Alice'.")
+    relation: str = _name("The relation, e.g. 'LIVES_IN' or 'lives in' (normalized to UPPER_SNAKE).")
+    object: str = _name("The other entity or value, e.g. 'Paris'.")
+    valid_at: str | None = _time("When it started to hold; omit if unknown", None)
+    invalid_at: str | None = _time("When it stopped holding; omit if it still holds", None)
+    text: str | None = Field(None, description="The fact as a sentence (default: made from the names).")
+
+
+class EndFactInput(_Input):
+    subject: str = _name("The entity the fact is about.")
+    relation: str = _name("The relation that stopped holding, e.g. 'WORKS_AT'.")
+    object: str | None = Field(None, description="Only this object; omit to end whatever holds.")
+    at: str = _time("When it stopped holding")
+
+
+class RetractFactInput(_Input):
+    subject: str = _name("The entity the wrong fact is about.")
+    relation: str = _name("Its relation.")
+    object: str = _name("Its object: every belief that subject-relation-object held is withdrawn.")
+
+
+class SearchInput(_Input):
+    query: str = _name("Words to look for in facts, entity names and messages.")
+    as_of: str | None = _time("Facts valid at this time instead of the current ones", None)
+    limit: int = Field(10, description="Most hits to return (a positive whole number).")
+
+
+class _Filters(_Input):
+    subject: str | None = Field(None, description="Only facts about this entity.")
+    relation: str | None = Field(None, description="Only this relation, e.g. 'LIVES_IN'.")
+    object: str | None = Field(None, description="Only facts whose object is this entity.")
+
+
+class NowInput(_Filters):
+    pass
+
+
+class AsOfInput(_Filters):
+    valid_time: str = _time("The moment asked about")
+    known_at: str | None = _time("As the memory believed it at this moment (default now); use it to see "
+                                 "what was believed before a correction", None)
+
+
+class HistoryInput(_Input):
+    subject: str = _name("The entity whose timeline to show.")
+    relation: str | None = Field(None, description="Only this relation, e.g. 'LIVES_IN'.")
+
+
+class PathsInput(_Input):
+    start: str = _name("The entity to start from.")
+    end: str | None = Field(None, description="Only chains ending at this entity.")
+    relations: list[str] | None = Field(None, description="Follow only these relations, e.g. ['MARRIED_TO'].")
+    max_hops: int = Field(3, description="Longest chain (a positive whole number).")
+    as_of: str | None = _time("Every hop valid at this moment (default now)", None)
+
+
+class AskInput(_Input):
+    question: str = _name("A question in words, e.g. 'Where did Alice live in 2019?'.")
+    reference_time: str | None = _time("What 'now' means in the question (default now)", None)
+
+
+class ContextInput(_Input):
+    query: str = _name("What the memory block is for, e.g. the user's latest message.")
+    budget_tokens: int = Field(1000, description="Most tokens in the block (a whole number >= 0).")
+    as_of: str | None = _time("Facts valid at this moment (default now)", None)
+
+
+class ForgetGroupInput(_Input):
+    group_id: str = _name("The id of the group this memory serves, typed again to confirm.")
+
+
+# -- outputs (JSON objects: MCP's structured content must be one) ----------------------------------
+class FactResult(BaseModel):
+    fact: Fact
+
+
+class FactsResult(BaseModel):
+    facts: list[Fact]
+
+
+class SearchResult(BaseModel):
+    hits: list[SearchHit]
+
+
+class PathsResult(BaseModel):
+    paths: list[list[Fact]] = Field(description="Each path is its chain of facts, first hop first.")
+
+
+class ContextResult(BaseModel):
+    context: str
+
+
+class ForgetResult(BaseModel):
+    group_id: str
+    removed: int
+
+
+# -- handlers: one call on the public facade each ----------------------------------------------------
+def _add_episode(tg: TemporalGraph, a: AddEpisodeInput, group: str) -> IngestResult:
+    reference = a.reference_time if a.reference_time is not None else tg.clock()
+    return tg.add_episode(a.content, reference_time=reference, speaker=a.speaker, group_id=group,
+                          source=a.source)
+
+
+def _add_fact(tg: TemporalGraph, a: AddFactInput, group: str) -> FactResult:
+    return FactResult(fact=tg.add_fact(a.subject, a.relation, a.object, valid_at=a.valid_at,
+                                       invalid_at=a.invalid_at, text=a.text, group_id=group))
+
+
+def _end_fact(tg: TemporalGraph, a: EndFactInput, group: str) -> FactsResult:
+    return FactsResult(facts=tg.end_fact(a.subject, a.relation, a.object, at=a.at, group_id=group))
+
+
+def _retract_fact(tg: TemporalGraph, a: RetractFactInput, group: str) -> FactsResult:
+    return FactsResult(facts=tg.retract_fact(a.subject, a.relation, a.object, group_id=group))
+
+
+def _search(tg: TemporalGraph, a: SearchInput, group: str) -> SearchResult:
+    return SearchResult(hits=tg.search(a.query, as_of=a.as_of, limit=a.limit, group_id=group))
+
+
+def _now(tg: TemporalGraph, a: NowInput, group: str) -> FactsResult:
+    return FactsResult(facts=tg.now(a.subject, a.relation, a.object, group_id=group))
+
+
+def _as_of(tg: TemporalGraph, a: AsOfInput, group: str) -> FactsResult:
+    return FactsResult(facts=tg.as_of(a.valid_time, known_at=a.known_at, subject=a.subject,
+                                      relation=a.relation, object=a.object, group_id=group))
+
+
+def _history(tg: TemporalGraph, a: HistoryInput, group: str) -> FactsResult:
+    return FactsResult(facts=tg.history(a.subject, a.relation, group_id=group))
+
+
+def _paths(tg: TemporalGraph, a: PathsInput, group: str) -> PathsResult:
+    found = tg.paths(a.start, end=a.end, relations=a.relations, max_hops=a.max_hops, as_of=a.as_of,
+                     group_id=group)
+    return PathsResult(paths=[p.hops for p in found])
+
+
+def _ask(tg: TemporalGraph, a: AskInput, group: str) -> Answer:
+    return tg.ask(a.question, reference_time=a.reference_time, group_id=group)
+
+
+def _context(tg: TemporalGraph, a: ContextInput, group: str) -> ContextResult:
+    block = tg.context(a.query, budget_tokens=a.budget_tokens, as_of=a.as_of, group_id=group)
+    return ContextResult(context=block)
+
+
+def _forget_group(tg: TemporalGraph, a: ForgetGroupInput, group: str) -> ForgetResult:
+    if a.group_id != group:
+        raise InvalidInput(f"forget_group: this memory serves group {group!r}; "
+                           f"it cannot delete {a.group_id!r}")
+    return ForgetResult(group_id=group, removed=tg.forget(group))
+
+
+# -- the specs -------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class ToolSpec:
+    """One tool: what a model sees (name, description, input schema) and what runs."""
+
+    name: str
+    description: str
+    input: type[BaseModel]
+    output: type[BaseModel]
+    handler: Callable[[TemporalGraph, Any, str], BaseModel]
+    writes: bool  # changes the memory (callers serialize these per group)
+    destructive: bool = False  # only offered when explicitly allowed
+    extracts: bool = False  # runs extraction (AsyncTemporalGraph runs one at a time)
+
+    def input_schema(self) -> dict[str, Any]:
+        return _schema(self.input)
+
+    def output_schema(self) -> dict[str, Any]:
+        return self.output.model_json_schema(mode="serialization")
+
+
+TOOLS: tuple[ToolSpec, ...] = (
+    ToolSpec("add_episode",
+             "Remember a message: extract its facts (who lives, works, studies where, relatives, likes, "
+             "plans, what happened when) and apply them, ending facts it contradicts. Call it after each "
+             "user turn worth remembering. Returns what was added, merged, ended or retracted.",
+             AddEpisodeInput, IngestResult, _add_episode, writes=True, extracts=True),
+    ToolSpec("add_fact",
+             "Record one fact 'subject relation object' directly, optionally with when it started and "
+             "ended. For one-at-a-time relations (LIVES_IN, WORKS_AS, MARRIED_TO) a new object ends the old "
+             "one at its start. Returns the fact written (or the one it merged into).",
+             AddFactInput, FactResult, _add_fact, writes=True),
+    ToolSpec("end_fact",
+             "Say a fact stopped holding at a time ('Alice left Acme in May 2024'); it stays in the "
+             "history. Returns the facts ended.",
+             EndFactInput, FactsResult, _end_fact, writes=True),
+    ToolSpec("retract_fact",
+             "Withdraw a fact that was never true (a mistake or a correction: 'actually it was Lyon, not "
+             "Paris'); it disappears from current answers and history but stays auditable. Returns the "
+             "facts withdrawn.",
+             RetractFactInput, FactsResult, _retract_fact, writes=True),
+    ToolSpec("search",
+             "Find facts, entities and messages relevant to some words (keywords, meaning and graph "
+             "neighbours combined), current facts unless as_of is given. Use it when you do not know "
+             "the exact entity or relation.",
+             SearchInput, SearchResult, _search, writes=False),
+    ToolSpec("now",
+             "What is true now, optionally only about one subject, relation or object. Each fact comes "
+             "with when it started (valid_at).",
+             NowInput, FactsResult, _now, writes=False),
+    ToolSpec("as_of",
+             "What was true at a past (or future) moment; with known_at, as the memory believed it at "
+             "that moment (before later corrections).",
+             AsOfInput, FactsResult, _as_of, writes=False),
+    ToolSpec("history",
+             "The timeline of a subject (optionally one relation) as currently believed, oldest first: "
+             "where someone lived, worked, ... and from when until when.",
+             HistoryInput, FactsResult, _history, writes=False),
+    ToolSpec("paths",
+             "Multi-hop chains of facts from an entity (e.g. Kenji -HAS_SIBLING-> Hiro -LIVES_IN-> Osaka), "
+             "every hop valid at the same moment, shortest first.",
+             PathsInput, PathsResult, _paths, writes=False),
+    ToolSpec("ask",
+             "Answer a question in words from the memory, with the facts it rests on; says so when the "
+             "memory does not know.",
+             AskInput, Answer, _ask, writes=False),
+    ToolSpec("context",
+             "A dated memory block for a prompt: the facts and messages most relevant to a query, within "
+             "a token budget. Put it in your context before answering the user.",
+             ContextInput, ContextResult, _context, writes=False),
+    ToolSpec("forget_group",
+             "Delete everything this memory holds, for good (the right to be forgotten). Only when the "
+             "user explicitly asks for it; give the group id to confirm.",
+             ForgetGroupInput, ForgetResult, _forget_group, writes=True, destructive=True),
+)
+_BY_NAME = {spec.name: spec for spec in TOOLS}
+
+
+def tool_specs(*, allow_forget: bool = False) -> list[ToolSpec]:
+    """The tools on offer; ``forget_group`` only when ``allow_forget``."""
+    return [spec for spec in TOOLS if allow_forget or not spec.destructive]
+
+
+def tool_schemas(*, allow_forget: bool = False) -> list[dict[str, Any]]:
+    """OpenAI-style function tools (``{"type": "function", "function": {...}}``), from the input models."""
+    return [
+        {"type": "function",
+         "function": {"name": spec.name, "description": spec.description, "parameters": spec.input_schema()}}
+        for spec in tool_specs(allow_forget=allow_forget)
+    ]
+
+
+def tool_spec(name: str, *, allow_forget: bool = False) -> ToolSpec:
+    """The spec of the tool called ``name``; ToolArgumentError when there is none on offer."""
+    offered = {spec.name: spec for spec in tool_specs(allow_forget=allow_forget)}
+    if not isinstance(name, str) or name not in offered:
+        hint = " (start the memory with forget allowed to offer it)" if name in _BY_NAME else ""
+        raise ToolArgumentError(f"unknown tool {name!r}{hint}; tools: {', '.join(offered)}"[:300])
+    return offered[name]
+
+
+def parse_arguments(spec: ToolSpec, arguments: Any) -> BaseModel:
+    """The tool's input model from ``arguments`` (a dict, or a JSON object as text, as OpenAI sends)."""
+    if isinstance(arguments, (str, bytes)):
+        try:
+            arguments = spec.input.model_validate_json(arguments or "{}")
+        except ValidationError as exc:
+            raise ToolArgumentError(_validation_line(spec.name, exc)) from None
+        return arguments
+    if arguments is None:
+        arguments = {}
+    if not isinstance(arguments, dict):
+        raise ToolArgumentError(f"{spec.name}: arguments must be an object, got {type(arguments).__name__}")
+    try:
+        return spec.input.model_validate(arguments)
+    except ValidationError as exc:
+        raise ToolArgumentError(_validation_line(spec.name, exc)) from None
+
+
+def call_tool(
+    tg: TemporalGraph, name: str, arguments: Any = None, *, group_id: str = DEFAULT_GROUP,
+    allow_forget: bool = False,
+) -> dict[str, Any]:
+    """Validate ``arguments`` for tool ``name``, run it on ``tg`` in ``group_id``, return JSON data.
+
+    Bad arguments raise :class:`~temporal_graph.errors.InvalidInput` (``ToolArgumentError`` or the
+    library's own error, with the command line's message) whose text is one line naming the value.
+    """
+    spec = tool_spec(name, allow_forget=allow_forget)
+    parsed = parse_arguments(spec, arguments)
+    result = spec.handler(tg, parsed, group_id)
+    return result.model_dump(mode="json")
+
+
+class GroupSummary(BaseModel):
+    """A cheap overview of one group: how much it holds now, and its newest current facts."""
+
+    group_id: str
+    current_facts: int
+    entities: int = Field(description="Entities named by the current facts.")
+    relations: list[str] = Field(description="Relations of the current facts, most used first.")
+    facts: list[str] = Field(description="Current facts as dated sentences, newest first.")
+    truncated: bool = Field(description="True when more current facts exist than are listed.")
+
+
+def group_summary(tg: TemporalGraph, group_id: str = DEFAULT_GROUP, *, limit: int = 50) -> GroupSummary:
+    """Counts and the ``limit`` newest current facts of ``group_id`` (one read of the current facts)."""
+    facts = tg.now(group_id=group_id)
+    newest = sorted(facts, key=lambda f: (f.valid_at or f.created_at, f.created_at), reverse=True)[:limit]
+    relations = Counter(f.relation for f in facts)
+    return GroupSummary(
+        group_id=group_id, current_facts=len(facts),
+        entities=len({name_key(n) for f in facts for n in (f.subject, f.object)}),
+        relations=[r for r, _ in relations.most_common()],
+        facts=[_dated(f) for f in newest], truncated=len(facts) > limit,
+    )
+
+
+def _dated(f: Fact) -> str:
+    since = f" (since {f.valid_at.date().isoformat()})" if f.valid_at is not None else ""
+    return f"{f.text}{since}"
+
+
+def error_line(exc: BaseException) -> str:
+    """An error as the one line a model (or a person) reads."""
+    return " ".join(str(exc).split()) or type(exc).__name__
+
+
+def _validation_line(tool: str, exc: ValidationError) -> str:
+    first = exc.errors()[0]
+    where = ".".join(str(part) for part in first["loc"])
+    if not where:
+        return f"{tool}: arguments must be an object, got {first.get('input')!r}"[:300]
+    kind, message = first["type"], first["msg"]
+    if kind == "missing":
+        return f"{tool}: {where} is required"
+    if kind == "extra_forbidden":
+        return f"{tool}: unknown argument {where!r}"
+    return f"{tool}: {where}: {message}, got {first.get('input')!r}"[:300]
+
+
+def _schema(model: type[BaseModel]) -> dict[str, Any]:
+    """A model's JSON schema in the flat shape function-calling APIs expect: no titles, no $defs."""
+    schema = model.model_json_schema()
+    if "$defs" in schema:  # inputs are flat; nested models would need inlining
+        raise TypeError(f"{model.__name__}: tool inputs must be flat")
+
+    def strip(node: Any) -> Any:
+        if isinstance(node, dict):
+            return {k: strip(v) for k, v in node.items() if k != "title"}
+        if isinstance(node, list):
+            return [strip(v) for v in node]
+        return node
+
+    out = strip(schema)
+    out.setdefault("required", [])
+    out["additionalProperties"] = False
+    return out
