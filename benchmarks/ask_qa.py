@@ -107,7 +107,8 @@ class Label:
             return v[:-3] + "y"
         if v.endswith("ed"):
             stem = v[:-2]
-            return stem + "e" if len(stem) <= 2 or stem.endswith(("at", "it", "ut", "v", "c", "z", "us")) else stem
+            needs_e = len(stem) <= 2 or stem.endswith(("at", "it", "ut", "v", "c", "z", "us"))
+            return stem + "e" if needs_e else stem
         if v.endswith("ies"):
             return v[:-3] + "y"
         if v.endswith(("ses", "xes", "zes", "ches", "shes")):
@@ -147,7 +148,9 @@ def value_question(label: Label, who: str, when: str, tense: str) -> str:
 
 def start_question(label: Label, x: str, y: str) -> str:
     if label.event:  # "When was X born in Y?", "When did X win Y?"
-        return _say("When was", x, label.rest, y) if label.copula else _say("When did", x, label.base, label.rest, y)
+        if label.copula:
+            return _say("When was", x, label.rest, y)
+        return _say("When did", x, label.base, label.rest, y)
     if label.copula:
         return _say("When did", x, "become", label.rest, y)
     return _say("When did", x, "start", label.gerund, label.rest, y)
@@ -248,13 +251,14 @@ def make_questions(data: tqa.Dataset, gold: tqa.Gold, labels: dict[str, Label], 
         held = tqa.holding(spans, year)
         if len(held) == 1 and next(iter(held)) in ok and year >= MIN_YEAR:
             (value,) = held
-            candidates["as-of"].append(AskQuestion("as-of", value_question(label, name[x], f"in {year}", "past"),
-                                                   "object", name[value], (name[x], "")))
+            question = value_question(label, name[x], f"in {year}", "past")
+            candidates["as-of"].append(AskQuestion("as-of", question, "object", name[value], (name[x], "")))
         last = tqa.last_known(spans, tqa.NOW_YEAR)
         if len(last) == 1 and next(iter(last)) in ok:
             (value,) = last
-            candidates["current"].append(AskQuestion("current", value_question(label, name[x], "now", "present"),
-                                                     "object", name[value], (name[x], "")))
+            question = value_question(label, name[x], "now", "present")
+            candidates["current"].append(AskQuestion("current", question, "object", name[value],
+                                                     (name[x], "")))
 
     holders: dict[tuple[str, str], list[tuple[str, tqa.Span]]] = defaultdict(list)  # (rel, value) -> spans
     ambiguous_values = {(rel, f.tail) for (x, rel) in gold.ambiguous for f in gold.by_pair[(x, rel)]}
@@ -276,10 +280,10 @@ def make_questions(data: tqa.Dataset, gold: tqa.Gold, labels: dict[str, Label], 
             if s.stop is not None and s.stop <= tqa.NOW_YEAR and not label.event:
                 candidates["when-end"].append(AskQuestion("when-end", end_question(label, name[x], name[y]),
                                                           "end", s.stop, about))
-                candidates["how-long"].append(AskQuestion("how-long", how_long_question(label, name[x], name[y]),
-                                                          "years", s.stop - s.start, about))
-            candidates["ever"].append(AskQuestion("ever", ever_question(label, name[x], name[y]), "yes", name[y],
-                                                  about))
+                candidates["how-long"].append(AskQuestion(
+                    "how-long", how_long_question(label, name[x], name[y]), "years", s.stop - s.start, about))
+            candidates["ever"].append(AskQuestion("ever", ever_question(label, name[x], name[y]), "yes",
+                                                  name[y], about))
         others = sorted({v for (r, v) in holders if r == rel} - ever[(x, rel)] - {x})
         if others:
             y = rng.choice(others)
@@ -295,8 +299,8 @@ def make_questions(data: tqa.Dataset, gold: tqa.Gold, labels: dict[str, Label], 
         year = rng.randint(first, last)
         who = {h for h, s in held if s.holds(year)}
         if len(who) == 1 and year >= MIN_YEAR and (only := next(iter(who))) in ok:
-            candidates["who-inverse"].append(AskQuestion("who-inverse", who_question(labels[rel], name[y], year),
-                                                         "subject", name[only]))
+            question = who_question(labels[rel], name[y], year)
+            candidates["who-inverse"].append(AskQuestion("who-inverse", question, "subject", name[only]))
 
     spouse = [rid for rid, key in keys.items() if key in _SPOUSE_KEYS]
     for x in sorted({f.head for f in data.facts if f.rel in spouse}):
@@ -310,8 +314,8 @@ def make_questions(data: tqa.Dataset, gold: tqa.Gold, labels: dict[str, Label], 
             values = {s.obj for s in gold.spans[(partner, rel)]}
             if len(values) == 1 and next(iter(values)) in ok:
                 question = value_question(labels[rel], f"{name[x]}'s spouse", "", "past")
-                candidates["two-hop"].append(AskQuestion("two-hop", question, "object", name[next(iter(values))],
-                                                         (name[partner], "")))
+                candidates["two-hop"].append(AskQuestion("two-hop", question, "object",
+                                                         name[next(iter(values))], (name[partner], "")))
 
     out = {}
     for family in FAMILIES:
@@ -333,9 +337,12 @@ def fact_right(q: AskQuestion, f: Fact | None) -> bool:
     """Is ``f`` (the first cited fact) the right one for ``q``?"""
     if f is None:
         return False
-    same = lambda a, b: name_key(a) == name_key(b)
+    def same(a: str, b: str) -> bool:
+        return name_key(a) == name_key(b)
+
     if q.expect == "object":  # the other end from the asked subject: "B is married to A" answers "A's spouse"
-        value = f.subject if q.about[0] and same(f.object, q.about[0]) and f.relation in SYMMETRIC else f.object
+        reversed_pair = q.about[0] and same(f.object, q.about[0]) and f.relation in SYMMETRIC
+        value = f.subject if reversed_pair else f.object
         return same(value, q.gold)
     if q.expect == "subject":
         return same(f.subject, q.gold)
@@ -422,7 +429,8 @@ def run(data_dir: str | Path, *, labels_path: str | None = None, per_family: int
 def human(report: dict[str, Any]) -> str:
     rows = [[f, s["n"], _pct(s["engine"]), _pct(s["baseline"])] for f, s in report["families"].items()]
     out = [(f"{report['_facts']} facts loaded through add_fact; median ask {report['median_ask_ms']} ms; "
-            f"search: index built in {report['_index_seconds']} s, median query {report['_search_ms']} ms"), "",
+            f"search: index built in {report['_index_seconds']} s, "
+            f"median query {report['_search_ms']} ms"), "",
            tqa._table(rows, ["family", "n", "ask", "search top-1"])]
     for family, bad in report["_misses"].items():
         for text, got in bad[:3]:
@@ -435,10 +443,12 @@ def _pct(x: float | None) -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description="tg.ask on template questions over a HyTE-format temporal KG")
+    parser = argparse.ArgumentParser(
+        description="tg.ask on template questions over a HyTE-format temporal KG")
     parser.add_argument("--data", default=str(tqa.DEFAULT_DATA),
                         help="directory with entities.dict, relations.dict, temporal")
-    parser.add_argument("--labels", help="JSON file: relation id (or name) -> words, e.g. {\"1\": \"works at\"}")
+    parser.add_argument("--labels",
+                        help="JSON file: relation id (or name) -> words, e.g. {\"1\": \"works at\"}")
     parser.add_argument("--per-family", type=int, default=300, help="questions per family (default 300)")
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--no-baseline", action="store_true", help="skip the search baseline (faster)")

@@ -170,7 +170,8 @@ def workload_arguments(doc: str) -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     args = workload_arguments(__doc__).parse_args(argv)
     sizes = args.facts or [10_000, 100_000]
-    print(f"{'rows':>9} {'load s':>7} {'stmt/s':>7} | {'subject as_of ms (med/p99)':>27} {'scan':>13} {'ratio':>6} "
+    print(f"{'rows':>9} {'load s':>7} {'stmt/s':>7} | "
+          f"{'subject as_of ms (med/p99)':>27} {'scan':>13} {'ratio':>6} "
           f"| {'group count ms (med/p99)':>25} {'scan':>15} {'ratio':>6}")
     for size in sizes:
         f = measure(size, args.repeats, args.seed)

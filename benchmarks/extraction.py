@@ -5,9 +5,9 @@
 The labelled set (benchmarks/data/extraction_set.tsv, written together with the rules) holds chat
 sentences with the facts they state, or none. A fact counts as found when subject, relation and
 object match (names compared case-insensitively, the speaker is the default subject) and its kind
-agrees (``-REL=obj`` marks an ending). LoCoMo dev gives facts per turn; precision there comes from hand labels of the facts the
-offline extractor gives on 100 random turns, and on 60 random facts from all turns
-(benchmarks/data/locomo_labels.json); a fact without a label counts as wrong.
+agrees (``-REL=obj`` marks an ending). LoCoMo dev gives facts per turn; precision there comes from
+hand labels of the facts the offline extractor gives on 100 random turns, and on 60 random facts from
+all turns (benchmarks/data/locomo_labels.json); a fact without a label counts as wrong.
 
 A smaller held-out set (extraction_holdout.tsv), written after the rules were frozen and never used to
 tune them, shows how far the rules carry beyond the sentences they were written against.

@@ -107,7 +107,8 @@ def main(argv: list[str] | None = None) -> int:
     print(f"  LLM calls           {usage.calls:>10,}  {by_purpose}")
     print(f"  calls / episode     {usage.calls / len(subset):>10.2f}  (target 1, at most 2)")
     print(f"  prompt tokens / ep  {usage.prompt_tokens / len(subset):>10.0f}  (approximate: chars / 4)")
-    print(f"  episodes / second   {run['episodes_per_s']:>10.1f}  (pipeline only; a real LLM adds its latency)")
+    print(f"  episodes / second   {run['episodes_per_s']:>10.1f}  "
+          "(pipeline only; a real LLM adds its latency)")
     return 0
 
 

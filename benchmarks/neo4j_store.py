@@ -69,7 +69,8 @@ def main(argv: list[str] | None = None) -> int:
     assert store is not None
     clock = ManualClock(START + timedelta(days=YEARS * 365))
     with TemporalGraph(store, clock=clock) as tg:
-        print(f"{'rows':>9} {'load s':>7} {'stmt/s':>7} | {'subject as_of ms (med/p99)':>27} | {'group as_of ms (med/p99)':>25}")
+        print(f"{'rows':>9} {'load s':>7} {'stmt/s':>7} | {'subject as_of ms (med/p99)':>27} | "
+              f"{'group as_of ms (med/p99)':>25}")
         for size in args.facts or [10_000]:
             f = measure(tg, clock, size, args.repeats, args.seed)
             print(

@@ -44,7 +44,8 @@ for sample in samples:
     conv = sample["conversation"]
     i = 1
     while f"session_{i}" in conv:
-        when = datetime.strptime(conv[f"session_{i}_date_time"], "%I:%M %p on %d %B, %Y").replace(tzinfo=timezone.utc)
+        when = datetime.strptime(conv[f"session_{i}_date_time"], "%I:%M %p on %d %B, %Y").replace(
+            tzinfo=timezone.utc)
         for k, turn in enumerate(conv[f"session_{i}"]):
             turns.append((when + timedelta(seconds=30 * k), turn["speaker"], turn["text"]))
             speakers.add(turn["speaker"])
@@ -103,11 +104,13 @@ def brute_force(q):
     vector = np.asarray(real_encode([q])[0], dtype=np.float32)
     scores = []
     for table in ("episodes", "entities", "facts"):
-        rows = store._rows(f"SELECT id, embedding FROM {table} WHERE group_id = ? AND embedding IS NOT NULL", ("me",))
+        rows = store._rows(f"SELECT id, embedding FROM {table} WHERE group_id = ? AND embedding IS NOT NULL",
+                           ("me",))
         matrix = np.frombuffer(b"".join(r[1] for r in rows), dtype=np.float32).reshape(len(rows), -1)
         scores.append(np.argsort(-(matrix @ vector))[:30])
     words = " OR ".join(f'"{w}"' for w in q.replace('"', " ").split())
-    store._rows("SELECT e.id, bm25(episodes_fts) AS s FROM episodes_fts JOIN episodes e ON e.rowid = episodes_fts.rowid "
+    store._rows("SELECT e.id, bm25(episodes_fts) AS s FROM episodes_fts "
+                "JOIN episodes e ON e.rowid = episodes_fts.rowid "
                 "WHERE episodes_fts MATCH ? AND e.group_id = ? ORDER BY s", (words, "me"))
     return scores
 baseline_med, _ = timed(brute_force)
@@ -177,10 +180,12 @@ def child(code: str, *args: str) -> dict:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--data", default=str(DEFAULT_DATA))
     parser.add_argument("--sizes", default="1000,10000,100000")
-    parser.add_argument("--bulk", type=int, default=1_000_000, help="structured facts for add_facts (0: skip)")
+    parser.add_argument("--bulk", type=int, default=1_000_000,
+                        help="structured facts for add_facts (0: skip)")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     result: dict = {"sizes": {}, "bulk": None}

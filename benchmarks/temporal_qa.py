@@ -585,7 +585,8 @@ class Engine:
             first, stop = year_start(q.year), year_start(q.until + 1)
             return self._objects(
                 f for f in self.tg.history(x, r)
-                if (f.valid_at is None or f.valid_at < stop) and (f.invalid_at is None or f.invalid_at > first)
+                if (f.valid_at is None or f.valid_at < stop)
+                and (f.invalid_at is None or f.invalid_at > first)
             )
         if q.kind == "two_hop" and q.shared:
             return self._shared(x, r, year_start(q.year))
@@ -612,7 +613,8 @@ class Engine:
         """X -R-> value <-R- other: a chain walking its second fact backwards."""
         if self.paths_used:
             try:
-                found = self.tg.paths(x, relations=[r], max_hops=2, as_of=moment, direction="any", limit=10_000)
+                found = self.tg.paths(x, relations=[r], max_hops=2, as_of=moment, direction="any",
+                                      limit=10_000)
             except TemporalGraphError:
                 self.paths_used = False
             else:
@@ -728,10 +730,12 @@ def all_perfect(report: Report) -> bool:
 
 
 def _table(rows: list[list[str]], header: list[str]) -> str:
-    widths = [max(len(str(x)) for x in col) for col in zip(header, *rows)]
+    # every row has one cell per header column
+    widths = [max(len(str(x)) for x in col) for col in zip(header, *rows, strict=True)]
 
     def line(cells: Sequence[Any]) -> str:
-        return "  ".join(str(c).rjust(w) if i else str(c).ljust(w) for i, (c, w) in enumerate(zip(cells, widths)))
+        return "  ".join(str(c).rjust(w) if i else str(c).ljust(w)
+                         for i, (c, w) in enumerate(zip(cells, widths, strict=True)))
 
     return "\n".join([line(header), line(["-" * w for w in widths]), *map(line, rows)])
 
@@ -755,7 +759,8 @@ def human(report: Report) -> str:
                "overlap = two objects share >= 1 / >= 2 years of explicit intervals; if-one = pairs that "
                "would be ambiguous as a one relation; ambiguous = left out of the questions")
     rows = [[s["relation"], s["cardinality"], s["facts"], s["pairs"], s["multi"], s["overlap"],
-             s["overlap2"], s["ambiguous_if_one"], s["ambiguous"], s["points"]] for s in overlap_counts(data, gold)]
+             s["overlap2"], s["ambiguous_if_one"], s["ambiguous"], s["points"]]
+            for s in overlap_counts(data, gold)]
     out.append(_table(rows, ["relation", "card", "facts", "pairs", "multi-obj", "overlap>=1y",
                              "overlap>=2y", "if-one", "ambiguous", "point facts"]))
     out.append("")
@@ -774,7 +779,8 @@ def human(report: Report) -> str:
     how = ("tg.paths" if report.engine_state.paths_used
            else "two as_of lookups (tg.paths unavailable: no paths service installed)")
     out.append(f"two_hop: {sum(not q.shared for q in hops)} chains (X's R1 in Y, then their R2 in Y), "
-               f"{sum(q.shared for q in hops)} shared values (who else had X's R-value in Y), answered with {how}")
+               f"{sum(q.shared for q in hops)} shared values (who else had X's R-value in Y), "
+               f"answered with {how}")
     for kind, bad in report.failures.items():
         for q, got in bad[:3]:
             out.append(f"  engine miss [{kind}] {q} -> {got}")
@@ -783,14 +789,16 @@ def human(report: Report) -> str:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="Temporal-QA benchmark on a HyTE-format temporal KG")
-    parser.add_argument("--data", default=str(DEFAULT_DATA), help="directory with entities.dict, relations.dict, temporal")
+    parser.add_argument("--data", default=str(DEFAULT_DATA),
+                        help="directory with entities.dict, relations.dict, temporal")
     parser.add_argument("--questions", type=int, default=500, help="questions per type (default 500)")
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--db", default=":memory:", help="embedded store file (default: in memory)")
     parser.add_argument("--one", action="append", default=[], metavar="RELATION",
                         help="declare a relation one-at-a-time (repeatable; YAGO relations are declared)")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
-    parser.add_argument("--check", action="store_true", help="exit 1 unless the engine scores 100%% on every type")
+    parser.add_argument("--check", action="store_true",
+                        help="exit 1 unless the engine scores 100%% on every type")
     args = parser.parse_args(argv)
     if not (Path(args.data) / "temporal").exists():
         print(f"error: {args.data} has no 'temporal' file", file=sys.stderr)

@@ -8,8 +8,8 @@ For each size this measures, in one process and on the same vectors and queries:
 - ``sqlite-vec``: the brute-force ``vec0`` virtual table inside SQLite.
 
 Vectors are 384-dimensional with a low intrinsic dimension and topical clusters, which is closer
-to sentence embeddings than uniform noise (on which no index has good recall). The approximate libraries are optional: a missing one is
-reported as such. Run:
+to sentence embeddings than uniform noise (on which no index has good recall). The approximate
+libraries are optional: a missing one is reported as such. Run:
 
     .venv/bin/python benchmarks/vector_topk.py                      # 10k and 100k
     .venv/bin/python benchmarks/vector_topk.py --sizes 1000000      # 1M (builds take minutes)
@@ -62,7 +62,9 @@ def timed(fn, queries: np.ndarray) -> tuple[float, list]:
 
 
 def recall(found: list, truth: list) -> float:
-    return statistics.mean(len(set(map(int, f)) & set(map(int, t))) / K for f, t in zip(found, truth))
+    # one result list per query on both sides
+    return statistics.mean(len(set(map(int, f)) & set(map(int, t))) / K
+                           for f, t in zip(found, truth, strict=True))
 
 
 def run(n: int, queries: int) -> dict:
@@ -89,7 +91,8 @@ def run(n: int, queries: int) -> dict:
         from usearch.index import Index
 
         t = time.perf_counter()
-        uindex = Index(ndim=DIM, metric="ip", dtype="f32", connectivity=16, expansion_add=100, expansion_search=64)
+        uindex = Index(ndim=DIM, metric="ip", dtype="f32", connectivity=16, expansion_add=100,
+                       expansion_search=64)
         uindex.add(np.arange(n), data)
         row["usearch_build_s"] = time.perf_counter() - t
         row["usearch_ms"], found = timed(lambda q: uindex.search(q, K).keys, qs)
@@ -117,8 +120,16 @@ def run(n: int, queries: int) -> dict:
     return row
 
 
+def _cell(row: dict, name: str) -> str:
+    """One approximate index's "build s / ms / recall" for the table."""
+    if f"{name}_ms" not in row:
+        return "n/a"
+    return f"{row[f'{name}_build_s']:.1f} / {row[f'{name}_ms']:.3f} / {row[f'{name}_recall']:.3f}"
+
+
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--sizes", default="10000,100000")
     parser.add_argument("--queries", type=int, default=50)
     parser.add_argument("--json", action="store_true")
@@ -130,12 +141,9 @@ def main() -> None:
     print(f"{'vectors':>10} | {'exact ms':>8} | {'hnswlib build s / ms / recall':>30} | "
           f"{'usearch build s / ms / recall':>30} | {'sqlite-vec ms / recall':>22}")
     for r in rows:
-        def cell(name: str) -> str:
-            if f"{name}_ms" not in r:
-                return "n/a"
-            return f"{r[f'{name}_build_s']:.1f} / {r[f'{name}_ms']:.3f} / {r[f'{name}_recall']:.3f}"
         vec = f"{r['sqlite_vec_ms']:.2f} / {r['sqlite_vec_recall']:.3f}" if "sqlite_vec_ms" in r else "n/a"
-        print(f"{r['n']:>10,} | {r['exact_ms']:>8.3f} | {cell('hnswlib'):>30} | {cell('usearch'):>30} | {vec:>22}")
+        print(f"{r['n']:>10,} | {r['exact_ms']:>8.3f} | {_cell(r, 'hnswlib'):>30} | "
+              f"{_cell(r, 'usearch'):>30} | {vec:>22}")
 
 
 if __name__ == "__main__":

@@ -63,7 +63,8 @@ class ReferenceModel:
         self, subject: str, relation: str, obj: str, *, at: datetime | None, until: datetime | None,
         tx: datetime,
     ) -> Stmt:
-        if at is None and self.cardinality(relation) == "one" and self.live(subject, relation, tx, starts_only=True):
+        if (at is None and self.cardinality(relation) == "one"
+                and self.live(subject, relation, tx, starts_only=True)):
             at = tx  # an undated start entering a timeline begins at the write time
         if at is not None and until is not None and until <= at:
             raise Rejected(f"until {until} is not after start {at}")
@@ -84,7 +85,9 @@ class ReferenceModel:
     def keys(self) -> set[Key]:
         return {(s.subject, s.relation) for s in self.log}
 
-    def live(self, subject: str, relation: str, known_at: datetime, *, starts_only: bool = False) -> list[Stmt]:
+    def live(
+        self, subject: str, relation: str, known_at: datetime, *, starts_only: bool = False
+    ) -> list[Stmt]:
         """Start/end statements of the key written at or before ``known_at`` and not cancelled
         by a later retraction (of the same object) also written by then."""
         known = [s for s in self.log if s.subject == subject and s.relation == relation and s.tx <= known_at]
@@ -167,7 +170,8 @@ class ReferenceModel:
         problems = []
         if valid_at is not None and invalid_at is not None and not valid_at < invalid_at:
             problems.append(f"empty interval [{valid_at}, {invalid_at})")
-        inside = [valid_at] + [e for e in events if _le(valid_at, e) and (invalid_at is None or e < invalid_at)]
+        inside = [valid_at] + [e for e in events
+                               if _le(valid_at, e) and (invalid_at is None or e < invalid_at)]
         for point in inside:
             if not self.holds(live, relation, obj, point):
                 problems.append(f"{obj} does not hold at {point} inside the row")
@@ -181,11 +185,13 @@ class ReferenceModel:
                 s.kind == "start" and s.obj != obj and s.at == t for s in live
             )
 
-        if invalid_at is not None and self.holds(live, relation, obj, invalid_at) and not boundary_explained(invalid_at):
+        if (invalid_at is not None and self.holds(live, relation, obj, invalid_at)
+                and not boundary_explained(invalid_at)):
             problems.append(f"{obj} still holds at the row's end {invalid_at}: the row is not maximal")
         if valid_at is not None:
             before = [e for e in events if e < valid_at]
             previous = before[-1] if before else None
             if self.holds(live, relation, obj, previous) and not boundary_explained(valid_at):
-                problems.append(f"{obj} already holds before the row's start {valid_at}: the row is not maximal")
+                problems.append(
+                    f"{obj} already holds before the row's start {valid_at}: the row is not maximal")
         return problems

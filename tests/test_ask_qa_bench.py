@@ -38,7 +38,8 @@ def hyte_dir(tmp_path: Path) -> Path:
 
 
 def test_every_family_is_asked_and_answered(hyte_dir):
-    report = ask_qa.run(hyte_dir, labels_path=str(hyte_dir / "labels.json"), per_family=50, with_baseline=False)
+    report = ask_qa.run(hyte_dir, labels_path=str(hyte_dir / "labels.json"), per_family=50,
+                        with_baseline=False)
     families = report["families"]
     assert set(families) == set(ask_qa.FAMILIES)
     assert all(s["n"] > 0 for s in families.values()), families

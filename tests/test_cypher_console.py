@@ -51,7 +51,8 @@ def test_multi_line_input_waits_for_the_semicolon() -> None:
 
 def test_commands_are_lines_starting_with_a_colon() -> None:
     items, rest = split_input(':param name => "Alice"\n:asof 2023-05-01 2024-01-01\nRETURN $name;\n')
-    assert items == [Command("param", 'name => "Alice"'), Command("asof", "2023-05-01 2024-01-01"), Query("RETURN $name")]
+    assert items == [Command("param", 'name => "Alice"'), Command("asof", "2023-05-01 2024-01-01"),
+                     Query("RETURN $name")]
     assert rest == ""
 
 
@@ -95,7 +96,8 @@ def test_param_syntax() -> None:
 def test_tables_show_times_and_hide_embeddings() -> None:
     out, text = _out()
     when = datetime(2023, 5, 1, tzinfo=UTC)
-    out.print(render_table(["name", "since", "vector", "props"], [["Alice", when, [0.1] * 384, {"a": 1, "embedding": [1.0] * 384}]]))
+    row = ["Alice", when, [0.1] * 384, {"a": 1, "embedding": [1.0] * 384}]
+    out.print(render_table(["name", "since", "vector", "props"], [row]))
     shown = text.getvalue()
     assert "Alice" in shown and "2023-05-01T00:00:00+00:00" in shown
     assert "[384 numbers]" in shown and "{a: 1}" in shown

@@ -44,7 +44,8 @@ def _linter_or_skip() -> str:
 def _lint(args: list[str], stdin: str | None = None) -> subprocess.CompletedProcess[str]:
     node = _linter_or_skip()
     return subprocess.run(
-        [node, "lint.mjs", *args], check=False, cwd=LINT_DIR, input=stdin, capture_output=True, text=True, timeout=600
+        [node, "lint.mjs", *args], check=False, cwd=LINT_DIR, input=stdin, capture_output=True, text=True,
+        timeout=600,
     )
 
 

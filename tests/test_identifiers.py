@@ -125,5 +125,6 @@ def test_entity_types_become_safe_labels_or_none(entity_type: str, label: str | 
 
 
 def test_full_text_queries_are_quoted_words_only() -> None:
-    assert quoted_terms('name:"x" OR *:* AND title:(a~2)') == '"name" OR "x" OR "or" OR "and" OR "title" OR "a" OR "2"'
+    assert quoted_terms('name:"x" OR *:* AND title:(a~2)') == (
+        '"name" OR "x" OR "or" OR "and" OR "title" OR "a" OR "2"')
     assert quoted_terms("?! -- ") is None

@@ -54,14 +54,16 @@ CASES = [
      {("Melanie", "DID", "took their kids to a park", "state", "2023-05-07")}),
     ("John", "Thanks, Maria! It was quite a journey. I graduated last week!",
      {("John", "DID", "graduated", "state", "2023-05-01")}),
-    ("Caroline", "I started playing acoustic guitar about five years ago; it's been a great way to express myself.",
+    ("Caroline",
+     "I started playing acoustic guitar about five years ago; it's been a great way to express myself.",
      {("Caroline", "PLAYS", "guitar", "state", "2018-01-01")}),
     ("Melanie", "We went camping last weekend.", {("Melanie", "DID", "went camping", "state", "2023-05-06")}),
     ("Maria", "Just yesterday I joined a nearby church.",
      {("Maria", "DID", "joined a nearby church", "state", "2023-05-07")}),
     ("Jon", "Hey Gina! Took a short trip last week to Rome to clear my mind a little.",
      {("Jon", "VISITED", "Rome", "state", "2023-05-01")}),
-    ("Joanna", "I went to Woodhaven, a small town in the Midwest.", {("Joanna", "VISITED", "Woodhaven", "state", None)}),
+    ("Joanna", "I went to Woodhaven, a small town in the Midwest.",
+     {("Joanna", "VISITED", "Woodhaven", "state", None)}),
     ("Jon", "Oh, I've been to Paris yesterday.", {("Jon", "VISITED", "Paris", "state", "2023-05-07")}),
     ("Caroline", "I went to an LGBTQ conference two days ago.",
      {("Caroline", "ATTENDED", "LGBTQ conference", "state", "2023-05-06")}),
@@ -69,9 +71,11 @@ CASES = [
     ("Li Na", "Zhang Wei lives in Hangzhou.", {("Zhang Wei", "LIVES_IN", "Hangzhou", "state", None)}),
     ("Wei", "I moved to Shanghai next month.", {("Wei", "LIVES_IN", "Shanghai", "state", "2023-06-01")}),
     ("Wei", "Next month I move to Shanghai as an AI architect.",
-     {("Wei", "LIVES_IN", "Shanghai", "state", "2023-06-01"), ("Wei", "WORKS_AS", "AI architect", "state", "2023-06-01")}),
+     {("Wei", "LIVES_IN", "Shanghai", "state", "2023-06-01"),
+      ("Wei", "WORKS_AS", "AI architect", "state", "2023-06-01")}),
     ("Anna", "I lived in Rome from 2019 to 2021.", {("Anna", "LIVES_IN", "Rome", "state", "2019-01-01")}),
-    ("Anna", "I've been living in Berlin for 3 years.", {("Anna", "LIVES_IN", "Berlin", "state", "2020-05-08")}),
+    ("Anna", "I've been living in Berlin for 3 years.",
+     {("Anna", "LIVES_IN", "Berlin", "state", "2020-05-08")}),
     ("Anna", "I have lived in Berlin since 2020.", {("Anna", "LIVES_IN", "Berlin", "state", "2020-01-01")}),
     ("Anna", "I lived in Rome.", {("Anna", "LIVED_IN", "Rome", "state", None)}),
     ("Sam", "I'm from Ohio.", {("Sam", "HOMETOWN", "Ohio", "state", None)}),
@@ -81,18 +85,22 @@ CASES = [
     ("Maria", "My sister Anna works at Google.",
      {("Maria", "HAS_SIBLING", "Anna", "state", None), ("Anna", "WORKS_AT", "Google", "state", None)}),
     ("Wei", "I work as a Go backend engineer at Alibaba.",
-     {("Wei", "WORKS_AS", "Go backend engineer", "state", None), ("Wei", "WORKS_AT", "Alibaba", "state", None)}),
+     {("Wei", "WORKS_AS", "Go backend engineer", "state", None),
+      ("Wei", "WORKS_AT", "Alibaba", "state", None)}),
     ("Li Na", "Zhang Wei is an engineer at Alibaba.",
-     {("Zhang Wei", "WORKS_AS", "engineer", "state", None), ("Zhang Wei", "WORKS_AT", "Alibaba", "state", None)}),
+     {("Zhang Wei", "WORKS_AS", "engineer", "state", None),
+      ("Zhang Wei", "WORKS_AT", "Alibaba", "state", None)}),
     ("Maria", "I'm a teacher.", {("Maria", "WORKS_AS", "teacher", "state", None)}),
     ("John", "I'm now an assistant manager at Target.",
-     {("John", "WORKS_AS", "assistant manager", "state", None), ("John", "WORKS_AT", "Target", "state", None)}),
+     {("John", "WORKS_AS", "assistant manager", "state", None),
+      ("John", "WORKS_AT", "Target", "state", None)}),
     ("Sam", "I got a new job at Microsoft!", {("Sam", "WORKS_AT", "Microsoft", "state", None)}),
     ("Andrew", "So, I started a new job as a Financial Analyst last week.",
      {("Andrew", "WORKS_AS", "Financial Analyst", "state", "2023-05-01")}),
     ("Sam", "I'm studying law at Harvard.", {("Sam", "STUDIES_AT", "Harvard", "state", None)}),
     ("Maria", "My brother Leo studies at the University of Toronto.",
-     {("Maria", "HAS_SIBLING", "Leo", "state", None), ("Leo", "STUDIES_AT", "University of Toronto", "state", None)}),
+     {("Maria", "HAS_SIBLING", "Leo", "state", None),
+      ("Leo", "STUDIES_AT", "University of Toronto", "state", None)}),
     # endings
     ("Sam", "I quit Acme.", {("Sam", "WORKS_AT", "Acme", "ending", None)}),
     ("Sam", "I left Google last year.", {("Sam", "WORKS_AT", "Google", "ending", "2022-01-01")}),
@@ -110,7 +118,8 @@ CASES = [
     ("Sam", "Tom and I broke up last month.", {("Sam", "DATING", "Tom", "ending", "2023-04-01")}),
     ("Sam", "I graduated from MIT in 2018.", {("Sam", "STUDIES_AT", "MIT", "ending", "2018-01-01")}),
     ("Sam", "I sold my car last month.", {("Sam", "OWNS", "car", "ending", "2023-04-01")}),
-    ("Sam", "I recovered from covid last month.", {("Sam", "HAS_CONDITION", "covid", "ending", "2023-04-01")}),
+    ("Sam", "I recovered from covid last month.",
+     {("Sam", "HAS_CONDITION", "covid", "ending", "2023-04-01")}),
     # family, partners, pets
     ("Sam", "I married Tom in 2015.", {("Sam", "MARRIED_TO", "Tom", "state", "2015-01-01")}),
     ("Sam", "I'm dating Alex.", {("Sam", "DATING", "Alex", "state", None)}),
@@ -135,9 +144,11 @@ CASES = [
     ("Sam", "I'm allergic to peanuts and shellfish.",
      {("Sam", "ALLERGIC_TO", "peanuts", "state", None), ("Sam", "ALLERGIC_TO", "shellfish", "state", None)}),
     ("Sam", "I have asthma.", {("Sam", "HAS_CONDITION", "asthma", "state", None)}),
-    ("Sam", "I was diagnosed with diabetes last year.", {("Sam", "HAS_CONDITION", "diabetes", "state", "2022-01-01")}),
+    ("Sam", "I was diagnosed with diabetes last year.",
+     {("Sam", "HAS_CONDITION", "diabetes", "state", "2022-01-01")}),
     ("Sam", "I bought a new bike last week.", {("Sam", "OWNS", "new bike", "state", "2023-05-01")}),
-    ("Sam", "I'm planning to visit Japan next month.", {("Sam", "PLANS_TO_VISIT", "Japan", "state", "2023-06-01")}),
+    ("Sam", "I'm planning to visit Japan next month.",
+     {("Sam", "PLANS_TO_VISIT", "Japan", "state", "2023-06-01")}),
     ("Sam", "We're going to Paris next week!", {("Sam", "PLANS_TO_VISIT", "Paris", "state", "2023-05-15")}),
     ("Andrew", "This weekend, I'm planning to check out this cozy cafe.",
      {("Andrew", "PLANS", "check out the cozy cafe", "state", "2023-05-13")}),
@@ -211,12 +222,14 @@ def test_entities_carry_types() -> None:
     result = EXTRACTOR.extract(episode("Next month I move to Shanghai as an AI architect.", "Wei"))
     assert {(e.name, e.type) for e in result.entities} == {("Wei", "Person"), ("Shanghai", "Place"),
                                                           ("AI architect", "Role")}
-    assert {(f.relation, f.object_type) for f in result.facts} == {("LIVES_IN", "Place"), ("WORKS_AS", "Role")}
+    assert {(f.relation, f.object_type) for f in result.facts} == {("LIVES_IN", "Place"),
+                                                                     ("WORKS_AS", "Role")}
 
 
 def test_correction_in_the_same_sentence() -> None:
     [fact] = EXTRACTOR.extract(episode("Actually, I live in Lyon, not Paris.", "Sam")).facts
-    assert (fact.relation, fact.object, fact.kind, fact.replaces) == ("LIVES_IN", "Lyon", "correction", "Paris")
+    assert (fact.relation, fact.object, fact.kind, fact.replaces) == (
+        "LIVES_IN", "Lyon", "correction", "Paris")
 
 
 @pytest.mark.parametrize("sentence", ["Sorry, I meant Lyon.", "Actually it was Lyon, not Paris.",

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import types
 from datetime import datetime, timezone
@@ -43,7 +44,8 @@ def test_jsonl_accepts_the_documented_field_names(tmp_path):
         tmp_path,
         "chat.log",  # extension says nothing; content decides
         jsonl(
-            {"speaker": "Ana", "text": "I live in Lisbon.", "timestamp": "2024-01-02T10:00:00+01:00", "conversation": "c1"},
+            {"speaker": "Ana", "text": "I live in Lisbon.", "timestamp": "2024-01-02T10:00:00+01:00",
+             "conversation": "c1"},
             {"role": "user", "content": "hi", "time": "8 May 2023", "group_id": 7},
             {"author": "Ben", "message": "yo", "date": 1700000000, "id": "m-3"},
             {"name": "Cy", "text": "ok", "created_at": "2023-05-08"},
@@ -56,7 +58,8 @@ def test_jsonl_accepts_the_documented_field_names(tmp_path):
     assert (first.speaker, first.content, first.group_id) == ("Ana", "I live in Lisbon.", "c1")
     assert first.timestamp == datetime(2024, 1, 2, 9, 0, tzinfo=UTC)
     assert first.source_id == "line:1" and first.line == 1
-    assert (second.speaker, second.group_id, second.timestamp) == ("user", "7", datetime(2023, 5, 8, tzinfo=UTC))
+    assert (second.speaker, second.group_id, second.timestamp) == (
+        "user", "7", datetime(2023, 5, 8, tzinfo=UTC))
     assert third.timestamp == datetime(2023, 11, 14, 22, 13, 20, tzinfo=UTC)
     assert third.source_id == "m-3" and third.group_id is None
     assert fourth.speaker == "Cy" and fourth.timestamp.tzinfo is not None
@@ -108,7 +111,8 @@ def test_jsonl_bad_bytes_deep_in_a_file_become_one_read_error(tmp_path):
 
 
 def test_jsonl_with_a_byte_order_mark_is_read(tmp_path):
-    path = write(tmp_path, "bom.jsonl", b"\xef\xbb\xbf" + jsonl({"text": "hi", "timestamp": "2024-01-01"}).encode())
+    body = jsonl({"text": "hi", "timestamp": "2024-01-01"}).encode()
+    path = write(tmp_path, "bom.jsonl", b"\xef\xbb\xbf" + body)
     assert detect_format(path) == "jsonl"
     (message,) = list(read_messages(path))
     assert message.content == "hi"
@@ -192,12 +196,13 @@ def test_locomo_conversation_from_the_shared_data_set():
     assert errors == []
     conv26 = [m for m in messages if m.group_id == "conv-26"]
     assert len(conv26) == 419  # 19 sessions with turns; the later sessions listed only by date are ignored
-    assert {m.group_id for m in messages} == {"conv-26", "conv-30", "conv-41", "conv-42", "conv-43", "conv-44"}
+    assert {m.group_id for m in messages} == {"conv-26", "conv-30", "conv-41", "conv-42", "conv-43",
+                                              "conv-44"}
     first = conv26[0]
     assert first.source_id == "conv-26:D1:1" and first.speaker == "Caroline"
     assert first.timestamp == datetime(2023, 5, 8, 13, 56, tzinfo=UTC)
     assert conv26[2].timestamp == datetime(2023, 5, 8, 13, 56, 2, tzinfo=UTC)  # +1 s per turn
-    assert all(a.timestamp < b.timestamp for a, b in zip(conv26, conv26[1:]))
+    assert all(a.timestamp < b.timestamp for a, b in itertools.pairwise(conv26))
     photo = next(m for m in conv26 if m.source_id == "conv-26:D1:5")
     assert photo.content.endswith("[shares a photo of a dog walking past a wall with a painting of a woman]")
 
@@ -214,7 +219,8 @@ def test_locomo_single_sample_object_and_bad_parts(tmp_path):
             "session_1": [
                 {"speaker": "Ana", "dia_id": "D1:1", "text": "Hi Ben!"},
                 {"speaker": "Ben", "dia_id": "D1:2"},
-                {"speaker": "Ana", "dia_id": "D1:3", "text": "", "blip_caption": "a photography of a red bike"},
+                {"speaker": "Ana", "dia_id": "D1:3", "text": "",
+                 "blip_caption": "a photography of a red bike"},
             ],
             "session_3_date_time": "sometime",
             "session_3": [{"speaker": "Ana", "dia_id": "D3:1", "text": "lost"}],
@@ -278,7 +284,7 @@ def test_example_chat_reads_cleanly():
     assert {m.speaker for m in messages} == {"Zhang Wei", "Li Na"}
     assert {m.group_id for m in messages} == {"demo"}
     assert messages[0].timestamp.year == 2023 and messages[-1].timestamp.year == 2024
-    assert all(a.timestamp < b.timestamp for a, b in zip(messages, messages[1:]))
+    assert all(a.timestamp < b.timestamp for a, b in itertools.pairwise(messages))
 
 
 # --- bad files -----------------------------------------------------------------------------------

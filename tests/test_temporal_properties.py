@@ -36,11 +36,13 @@ YEARS = tuple(datetime(y, 1, 1, tzinfo=UTC) for y in range(2018, 2024))
 # among the valid times; one valid time sits inside that stretch too.
 CLOCK_START = datetime(2020, 6, 1, tzinfo=UTC)
 VALID_TIMES = (*YEARS, datetime(2020, 6, 15, tzinfo=UTC))
-EXTRA_T = (datetime(2017, 6, 1, tzinfo=UTC), datetime(2019, 7, 1, tzinfo=UTC), datetime(2030, 1, 1, tzinfo=UTC))
+EXTRA_T = (datetime(2017, 6, 1, tzinfo=UTC), datetime(2019, 7, 1, tzinfo=UTC),
+           datetime(2030, 1, 1, tzinfo=UTC))
 
 # TG_PROPERTY_EXAMPLES=2000 for a longer hunt; the default keeps the suite fast.
 EXAMPLES = int(os.environ.get("TG_PROPERTY_EXAMPLES", "120"))
-PROPERTY_SETTINGS = settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+PROPERTY_SETTINGS = settings(max_examples=EXAMPLES, deadline=None,
+                             suppress_health_check=[HealthCheck.too_slow])
 
 # -- strategies -----------------------------------------------------------------------------------
 # Weighted towards one key so that statements about it pile up and interact.
@@ -80,7 +82,8 @@ class Run:
     @classmethod
     def fresh(cls) -> Run:
         clock = ManualClock(CLOCK_START)
-        return cls(TemporalGraph.open(":memory:", clock=clock, ontology=ONTOLOGY, embed=False), clock, ReferenceModel(CARDINALITY))
+        tg = TemporalGraph.open(":memory:", clock=clock, ontology=ONTOLOGY, embed=False)
+        return cls(tg, clock, ReferenceModel(CARDINALITY))
 
     def export_facts(self) -> list[dict]:
         return self.tg.export()["facts"]
@@ -149,7 +152,8 @@ class Run:
                 assert f["expired_at"] == self.expired[f["id"]], f"row {f['id']} expired twice"
             self.expired[f["id"]] = f["expired_at"]
             if f["expired_at"] is None:
-                current.add((f["id"], f["subject"], f["relation"], f["object"], f["valid_at"], f["invalid_at"]))
+                current.add((f["id"], f["subject"], f["relation"], f["object"], f["valid_at"],
+                             f["invalid_at"]))
         assert set(self.seen) == {f["id"] for f in facts}, "a row disappeared"
         self.current_after.append(current)
 
@@ -160,7 +164,8 @@ class Run:
 
     def knowledge_points(self) -> list[datetime]:
         # Each write, a second before it (not yet known) and half a day after (between writes).
-        return sorted({CLOCK_START, *self.txs, *(t - SECOND for t in self.txs), *(t + timedelta(hours=12) for t in self.txs)})
+        return sorted({CLOCK_START, *self.txs, *(t - SECOND for t in self.txs),
+                       *(t + timedelta(hours=12) for t in self.txs)})
 
     def check_as_of(self, t: datetime, k: datetime) -> None:
         rows = self.tg.as_of(t, known_at=k)
@@ -178,14 +183,17 @@ class Run:
 
     def check_filtered_as_of(self, t: datetime, k: datetime, *, subject: str, relation: str | None) -> None:
         """The subject-scoped read path answers the same as the whole-group one."""
-        got = {(f.subject, f.relation, f.object) for f in self.tg.as_of(t, known_at=k, subject=subject, relation=relation)}
+        got = {(f.subject, f.relation, f.object)
+               for f in self.tg.as_of(t, known_at=k, subject=subject, relation=relation)}
         expected = {x for x in self.model.believed(t, k) if x[0] == subject and relation in (None, x[1])}
         assert got == expected, f"as_of(T={show(t)}, known_at={k}, subject={subject}, relation={relation})"
 
 
 def describe(ops: list[tuple]) -> str:
-    return "\n".join(f"  {i}: {op[0]} {' '.join(show(x) if isinstance(x, datetime) or x is None else str(x) for x in op[1:])}"
-                     for i, op in enumerate(ops))
+    def args(op: tuple) -> str:
+        return " ".join(show(x) if isinstance(x, datetime) or x is None else str(x) for x in op[1:])
+
+    return "\n".join(f"  {i}: {op[0]} {args(op)}" for i, op in enumerate(ops))
 
 
 # -- 1. as_of(T, known_at=K) equals the model -----------------------------------------------------
@@ -226,7 +234,8 @@ def check_history(run: Run, k: datetime) -> None:
                 assert not run.model.row_problems(subject, relation, f.object, f.valid_at, f.invalid_at, k)
             if CARDINALITY(relation) == "one":
                 for a, b in itertools.pairwise(rows):
-                    assert a.invalid_at is not None and b.valid_at is not None and a.invalid_at <= b.valid_at, (
+                    assert (a.invalid_at is not None and b.valid_at is not None
+                            and a.invalid_at <= b.valid_at), (
                         f"overlapping {relation} rows: {a.object} and {b.object}"
                     )
 
@@ -245,7 +254,7 @@ def test_rows_immutable_and_known_at_replays_the_past(ops: list[tuple], data: st
             snapshots.append((k, t, rows_of(run.tg.as_of(t, known_at=k))))
         final_rows = run.export_facts()
         # The rows known at each past K are exactly the rows current right after that write.
-        for k, current in zip(run.txs, [c for c in run.current_after]):
+        for k, current in zip(run.txs, [c for c in run.current_after], strict=True):  # one per write
             known = {(f["id"], f["subject"], f["relation"], f["object"], f["valid_at"], f["invalid_at"])
                      for f in final_rows if known_at(f, k)}
             assert known == current, f"rows known at {k} changed after later writes"
@@ -278,13 +287,15 @@ dated_adds = st.lists(
     max_size=12,
 ).map(lambda adds: [op if op[5] is None or op[5] > op[4] else op[:5] + (None,) for op in adds])
 dated_ends = st.lists(
-    st.tuples(st.just("end"), st.sampled_from(SUBJECTS[:2]), relations, st.none() | objects, st.sampled_from(YEARS)),
+    st.tuples(st.just("end"), st.sampled_from(SUBJECTS[:2]), relations, st.none() | objects,
+              st.sampled_from(YEARS)),
     max_size=5,
 )
 
 
 @PROPERTY_SETTINGS
-@given(statements=st.builds(lambda a, e: a + e, dated_adds, dated_ends), seed=st.randoms(use_true_random=False))
+@given(statements=st.builds(lambda a, e: a + e, dated_adds, dated_ends),
+       seed=st.randoms(use_true_random=False))
 def test_out_of_order_input_gives_the_same_final_belief(statements: list[tuple], seed: random.Random) -> None:
     shuffled = list(statements)
     seed.shuffle(shuffled)
@@ -305,7 +316,8 @@ def test_out_of_order_input_gives_the_same_final_belief(statements: list[tuple],
     (history_a, now_a), (history_b, now_b) = results
     assert history_a == history_b, (
         f"history differs by arrival order\n in order: {sorted(history_a - history_b)}\n"
-        f" shuffled: {sorted(history_b - history_a)}\norder:\n{describe(statements)}\nshuffled:\n{describe(shuffled)}"
+        f" shuffled: {sorted(history_b - history_a)}\n"
+        f"order:\n{describe(statements)}\nshuffled:\n{describe(shuffled)}"
     )
     assert now_a == now_b
 

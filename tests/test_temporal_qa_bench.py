@@ -91,7 +91,8 @@ def test_contradictory_one_relation_data_is_left_out_and_names_stay_distinct(hyt
     # Remarriage in the divorce year: the newcomer holds from its first year; an open end is
     # closed by the next spouse.
     spans = gold.spans[("1", "0")]
-    assert [(s.obj, s.start, s.stop) for s in spans] == [("2", 1990, 1995), ("3", 1995, 2005), ("4", 2005, None)]
+    assert [(s.obj, s.start, s.stop) for s in spans] == [("2", 1990, 1995), ("3", 1995, 2005),
+                                                         ("4", 2005, None)]
     # Births are one-year points; names the engine would merge get their id; nameless ids get one.
     assert [(s.start, s.stop) for s in gold.spans[("1", "2")]] == [(1960, 1961)]
     assert data.entity_names["1"] != data.entity_names["5"]
@@ -99,7 +100,9 @@ def test_contradictory_one_relation_data_is_left_out_and_names_stay_distinct(hyt
     assert data.relation_keys["3"] == "R3"
 
 
-def test_command_line_prints_the_json_shape_and_checks(hyte_dir: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_command_line_prints_the_json_shape_and_checks(
+    hyte_dir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     assert bench.main(["--data", str(hyte_dir), "--questions", "20", "--json", "--check"]) == 0
     result = json.loads(capsys.readouterr().out)
     assert set(result) == {"engine", "baseline", "facts", "load_seconds"}
