@@ -2,8 +2,20 @@
 
 from .client import TemporalGraph
 from .interfaces.async_client import AsyncTemporalGraph
-from .model import (Answer, BulkError, BulkReport, Diff, Entity, Episode, Fact, FactInput, ImportReport,
-                    IngestResult, Path, SearchHit)
+from .model import (
+    Answer,
+    BulkError,
+    BulkReport,
+    Diff,
+    Entity,
+    Episode,
+    Fact,
+    FactInput,
+    ImportReport,
+    IngestResult,
+    Path,
+    SearchHit,
+)
 from .ontology import Ontology
 
 __all__ = [
