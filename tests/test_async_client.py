@@ -130,6 +130,7 @@ def test_open_is_awaitable_or_a_context_manager(tmp_path):
         memory = await AsyncTemporalGraph.open(path, clock=ManualClock(CLOCK))
         await memory.add_fact("Alice", "lives in", "Rome", valid_at="2020")
         await memory.aclose()
+        await memory.aclose()  # closing twice is harmless
         async with AsyncTemporalGraph.open(path, clock=ManualClock(CLOCK)) as again:
             return [f.object for f in await again.history("Alice")]
 

@@ -135,6 +135,7 @@ class AsyncTemporalGraph:
         self._everything = _Gate()  # shared by calls on one group; held alone by calls on all groups
         self._groups: dict[str, _Gate] = {}
         self._extraction = asyncio.Lock()
+        self._closed = False
 
     # -- construction ------------------------------------------------------------------------------
     @classmethod
@@ -151,9 +152,12 @@ class AsyncTemporalGraph:
         return _Opening(make, max_workers)
 
     async def aclose(self) -> None:
-        """Wait for running calls, then close the store."""
+        """Wait for running calls, then close the store (a second call does nothing)."""
         async with self._everything.hold(True):
+            if self._closed:
+                return
             await self._in_thread(self.sync.close)
+            self._closed = True
         self._executor.shutdown(wait=False)
 
     async def __aenter__(self) -> AsyncTemporalGraph:
