@@ -1,0 +1,158 @@
+"""How ``tgraph`` shows results on a terminal: tables and lines, all times UTC.
+
+``--json`` output does not come through here; see ``cli.emit``.
+"""
+
+from __future__ import annotations
+
+import shlex
+from collections.abc import Sequence
+from datetime import datetime
+from typing import TYPE_CHECKING
+
+from rich.console import Console
+from rich.table import Table
+
+from ..model import Answer, Diff, Fact, ImportReport, IngestResult, SearchHit
+from ..names import name_key
+
+if TYPE_CHECKING:
+    from ingestion.fact_files import FactFileReport
+
+MOST_ERRORS_SHOWN = 20
+FACT_COLUMNS = ("subject", "relation", "object", "valid from (UTC)", "valid until (UTC)",
+                "believed from (UTC)")
+
+
+def day(moment: datetime | None) -> str:
+    """A date, with the time of day only when it is not midnight."""
+    if moment is None:
+        return ""
+    return moment.strftime("%Y-%m-%d") if (moment.hour, moment.minute, moment.second) == (0, 0, 0) \
+        else moment.strftime("%Y-%m-%d %H:%M")
+
+
+def span(f: Fact) -> str:
+    start = day(f.valid_at) or "…"
+    end = day(f.invalid_at) if f.invalid_at is not None else "now"
+    return f"{start} → {end}"
+
+
+def fact_table(console: Console, facts: Sequence[Fact], title: str, *, versions: bool = False) -> None:
+    """One row per fact version; ``versions`` adds when each version stopped being believed."""
+    table = Table(title=f"{title} ({len(facts)})")
+    for column in FACT_COLUMNS:
+        table.add_column(column)
+    if versions:
+        table.add_column("believed until (UTC)")
+    table.add_column("fact")
+    for f in facts:
+        claim = f" (claimed by {f.claimed_by})" if f.claimed_by else ""
+        row = [f.subject, f.relation, f.object + claim, day(f.valid_at) or "(unknown)",
+               day(f.invalid_at) or "-", day(f.created_at)]
+        if versions:
+            row.append(day(f.expired_at) or "-")
+        row.append(f.fact_id[:8])
+        table.add_row(*row)
+    console.print(table)
+
+
+def diff_tables(console: Console, diff: Diff) -> None:
+    fact_table(console, diff.started, "started")
+    fact_table(console, diff.ended, "ended")
+    fact_table(console, diff.revised, "revised", versions=True)
+
+
+def chains(console: Console, paths: Sequence[Sequence[Fact]], start: str) -> None:
+    """Each chain on one line from ``start``: ``Alice -[LIVES_IN 2023-01-01 → now]-> Paris <-[...]- Acme``
+    (a hop walked backwards, as ``--direction any`` allows, points back)."""
+    if not paths:
+        console.print("no paths")
+    for i, hops in enumerate(paths, 1):
+        at = _origin(hops, start)
+        words = [hops[0].subject if at == hops[0].subject_id else hops[0].object]
+        for h in hops:
+            if h.subject_id == at:
+                words.append(f"-[{h.relation} {span(h)}]-> {h.object}")
+                at = h.object_id
+            else:
+                words.append(f"<-[{h.relation} {span(h)}]- {h.subject}")
+                at = h.subject_id
+        console.print(f"{i}. {' '.join(words)}", highlight=False)
+
+
+def _origin(hops: Sequence[Fact], start: str) -> str:
+    """The id of the entity a chain starts from: the end of the first hop the second hop does not
+    touch (a chain never visits an entity twice), or, for one hop, the end named ``start``."""
+    first = hops[0]
+    if len(hops) > 1:
+        went_to_subject = first.subject_id in (hops[1].subject_id, hops[1].object_id)
+        return first.object_id if went_to_subject else first.subject_id
+    backwards = name_key(first.object) == name_key(start) != name_key(first.subject)
+    return first.object_id if backwards else first.subject_id
+
+
+def search_table(console: Console, hits: Sequence[SearchHit], query: str) -> None:
+    table = Table(title=f"search: {query}")
+    for column in ("#", "kind", "text", "when", "why"):
+        table.add_column(column)
+    for i, hit in enumerate(hits, 1):
+        when = span(hit.fact) if hit.fact else (day(hit.episode.reference_time) if hit.episode else "")
+        table.add_row(str(i), hit.kind, hit.text, when, ", ".join(hit.reasons))
+    console.print(table)
+
+
+def answer(console: Console, answer: Answer) -> None:
+    console.print(answer.text, highlight=False)
+    for fact in answer.facts:
+        console.print(f"  - {fact.text} [{span(fact)}] (fact {fact.fact_id[:8]})", highlight=False)
+
+
+def ingest_result(console: Console, result: IngestResult) -> None:
+    """What one message changed: a summary line, then the facts it added, ended or retracted."""
+    episode = result.episode
+    if result.skipped:
+        console.print(f"episode {episode.id[:8]} was already in the memory; nothing changed", highlight=False)
+        return
+    console.print(f"episode {episode.id[:8]} ({day(episode.reference_time)}): "
+                  f"facts added {len(result.added)}, merged {len(result.merged)}, ended {len(result.ended)}, "
+                  f"retracted {len(result.retracted)}; entities created {len(result.entities_created)}",
+                  highlight=False)
+    for title, facts in (("added", result.added), ("ended", result.ended), ("retracted", result.retracted)):
+        if facts:
+            fact_table(console, facts, title)
+    for warning in result.warnings:
+        console.print(f"warning: {warning}", style="yellow", highlight=False)
+
+
+def import_report(console: Console, report: ImportReport, db: list[str]) -> None:
+    """The counts of an import, its first bad lines, and how to query the groups it wrote."""
+    title = f"imported {report.path} ({report.format}) in {report.seconds:.1f} s"
+    table = Table(title=title, show_header=False)
+    for label, value in (
+        ("messages read", report.episodes_read), ("messages imported", report.episodes_imported),
+        ("messages skipped (already imported)", report.episodes_skipped), ("facts added", report.facts_added),
+        ("facts merged", report.facts_merged), ("facts ended", report.facts_ended),
+        ("facts retracted", report.facts_retracted), ("entities created", report.entities_created),
+        ("errors", len(report.errors)), ("conflicts (reused message ids)", len(report.conflicts)),
+    ):
+        table.add_row(label, str(value))
+    console.print(table)
+    problems = [*report.errors, *report.conflicts]
+    for error in problems[:MOST_ERRORS_SHOWN]:
+        console.print(f"{error.file}:{error.line}: {error.reason}", style="yellow", highlight=False)
+    if len(problems) > MOST_ERRORS_SHOWN:
+        console.print(f"... and {len(problems) - MOST_ERRORS_SHOWN} more (use --json for all)")
+    # Say where the messages went and how to query them: the group is easy to miss.
+    for group, count in sorted(report.groups.items()):
+        command = shlex.join(["tgraph", *db, "now", "--group", group])
+        console.print(f"group {group!r}: {count} messages; query it with: {command}", highlight=False,
+                      soft_wrap=True)
+
+
+def fact_file_report(console: Console, report: FactFileReport, group: str) -> None:
+    console.print(f"{report.path}: {report.items} facts read, {report.rows_written} rows written, "
+                  f"{report.entities_created} entities created, {len(report.errors)} errors, "
+                  f"{report.seconds:.1f} s (group {group!r})", highlight=False)
+    for error in report.errors[:MOST_ERRORS_SHOWN]:
+        console.print(f"{error.file}:{error.line}: {error.reason}", style="yellow", highlight=False)
