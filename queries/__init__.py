@@ -1,5 +1,7 @@
-"""The read side beyond plain temporal lookups, plugged into ``TemporalGraph`` as services.
-Records are embedded when written (``temporal_graph.embeddings``); a read encodes only its query.
+"""The read side beyond plain temporal lookups (those are :mod:`temporal_graph.reads`). Every
+function takes the typed :class:`~temporal_graph.core.Core`, never the ``TemporalGraph`` facade,
+which imports them. Records are embedded when written (``temporal_graph.embeddings``); a read
+encodes only its query.
 
 - :mod:`queries.paths`: multi-hop chains of facts valid at one time, or overlapping in time.
 - :mod:`queries.search`: hybrid retrieval (BM25 + embeddings + graph neighbourhood, fused by RRF).

@@ -7,9 +7,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, cast
 
-from temporal_graph.core import fact_order
+from temporal_graph import reads
+from temporal_graph.core import Core, fact_order
 from temporal_graph.model import Entity, Fact
 
 from .answer_text import coarser, date_text, duration_text, end_text, precision, relation_words, start_text
@@ -24,19 +25,19 @@ if TYPE_CHECKING:
 Result = tuple[str, list[Fact], bool]
 
 
-def answer_plan(tg: Any, plan: Plan, reference: datetime, group_id: str) -> Result:
+def answer_plan(core: Core, plan: Plan, reference: datetime, group_id: str) -> Result:
     if plan.subject is None and plan.object is None:
         who = f" anyone called {plan.unknown_name!r}" if plan.unknown_name else " who or what this is about"
         return f"I don't know: the memory does not know{who}.", [], False
     if plan.object is None and plan.unknown_object and plan.kind in (
             "who", "when_start", "when_end", "how_long", "ever"):
         return f"I don't know: the memory knows nothing about {plan.unknown_object}.", [], False
-    reader = Reader(tg, group_id, plan.known_at)
+    reader = Reader(core, group_id, plan.known_at)
     if plan.kind == "who" or plan.subject is None:
         return _who(reader, plan)
     time = plan.time
     if time.kind in ("before_change", "after_change"):
-        placed = _placed(tg, plan, group_id)
+        placed = _placed(core, plan, group_id)
         if isinstance(placed, str):
             return f"I don't know: {placed}.", [], False
         time = placed
@@ -46,7 +47,7 @@ def answer_plan(tg: Any, plan: Plan, reference: datetime, group_id: str) -> Resu
     if walk.broken_at is not None:
         return _broken(plan, walk.broken_at, walk.broken_from, time if strict else None)
     if plan.kind == "changed":
-        return _changed(tg, plan, walk.reached, reference, group_id)
+        return _changed(core, plan, walk.reached, reference, group_id)
     if plan.kind in ("when_start", "when_end", "how_long", "ever"):
         return _about_interval(reader, plan, walk.reached, reference)
     return _what(reader, plan, walk.reached, time, reference)
@@ -269,7 +270,7 @@ def _with_chain_unknown(text: str, reached: list[Reached]) -> Result:
 # ---------------------------------------------------------------------------------- what changed
 
 
-def _changed(tg: Any, plan: Plan, reached: list[Reached], reference: datetime, group_id: str) -> Result:
+def _changed(core: Core, plan: Plan, reached: list[Reached], reference: datetime, group_id: str) -> Result:
     if plan.time.kind == "during" and plan.time.start is not None:
         start, since = plan.time.start, plan.time.text or f"since {date_text(plan.time.start)}"
     else:
@@ -279,7 +280,7 @@ def _changed(tg: Any, plan: Plan, reached: list[Reached], reference: datetime, g
     cited: list[Fact] = []
     parts = []
     for r in reached:
-        diff = tg.diff(start, reference + EPSILON, subject=r.entity.name, group_id=group_id)
+        diff = reads.diff(core, start, reference + EPSILON, subject=r.entity.name, group_id=group_id)
         told = {f.fact_id for f in (*diff.started, *diff.ended)}
         # not again what already started or ended
         revised = [f for f in diff.revised if f.fact_id not in told]
@@ -297,11 +298,11 @@ def _changed(tg: Any, plan: Plan, reached: list[Reached], reference: datetime, g
 # ---------------------------------------------------------------------------------- before / after a change
 
 
-def _placed(tg: Any, plan: Plan, group_id: str) -> TimeSpec | str:
+def _placed(core: Core, plan: Plan, group_id: str) -> TimeSpec | str:
     """The moment of "before/after he moved", or why it cannot be placed."""
     assert plan.subject is not None
     relation = plan.time.change_relation or "LIVES_IN"
-    rows = tg.history(plan.subject.name, relation, group_id=group_id)
+    rows = reads.history(core, plan.subject.name, relation, group_id=group_id)
     dated = [f for f in rows if f.valid_at is not None]
     if not dated:
         verb = {"LIVES_IN": "moved", "WORKS_AT": "changed jobs", "MARRIED_TO": "married"}.get(

@@ -29,11 +29,12 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
+from temporal_graph.core import DEFAULT_GROUP, Core
 from temporal_graph.errors import InvalidInput, TemporalGraphError
 from temporal_graph.model import Answer, Entity, QuestionKind, QuestionPlan
 from temporal_graph.names import check_group, normalize_relation
 from temporal_graph.stores.protocol import FactQuery
-from temporal_graph.times import TimeLike, to_utc
+from temporal_graph.times import TimeLike
 
 from .answering import answer_plan
 from .hops import Hop
@@ -86,10 +87,10 @@ def _public_time(time: TimeSpec) -> Any:
 # ---------------------------------------------------------------------------------- offline plan
 
 
-def plan_offline(tg: Any, question: str, reference: datetime, group_id: str) -> Plan:
+def plan_offline(core: Core, question: str, reference: datetime, group_id: str) -> Plan:
     known = known_time(question, reference)
     q = known[2] if known else question
-    spans = _entity_spans(tg, q, group_id)
+    spans = _entity_spans(core, q, group_id)
     hop_words: list[str] = []
     reduced = q
     chain_start: Entity | None = None
@@ -103,7 +104,7 @@ def plan_offline(tg: Any, question: str, reference: datetime, group_id: str) -> 
         subject: Entity | None = chain_start
         others = [e for e in found if e.id != chain_start.id]
     else:
-        with_facts = [e for e in found if _has_facts(tg, group_id, subject_id=e.id)]
+        with_facts = [e for e in found if _has_facts(core, group_id, subject_id=e.id)]
         subject = with_facts[0] if with_facts else None
         others = [e for e in found if subject is None or e.id != subject.id]
     obj = others[0] if others else None
@@ -113,11 +114,11 @@ def plan_offline(tg: Any, question: str, reference: datetime, group_id: str) -> 
         subject, obj = None, found[0]
     notes: list[str] = []
     if subject is None and obj is None and _PRONOUNS.search(q):
-        subject = _main_subject(tg, group_id, reference)
+        subject = _main_subject(core, group_id, reference)
         if subject is not None:
             notes.append(f"taking '{_PRONOUNS.search(q).group(0)}' to be {subject.name}")  # type: ignore[union-attr]
     time = question_time(reduced, reference)
-    plan = Plan(subject, obj, relation_tiers(reduced, tg.store.relations(group_id)), time, kind,
+    plan = Plan(subject, obj, relation_tiers(reduced, core.store.relations(group_id)), time, kind,
                 hops=[Hop(HOP_WORDS[w], w) for w in hop_words], notes=notes)
     if unknown and obj is None:
         plan.unknown_object = unknown[0]
@@ -130,28 +131,28 @@ def plan_offline(tg: Any, question: str, reference: datetime, group_id: str) -> 
     return plan
 
 
-def _entity_spans(tg: Any, question: str, group_id: str) -> list[tuple[Entity, int, int]]:
+def _entity_spans(core: Core, question: str, group_id: str) -> list[tuple[Entity, int, int]]:
     """Named entities with where they first occur in the question, in question order."""
     lowered = question.casefold()
     spans = []
-    for e in named_entities(tg, question, group_id):
+    for e in named_entities(core, question, group_id):
         hits = [(i, i + len(n)) for n in (e.name, *e.aliases) if (i := lowered.find(n.casefold())) >= 0]
         start, end = min(hits) if hits else (len(lowered), len(lowered))
         spans.append((e, start, end))
     return sorted(spans, key=lambda s: s[1])
 
 
-def _has_facts(tg: Any, group_id: str, **ids: str) -> bool:
-    return bool(tg.store.facts(FactQuery(group_id, **ids)))
+def _has_facts(core: Core, group_id: str, subject_id: str) -> bool:
+    return bool(core.store.facts(FactQuery(group_id, subject_id=subject_id)))
 
 
-def _main_subject(tg: Any, group_id: str, reference: datetime) -> Entity | None:
+def _main_subject(core: Core, group_id: str, reference: datetime) -> Entity | None:
     """Whom "he"/"she" means in a personal memory: the most frequent speaker of the recent
     messages who has facts (read from the latest messages, never the whole group)."""
-    recent = tg.store.recent_episodes(group_id, reference + timedelta(days=1), RECENT_SPEAKERS)
+    recent = core.store.recent_episodes(group_id, reference + timedelta(days=1), RECENT_SPEAKERS)
     for name, _ in Counter(e.speaker for e in recent if e.speaker).most_common():
-        entity = tg.find_entity(name, group_id)
-        if entity is not None and _has_facts(tg, group_id, subject_id=entity.id):
+        entity = core.find_entity(name, group_id)
+        if entity is not None and _has_facts(core, group_id, subject_id=entity.id):
             return entity
     return None
 
@@ -159,9 +160,9 @@ def _main_subject(tg: Any, group_id: str, reference: datetime) -> Entity | None:
 # ---------------------------------------------------------------------------------- LLM plan
 
 
-def plan_with_llm(tg: Any, question: str, reference: datetime, group_id: str) -> Plan:
+def plan_with_llm(core: Core, question: str, reference: datetime, group_id: str) -> Plan:
     """One structured call; names and times from it go through the same resolution as offline."""
-    relations = sorted(set(tg.store.relations(group_id)) | set(tg.ontology.cardinalities))
+    relations = sorted(set(core.store.relations(group_id)) | set(core.ontology.cardinalities))
     messages = [
         {
             "role": "system",
@@ -173,10 +174,12 @@ def plan_with_llm(tg: Any, question: str, reference: datetime, group_id: str) ->
         },
         {"role": "user", "content": question},
     ]
-    raw = tg.llm.structured(messages, QuestionPlan, purpose="ask-plan")
-    offline = plan_offline(tg, question, reference, group_id)
-    subject = tg.find_entity(raw.subject, group_id) if raw.subject else offline.subject
-    obj = tg.find_entity(raw.object, group_id) if raw.object else offline.object
+    if core.llm is None:
+        raise TemporalGraphError("ask: planning with an LLM needs one configured (llm=...)")
+    raw = core.llm.structured(messages, QuestionPlan, purpose="ask-plan")
+    offline = plan_offline(core, question, reference, group_id)
+    subject = core.find_entity(raw.subject, group_id) if raw.subject else offline.subject
+    obj = core.find_entity(raw.object, group_id) if raw.object else offline.object
     named = _relation_names(raw.relations)
     tiers = [named] if named else offline.relation_tiers
     if raw.hops and not raw.relations:
@@ -241,24 +244,22 @@ def _time_from_llm(raw: QuestionPlan, reference: datetime) -> TimeSpec | None:
 
 
 def ask(
-    tg: Any, question: str, *, reference_time: TimeLike | None = None, group_id: str = "default"
+    core: Core, question: str, *, reference_time: TimeLike | None = None, group_id: str = DEFAULT_GROUP
 ) -> Answer:
     """Answer ``question`` from the memory; ``known=False`` (and a plain "I don't know") otherwise."""
     check_group(group_id)
     if not isinstance(question, str) or not question.strip():
         raise InvalidInput("question: empty")
-    reference = (
-        tg.time(reference_time, "reference_time") if reference_time is not None else to_utc(tg.clock())
-    )
+    reference = core.time_or_now(reference_time, "reference_time")
     plan: Plan | None = None
-    if tg.llm is not None:
+    if core.llm is not None:
         try:
-            plan = plan_with_llm(tg, question, reference, group_id)
+            plan = plan_with_llm(core, question, reference, group_id)
         except TemporalGraphError:
             plan = None  # the LLM failed; the rules still answer
     if plan is None:
-        plan = plan_offline(tg, question, reference, group_id)
-    text, facts, known = answer_plan(tg, plan, reference, group_id)
+        plan = plan_offline(core, question, reference, group_id)
+    text, facts, known = answer_plan(core, plan, reference, group_id)
     if plan.notes and known:
         text = f"{text} ({'; '.join(plan.notes)})"
     return Answer(question=question, text=text, facts=facts, known=known, plan=plan.described())

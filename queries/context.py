@@ -17,10 +17,10 @@ message that does not fit whole is cut at a word boundary and marked with "…".
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
+from temporal_graph.core import DEFAULT_GROUP, Core
 from temporal_graph.errors import InvalidInput
-from temporal_graph.model import Episode, Fact
+from temporal_graph.model import Episode, Fact, RecordKind
 from temporal_graph.names import check_group, relation_phrase
 from temporal_graph.times import TimeLike
 
@@ -31,11 +31,11 @@ MAX_EPISODES = 10
 MIN_SNIPPET_WORDS = 4
 
 
-def count_tokens(tg: Any, text: str) -> int:
+def count_tokens(core: Core, text: str) -> int:
     """Tokens of ``text`` under the embedding model's tokenizer (no special tokens)."""
     if not text:
         return 0
-    return len(tg.embedder.tokenizer.encode(text, add_special_tokens=False, verbose=False))
+    return len(core.embedder.tokenizer.encode(text, add_special_tokens=False, verbose=False))
 
 
 def fact_line(f: Fact) -> str:
@@ -61,12 +61,12 @@ def episode_line(e: Episode, words: list[str] | None = None) -> str:
 
 
 def context(
-    tg: Any,
+    core: Core,
     query: str,
     *,
     budget_tokens: int = 1000,
     as_of: TimeLike | None = None,
-    group_id: str = "default",
+    group_id: str = DEFAULT_GROUP,
 ) -> str:
     """The memory block for ``query`` within ``budget_tokens`` tokens ("" when nothing fits)."""
     check_group(group_id)
@@ -74,21 +74,20 @@ def context(
         raise InvalidInput(f"budget_tokens: {budget_tokens!r} must be a whole number >= 0")
     if budget_tokens == 0 or not query.strip():
         return ""
-    hits = search(
-        tg, query, as_of=as_of, limit=MAX_FACTS + MAX_EPISODES, group_id=group_id, kinds=("fact", "episode")
-    )
+    hits = search(core, query, as_of=as_of, limit=MAX_FACTS + MAX_EPISODES, group_id=group_id,
+                  kinds=(RecordKind.FACT, RecordKind.EPISODE))
     facts = [h.fact for h in hits if h.fact is not None][:MAX_FACTS]
     episodes = [h.episode for h in hits if h.episode is not None]
     # Messages the chosen facts were learned from support them, after the best-ranked messages.
     known = {e.id for e in episodes}
     cited = [i for f in facts for i in f.episode_ids if i not in known]
     if cited:
-        by_id = {e.id: e for e in tg.store.episodes(group_id, ids=cited)}
+        by_id = {e.id: e for e in core.store.episodes(group_id, ids=cited)}
         episodes += [by_id[i] for i in dict.fromkeys(cited) if i in by_id]
     episodes = episodes[:MAX_EPISODES]
 
-    fits = _Budget(lambda text: count_tokens(tg, text), budget_tokens)
-    header = "Facts:" if as_of is None else f"Facts (as of {tg.time(as_of, 'as_of').date().isoformat()}):"
+    fits = _Budget(lambda text: count_tokens(core, text), budget_tokens)
+    header = "Facts:" if as_of is None else f"Facts (as of {core.time(as_of, 'as_of').date().isoformat()}):"
     if facts and fits.add_section(header):
         for f in facts:
             fits.add(fact_line(f))

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
 
+from temporal_graph.core import Core
 from temporal_graph.intervals import overlaps, valid_interval
 from temporal_graph.model import Entity, Fact
 from temporal_graph.stores.protocol import FactQuery
@@ -28,7 +28,7 @@ class Hop:
 class Reader:
     """Reads rows valid at ``time`` (``None``: at any time), as believed at ``known_at`` (None: now)."""
 
-    tg: Any
+    core: Core
     group_id: str
     known_at: datetime | None = None
 
@@ -37,7 +37,7 @@ class Reader:
         at = time.start if time is not None and time.kind == "at" else None
         query = FactQuery(self.group_id, subject_id=subject_id, object_id=object_id, relation=relation,
                           valid_time=at, known_at=self.known_at)
-        rows = self.tg.store.facts(query)
+        rows = self.core.store.facts(query)
         if time is not None and time.kind == "during":
             rows = [f for f in rows if overlaps(valid_interval(f), (time.start, time.end))]
         return rows
@@ -94,7 +94,7 @@ def _step(reader: Reader, frontier: list[Reached], hop: Hop, time: TimeSpec | No
     if hop.word:  # "brother" rather than "sister", when the facts were told with such words
         worded = [p for p in pairs if hop.word.rstrip("s") in p[1].text.lower()]
         pairs = worded or pairs
-    entities = {e.id: e for e in reader.tg.store.entities(reader.group_id, ids=[o for _, _, o in pairs])}
+    entities = {e.id: e for e in reader.core.store.entities(reader.group_id, ids=[o for _, _, o in pairs])}
     out: dict[tuple[str, ...], Reached] = {}
     for here, fact, other in pairs:
         if other in entities:

@@ -22,40 +22,40 @@ capped by ``limit`` (default 100) so a dense graph cannot explode the answer.
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
 
+from temporal_graph.core import DEFAULT_GROUP, Core
 from temporal_graph.errors import InvalidInput
-from temporal_graph.intervals import Interval, common, intersection, valid_interval
+from temporal_graph.intervals import ALWAYS, Interval, common, intersection, valid_interval
 from temporal_graph.model import Fact, Path
 from temporal_graph.names import check_group, normalize_relation
 from temporal_graph.stores.protocol import FactQuery
-from temporal_graph.times import TimeLike, to_utc
+from temporal_graph.times import TimeLike
+
+Hop = tuple[Fact, str]  # a fact and the entity it leads to
 
 
 def paths(
-    tg: Any,
+    core: Core,
     start: str,
     *,
     end: str | None = None,
     relations: Iterable[str] | None = None,
     max_hops: int = 3,
     as_of: TimeLike | None = None,
-    group_id: str = "default",
+    group_id: str = DEFAULT_GROUP,
     direction: str = "out",
     overlapping: bool = False,
     during: tuple[TimeLike, TimeLike] | None = None,
     limit: int = 100,
-    **options: Any,
 ) -> list[Path]:
     """Chains of facts from ``start`` (to ``end`` when given), shortest first.
 
     ``direction``: ``"out"`` (subject to object, the default) or ``"any"``.
     ``overlapping`` / ``during``: see the module docstring; they replace ``as_of``.
     """
-    if options:
-        raise InvalidInput(f"paths: unknown option(s) {', '.join(sorted(options))}")
     check_group(group_id)
     if not isinstance(max_hops, int) or max_hops < 1:
         raise InvalidInput(f"max_hops: {max_hops!r} must be a positive whole number")
@@ -63,49 +63,85 @@ def paths(
         raise InvalidInput(f"limit: {limit!r} must be a positive whole number")
     if direction not in ("out", "any"):
         raise InvalidInput(f"direction: {direction!r} is not 'out' or 'any'")
-    window: Interval | None = None
-    if during is not None:
-        try:
-            t1, t2 = during
-        except (TypeError, ValueError):
-            raise InvalidInput(f"during: {during!r} must be a pair (start, end)") from None
-        window = (tg.time(t1, "during start"), tg.time(t2, "during end"))
-        if window[1] <= window[0]:  # type: ignore[operator]
-            raise InvalidInput(f"during: end {window[1]} must be after start {window[0]}")
-        overlapping = True
+    wanted = _relations(relations)
+    window = _window(core, during)
+    overlapping = overlapping or window is not None
     if overlapping and as_of is not None:
         raise InvalidInput("paths: as_of asks for one moment; overlapping/during ask for a shared one")
 
-    source = tg.find_entity(start, group_id)
-    target = tg.find_entity(end, group_id) if end is not None else None
+    source = core.find_entity(start, group_id)
+    target = core.find_entity(end, group_id) if end is not None else None
     if source is None or (end is not None and target is None):
         return []
-    wanted = {normalize_relation(r) for r in relations} if relations is not None else None
+    moment = None if overlapping else core.time_or_now(as_of, "as_of")
+    edges = _Edges(core, group_id, moment, direction, wanted, window)
+    return _walk(source.id, target.id if target is not None else None, edges, max_hops=max_hops, limit=limit,
+                 overlapping=overlapping, window=window or ALWAYS)
 
-    moment = None if overlapping else (tg.time(as_of, "as_of") if as_of is not None else to_utc(tg.clock()))
-    adjacency: dict[str, list[tuple[Fact, str]]] = {}
 
-    def edges(node: str) -> list[tuple[Fact, str]]:
-        """The hops out of ``node``, read from the store on first visit (the graph is never
-        loaded whole: a walk touches only the neighbourhoods it reaches)."""
-        if node not in adjacency:
-            rows = tg.store.facts(FactQuery(group_id, subject_id=node, valid_time=moment))
-            if direction == "any":
-                rows += [f for f in tg.store.facts(FactQuery(group_id, object_id=node, valid_time=moment))
-                         if f.subject_id != node]
-            if wanted is not None:
-                rows = [f for f in rows if f.relation in wanted]
-            if window is not None:
-                rows = [f for f in rows if intersection(valid_interval(f), window) is not None]
-            adjacency[node] = [(f, f.object_id if f.subject_id == node else f.subject_id)
-                               for f in sorted(rows, key=_edge_order)]
-        return adjacency[node]
+def _relations(relations: Iterable[str] | None) -> set[str] | None:
+    if relations is None:
+        return None
+    if isinstance(relations, str) or not isinstance(relations, Iterable):
+        raise InvalidInput(f"relations: expected a list of relation names, got {relations!r}"[:200])
+    return {normalize_relation(r) for r in relations}
 
+
+def _window(core: Core, during: tuple[TimeLike, TimeLike] | None) -> Interval | None:
+    """``during`` read as a non-empty interval, or None."""
+    if during is None:
+        return None
+    try:
+        t1, t2 = during
+    except (TypeError, ValueError):
+        raise InvalidInput(f"during: {during!r} must be a pair (start, end)") from None
+    lo, hi = core.time(t1, "during start"), core.time(t2, "during end")
+    if hi <= lo:
+        raise InvalidInput(f"during: end {hi} must be after start {lo}")
+    return (lo, hi)
+
+
+@dataclass
+class _Edges:
+    """The hops out of an entity, read from the store on first visit (the graph is never loaded
+    whole: a walk touches only the neighbourhoods it reaches)."""
+
+    core: Core
+    group_id: str
+    moment: datetime | None  # hops valid at this time; None: any valid time
+    direction: str
+    wanted: set[str] | None
+    window: Interval | None
+    _seen: dict[str, list[Hop]] = field(default_factory=dict)
+
+    def __call__(self, node: str) -> list[Hop]:
+        if node not in self._seen:
+            self._seen[node] = [(f, f.object_id if f.subject_id == node else f.subject_id)
+                                for f in sorted(self._read(node), key=_edge_order)]
+        return self._seen[node]
+
+    def _read(self, node: str) -> list[Fact]:
+        store = self.core.store
+        rows = store.facts(FactQuery(self.group_id, subject_id=node, valid_time=self.moment))
+        if self.direction == "any":
+            rows += [f for f in store.facts(FactQuery(self.group_id, object_id=node, valid_time=self.moment))
+                     if f.subject_id != node]
+        if self.wanted is not None:
+            rows = [f for f in rows if f.relation in self.wanted]
+        if self.window is not None:
+            rows = [f for f in rows if intersection(valid_interval(f), self.window) is not None]
+        return rows
+
+
+def _walk(
+    source: str, target: str | None, edges: Callable[[str], list[Hop]], *, max_hops: int, limit: int,
+    overlapping: bool, window: Interval,
+) -> list[Path]:
+    """Breadth first, so chains come out shortest first; each state carries the entities visited
+    and, when ``overlapping``, the time all its hops share (within ``window``)."""
     found: list[Path] = []
-    # Breadth first, so chains come out shortest first; each state carries the entities visited
-    # and, when overlapping, the time all its hops share.
     queue: deque[tuple[str, tuple[Fact, ...], frozenset[str], Interval]] = deque(
-        [(source.id, (), frozenset([source.id]), window or (None, None))]
+        [(source, (), frozenset([source]), window)]
     )
     while queue and len(found) < limit:
         node, hops, seen, shared = queue.popleft()
@@ -114,21 +150,22 @@ def paths(
                 continue
             together = shared
             if overlapping:
-                together = intersection(shared, valid_interval(fact))
-                if together is None:
+                met = intersection(shared, valid_interval(fact))
+                if met is None:
                     continue
+                together = met
             chain = (*hops, fact)
-            if target is None or nxt == target.id:
+            if target is None or nxt == target:
                 found.append(Path(hops=list(chain)))
                 if len(found) >= limit:
                     break
-            if len(chain) < max_hops and (target is None or nxt != target.id):
+            if len(chain) < max_hops and (target is None or nxt != target):
                 queue.append((nxt, chain, seen | {nxt}, together))
     return found
 
 
 def overlapping_paths(
-    tg: Any,
+    core: Core,
     start: str,
     *,
     end: str | None = None,
@@ -136,7 +173,7 @@ def overlapping_paths(
     max_hops: int = 3,
     during: tuple[TimeLike, TimeLike] | None = None,
     direction: str = "any",
-    group_id: str = "default",
+    group_id: str = DEFAULT_GROUP,
     limit: int = 100,
 ) -> list[Path]:
     """Chains whose hops all held at a common moment (within ``during`` when given).
@@ -145,7 +182,7 @@ def overlapping_paths(
     default, since "who managed Alice while she lived in Berlin" joins two facts about Alice.
     """
     return paths(
-        tg,
+        core,
         start,
         end=end,
         relations=relations,

@@ -41,22 +41,23 @@ import re
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
+from datetime import datetime
 from typing import Any
 
+from temporal_graph.core import DEFAULT_GROUP, Core
+from temporal_graph.embeddings import kind_of
 from temporal_graph.errors import InvalidInput
-from temporal_graph.model import Entity, Episode, Fact, SearchHit
+from temporal_graph.model import RECORD_KINDS, SEARCH_METHODS, Entity, Episode, Fact, RecordKind, SearchHit
 from temporal_graph.names import check_group
 from temporal_graph.stores.protocol import FactQuery
-from temporal_graph.times import TimeLike, to_utc
-
-from temporal_graph.embeddings import kind_of
+from temporal_graph.times import TimeLike
 
 RRF_K = 60
 DEEPER = 3  # how much deeper than the fused depth each fact ranking reads, to survive the time filter
 NEIGHBOURHOOD = 200  # facts read per named entity and side for the graph ranking
-KINDS = ("fact", "entity", "episode")
-METHODS = ("bm25", "embedding", "graph")
-_KIND_ORDER = {k: i for i, k in enumerate(KINDS)}
+KINDS = RECORD_KINDS
+METHODS = SEARCH_METHODS
+_KIND_ORDER: dict[str, int] = {k: i for i, k in enumerate(KINDS)}
 
 # Words that never name an entity on their own, so "I" or "the" in a query cannot pull in an
 # entity that happens to be called that.
@@ -69,7 +70,7 @@ _WORD = re.compile(r"[\w][\w'’.-]*")
 MAX_NAME_WORDS = 6
 
 
-def named_entities(tg: Any, text: str, group_id: str) -> list[Entity]:
+def named_entities(core: Core, text: str, group_id: str) -> list[Entity]:
     """Entities of the group whose name or alias appears in ``text``, longest match first.
 
     Scans word n-grams (up to six words, possessive "'s" dropped) against the store's name keys,
@@ -92,7 +93,7 @@ def named_entities(tg: Any, text: str, group_id: str) -> list[Entity]:
             for name in dict.fromkeys((" ".join(gram), " ".join([*raw[i : i + n - 1], gram[-1]]),
                                        " ".join(raw[i : i + n]))):
                 if entity is None:
-                    entity = tg.find_entity(name, group_id)
+                    entity = core.find_entity(name, group_id)
             if entity is not None:
                 for j in range(i, i + n):
                     taken[j] = True
@@ -140,27 +141,24 @@ class _Fusion:
 
 
 def search(
-    tg: Any,
+    core: Core,
     query: str,
     *,
     as_of: TimeLike | None = None,
     limit: int = 10,
-    group_id: str = "default",
+    group_id: str = DEFAULT_GROUP,
     include_history: bool = False,
     kinds: Sequence[str] = KINDS,
     methods: Sequence[str] = METHODS,
     pool: int | None = None,
-    **options: Any,
 ) -> list[SearchHit]:
     """The ``limit`` best facts, entities and episodes for ``query``, fused from several rankings.
 
-    Options beyond the public signature: ``include_history`` (facts of any valid time, as
-    currently believed), ``kinds`` (a subset of ``("fact", "entity", "episode")``), ``methods`` (a
-    subset of ``("bm25", "embedding", "graph")``, e.g. to compare them) and ``pool`` (how deep each
-    ranking goes before fusion, default ``max(30, 3 * limit)``).
+    ``include_history``: facts of any valid time, as currently believed (instead of those valid
+    at ``as_of``, default now). ``kinds``: a subset of ``("fact", "entity", "episode")``.
+    ``methods``: a subset of ``("bm25", "embedding", "graph")``, e.g. to compare them. ``pool``:
+    how deep each ranking goes before fusion, default ``max(30, 3 * limit)``.
     """
-    if options:
-        raise InvalidInput(f"search: unknown option(s) {', '.join(sorted(options))}")
     check_group(group_id)
     if not isinstance(limit, int) or limit < 1:
         raise InvalidInput(f"limit: {limit!r} must be a positive whole number")
@@ -171,48 +169,86 @@ def search(
         raise InvalidInput("search: give either as_of or include_history, not both")
     if not isinstance(query, str) or not query.strip():
         return []
-    moment = tg.time(as_of, "as_of") if as_of is not None else to_utc(tg.clock())
-    depth = pool or max(30, 3 * limit)
+    valid_time = None if include_history else core.time_or_now(as_of, "as_of")
+    asked = _read_query(core, query, group_id, methods)
+    rankings = _candidates(core, asked, group_id, kinds, valid_time, pool or max(30, 3 * limit))
+    return _score(rankings).hits(limit)
 
-    named = named_entities(tg, query, group_id) if "graph" in methods else []
-    named_ids = {e.id: e for e in named}
-    vector = tg.embedder.encode([query])[0] if "embedding" in methods else None
 
+@dataclass
+class _Query:
+    """What a search reads from its query text before touching any index."""
+
+    text: str  # as asked (entity names are matched against it whole)
+    keywords: str | None  # for BM25 (None: the bm25 method is off)
+    vector: list[float] | None  # the query's embedding (None: the embedding method is off)
+    named: list[Entity]  # entities the query names (empty: the graph method is off)
+
+    @property
+    def named_ids(self) -> dict[str, Entity]:
+        return {e.id: e for e in self.named}
+
+
+def _read_query(core: Core, query: str, group_id: str, methods: Sequence[str]) -> _Query:
+    named = named_entities(core, query, group_id) if "graph" in methods else []
+    vector = list(core.embedder.encode([query])[0]) if "embedding" in methods else None
     # Names are the graph ranking's business; leaving them out of the keyword query keeps BM25
     # from counting the same evidence twice (every fact about Caroline matches "Caroline").
-    keywords = _keywords(query, named)
-    fusion = _Fusion()
+    keywords = _keywords(query, named) if "bm25" in methods else None
+    return _Query(query, keywords, vector, named)
+
+
+Ranked = Iterable[tuple[Any, str]]  # (record, reason) best first; "{rank}" in a reason becomes its rank
+
+
+@dataclass
+class _Rankings:
+    """Every ranking a search fuses, in the order their reasons are listed on a hit."""
+
+    ranked: list[tuple[Ranked, float]] = field(default_factory=list)  # (ranking, weight)
+    # Cosine similarities of one model are comparable across kinds: one joint ranking, cut at depth.
+    similar: list[tuple[float, Any, str]] = field(default_factory=list)
+    depth: int = 0
+
+
+def _candidates(
+    core: Core, asked: _Query, group_id: str, kinds: Sequence[str], valid_time: datetime | None, depth: int
+) -> _Rankings:
+    """Read the candidates of each kind from the store's indexes and rank them, per method."""
+    out = _Rankings(depth=depth)
+    named_ids = asked.named_ids
     graph_facts: list[Fact] = []
     graph_weight = 0.0
-    # Cosine similarities of one model are comparable across kinds: one joint ranking.
-    similar: list[tuple[float, Any, str]] = []
-    if "fact" in kinds or ("episode" in kinds and named):
-        valid_time = None if include_history else moment
-        candidates = _fact_candidates(tg, group_id, keywords if "bm25" in methods else None, vector,
-                                      named, valid_time, depth)
-        graph_facts = _neighbourhood(list(candidates.facts.values()), named_ids, candidates.sims)
-        graph_weight = _specificity(candidates.near, candidates.total)
-        if "fact" in kinds:
-            fusion.add(_bm25(candidates.bm25, candidates.facts, depth))
-            similar += _by_similarity(candidates.sims, candidates.facts, depth)
-            fusion.add(
-                ((f, "neighbour of " + _touching(f, named_ids)) for f in graph_facts[:depth]),
-                graph_weight,
-            )
-
-    if "entity" in kinds:
-        _rank_records(tg, group_id, "entity", query if "bm25" in methods else None, vector, depth, fusion, similar)
-        fusion.add((e, "named in the query") for e in named)
-
-    if "episode" in kinds:
-        _rank_records(tg, group_id, "episode", keywords if "bm25" in methods else None, vector, depth, fusion, similar)
+    if RecordKind.FACT in kinds or (RecordKind.EPISODE in kinds and asked.named):
+        found = _fact_candidates(core, group_id, asked.keywords, asked.vector, asked.named, valid_time, depth)
+        graph_facts = _neighbourhood(list(found.facts.values()), named_ids, found.sims)
+        graph_weight = _specificity(found.near, found.total)
+        if RecordKind.FACT in kinds:
+            out.ranked.append((_bm25(found.bm25, found.facts, depth), 1.0))
+            out.similar += _by_similarity(found.sims, found.facts, depth)
+            neighbours = ((f, "neighbour of " + _touching(f, named_ids)) for f in graph_facts[:depth])
+            out.ranked.append((neighbours, graph_weight))
+    if RecordKind.ENTITY in kinds:
+        # Entities are matched by the whole query: their names are what it is looking for.
+        text = asked.text if asked.keywords is not None else None
+        _rank_records(core, group_id, RecordKind.ENTITY, text, asked.vector, depth, out)
+        out.ranked.append((((e, "named in the query") for e in asked.named), 1.0))
+    if RecordKind.EPISODE in kinds:
+        _rank_records(core, group_id, RecordKind.EPISODE, asked.keywords, asked.vector, depth, out)
         if graph_facts:
-            fusion.add(_sources(tg, group_id, graph_facts, named_ids, depth), graph_weight)
+            out.ranked.append((_sources(core, group_id, graph_facts, named_ids, depth), graph_weight))
+    return out
 
-    similar.sort(key=lambda item: -item[0])
-    fusion.add((record, reason) for _, record, reason in similar[:depth])
+
+def _score(rankings: _Rankings) -> _Fusion:
+    """Fuse the rankings by reciprocal rank; the joint similarity ranking also breaks ties."""
+    fusion = _Fusion()
+    for ranked, weight in rankings.ranked:
+        fusion.add(ranked, weight)
+    similar = sorted(rankings.similar, key=lambda item: -item[0])
+    fusion.add((record, reason) for _, record, reason in similar[: rankings.depth])
     fusion.cosine = {(kind_of(record), record.id): cos for cos, record, _ in similar}
-    return fusion.hits(limit)
+    return fusion
 
 
 @dataclass
@@ -227,40 +263,42 @@ class _FactCandidates:
 
 
 def _fact_candidates(
-    tg: Any, group_id: str, keywords: str | None, vector: Sequence[float] | None, named: Sequence[Entity],
-    valid_time: Any, depth: int,
+    core: Core, group_id: str, keywords: str | None, vector: Sequence[float] | None, named: Sequence[Entity],
+    valid_time: datetime | None, depth: int,
 ) -> _FactCandidates:
     """Fact candidates from the full-text top-k, the vector top-k and the named entities'
     neighbourhood, read by id with the valid-time filter applied in the store. Rankings go deeper
     than ``depth`` so that ``depth`` of them survive the filter."""
     deep = DEEPER * depth
-    bm25 = tg.store.text_search(group_id, "fact", keywords, deep) if keywords is not None else []
-    nearest = tg.store.vector_search(group_id, "fact", list(vector), deep) if vector is not None else []
+    store = core.store
+    bm25 = store.text_search(group_id, RecordKind.FACT, keywords, deep) if keywords is not None else []
+    nearest = store.vector_search(group_id, RecordKind.FACT, list(vector), deep) if vector is not None else []
     ids = tuple(dict.fromkeys([*(i for i, _ in bm25), *(i for i, _ in nearest)]))
-    facts = {f.id: f for f in tg.store.facts(FactQuery(group_id, ids=ids, valid_time=valid_time))} if ids else {}
+    facts = {f.id: f for f in store.facts(FactQuery(group_id, ids=ids, valid_time=valid_time))} if ids else {}
     near = total = 0
     for entity in named:
-        for side in ("subject_id", "object_id"):
-            around = FactQuery(group_id, valid_time=valid_time, **{side: entity.id})
-            near += tg.store.count_facts(around)
-            facts.update((f.id, f) for f in tg.store.facts(replace(around, limit=NEIGHBOURHOOD)))
+        as_subject = FactQuery(group_id, valid_time=valid_time, subject_id=entity.id)
+        for around in (as_subject, replace(as_subject, subject_id=None, object_id=entity.id)):
+            near += store.count_facts(around)
+            facts.update((f.id, f) for f in store.facts(replace(around, limit=NEIGHBOURHOOD)))
     if named:
-        total = tg.store.count_facts(FactQuery(group_id, valid_time=valid_time))
+        total = store.count_facts(FactQuery(group_id, valid_time=valid_time))
     return _FactCandidates(facts, bm25, dict(nearest), min(near, total), total)
 
 
 def _rank_records(
-    tg: Any, group_id: str, kind: str, text: str | None, vector: Sequence[float] | None, depth: int,
-    fusion: _Fusion, similar: list[tuple[float, Any, str]],
+    core: Core, group_id: str, kind: str, text: str | None, vector: Sequence[float] | None, depth: int,
+    out: _Rankings,
 ) -> None:
     """BM25 (when ``text``) and nearest-vector candidates of entities or episodes: both come from
     the store's indexes, and the records themselves are read once, by id."""
-    found = tg.store.text_search(group_id, kind, text, depth) if text is not None else []
-    sims = dict(tg.store.vector_search(group_id, kind, list(vector), depth)) if vector is not None else {}
-    load = tg.store.entities if kind == "entity" else tg.store.episodes
+    store = core.store
+    found = store.text_search(group_id, kind, text, depth) if text is not None else []
+    sims = dict(store.vector_search(group_id, kind, list(vector), depth)) if vector is not None else {}
+    load = store.entities if kind == RecordKind.ENTITY else store.episodes
     by_id = {r.id: r for r in load(group_id, ids=[*(i for i, _ in found), *sims])}
-    fusion.add(_bm25(found, by_id, depth))
-    similar += _by_similarity(sims, by_id, depth)
+    out.ranked.append((_bm25(found, by_id, depth), 1.0))
+    out.similar += _by_similarity(sims, by_id, depth)
 
 
 def _specificity(near: int, total: int) -> float:
@@ -317,10 +355,10 @@ def _touching(f: Fact, named: dict[str, Entity]) -> str:
 
 
 def _sources(
-    tg: Any, group_id: str, facts: list[Fact], named: dict[str, Entity], depth: int
+    core: Core, group_id: str, facts: list[Fact], named: dict[str, Entity], depth: int
 ) -> list[tuple[Episode, str]]:
     """Episodes the neighbourhood facts were learned from, in the facts' order."""
     ids = list(dict.fromkeys(e for f in facts for e in f.episode_ids))[:depth]
-    by_id = {e.id: e for e in tg.store.episodes(group_id, ids=ids)}
+    by_id = {e.id: e for e in core.store.episodes(group_id, ids=ids)}
     about = {e: _touching(f, named) for f in reversed(facts) for e in f.episode_ids}
     return [(by_id[i], f"source of a fact about {about[i]}") for i in ids if i in by_id]

@@ -2,8 +2,9 @@
 statements through :class:`~temporal_graph.writer.FactWriter` and reads through the store.
 
 Ingestion (``add_episode``, ``import_file``) and the query layer (``paths``, ``search``,
-``context``, ``ask``) live in the ``ingestion`` and ``queries`` packages, which build on this one;
-the client finds them as plug-ins (``temporal_graph.services``) so the dependency points one way.
+``context``, ``ask``) live in the ``ingestion`` and ``queries`` packages. This facade is the one
+module that imports them (they import only the core, :class:`~temporal_graph.core.Core`), so every
+public method can be followed to its code by reading imports.
 """
 
 from __future__ import annotations
@@ -18,14 +19,15 @@ from typing import Any, TypeVar
 import networkx as nx
 from pydantic import ValidationError
 
-from . import services
-from .core import DEFAULT_GROUP, MAX_MESSAGE_CHARS, Core, fact_order
+from . import reads
+from .core import DEFAULT_GROUP, MAX_MESSAGE_CHARS, Core
 from .embeddings import Embedder
-from .errors import InvalidInput, NotFound
+from .errors import InvalidInput
 from .extraction import Extractor
-from .intervals import covers
 from .llm import LLMClient
 from .model import (
+    RECORD_KINDS,
+    SEARCH_METHODS,
     Answer,
     BulkError,
     BulkReport,
@@ -37,6 +39,7 @@ from .model import (
     ImportReport,
     IngestResult,
     Path,
+    RecordKind,
     SearchHit,
 )
 from .names import check_group, clean_name, name_key, normalize_relation
@@ -100,6 +103,7 @@ class TemporalGraph:
         return cls._over(Neo4jStore(uri, auth=auth, database=database), options)
 
     def close(self) -> None:
+        """Release the store (the context manager calls it); the memory is unusable afterwards."""
         self.store.close()
 
     def __enter__(self) -> TemporalGraph:
@@ -111,22 +115,27 @@ class TemporalGraph:
     # -- the core's parts, as attributes of the memory --------------------------------------------
     @property
     def store(self) -> Store:
+        """The store the memory reads and writes (embedded SQLite or Neo4j)."""
         return self.core.store
 
     @property
     def clock(self) -> Clock:
+        """Where "now" comes from (the system clock unless one was given)."""
         return self.core.clock
 
     @property
     def ontology(self) -> Ontology:
+        """Relation cardinalities and entity types: how contradictions are settled."""
         return self.core.ontology
 
     @property
     def zone(self) -> tzinfo:
+        """The time zone naive times are read in (UTC unless given)."""
         return self.core.zone
 
     @property
     def llm(self) -> LLMClient | None:
+        """The LLM extraction and question planning use; None works offline, by rules."""
         return self.core.llm
 
     @llm.setter
@@ -135,14 +144,17 @@ class TemporalGraph:
 
     @property
     def embed(self) -> bool:
+        """Whether each write embeds what it adds (False: leave it to :meth:`reindex`)."""
         return self.core.embed
 
     @property
     def max_message_chars(self) -> int:
+        """The longest message ``add_episode`` and imports accept, in characters."""
         return self.core.max_message_chars
 
     @property
     def trust(self) -> str:
+        """``"speaker"``: what someone says about another person is their claim; ``"all"``: a fact."""
         return self.core.trust
 
     @property
@@ -151,9 +163,12 @@ class TemporalGraph:
         return self.core.embedder
 
     def time(self, value: TimeLike, name: str = "time") -> datetime:
+        """``value`` (a datetime, date or ISO text) as an aware UTC datetime, naive ones read in
+        :attr:`zone`; ``name`` is the argument named in the error when it is not a time."""
         return self.core.time(value, name)
 
     def optional_time(self, value: TimeLike | None, name: str = "time") -> datetime | None:
+        """:meth:`time`, or None for None."""
         return self.core.optional_time(value, name)
 
     def write(self, group_id: str, fn: Callable[[FactWriter], T], *, embed: bool | None = None) -> T:
@@ -172,9 +187,9 @@ class TemporalGraph:
         ``group_id=None`` covers every group."""
         groups = [check_group(group_id)] if group_id is not None else self.store.groups()
         loaders: dict[str, Callable[[str, list[str]], Sequence[Fact | Entity | Episode]]] = {
-            "entity": lambda g, ids: self.store.entities(g, ids=ids),
-            "episode": lambda g, ids: self.store.episodes(g, ids=ids),
-            "fact": lambda g, ids: self.store.facts(FactQuery(g, ids=tuple(ids))),
+            RecordKind.ENTITY: lambda g, ids: self.store.entities(g, ids=ids),
+            RecordKind.EPISODE: lambda g, ids: self.store.episodes(g, ids=ids),
+            RecordKind.FACT: lambda g, ids: self.store.facts(FactQuery(g, ids=tuple(ids))),
         }
         done = 0
         with progress_bar(progress, "embedding", total=None) as advance:
@@ -218,14 +233,16 @@ class TemporalGraph:
         start = self.optional_time(valid_at, "valid_at")
         end = self.optional_time(invalid_at, "invalid_at")
         clean_name(subject, "subject"), clean_name(object, "object")
-        if isinstance(confidence, bool) or not isinstance(confidence, (int, float)) or not 0.0 <= confidence <= 1.0:
+        number = isinstance(confidence, (int, float)) and not isinstance(confidence, bool)
+        if not number or not 0.0 <= confidence <= 1.0:
             raise InvalidInput(f"confidence: {confidence!r} is not a number between 0 and 1")
         if text is not None:
             _text(text, "text")
         if episode_id is not None:
             _text(episode_id, "episode_id")
         if attributes is not None and not isinstance(attributes, dict):
-            raise InvalidInput(f"attributes: expected a dict, got {type(attributes).__name__} {attributes!r}"[:200])
+            got = f"{type(attributes).__name__} {attributes!r}"
+            raise InvalidInput(f"attributes: expected a dict, got {got}"[:200])
 
         def run(w: FactWriter) -> Fact:
             s = w.entity(subject, type=subject_type, what="subject")
@@ -286,7 +303,8 @@ class TemporalGraph:
                 seen = len(w.entities_created)
                 fresh = subject.id in created
                 starts = [
-                    BulkStart(p.index, w.entity(p.object, type=self.ontology.object_type(p.relation), what="object"),
+                    BulkStart(p.index, w.entity(p.object, type=self.ontology.object_type(p.relation),
+                                                what="object"),
                               p.valid_at, p.invalid_at, p.text, p.confidence)
                     for p in items
                 ]
@@ -348,30 +366,7 @@ class TemporalGraph:
     def _existing(w: FactWriter, name: str) -> Entity | None:
         return w.tx.entity_by_key(w.group_id, name_key(clean_name(name)))
 
-    # -- reading ---------------------------------------------------------------------------------
-    def _query(
-        self,
-        group_id: str,
-        *,
-        subject: str | None = None,
-        relation: str | None = None,
-        object: str | None = None,
-        **fields: Any,
-    ) -> list[Fact] | None:
-        """Run a fact query with names resolved; ``None`` when a named entity does not exist."""
-        check_group(group_id)
-        ids: dict[str, str | None] = {}
-        for field, name in (("subject_id", subject), ("object_id", object)):
-            if name is None:
-                ids[field] = None
-                continue
-            entity = self.find_entity(name, group_id)
-            if entity is None:
-                return None
-            ids[field] = entity.id
-        rel = normalize_relation(relation) if relation is not None else None
-        return self.store.facts(FactQuery(group_id, relation=rel, **ids, **fields))
-
+    # -- reading (plain temporal reads live in ``reads``; one implementation for every layer) ----------
     def now(
         self,
         subject: str | None = None,
@@ -381,9 +376,7 @@ class TemporalGraph:
         group_id: str = DEFAULT_GROUP,
     ) -> list[Fact]:
         """What is true now, as believed now."""
-        moment = self.core.now()
-        return self.as_of(moment, known_at=moment, subject=subject, relation=relation, object=object,
-                          group_id=group_id)
+        return reads.now(self.core, subject, relation, object, group_id=group_id)
 
     def as_of(
         self,
@@ -396,81 +389,45 @@ class TemporalGraph:
         group_id: str = DEFAULT_GROUP,
     ) -> list[Fact]:
         """What was true at ``valid_time``, as the memory believed it at ``known_at`` (default now)."""
-        t = self.time(valid_time, "valid_time")
-        k = self.time(known_at, "known_at") if known_at is not None else self.core.now()
-        rows = self._query(group_id, subject=subject, relation=relation, object=object,
-                           valid_time=t, known_at=k)
-        return sorted(rows or [], key=fact_order)
+        return reads.as_of(self.core, valid_time, known_at=known_at, subject=subject, relation=relation,
+                           object=object, group_id=group_id)
 
     def history(
         self, subject: str, relation: str | None = None, *, group_id: str = DEFAULT_GROUP
     ) -> list[Fact]:
         """The valid-time timeline of a subject (optionally one relation), as currently believed."""
-        rows = self._query(group_id, subject=subject, relation=relation)
-        return sorted(rows or [], key=fact_order)
+        return reads.history(self.core, subject, relation, group_id=group_id)
 
     def audit(self, fact_id: str, *, group_id: str = DEFAULT_GROUP) -> list[Fact]:
         """Every version of a fact across transaction time, oldest first.
 
         ``fact_id`` is the full id or, when it names one fact of the group, a prefix of it (the
         8 characters tables show). Raises NotFound when no fact of the group has that id."""
-        check_group(group_id)
-        if not isinstance(fact_id, str) or not fact_id.strip():
-            raise InvalidInput(f"fact_id: expected a fact id (text such as 'a1b2c3d4'), got {fact_id!r}"[:200])
-        fact_id = fact_id.strip().lower()
-        rows = self._query(group_id, fact_id=fact_id, all_versions=True) or []
-        if not rows and len(fact_id) < 32:
-            rows = self._by_prefix(group_id, fact_id)
-        if not rows:
-            raise NotFound(f"fact_id: no fact {fact_id!r} in group {group_id!r}")
-        return sorted(rows, key=lambda f: (f.created_at, f.expired_at is None, f.expired_at or f.created_at, f.id))
-
-    def _by_prefix(self, group_id: str, prefix: str) -> list[Fact]:
-        """Every version of the one fact whose id starts with ``prefix`` (ambiguous: InvalidInput)."""
-        rows = [f for f in self.store.facts(FactQuery(group_id, all_versions=True)) if f.fact_id.startswith(prefix)]
-        ids = sorted({f.fact_id for f in rows})
-        if len(ids) > 1:
-            shown = ", ".join(ids[:5])
-            raise InvalidInput(f"fact_id: {prefix!r} is the start of {len(ids)} fact ids ({shown}); give more characters")
-        return rows
+        return reads.audit(self.core, fact_id, group_id=group_id)
 
     def diff(
         self, start: TimeLike, end: TimeLike, *, subject: str | None = None, group_id: str = DEFAULT_GROUP
     ) -> Diff:
         """Facts that started, ended (valid time) or were revised (transaction time) in [start, end)."""
-        t0, t1 = self.time(start, "start"), self.time(end, "end")
-        if t1 <= t0:
-            raise InvalidInput(f"end {t1.isoformat()} must be after start {t0.isoformat()}")
-        current = self._query(group_id, subject=subject) or []
-        every = self._query(group_id, subject=subject, all_versions=True) or []
-        first_version: dict[str, datetime] = {}
-        for f in every:
-            first_version[f.fact_id] = min(first_version.get(f.fact_id, f.created_at), f.created_at)
-        inside = lambda moment: moment is not None and covers((t0, t1), moment)  # noqa: E731
-        return Diff(
-            start=t0,
-            end=t1,
-            started=sorted((f for f in current if inside(f.valid_at)), key=fact_order),
-            ended=sorted((f for f in current if inside(f.invalid_at)), key=fact_order),
-            revised=sorted(
-                (f for f in every if inside(f.created_at) and f.created_at > first_version[f.fact_id]),
-                key=fact_order,
-            ),
-        )
+        return reads.diff(self.core, start, end, subject=subject, group_id=group_id)
 
     def snapshot(
-        self, as_of: TimeLike | None = None, known_at: TimeLike | None = None, *, group_id: str = DEFAULT_GROUP
+        self,
+        as_of: TimeLike | None = None,
+        known_at: TimeLike | None = None,
+        *,
+        group_id: str = DEFAULT_GROUP,
     ) -> nx.MultiDiGraph:
         """The graph of facts valid at ``as_of`` as known at ``known_at`` (both default now)."""
-        moment = self.core.now()
-        facts = self.as_of(as_of if as_of is not None else moment, known_at=known_at, group_id=group_id)
+        facts = self.as_of(self.core.time_or_now(as_of, "as_of"), known_at=known_at, group_id=group_id)
         return facts_to_graph(facts, self.store.entities(group_id, ids=_entity_ids(facts)))
 
     def export(self, group_id: str = DEFAULT_GROUP) -> dict[str, Any]:
         """Everything of one group (entities, episodes, assertions, every fact version), as JSON data."""
         check_group(group_id)
         assertions = sorted(self.store.group_assertions(group_id), key=lambda a: (a.created_at, a.seq, a.id))
-        facts = sorted(self.store.facts(FactQuery(group_id, all_versions=True)), key=lambda f: (f.created_at, f.id))
+        every = self.store.facts(FactQuery(group_id, all_versions=True))
+        facts = sorted(every, key=lambda f: (f.created_at, f.id))
         return {
             "group_id": group_id,
             "entities": [e.model_dump(mode="json") for e in self.store.entities(group_id)],
@@ -483,7 +440,11 @@ class TemporalGraph:
         """Delete one group entirely (right to be forgotten); returns the number of records removed."""
         return self.store.forget(check_group(group_id))
 
-    # -- plug-ins: ingestion and queries -----------------------------------------------------------
+    # -- the layers: ``ingestion`` and ``queries`` import only the core, and are imported here, in
+    # the methods, so that importing a layer first (``import queries.search``) finds the package
+    # whole: ``temporal_graph`` loads the facade, which must not need the layer half-loaded.
+
+    # -- ingestion -------------------------------------------------------------------------------
     def add_episode(
         self,
         content: str,
@@ -495,7 +456,9 @@ class TemporalGraph:
         source_id: str | None = None,
     ) -> IngestResult:
         """Extract facts from one message and apply them (see the ``ingestion`` package)."""
-        return services.get("add_episode")(
+        from ingestion.pipeline import add_episode
+
+        return add_episode(
             self, content, reference_time=reference_time, speaker=speaker, group_id=group_id,
             source=source, source_id=source_id,
         )
@@ -509,45 +472,101 @@ class TemporalGraph:
         ``strict`` stops at the first bad line with nothing written; ``replay`` uses each message's
         time as its transaction time (a replayed history) instead of the clock.
         """
+        from ingestion.batch import import_file
+
         if not isinstance(path, (str, FilePath)):
             raise InvalidInput(f"path: expected a file path, got {type(path).__name__} {path!r}"[:200])
-        return services.get("import_file")(
+        return import_file(
             self, path, format=format, group_id=group_id, progress=progress, strict=strict, replay=replay,
             embed=embed,
         )
 
+    # -- queries ---------------------------------------------------------------------------------
     def paths(
-        self, start: str, *, end: str | None = None, relations: Iterable[str] | None = None,
-        max_hops: int = 3, as_of: TimeLike | None = None, group_id: str = DEFAULT_GROUP, **options: Any,
+        self,
+        start: str,
+        *,
+        end: str | None = None,
+        relations: Iterable[str] | None = None,
+        max_hops: int = 3,
+        as_of: TimeLike | None = None,
+        group_id: str = DEFAULT_GROUP,
+        direction: str = "out",
+        overlapping: bool = False,
+        during: tuple[TimeLike, TimeLike] | None = None,
+        limit: int = 100,
     ) -> list[Path]:
-        if relations is not None:
-            if isinstance(relations, str) or not isinstance(relations, Iterable):
-                raise InvalidInput(f"relations: expected a list of relation names, got {relations!r}"[:200])
-            relations = [normalize_relation(r) for r in relations]
-        return services.get("paths")(
-            self, start, end=end, relations=relations, max_hops=max_hops, as_of=as_of,
-            group_id=group_id, **options,
+        """Chains of facts from ``start`` (to ``end`` when given), shortest first, at most
+        ``max_hops`` long and ``limit`` many (see :mod:`queries.paths`).
+
+        Every hop is valid at ``as_of`` (default now), as currently believed. ``relations`` keeps
+        hops of those relations only; ``direction="any"`` also walks facts from object to subject.
+        ``overlapping=True`` (or ``during=(t1, t2)``) asks instead for chains whose hops all held
+        at one common moment (within ``[t1, t2)``): "who managed Alice while she lived in Berlin".
+        """
+        from queries.paths import paths
+
+        return paths(
+            self.core, start, end=end, relations=relations, max_hops=max_hops, as_of=as_of,
+            group_id=group_id, direction=direction, overlapping=overlapping, during=during, limit=limit,
         )
 
     def search(
-        self, query: str, *, as_of: TimeLike | None = None, limit: int = 10,
-        group_id: str = DEFAULT_GROUP, **options: Any,
+        self,
+        query: str,
+        *,
+        as_of: TimeLike | None = None,
+        limit: int = 10,
+        group_id: str = DEFAULT_GROUP,
+        include_history: bool = False,
+        kinds: Sequence[str] = RECORD_KINDS,
+        methods: Sequence[str] = SEARCH_METHODS,
+        pool: int | None = None,
     ) -> list[SearchHit]:
+        """The ``limit`` best facts, entities and episodes for ``query``, each saying why it matched
+        (hybrid: BM25, embeddings and the named entities' neighbourhood, fused by reciprocal rank;
+        see :mod:`queries.search`).
+
+        Facts are those valid at ``as_of`` (default now), as currently believed; with
+        ``include_history=True``, those of any valid time. ``kinds`` and ``methods`` pick a subset
+        of ``("fact", "entity", "episode")`` and ``("bm25", "embedding", "graph")``; ``pool`` is how
+        deep each ranking reads before fusion (default ``max(30, 3 * limit)``).
+        """
+        from queries.search import search
+
         _text(query, "query")
-        return services.get("search")(self, query, as_of=as_of, limit=limit, group_id=group_id, **options)
+        return search(
+            self.core, query, as_of=as_of, limit=limit, group_id=group_id, include_history=include_history,
+            kinds=kinds, methods=methods, pool=pool,
+        )
 
     def context(
-        self, query: str, *, budget_tokens: int = 1000, as_of: TimeLike | None = None,
+        self,
+        query: str,
+        *,
+        budget_tokens: int = 1000,
+        as_of: TimeLike | None = None,
         group_id: str = DEFAULT_GROUP,
     ) -> str:
+        """A memory block for a prompt: the facts most relevant to ``query`` with their dates, then
+        the messages supporting them, never more than ``budget_tokens`` tokens ("" when nothing
+        fits; see :mod:`queries.context`)."""
+        from queries.context import context
+
         _text(query, "query")
-        return services.get("context")(self, query, budget_tokens=budget_tokens, as_of=as_of, group_id=group_id)
+        return context(self.core, query, budget_tokens=budget_tokens, as_of=as_of, group_id=group_id)
 
     def ask(
         self, question: str, *, reference_time: TimeLike | None = None, group_id: str = DEFAULT_GROUP
     ) -> Answer:
+        """Answer a question in plain language from the memory's facts, citing them, or say "I don't
+        know" (``known=False``); never invented. ``reference_time`` (default now) is when the
+        question is asked: "now", "last year" and "since 2023" are read from it (see
+        :mod:`queries.ask`)."""
+        from queries.ask import ask
+
         _text(question, "question")
-        return services.get("ask")(self, question, reference_time=reference_time, group_id=group_id)
+        return ask(self.core, question, reference_time=reference_time, group_id=group_id)
 
 
 @dataclass(frozen=True)
@@ -569,8 +588,10 @@ def _pending(index: int, item: Any, time_of: Callable[[Any, str], datetime | Non
         item = FactInput.model_validate(dict(item))
     elif isinstance(item, (tuple, list)):
         if not 3 <= len(item) <= 5:
-            raise InvalidInput(f"expected (subject, relation, object[, valid_at[, invalid_at]]), got {item!r}")
-        item = FactInput(**dict(zip(("subject", "relation", "object", "valid_at", "invalid_at"), item)))
+            shape = "(subject, relation, object[, valid_at[, invalid_at]])"
+            raise InvalidInput(f"expected {shape}, got {item!r}")
+        fields = ("subject", "relation", "object", "valid_at", "invalid_at")[: len(item)]
+        item = FactInput(**dict(zip(fields, item, strict=True)))
     elif not isinstance(item, FactInput):
         raise InvalidInput(f"expected a FactInput, a mapping or a tuple, got {type(item).__name__}")
     if not 0.0 <= item.confidence <= 1.0:

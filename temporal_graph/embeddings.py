@@ -15,7 +15,7 @@ from collections.abc import Mapping, Sequence
 from functools import cache
 from typing import Protocol
 
-from .model import Entity, Episode, Fact
+from .model import Entity, Episode, Fact, RecordKind, RecordKindName
 from .names import relation_phrase
 from .stores.protocol import ChangeSet
 
@@ -80,12 +80,11 @@ def default_embedder() -> SentenceTransformerEmbedder:
 
 
 # -- what gets embedded, and writing vectors at ingestion ---------------------------------------
-KINDS = ("fact", "entity", "episode")
-
-
-def kind_of(record: Fact | Entity | Episode) -> str:
-    """The record kind search and the stores use: "fact", "entity" or "episode"."""
-    return "fact" if isinstance(record, Fact) else "entity" if isinstance(record, Entity) else "episode"
+def kind_of(record: Fact | Entity | Episode) -> RecordKindName:
+    """The record kind search and the stores use (a :class:`RecordKind`)."""
+    if isinstance(record, Fact):
+        return RecordKind.FACT
+    return RecordKind.ENTITY if isinstance(record, Entity) else RecordKind.EPISODE
 
 
 def item_text(record: Fact | Entity | Episode) -> str:
@@ -109,8 +108,8 @@ def embedding_changes(
     texts = list(dict.fromkeys(item_text(r) for r in records if r.id not in known))
     encoded = dict(zip(texts, embedder.encode(texts), strict=True)) if texts else {}
     changes = ChangeSet()
-    fields = {"fact": changes.fact_embeddings, "entity": changes.entity_embeddings,
-              "episode": changes.episode_embeddings}
+    fields = {RecordKind.FACT: changes.fact_embeddings, RecordKind.ENTITY: changes.entity_embeddings,
+              RecordKind.EPISODE: changes.episode_embeddings}
     for r in records:
         vector = known.get(r.id)
         if vector is None:

@@ -3,13 +3,28 @@
 from __future__ import annotations
 
 from datetime import date, datetime
-from typing import Any, Literal
+from typing import Any, Final, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from .intervals import covers
 
 _FROZEN = ConfigDict(frozen=True)
+
+RecordKindName = Literal["fact", "entity", "episode"]
+
+
+class RecordKind:
+    """The three kinds of record the memory keeps, as stores, indexes and search hits name them."""
+
+    FACT: Final = "fact"
+    ENTITY: Final = "entity"
+    EPISODE: Final = "episode"
+
+
+RECORD_KINDS: tuple[RecordKindName, ...] = (RecordKind.FACT, RecordKind.ENTITY, RecordKind.EPISODE)
+# The rankings hybrid search fuses (``queries.search``); a hit's ``reasons`` name them.
+SEARCH_METHODS: tuple[str, ...] = ("bm25", "embedding", "graph")
 
 
 class Episode(BaseModel):
@@ -139,7 +154,7 @@ class Path(BaseModel):
 class SearchHit(BaseModel):
     model_config = _FROZEN
 
-    kind: Literal["fact", "entity", "episode"]
+    kind: RecordKindName
     score: float
     reasons: list[str]  # why it matched, e.g. ["bm25 #1", "embedding #3", "neighbour of Alice"]
     fact: Fact | None = None

@@ -383,7 +383,7 @@ def _h_ago(m: re.Match[str], ref: datetime, prefer: Prefer) -> TimeSpan | None:
     return None if n is None else _unit_span(unit, _shift(ref.date(), unit, -n))
 
 
-def _h_in_future(m: re.Match[str], ref: datetime, prefer: Prefer) -> TimeSpan | None:
+def _h_in_future(m: re.Match[str] | _Regroup, ref: datetime, prefer: Prefer) -> TimeSpan | None:
     n = _number(m.group("n"))
     unit = _unit(m.group("u"))
     return None if n is None else _unit_span(unit, _shift(ref.date(), unit, n))
@@ -467,7 +467,8 @@ _TABLE: list[tuple[re.Pattern[str], Handler]] = [
      lambda m, ref, prefer: _h_in_future(_Regroup(m), ref, prefer)),
     (_p(rf"(?:for|over)\s+(?:the\s+(?:past|last)\s+)?(?P<n>{NUM})\s+(?P<u>{UNIT})"), _h_duration),
     (_p(r"(?:ever\s+)?since\s+(?P<x>.+)"), _h_since),
-    (_p(rf"(?:the\s+)?(?:(?P<n>{NUM})\s+)?(?P<u>{UNIT})\s+(?P<dir>before|after)\s+(?P<x>.+)"), _h_relative_to),
+    (_p(rf"(?:the\s+)?(?:(?P<n>{NUM})\s+)?(?P<u>{UNIT})\s+(?P<dir>before|after)\s+(?P<x>.+)"),
+     _h_relative_to),
     (_p(r"(?P<e>earlier|later)\s+this\s+(?P<u>week|month|year)"), _h_within_unit),
     (_p(r"(?:from\s+)?(?P<a>.+?)\s+(?:to|until|till|through|thru)\s+(?P<b>.+)"), _h_range),
     (_p(r"between\s+(?P<a>.+?)\s+and\s+(?P<b>.+)"), _h_range),
@@ -481,8 +482,9 @@ class _Regroup:
     def __init__(self, m: re.Match[str]) -> None:
         self._m = m
 
-    def group(self, name: str) -> str | None:
-        return self._m.group(name) or self._m.group(name + "2")
+    def group(self, name: str) -> str:
+        # The pattern matches one spelling whole, so one of the two groups is always set.
+        return self._m.group(name) or self._m.group(name + "2") or ""
 
 
 _LEADING_FILLER = re.compile(rf"^(?:{APPROX_WORDS}|way back in|back in|sometime in|some time in)\s+")
@@ -546,7 +548,9 @@ def _range_bounds(a: str, b: str, ref: datetime, prefer: Prefer) -> tuple[TimeSp
     return first, last
 
 
-def resolve_range(text: str, reference_time: datetime, *, prefer: Prefer = "past") -> tuple[datetime, datetime] | None:
+def resolve_range(
+    text: str, reference_time: datetime, *, prefer: Prefer = "past"
+) -> tuple[datetime, datetime] | None:
     """``"from 2019 to 2021"`` → (start of 2019, end of 2021); also "between X and Y", "2019-2021".
 
     Any other phrase that resolves gives its own span's bounds; ``None`` when unreadable.
@@ -632,8 +636,9 @@ def find_time_expressions(text: str) -> list[TimeMatch]:
             assert parts is not None
             first, last = parts.group("a") or parts.group("a2"), parts.group("b") or parts.group("b2")
             year = re.search(rf"\b{YEAR}\b", last)
-            if year and not re.search(rf"\b{YEAR}\b", first) and resolve_time(f"{first} {year.group(0)}", _PROBE):
-                first = f"{first} {year.group(0)}"
+            with_year = f"{first} {year.group(0)}" if year else first
+            if year and not re.search(rf"\b{YEAR}\b", first) and resolve_time(with_year, _PROBE):
+                first = with_year
             found.append(TimeMatch(phrase, m.start(), m.end(), first, last))
             continue
         end = m.end()

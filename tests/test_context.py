@@ -72,7 +72,7 @@ def test_never_over_budget_to_the_token(memory):
     # (A section header is only ever kept with a line under it.)
     edges = sorted(
         {
-            count_tokens(memory, "\n".join(lines[:i]))
+            count_tokens(memory.core, "\n".join(lines[:i]))
             for i in range(2, len(lines) + 1)
             if not lines[i - 1].endswith(":")
         }
@@ -81,7 +81,7 @@ def test_never_over_budget_to_the_token(memory):
     previous = 0
     for budget in budgets:
         block = memory.context(question, budget_tokens=budget)
-        size = count_tokens(memory, block)
+        size = count_tokens(memory.core, block)
         assert size <= budget
         assert size >= previous  # a bigger budget never gives less
         if budget in edges:
@@ -93,9 +93,9 @@ def test_a_long_message_is_cut_at_a_word_to_fit(memory):
     question = "moved to Shanghai flat river"
     full = memory.context(question, budget_tokens=10_000).splitlines()
     header = full.index("Supporting messages:")
-    budget = count_tokens(memory, "\n".join(full[: header + 1])) + 20
+    budget = count_tokens(memory.core, "\n".join(full[: header + 1])) + 20
     cut = memory.context(question, budget_tokens=budget)
-    assert count_tokens(memory, cut) <= budget
+    assert count_tokens(memory.core, cut) <= budget
     last = cut.splitlines()[-1]
     assert last.startswith("- [2024-06-02] Zhang Wei: We finally moved") and last.endswith(" …")
 

@@ -1,0 +1,147 @@
+"""The plain temporal reads: what holds now, at a time, as known then; a subject's timeline; a
+fact's versions; what changed between two times.
+
+Plain functions of a :class:`~temporal_graph.core.Core`, so the facade's ``now``/``as_of``/
+``history``/``audit``/``diff`` and the query layer (``queries.answering``) share one implementation.
+Names are resolved to entity ids here; a name the memory does not know reads as "no facts".
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from .core import DEFAULT_GROUP, Core, fact_order
+from .errors import InvalidInput, NotFound
+from .intervals import covers
+from .model import Diff, Fact
+from .names import check_group, normalize_relation
+from .stores.protocol import FactQuery
+from .times import TimeLike
+
+
+def query_facts(
+    core: Core,
+    group_id: str,
+    *,
+    subject: str | None = None,
+    relation: str | None = None,
+    object: str | None = None,
+    fact_id: str | None = None,
+    valid_time: datetime | None = None,
+    known_at: datetime | None = None,
+    all_versions: bool = False,
+) -> list[Fact] | None:
+    """A :class:`FactQuery` with entity names resolved; ``None`` when a named entity does not exist."""
+    check_group(group_id)
+    ids: list[str | None] = []
+    for name in (subject, object):
+        entity = core.find_entity(name, group_id) if name is not None else None
+        if name is not None and entity is None:
+            return None
+        ids.append(entity.id if entity is not None else None)
+    rel = normalize_relation(relation) if relation is not None else None
+    return core.store.facts(FactQuery(
+        group_id, subject_id=ids[0], relation=rel, object_id=ids[1], fact_id=fact_id, valid_time=valid_time,
+        known_at=known_at, all_versions=all_versions,
+    ))
+
+
+def as_of(
+    core: Core,
+    valid_time: TimeLike,
+    *,
+    known_at: TimeLike | None = None,
+    subject: str | None = None,
+    relation: str | None = None,
+    object: str | None = None,
+    group_id: str = DEFAULT_GROUP,
+) -> list[Fact]:
+    """What was true at ``valid_time`` as believed at ``known_at`` (default now)."""
+    t = core.time(valid_time, "valid_time")
+    k = core.time_or_now(known_at, "known_at")
+    rows = query_facts(core, group_id, subject=subject, relation=relation, object=object,
+                       valid_time=t, known_at=k)
+    return sorted(rows or [], key=fact_order)
+
+
+def now(
+    core: Core,
+    subject: str | None = None,
+    relation: str | None = None,
+    object: str | None = None,
+    *,
+    group_id: str = DEFAULT_GROUP,
+) -> list[Fact]:
+    """What is true now, as believed now (one reading of the clock for both)."""
+    moment = core.now()
+    return as_of(core, moment, known_at=moment, subject=subject, relation=relation, object=object,
+                 group_id=group_id)
+
+
+def history(
+    core: Core, subject: str, relation: str | None = None, *, group_id: str = DEFAULT_GROUP
+) -> list[Fact]:
+    """The valid-time timeline of a subject (optionally one relation), as currently believed."""
+    rows = query_facts(core, group_id, subject=subject, relation=relation)
+    return sorted(rows or [], key=fact_order)
+
+
+def audit(core: Core, fact_id: str, *, group_id: str = DEFAULT_GROUP) -> list[Fact]:
+    """Every version of a fact across transaction time, oldest first; ``fact_id`` may be a prefix
+    that names one fact of the group. Raises NotFound when no fact of the group has that id."""
+    check_group(group_id)
+    if not isinstance(fact_id, str) or not fact_id.strip():
+        raise InvalidInput(f"fact_id: expected a fact id (text such as 'a1b2c3d4'), got {fact_id!r}"[:200])
+    fact_id = fact_id.strip().lower()
+    rows = query_facts(core, group_id, fact_id=fact_id, all_versions=True) or []
+    if not rows and len(fact_id) < 32:
+        rows = _by_prefix(core, group_id, fact_id)
+    if not rows:
+        raise NotFound(f"fact_id: no fact {fact_id!r} in group {group_id!r}")
+    return sorted(rows, key=_version_order)
+
+
+def _version_order(f: Fact) -> tuple:
+    """Transaction-time order: when written, then still-believed versions after expired ones."""
+    return (f.created_at, f.expired_at is None, f.expired_at or f.created_at, f.id)
+
+
+def _by_prefix(core: Core, group_id: str, prefix: str) -> list[Fact]:
+    """Every version of the one fact whose id starts with ``prefix`` (ambiguous: InvalidInput)."""
+    every = core.store.facts(FactQuery(group_id, all_versions=True))
+    rows = [f for f in every if f.fact_id.startswith(prefix)]
+    ids = sorted({f.fact_id for f in rows})
+    if len(ids) > 1:
+        shown = ", ".join(ids[:5])
+        raise InvalidInput(
+            f"fact_id: {prefix!r} is the start of {len(ids)} fact ids ({shown}); give more characters"
+        )
+    return rows
+
+
+def diff(
+    core: Core, start: TimeLike, end: TimeLike, *, subject: str | None = None, group_id: str = DEFAULT_GROUP
+) -> Diff:
+    """Facts that started, ended (valid time) or were revised (transaction time) in [start, end)."""
+    t0, t1 = core.time(start, "start"), core.time(end, "end")
+    if t1 <= t0:
+        raise InvalidInput(f"end {t1.isoformat()} must be after start {t0.isoformat()}")
+    current = query_facts(core, group_id, subject=subject) or []
+    every = query_facts(core, group_id, subject=subject, all_versions=True) or []
+    first_version: dict[str, datetime] = {}
+    for f in every:
+        first_version[f.fact_id] = min(first_version.get(f.fact_id, f.created_at), f.created_at)
+
+    def inside(moment: datetime | None) -> bool:
+        return moment is not None and covers((t0, t1), moment)
+
+    return Diff(
+        start=t0,
+        end=t1,
+        started=sorted((f for f in current if inside(f.valid_at)), key=fact_order),
+        ended=sorted((f for f in current if inside(f.invalid_at)), key=fact_order),
+        revised=sorted(
+            (f for f in every if inside(f.created_at) and f.created_at > first_version[f.fact_id]),
+            key=fact_order,
+        ),
+    )
