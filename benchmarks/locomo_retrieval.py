@@ -1,6 +1,6 @@
 """Retrieval quality on LoCoMo: does search bring back the turns that hold the answer?
 
-    python benchmarks/locomo_retrieval.py [--data PATH] [--conversations N] [--json]
+    python benchmarks/locomo_retrieval.py [--data PATH] [--conversations N] [--rank MODES] [--json]
 
 The conversations are imported offline (no LLM: the rule-based extractor) into a fresh embedded
 memory, one group per conversation. For every question (categories 1-4; adversarial questions
@@ -13,6 +13,10 @@ similarity over the raw turns (a naive vector-store memory, all-MiniLM-L6-v2, th
 Gold data: when ``<data stem>_audit_errors.json`` sits next to the data file (known errors of the
 LoCoMo gold data, from dial481/locomo-audit), its corrected evidence replaces the original, matched
 by conversation index, question index and question text.
+
+``--rank`` ranks the engine's hits by each of the given modes (comma-separated, or ``all``:
+relevance, recency, importance, blend; see ``queries.ranking``), each a system of its own
+(``engine`` is relevance, the others ``engine:<mode>``), on the one imported memory.
 
 Latency is the median wall time of one engine ``search`` call, measured after the embeddings were
 built (the build time is reported on its own).
@@ -249,7 +253,9 @@ class Score:
         return {f"recall@{k}": round(sum(h[k] for h in self.hits.values()) / total, 4) for k in KS}
 
 
-def run(data: Path, limit: int | None, db: str | None, progress: bool) -> dict[str, Any]:
+def run(
+    data: Path, limit: int | None, db: str | None, progress: bool, ranks: tuple[str, ...] = ("relevance",)
+) -> dict[str, Any]:
     from temporal_graph import TemporalGraph
 
     samples, conversations, notes = load(data, limit)
@@ -271,7 +277,8 @@ def run(data: Path, limit: int | None, db: str | None, progress: bool) -> dict[s
     tg.reindex()  # the import embedded everything; this only proves nothing was left
     notes["embedding_seconds"] = round(time.perf_counter() - started, 1)
 
-    engine, bm25, embedding = Score(), Score(), Score()
+    engines = {rank: Score() for rank in ranks}
+    bm25, embedding = Score(), Score()
     latencies: list[float] = []
     for conv in conversations:
         episode_turn = {}
@@ -281,10 +288,13 @@ def run(data: Path, limit: int | None, db: str | None, progress: bool) -> dict[s
         texts = [t.text for t in conv.turns]
         keyword, vectors = BM25(texts), Embeddings(tg.embedder, texts)
         for q in conv.questions:
-            t0 = time.perf_counter()
-            hits = tg.search(q.text, limit=max(KS), group_id=conv.group, kinds=("fact", "episode"))
-            latencies.append((time.perf_counter() - t0) * 1000)
-            engine.add(q.category, engine_sources(tg, conv.group, hits, episode_turn), q.evidence)
+            for rank, engine in engines.items():
+                t0 = time.perf_counter()
+                hits = tg.search(q.text, limit=max(KS), group_id=conv.group, kinds=("fact", "episode"),
+                                 rank=rank)
+                if rank == ranks[0]:
+                    latencies.append((time.perf_counter() - t0) * 1000)
+                engine.add(q.category, engine_sources(tg, conv.group, hits, episode_turn), q.evidence)
             bm25.add(q.category, [{conv.turns[i].dia_id} for i in keyword.top(q.text, max(KS))], q.evidence)
             embedding.add(
                 q.category, [{conv.turns[i].dia_id} for i in vectors.top(q.text, max(KS))], q.evidence
@@ -292,12 +302,25 @@ def run(data: Path, limit: int | None, db: str | None, progress: bool) -> dict[s
         log(f"{conv.group}: {len(conv.questions)} questions")
     tg.close()
     workdir.cleanup()
+    systems = {_system(rank): engine for rank, engine in engines.items()}
+    systems.update(bm25=bm25, embedding=embedding)
     return {
-        "systems": {"engine": engine.table(), "bm25": bm25.table(), "embedding": embedding.table()},
+        "systems": {name: score.table() for name, score in systems.items()},
         "median_search_ms": round(statistics.median(latencies), 2) if latencies else None,
-        "_overall": {"engine": engine.overall(), "bm25": bm25.overall(), "embedding": embedding.overall()},
+        "_overall": {name: score.overall() for name, score in systems.items()},
         "_notes": notes,
     }
+
+
+def _system(rank: str) -> str:
+    return "engine" if rank == "relevance" else f"engine:{rank}"
+
+
+def rank_modes(text: str) -> tuple[str, ...]:
+    from queries.ranking import RANKS, check_rank
+
+    modes = RANKS if text == "all" else tuple(dict.fromkeys(m.strip() for m in text.split(",") if m.strip()))
+    return tuple(check_rank(m) for m in modes)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -305,28 +328,36 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--data", type=Path, default=DEFAULT_DATA, help="a LoCoMo-format JSON file")
     parser.add_argument("--conversations", type=int, default=None, help="only the first N conversations")
     parser.add_argument("--db", default=None, help="keep the imported memory in this file")
+    parser.add_argument("--rank", default="relevance",
+                        help="engine ranking modes, comma-separated, or 'all' (default: relevance)")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     args = parser.parse_args(argv)
+    try:
+        ranks = rank_modes(args.rank)
+    except ValueError as exc:  # InvalidInput
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
     if not args.data.exists():
         print(f"error: {args.data} does not exist", file=sys.stderr)
         return 2
-    result = run(args.data, args.conversations, args.db, progress=not args.json)
+    result = run(args.data, args.conversations, args.db, progress=not args.json,
+                 ranks=ranks or ("relevance",))
     overall, notes = result.pop("_overall"), result.pop("_notes")
     if args.json:
         print(json.dumps(result))
         return 0
     print(f"LoCoMo retrieval — {args.data.name}: {notes}")
-    header = f"{'system':<10} {'category':<12} {'n':>5} {'recall@5':>9} {'recall@10':>10}"
+    header = f"{'system':<18} {'category':<12} {'n':>5} {'recall@5':>9} {'recall@10':>10}"
     print(header)
     print("-" * len(header))
     for system, table in result["systems"].items():
         for category, row in table.items():
             print(
-                f"{system:<10} {category:<12} {row['n']:>5} {row['recall@5']:>9.3f} {row['recall@10']:>10.3f}"
+                f"{system:<18} {category:<12} {row['n']:>5} {row['recall@5']:>9.3f} {row['recall@10']:>10.3f}"
             )
         all_n = sum(r["n"] for r in table.values())
         print(
-            f"{system:<10} {'all':<12} {all_n:>5} {overall[system]['recall@5']:>9.3f} "
+            f"{system:<18} {'all':<12} {all_n:>5} {overall[system]['recall@5']:>9.3f} "
             f"{overall[system]['recall@10']:>10.3f}"
         )
     print(f"median engine search latency: {result['median_search_ms']} ms")

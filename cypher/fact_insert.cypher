@@ -8,6 +8,6 @@ CREATE (s)-[r:{{rel}} {id: row.id, group_id: $group_id}]->(o)
 SET r.fact_id = row.fact_id, r.relation = row.relation, r.text = row.text,
     r.valid_at = row.valid_at, r.invalid_at = row.invalid_at,
     r.created_at = row.created_at, r.expired_at = row.expired_at,
-    r.episode_ids = row.episode_ids, r.confidence = row.confidence,
+    r.episode_ids = row.episode_ids, r.confidence = row.confidence, r.importance = row.importance,
     r.attributes_json = row.attributes_json
 RETURN count(r) AS written

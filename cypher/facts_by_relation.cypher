@@ -21,7 +21,7 @@ RETURN r.id AS id, r.fact_id AS fact_id, r.group_id AS group_id,
        o.id AS object_id, o.name AS object, r.text AS text,
        r.valid_at AS valid_at, r.invalid_at AS invalid_at,
        r.created_at AS created_at, r.expired_at AS expired_at,
-       r.episode_ids AS episode_ids, r.confidence AS confidence,
+       r.episode_ids AS episode_ids, r.confidence AS confidence, r.importance AS importance,
        r.attributes_json AS attributes_json
 // valid_at with unknown starts first, then transaction time, then row id
 ORDER BY r.valid_at IS NOT NULL, r.valid_at, r.created_at, r.id

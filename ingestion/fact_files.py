@@ -1,8 +1,8 @@
 """Structured facts from a file (``tgraph import-facts``): CSV with a header, or JSON Lines.
 
 Columns / keys: ``subject``, ``relation``, ``object`` (required), ``valid_at``, ``invalid_at``,
-``text``, ``confidence`` (optional; empty means none). Other columns are refused, so a typo in a
-header is an error rather than a silently dropped time. Loaded through
+``text``, ``confidence``, ``importance`` (1-10) (optional; empty means none). Other columns are
+refused, so a typo in a header is an error rather than a silently dropped time. Loaded through
 :meth:`TemporalGraph.add_facts`, so the result equals adding each fact one by one, in file order.
 """
 

@@ -73,6 +73,10 @@ gives no time.
   - "replaces": for a correction, the object that was wrong; otherwise null.
   - "subject_type", "object_type": entity types when you know them, otherwise null.
   - "confidence": 1.0 for a plain statement, lower for a hedged one ("I think", "probably").
+  - "importance": how much the fact matters in the speaker's life, a whole number from 1 to 10: \
+1-2 trivia (a snack, the weather), 4-6 everyday life (hobbies, plans, preferences), 7-8 lasting \
+circumstances (job, home, relationships, health), 9-10 life-changing (a birth, a death, a \
+marriage, a serious diagnosis).
 
 RULES.
 1. First person (I, me, my, mine, myself) is the speaker: write the speaker's name, never "I", \

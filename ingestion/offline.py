@@ -30,6 +30,9 @@ A past state told without any time ("I lived in Rome") becomes LIVED_IN / WORKED
 STUDIED_AT rather than an open-ended LIVES_IN; with a time ("I lived in Rome in 2019", "from
 2019 to 2021") it stays LIVES_IN with time_text / end_time_text.
 
+Importance: the extractor rates nothing itself; each fact gets its relation's importance from the
+memory's ontology (the documented table in ``temporal_graph.ontology``, ``Ontology.importance``).
+
 Cost is linear in the message: rules run on clauses of at most MAX_CLAUSE_CHARS characters, and
 the context episodes' facts are worked out once per extraction.
 """

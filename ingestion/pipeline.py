@@ -235,6 +235,7 @@ def _apply_fact(
     outcome = w.start(
         subject, relation, obj, valid_at=start, invalid_at=until, default_start=ref, text=fact.text,
         episode_id=episode.id, confidence=fact.confidence, claimed_by=claimed_by,
+        importance=fact.importance or tg.ontology.importance(relation),
     )
     out.added += outcome.added
     out.merged += outcome.merged

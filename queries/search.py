@@ -52,6 +52,8 @@ from temporal_graph.names import check_group
 from temporal_graph.stores.protocol import FactQuery
 from temporal_graph.times import TimeLike
 
+from .ranking import DEFAULT_HALF_LIFE_DAYS, DEFAULT_RANK, check_half_life, check_rank, ranked
+
 RRF_K = 60
 DEEPER = 3  # how much deeper than the fused depth each fact ranking reads, to survive the time filter
 NEIGHBOURHOOD = 200  # facts read per named entity and side for the graph ranking
@@ -151,13 +153,16 @@ def search(
     kinds: Sequence[str] = KINDS,
     methods: Sequence[str] = METHODS,
     pool: int | None = None,
+    rank: str = DEFAULT_RANK,
+    half_life_days: float = DEFAULT_HALF_LIFE_DAYS,
 ) -> list[SearchHit]:
     """The ``limit`` best facts, entities and episodes for ``query``, fused from several rankings.
 
     ``include_history``: facts of any valid time, as currently believed (instead of those valid
     at ``as_of``, default now). ``kinds``: a subset of ``("fact", "entity", "episode")``.
     ``methods``: a subset of ``("bm25", "embedding", "graph")``, e.g. to compare them. ``pool``:
-    how deep each ranking goes before fusion, default ``max(30, 3 * limit)``.
+    how deep each ranking goes before fusion, default ``max(30, 3 * limit)``. ``rank`` and
+    ``half_life_days``: the order of the hits (see :mod:`queries.ranking`).
     """
     check_group(group_id)
     if not isinstance(limit, int) or limit < 1:
@@ -165,14 +170,20 @@ def search(
     bad = [k for k in kinds if k not in KINDS] + [m for m in methods if m not in METHODS]
     if bad:
         raise InvalidInput(f"search: unknown kind or method {bad[0]!r}")
+    check_rank(rank)
+    check_half_life(half_life_days)
     if include_history and as_of is not None:
         raise InvalidInput("search: give either as_of or include_history, not both")
     if not isinstance(query, str) or not query.strip():
         return []
-    valid_time = None if include_history else core.time_or_now(as_of, "as_of")
+    moment = core.time_or_now(as_of, "as_of")
     asked = _read_query(core, query, group_id, methods)
-    rankings = _candidates(core, asked, group_id, kinds, valid_time, pool or max(30, 3 * limit))
-    return _score(rankings).hits(limit)
+    depth = pool or max(30, 3 * limit)
+    fused = _score(_candidates(core, asked, group_id, kinds, None if include_history else moment, depth))
+    if rank == DEFAULT_RANK:
+        return fused.hits(limit)
+    return ranked(core.store, group_id, fused.hits(depth), rank=rank, now=moment,
+                  half_life_days=half_life_days, limit=limit)
 
 
 @dataclass

@@ -26,6 +26,7 @@ from .errors import InvalidInput
 from .extraction import Extractor
 from .llm import LLMClient
 from .model import (
+    DEFAULT_IMPORTANCE,
     RECORD_KINDS,
     SEARCH_METHODS,
     Answer,
@@ -43,7 +44,7 @@ from .model import (
     SearchHit,
 )
 from .names import check_group, clean_name, name_key, normalize_relation
-from .ontology import Ontology
+from .ontology import Ontology, check_importance
 from .progress import progress_bar
 from .rules import check_interval
 from .stores.protocol import FactQuery, Store
@@ -223,8 +224,10 @@ class TemporalGraph:
         attributes: dict[str, Any] | None = None,
         subject_type: str | None = None,
         object_type: str | None = None,
+        importance: int = DEFAULT_IMPORTANCE,
     ) -> Fact:
         """Record that ``subject relation object`` holds over ``[valid_at, invalid_at)``.
+        ``importance``: how much it matters, 1 (trivia) to 10 (life-changing), for ranked search.
 
         Contradictions follow the relation's cardinality (see DESIGN.md); returns the row written,
         or the existing row the statement merged into.
@@ -236,6 +239,7 @@ class TemporalGraph:
         number = isinstance(confidence, (int, float)) and not isinstance(confidence, bool)
         if not number or not 0.0 <= confidence <= 1.0:
             raise InvalidInput(f"confidence: {confidence!r} is not a number between 0 and 1")
+        check_importance(importance)
         if text is not None:
             _text(text, "text")
         if episode_id is not None:
@@ -249,7 +253,7 @@ class TemporalGraph:
             o = w.entity(object, type=object_type or self.ontology.object_type(relation), what="object")
             outcome = w.start(
                 s, relation, o, valid_at=start, invalid_at=end, default_start=w.now, text=text,
-                episode_id=episode_id, confidence=confidence, attributes=attributes,
+                episode_id=episode_id, confidence=confidence, importance=importance, attributes=attributes,
             )
             if outcome.fact is None:  # lost a same-instant tie to a later statement
                 raise InvalidInput(f"{subject} {relation} {object}: another fact starts at the same instant")
@@ -305,7 +309,7 @@ class TemporalGraph:
                 starts = [
                     BulkStart(p.index, w.entity(p.object, type=self.ontology.object_type(p.relation),
                                                 what="object"),
-                              p.valid_at, p.invalid_at, p.text, p.confidence)
+                              p.valid_at, p.invalid_at, p.text, p.confidence, p.importance)
                     for p in items
                 ]
                 rows, refused = w.start_many(subject, first.relation, starts, fresh=fresh)
@@ -522,6 +526,8 @@ class TemporalGraph:
         kinds: Sequence[str] = RECORD_KINDS,
         methods: Sequence[str] = SEARCH_METHODS,
         pool: int | None = None,
+        rank: str = "relevance",
+        half_life_days: float = 30.0,
     ) -> list[SearchHit]:
         """The ``limit`` best facts, entities and episodes for ``query``, each saying why it matched
         (hybrid: BM25, embeddings and the named entities' neighbourhood, fused by reciprocal rank;
@@ -531,13 +537,17 @@ class TemporalGraph:
         ``include_history=True``, those of any valid time. ``kinds`` and ``methods`` pick a subset
         of ``("fact", "entity", "episode")`` and ``("bm25", "embedding", "graph")``; ``pool`` is how
         deep each ranking reads before fusion (default ``max(30, 3 * limit)``).
+
+        ``rank`` orders the hits: "relevance" (default), "recency" (the most recently told first,
+        counting half as recent every ``half_life_days``), "importance" (``Fact.importance``) or
+        "blend" of the three (see :mod:`queries.ranking`).
         """
         from queries.search import search
 
         _text(query, "query")
         return search(
             self.core, query, as_of=as_of, limit=limit, group_id=group_id, include_history=include_history,
-            kinds=kinds, methods=methods, pool=pool,
+            kinds=kinds, methods=methods, pool=pool, rank=rank, half_life_days=half_life_days,
         )
 
     def context(
@@ -581,6 +591,7 @@ class _Pending:
     invalid_at: datetime | None
     text: str | None
     confidence: float
+    importance: int
 
 
 def _pending(index: int, item: Any, time_of: Callable[[Any, str], datetime | None]) -> _Pending:
@@ -599,7 +610,8 @@ def _pending(index: int, item: Any, time_of: Callable[[Any, str], datetime | Non
     start, end = time_of(item.valid_at, "valid_at"), time_of(item.invalid_at, "invalid_at")
     check_interval(start, end)
     return _Pending(index, clean_name(item.subject, "subject"), normalize_relation(item.relation),
-                    clean_name(item.object, "object"), start, end, item.text, item.confidence)
+                    clean_name(item.object, "object"), start, end, item.text, item.confidence,
+                    item.importance)
 
 
 def _cached_times(tg: TemporalGraph) -> Callable[[Any, str], datetime | None]:

@@ -8,9 +8,10 @@ produces, so the rest of the pipeline cannot tell them apart. Times are kept *as
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Literal, Protocol
+import math
+from typing import Any, Literal, Protocol
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from .model import Episode
 
@@ -49,6 +50,23 @@ class ExtractedFact(BaseModel):
     subject_type: str | None = None
     object_type: str | None = None
     confidence: float = Field(default=1.0, ge=0.0, le=1.0)
+    importance: int | None = Field(
+        default=None,
+        description="How much the fact matters to the person, 1 (trivia) to 10 (life-changing).",
+    )
+
+    @field_validator("importance", mode="before")
+    @classmethod
+    def _rating(cls, value: Any) -> int | None:
+        """A model's rating is a hint: off the scale it is clamped, unreadable it is dropped
+        (the ontology's table rates the fact instead), never a reason to lose the extraction."""
+        if isinstance(value, bool) or not isinstance(value, (int, float, str)):
+            return None
+        try:
+            number = float(value)
+        except ValueError:
+            return None
+        return None if math.isnan(number) else min(10, max(1, round(number)))
 
 
 class Extraction(BaseModel):

@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 from datetime import date, datetime
-from typing import Any, Final, Literal
+from typing import Annotated, Any, Final, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from .intervals import covers
 
 _FROZEN = ConfigDict(frozen=True)
+# How much a fact matters, 1 (trivia) to 10 (life-changing); facts nobody rated get the middle.
+DEFAULT_IMPORTANCE = 5
+Importance = Annotated[int, Field(ge=1, le=10)]
 
 RecordKindName = Literal["fact", "entity", "episode"]
 
@@ -74,6 +77,7 @@ class Fact(BaseModel):
     expired_at: datetime | None = None
     episode_ids: tuple[str, ...] = ()
     confidence: float = 1.0
+    importance: Importance = DEFAULT_IMPORTANCE
     attributes: dict[str, Any] = Field(default_factory=dict)
 
     @property
@@ -117,6 +121,7 @@ class Assertion(BaseModel):
     episode_id: str | None = None
     text: str = ""
     confidence: float = 1.0
+    importance: Importance = DEFAULT_IMPORTANCE
     attributes: dict[str, Any] = Field(default_factory=dict)
 
 
@@ -301,6 +306,7 @@ class FactInput(BaseModel):
     invalid_at: datetime | date | str | None = None
     text: str | None = None
     confidence: float = 1.0
+    importance: Importance = DEFAULT_IMPORTANCE
 
 
 class BulkError(BaseModel):

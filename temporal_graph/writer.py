@@ -16,7 +16,7 @@ from datetime import datetime
 from typing import Any
 
 from .errors import InvalidInput
-from .model import Assertion, AssertionKind, Entity, Episode, Fact
+from .model import DEFAULT_IMPORTANCE, Assertion, AssertionKind, Entity, Episode, Fact
 from .names import clean_name, name_key, normalize_relation, relation_phrase
 from .ontology import Ontology
 from .rules import (
@@ -59,6 +59,7 @@ class BulkStart:
     invalid_at: datetime | None
     text: str | None = None
     confidence: float = 1.0
+    importance: int = DEFAULT_IMPORTANCE
 
 
 def _attributed(attributes: dict[str, Any] | None, claimed_by: str | None) -> dict[str, Any]:
@@ -151,6 +152,7 @@ class FactWriter:
         text: str | None = None,
         episode_id: str | None = None,
         confidence: float = 1.0,
+        importance: int = DEFAULT_IMPORTANCE,
         attributes: dict[str, Any] | None = None,
         claimed_by: str | None = None,
     ) -> Outcome:
@@ -173,7 +175,7 @@ class FactWriter:
         statement = self._assertion(
             assertions, subject, relation, obj.id, "start", at=at, until=invalid_at,
             episode_id=episode_id, text=text or f"{subject.name} {relation_phrase(relation)} {obj.name}",
-            confidence=confidence, attributes=attributes,
+            confidence=confidence, importance=importance, attributes=attributes,
         )
         plan, segments = self._apply(subject, relation, [*assertions, statement], statement)
         outcome = Outcome()
@@ -255,7 +257,8 @@ class FactWriter:
             statement = Assertion(
                 id=new_id(), group_id=self.group_id, subject_id=subject.id, relation=relation,
                 object_id=item.object.id, kind="start", created_at=created_at, seq=seq, at=at,
-                until=item.invalid_at, episode_id=None, confidence=item.confidence, attributes={},
+                until=item.invalid_at, episode_id=None, confidence=item.confidence,
+                importance=item.importance, attributes={},
                 text=item.text or f"{subject.name} {relation_phrase(relation)} {item.object.name}",
             )
             every = [*assertions, *added, statement]
@@ -311,6 +314,8 @@ class FactWriter:
                 object_id=seg.object_id, text=first.text, valid_at=seg.valid_at,
                 invalid_at=seg.invalid_at, created_at=tx_time, episode_ids=seg.episode_ids,
                 confidence=max(a.confidence for a in seg.assertions if a.kind == "start"),
+                # As much as the weightiest of the statements the row was made from.
+                importance=max(a.importance for a in seg.assertions if a.kind == "start"),
                 attributes=first.attributes,
             )
 

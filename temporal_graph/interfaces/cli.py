@@ -25,12 +25,13 @@ from typing import Any
 from pydantic import BaseModel
 from rich.console import Console
 
+from queries.ranking import DEFAULT_HALF_LIFE_DAYS, DEFAULT_RANK, RANKS
 from queries.search import KINDS, METHODS
 
 from ..client import TemporalGraph
 from ..core import MAX_MESSAGE_CHARS, TRUST_MODES
 from ..errors import InvalidInput, NotFound, TemporalGraphError
-from ..model import Answer, Diff, Fact, ImportReport, IngestResult, SearchHit
+from ..model import DEFAULT_IMPORTANCE, Answer, Diff, Fact, ImportReport, IngestResult, SearchHit
 from ..names import check_group
 from ..times import ACCEPTED_FORMATS
 from . import render
@@ -307,7 +308,8 @@ def _import(tg: TemporalGraph, args: argparse.Namespace) -> ImportReport:
 
 
 @command("import-facts", "bulk-load structured facts from CSV (with a header) or JSONL",
-         arg("path", help="columns/keys: subject, relation, object, valid_at, invalid_at, text, confidence"),
+         arg("path", help="columns/keys: subject, relation, object, valid_at, invalid_at, text, confidence, "
+                          "importance (1-10)"),
          STRICT, QUIET,
          arg("--no-embed", action="store_true",
              help="do not embed the facts (faster; run 'tgraph reindex' before searching)"),
@@ -325,6 +327,8 @@ def _import_facts(tg: TemporalGraph, args: argparse.Namespace) -> Any:
          arg("--invalid-at", metavar="TIME", help="when it stopped holding (default: still holds)"),
          arg("--text", help="the statement in words (default: made from the names)"),
          arg("--confidence", type=float, default=1.0, help="between 0 and 1 (default 1)"),
+         arg("--importance", type=int, default=DEFAULT_IMPORTANCE,
+             help="how much it matters, 1 (trivia) to 10 (life-changing) (default 5)"),
          arg("--subject-type", metavar="TYPE", help="the subject's entity type, e.g. Person"),
          arg("--object-type", metavar="TYPE", help="the object's entity type (default: from the relation)"),
          arg("--attribute", action="append", type=_attribute, dest="attributes", metavar="KEY=VALUE",
@@ -336,7 +340,7 @@ def _add_fact(tg: TemporalGraph, args: argparse.Namespace) -> Fact:
                        invalid_at=args.invalid_at, group_id=group(args), text=args.text,
                        episode_id=args.episode_id, confidence=args.confidence,
                        attributes=dict(args.attributes) if args.attributes else None,
-                       subject_type=args.subject_type, object_type=args.object_type)
+                       subject_type=args.subject_type, object_type=args.object_type, importance=args.importance)
 
 
 @command("end-fact", "close the fact(s) SUBJECT RELATION [OBJECT] holding at a time",
@@ -447,11 +451,16 @@ def _paths(tg: TemporalGraph, args: argparse.Namespace) -> list[list[Fact]]:
              help="only this ranking (repeatable; default all), e.g. to compare them"),
          arg("--pool", type=int, metavar="N",
              help="how deep each ranking goes before fusion (default max(30, 3*limit))"),
+         arg("--rank", choices=RANKS, default=DEFAULT_RANK,
+             help="order of the hits: relevance (default), recency, importance or blend"),
+         arg("--half-life", type=float, default=DEFAULT_HALF_LIFE_DAYS, metavar="DAYS",
+             help="for recency and blend: days after which a fact counts half as recent (default 30)"),
          show=lambda hits, args, out: render.search_table(out, hits, args.query))
 def _search(tg: TemporalGraph, args: argparse.Namespace) -> list[SearchHit]:
     return tg.search(args.query, as_of=args.as_of, limit=args.limit, group_id=group(args),
                      include_history=args.include_history, kinds=args.kinds or KINDS,
-                     methods=args.methods or METHODS, pool=args.pool)
+                     methods=args.methods or METHODS, pool=args.pool, rank=args.rank,
+                     half_life_days=args.half_life)
 
 
 @command("ask", "answer a question from the memory",

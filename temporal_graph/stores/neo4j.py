@@ -8,7 +8,7 @@ Graph shape, for exploring by hand with Cypher:
   and ``(:Episode)-[:MENTIONS]->(:Entity)`` for the entities of the facts an episode supports;
 - each fact version is a relationship typed by its relation,
   ``(s:Entity)-[r:LIVES_IN {id, fact_id, group_id, relation, valid_at, invalid_at, created_at,
-  expired_at, text, episode_ids, confidence, attributes_json, embedding}]->(o:Entity)``;
+  expired_at, text, episode_ids, confidence, importance, attributes_json, embedding}]->(o:Entity)``;
 - ``(:Assertion {...})-[:ABOUT]->(:Entity)``: the append-only input of the temporal rules;
 - ``(:EntityKey {group_id, key, entity_id})``: the name keys an entity answers to (first wins);
 - ``(:MemoryGroup {group_id})``: a per-group write lock, so writers of one group never
@@ -39,7 +39,7 @@ import cypher
 from cypher import render, split_statements, statement
 
 from ..errors import InvalidIdentifier, StoreError
-from ..model import Assertion, Entity, Episode, Fact
+from ..model import DEFAULT_IMPORTANCE, Assertion, Entity, Episode, Fact
 from ..names import check_identifier, name_key, quoted_terms
 from .protocol import ChangeSet, FactQuery
 from ..times import UTC
@@ -104,7 +104,7 @@ def _assertion(r: Mapping[str, Any]) -> Assertion:
         id=r["id"], group_id=r["group_id"], subject_id=r["subject_id"], relation=r["relation"],
         object_id=r["object_id"], kind=r["kind"], at=_native(r["at"]), until=_native(r["until"]),
         created_at=_native(r["created_at"]), seq=r["seq"] or 0, episode_id=r["episode_id"],
-        text=r["text"] or "", confidence=r["confidence"],
+        text=r["text"] or "", confidence=r["confidence"], importance=_importance(r),
         attributes=json.loads(r["attributes_json"] or "{}"),
     )
 
@@ -116,8 +116,14 @@ def _fact(r: Mapping[str, Any]) -> Fact:
         object_id=r["object_id"], text=r["text"] or "", valid_at=_native(r["valid_at"]),
         invalid_at=_native(r["invalid_at"]), created_at=_native(r["created_at"]),
         expired_at=_native(r["expired_at"]), episode_ids=tuple(r["episode_ids"] or ()),
-        confidence=r["confidence"], attributes=json.loads(r["attributes_json"] or "{}"),
+        confidence=r["confidence"], importance=_importance(r),
+        attributes=json.loads(r["attributes_json"] or "{}"),
     )
+
+
+def _importance(r: Mapping[str, Any]) -> int:
+    """Rows written before importance was stored have none: they get the default."""
+    return r["importance"] if r["importance"] is not None else DEFAULT_IMPORTANCE
 
 
 # -- statements ---------------------------------------------------------------------------------
@@ -294,7 +300,7 @@ class Neo4jTx(_Reads):
                 {"id": a.id, "subject_id": a.subject_id, "relation": check(a.relation),
                  "object_id": a.object_id, "kind": a.kind, "at": _utc(a.at), "until": _utc(a.until),
                  "created_at": _utc(a.created_at), "seq": a.seq, "episode_id": a.episode_id,
-                 "text": a.text, "confidence": a.confidence,
+                 "text": a.text, "confidence": a.confidence, "importance": a.importance,
                  "attributes_json": json.dumps(a.attributes, sort_keys=True)}
                 for a in assertions
             ]})
@@ -342,7 +348,8 @@ class Neo4jTx(_Reads):
                 "relation": f.relation, "text": f.text, "valid_at": _utc(f.valid_at),
                 "invalid_at": _utc(f.invalid_at), "created_at": _utc(f.created_at),
                 "expired_at": _utc(f.expired_at), "episode_ids": list(dict.fromkeys(f.episode_ids)),
-                "confidence": f.confidence, "attributes_json": json.dumps(f.attributes, sort_keys=True),
+                "confidence": f.confidence, "importance": f.importance,
+                "attributes_json": json.dumps(f.attributes, sort_keys=True),
             })
             for ep in f.episode_ids:
                 mentions[f.group_id] |= {(ep, f.subject_id), (ep, f.object_id)}

@@ -20,7 +20,7 @@ from typing import Any, TypeVar
 import numpy as np
 
 from ..errors import StoreError
-from ..model import Assertion, Entity, Episode, Fact
+from ..model import DEFAULT_IMPORTANCE, Assertion, Entity, Episode, Fact
 from ..names import name_key, quoted_terms
 from .protocol import ChangeSet, FactQuery
 from ..times import from_micros, to_micros
@@ -79,8 +79,15 @@ CREATE VIRTUAL TABLE IF NOT EXISTS entities_fts USING fts5 (names);
 CREATE VIRTUAL TABLE IF NOT EXISTS episodes_fts USING fts5 (content);
 """
 
+# Columns added since the first files were written, added to older files (and new ones) when opened:
+# (table, column, declaration with the value old rows get).
+_ADDED_COLUMNS = (
+    ("assertions", "importance", f"INTEGER NOT NULL DEFAULT {DEFAULT_IMPORTANCE}"),
+    ("facts", "importance", f"INTEGER NOT NULL DEFAULT {DEFAULT_IMPORTANCE}"),
+)
+
 _FACT_COLUMNS = """f.id, f.fact_id, f.group_id, f.subject_id, f.relation, f.object_id, f.text,
-    f.valid_at, f.invalid_at, f.created_at, f.expired_at, f.confidence, f.attributes,
+    f.valid_at, f.invalid_at, f.created_at, f.expired_at, f.confidence, f.importance, f.attributes,
     s.name AS subject, o.name AS object,
     (SELECT group_concat(episode_id, char(31)) FROM
         (SELECT episode_id FROM fact_episodes WHERE fact_row = f.id ORDER BY seq)) AS episode_ids"""
@@ -180,12 +187,20 @@ class SQLiteStore:
         self._conn.execute("PRAGMA foreign_keys=ON")
         self._conn.execute("PRAGMA cache_size=-65536")  # 64 MiB of pages: indexes of large groups stay hot
         self._conn.executescript(_SCHEMA)
+        self._migrate()
         self._gids: dict[str, int] = {}
         # Vector indexes per (group, kind), loaded on first search and then kept current by the
         # writes of this connection; changes of a transaction reach them only once it commits.
         self._indexes: dict[tuple[str, str], VectorIndex] = {}
         self._staged: list[tuple[str, str, str, np.ndarray | None]] = []  # (group, kind, id, vector|None)
         self._data_version: int | None = None
+
+    def _migrate(self) -> None:
+        """Bring a file written by an older version up to this schema (columns added since)."""
+        for table, column, declaration in _ADDED_COLUMNS:
+            present = {r["name"] for r in self._conn.execute(f"PRAGMA table_info({table})")}
+            if column not in present:
+                self._conn.execute(f"ALTER TABLE {table} ADD COLUMN {column} {declaration}")
 
     # -- lifecycle -------------------------------------------------------------------------
     def close(self) -> None:
@@ -283,11 +298,11 @@ class SQLiteStore:
         for a in changes.assertions:
             c.execute(
                 "INSERT INTO assertions (id, group_id, subject_id, relation, object_id, kind, at, "
-                "until, created_at, seq, episode_id, text, confidence, attributes) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "until, created_at, seq, episode_id, text, confidence, importance, attributes) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (a.id, a.group_id, a.subject_id, a.relation, a.object_id, a.kind, _us(a.at),
                  _us(a.until), to_micros(a.created_at), a.seq, a.episode_id, a.text, a.confidence,
-                 json.dumps(a.attributes)),
+                 a.importance, json.dumps(a.attributes)),
             )
         for row_id, expired_at in changes.expire:
             found = c.execute(
@@ -311,11 +326,11 @@ class SQLiteStore:
         for f in changes.insert:
             cur = c.execute(
                 "INSERT INTO facts (id, fact_id, group_id, subject_id, relation, object_id, text, "
-                "valid_at, invalid_at, created_at, expired_at, confidence, attributes) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "valid_at, invalid_at, created_at, expired_at, confidence, importance, attributes) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (f.id, f.fact_id, f.group_id, f.subject_id, f.relation, f.object_id, f.text,
                  _us(f.valid_at), _us(f.invalid_at), to_micros(f.created_at), _us(f.expired_at),
-                 f.confidence, json.dumps(f.attributes)),
+                 f.confidence, f.importance, json.dumps(f.attributes)),
             )
             rowid = cur.lastrowid
             c.execute("INSERT INTO facts_fts (rowid, text) VALUES (?, ?)", (rowid, f.text))
@@ -591,7 +606,8 @@ def _assertion(r: sqlite3.Row) -> Assertion:
         id=r["id"], group_id=r["group_id"], subject_id=r["subject_id"], relation=r["relation"],
         object_id=r["object_id"], kind=r["kind"], at=_dt(r["at"]), until=_dt(r["until"]),
         created_at=from_micros(r["created_at"]), seq=r["seq"], episode_id=r["episode_id"],
-        text=r["text"], confidence=r["confidence"], attributes=_attributes(r["attributes"]),
+        text=r["text"], confidence=r["confidence"], importance=r["importance"],
+        attributes=_attributes(r["attributes"]),
     )
 
 
@@ -603,5 +619,5 @@ def _fact(r: sqlite3.Row) -> Fact:
         invalid_at=_dt(r["invalid_at"]), created_at=from_micros(r["created_at"]),
         expired_at=_dt(r["expired_at"]),
         episode_ids=tuple(r["episode_ids"].split(_SEP)) if r["episode_ids"] else (),
-        confidence=r["confidence"], attributes=_attributes(r["attributes"]),
+        confidence=r["confidence"], importance=r["importance"], attributes=_attributes(r["attributes"]),
     )
