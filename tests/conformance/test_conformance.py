@@ -316,6 +316,24 @@ def test_committed_facts_survive_reopening_the_store(store_factory, clock, tick,
         second.close()
 
 
+def test_importance_survives_reopening_and_successor_versions(store_factory, clock, tick, groups) -> None:
+    g = groups()
+    first = TemporalGraph(store_factory(), clock=clock, embed=False)
+    tick()
+    first.add_fact("Alice", "lives in", "Paris", valid_at="2020", importance=8, group_id=g)
+    first.add_facts([{"subject": "Alice", "relation": "likes", "object": "tea", "importance": 3}], group_id=g)
+    tick()
+    first.add_fact("Alice", "lives in", "Lyon", valid_at="2023", group_id=g)  # ends Paris: a new version
+    first.close()
+    second = TemporalGraph(store_factory(), clock=clock, embed=False)
+    try:
+        rated = {(f.object, f.invalid_at is None): f.importance for f in second.history("Alice", group_id=g)}
+        assert rated == {("Paris", False): 8, ("tea", True): 3, ("Lyon", True): 5}
+    finally:
+        second.forget(g)
+        second.close()
+
+
 # -- bad input writes nothing, on every store ------------------------------------------------------
 @pytest.mark.parametrize("case", BAD_WRITES, ids=[c.name for c in BAD_WRITES])
 def test_bad_input_raises_and_writes_nothing(tg: TemporalGraph, tick, groups, case) -> None:
