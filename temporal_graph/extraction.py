@@ -7,8 +7,8 @@ produces, so the rest of the pipeline cannot tell them apart. Times are kept *as
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 import math
+from collections.abc import Sequence
 from typing import Any, Literal, Protocol
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator

@@ -22,7 +22,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from .client import TemporalGraph
 from .core import DEFAULT_GROUP
 from .errors import InvalidInput
-from .model import Answer, Fact, IngestResult, SearchHit
+from .model import DEFAULT_IMPORTANCE, Answer, Fact, IngestResult, SearchHit
 from .names import name_key
 
 # A short hint for the model; a bad time gets the full list of accepted formats in its error.
@@ -61,6 +61,8 @@ class AddFactInput(_Input):
     valid_at: str | None = _time("When it started to hold; omit if unknown", None)
     invalid_at: str | None = _time("When it stopped holding; omit if it still holds", None)
     text: str | None = Field(None, description="The fact as a sentence (default: made from the names).")
+    importance: int = Field(DEFAULT_IMPORTANCE, description="How much it matters, 1 (trivia) to 10 "
+                            "(life-changing: a birth, a marriage, a diagnosis); default 5.")
 
 
 class EndFactInput(_Input):
@@ -80,6 +82,10 @@ class SearchInput(_Input):
     query: str = _name("Words to look for in facts, entity names and messages.")
     as_of: str | None = _time("Facts valid at this time instead of the current ones", None)
     limit: int = Field(10, description="Most hits to return (a positive whole number).")
+    rank: str = Field("relevance", description="Order of the hits: 'relevance' (default), 'recency' "
+                      "(most recently told first), 'importance' or 'blend' (all three combined).")
+    half_life_days: float = Field(30.0, description="For recency and blend: days after which a fact "
+                                  "counts half as recent.")
 
 
 class _Filters(_Input):
@@ -161,7 +167,8 @@ def _add_episode(tg: TemporalGraph, a: AddEpisodeInput, group: str) -> IngestRes
 
 def _add_fact(tg: TemporalGraph, a: AddFactInput, group: str) -> FactResult:
     return FactResult(fact=tg.add_fact(a.subject, a.relation, a.object, valid_at=a.valid_at,
-                                       invalid_at=a.invalid_at, text=a.text, group_id=group))
+                                       invalid_at=a.invalid_at, text=a.text, importance=a.importance,
+                                       group_id=group))
 
 
 def _end_fact(tg: TemporalGraph, a: EndFactInput, group: str) -> FactsResult:
@@ -173,7 +180,8 @@ def _retract_fact(tg: TemporalGraph, a: RetractFactInput, group: str) -> FactsRe
 
 
 def _search(tg: TemporalGraph, a: SearchInput, group: str) -> SearchResult:
-    return SearchResult(hits=tg.search(a.query, as_of=a.as_of, limit=a.limit, group_id=group))
+    return SearchResult(hits=tg.search(a.query, as_of=a.as_of, limit=a.limit, group_id=group, rank=a.rank,
+                                       half_life_days=a.half_life_days))
 
 
 def _now(tg: TemporalGraph, a: NowInput, group: str) -> FactsResult:
