@@ -16,7 +16,9 @@ by conversation index, question index and question text.
 
 ``--rank`` ranks the engine's hits by each of the given modes (comma-separated, or ``all``:
 relevance, recency, importance, blend; see ``queries.ranking``), each a system of its own
-(``engine`` is relevance, the others ``engine:<mode>``), on the one imported memory.
+(``engine`` is relevance, the others ``engine:<mode>``), on the one imported memory. Each mode
+reranks the same candidates ``search(rank=mode, limit=10)`` reranks (the fused top ``POOL``),
+read once per question.
 
 Latency is the median wall time of one engine ``search`` call, measured after the embeddings were
 built (the build time is reported on its own).
@@ -44,6 +46,7 @@ ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_DATA = ROOT.parent / "shared" / "data" / "locomo" / "locomo_dev.json"
 CATEGORIES = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop"}
 KS = (5, 10)
+POOL = max(30, 3 * max(KS))  # the candidates search reranks for limit=10 (queries.search: depth)
 _EVIDENCE = re.compile(r"D:?(\d+):(\d+)")
 _TOKEN = re.compile(r"\w+")
 
@@ -277,7 +280,9 @@ def run(
     tg.reindex()  # the import embedded everything; this only proves nothing was left
     notes["embedding_seconds"] = round(time.perf_counter() - started, 1)
 
-    engines = {rank: Score() for rank in ranks}
+    from queries.ranking import DEFAULT_HALF_LIFE_DAYS, ranked
+
+    engines = {rank: Score() for rank in ("relevance", *ranks)}
     bm25, embedding = Score(), Score()
     latencies: list[float] = []
     for conv in conversations:
@@ -288,13 +293,20 @@ def run(
         texts = [t.text for t in conv.turns]
         keyword, vectors = BM25(texts), Embeddings(tg.embedder, texts)
         for q in conv.questions:
-            for rank, engine in engines.items():
-                t0 = time.perf_counter()
-                hits = tg.search(q.text, limit=max(KS), group_id=conv.group, kinds=("fact", "episode"),
-                                 rank=rank)
-                if rank == ranks[0]:
-                    latencies.append((time.perf_counter() - t0) * 1000)
-                engine.add(q.category, engine_sources(tg, conv.group, hits, episode_turn), q.evidence)
+            t0 = time.perf_counter()
+            hits = tg.search(q.text, limit=max(KS), group_id=conv.group, kinds=("fact", "episode"))
+            latencies.append((time.perf_counter() - t0) * 1000)
+            sources = engine_sources(tg, conv.group, hits, episode_turn)
+            engines["relevance"].add(q.category, sources, q.evidence)
+            if len(engines) > 1:
+                # The candidates a ranked search reorders, searched once for every mode.
+                candidates = tg.search(q.text, limit=POOL, pool=POOL, group_id=conv.group,
+                                       kinds=("fact", "episode"))
+                for rank, engine in engines.items():
+                    if rank != "relevance":
+                        hits = ranked(tg.store, conv.group, candidates, rank=rank, now=tg.clock(),
+                                      half_life_days=DEFAULT_HALF_LIFE_DAYS, limit=max(KS))
+                        engine.add(q.category, engine_sources(tg, conv.group, hits, episode_turn), q.evidence)
             bm25.add(q.category, [{conv.turns[i].dia_id} for i in keyword.top(q.text, max(KS))], q.evidence)
             embedding.add(
                 q.category, [{conv.turns[i].dia_id} for i in vectors.top(q.text, max(KS))], q.evidence
