@@ -52,7 +52,8 @@ from temporal_graph.names import check_group
 from temporal_graph.stores.protocol import FactQuery
 from temporal_graph.times import TimeLike
 
-from .ranking import DEFAULT_HALF_LIFE_DAYS, DEFAULT_RANK, check_half_life, check_rank, ranked
+from . import ranking
+from .ranking import DEFAULT_HALF_LIFE_DAYS, DEFAULT_RANK
 
 RRF_K = 60
 DEEPER = 3  # how much deeper than the fused depth each fact ranking reads, to survive the time filter
@@ -170,8 +171,8 @@ def search(
     bad = [k for k in kinds if k not in KINDS] + [m for m in methods if m not in METHODS]
     if bad:
         raise InvalidInput(f"search: unknown kind or method {bad[0]!r}")
-    check_rank(rank)
-    check_half_life(half_life_days)
+    ranking.check_rank(rank)
+    ranking.check_half_life(half_life_days)
     if include_history and as_of is not None:
         raise InvalidInput("search: give either as_of or include_history, not both")
     if not isinstance(query, str) or not query.strip():
@@ -182,8 +183,8 @@ def search(
     fused = _score(_candidates(core, asked, group_id, kinds, None if include_history else moment, depth))
     if rank == DEFAULT_RANK:
         return fused.hits(limit)
-    return ranked(core.store, group_id, fused.hits(depth), rank=rank, now=moment,
-                  half_life_days=half_life_days, limit=limit)
+    return ranking.ranked(core.store, group_id, fused.hits(depth), rank=rank, now=moment,
+                          half_life_days=half_life_days, limit=limit)
 
 
 @dataclass

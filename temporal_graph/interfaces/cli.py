@@ -340,7 +340,8 @@ def _add_fact(tg: TemporalGraph, args: argparse.Namespace) -> Fact:
                        invalid_at=args.invalid_at, group_id=group(args), text=args.text,
                        episode_id=args.episode_id, confidence=args.confidence,
                        attributes=dict(args.attributes) if args.attributes else None,
-                       subject_type=args.subject_type, object_type=args.object_type, importance=args.importance)
+                       subject_type=args.subject_type, object_type=args.object_type,
+                       importance=args.importance)
 
 
 @command("end-fact", "close the fact(s) SUBJECT RELATION [OBJECT] holding at a time",
