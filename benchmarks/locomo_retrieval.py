@@ -311,7 +311,8 @@ def run(
             embedding.add(
                 q.category, [{conv.turns[i].dia_id} for i in vectors.top(q.text, max(KS))], q.evidence
             )
-        log(f"{conv.group}: {len(conv.questions)} questions")
+        so_far = ", ".join(f"{_system(r)} {e.overall()['recall@10']:.3f}" for r, e in engines.items())
+        log(f"{conv.group}: {len(conv.questions)} questions; recall@10 so far: {so_far}")
     tg.close()
     workdir.cleanup()
     systems = {_system(rank): engine for rank, engine in engines.items()}
