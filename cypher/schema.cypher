@@ -12,6 +12,8 @@ CREATE CONSTRAINT memory_group_id IF NOT EXISTS FOR (n:MemoryGroup) REQUIRE n.gr
 CREATE CONSTRAINT entity_key_unique IF NOT EXISTS FOR (n:EntityKey) REQUIRE (n.group_id, n.key) IS UNIQUE;
 // Nodes without a source_id are not constrained, like a partial unique index.
 CREATE CONSTRAINT episode_source_unique IF NOT EXISTS FOR (n:Episode) REQUIRE (n.group_id, n.source_id) IS UNIQUE;
+CREATE CONSTRAINT entity_summary_id IF NOT EXISTS FOR (n:EntitySummary) REQUIRE n.id IS UNIQUE;
+CREATE INDEX entity_summary_entity IF NOT EXISTS FOR (n:EntitySummary) ON (n.group_id, n.entity_id);
 CREATE INDEX entity_group IF NOT EXISTS FOR (n:Entity) ON (n.group_id);
 CREATE INDEX entity_group_key IF NOT EXISTS FOR (n:Entity) ON (n.group_id, n.key);
 CREATE INDEX entity_name IF NOT EXISTS FOR (n:Entity) ON (n.name);

@@ -20,7 +20,7 @@ import networkx as nx
 from pydantic import ValidationError
 
 from . import reads
-from .core import DEFAULT_GROUP, MAX_MESSAGE_CHARS, Core
+from .core import DEFAULT_GROUP, MAX_MESSAGE_CHARS, SUMMARY_CHARS, SUMMARY_LLM_EVERY, Core
 from .embeddings import Embedder
 from .errors import InvalidInput
 from .extraction import Extractor
@@ -34,6 +34,7 @@ from .model import (
     BulkReport,
     Diff,
     Entity,
+    EntitySummary,
     Episode,
     Fact,
     FactInput,
@@ -70,12 +71,15 @@ class TemporalGraph:
         embed: bool = True,
         max_message_chars: int = MAX_MESSAGE_CHARS,
         trust: str = "speaker",
+        summary_chars: int = SUMMARY_CHARS,
+        summary_llm_every: int = SUMMARY_LLM_EVERY,
     ) -> None:
         self.core = Core(
             store, clock=clock or system_clock, ontology=ontology or Ontology.default_personal(), llm=llm,
             zone=zone, embed=embed, max_message_chars=max_message_chars, trust=trust,
-            embedder_override=embedder,
+            embedder_override=embedder, summary_chars=summary_chars, summary_llm_every=summary_llm_every,
         )
+        self.core.after_write.append(self._refresh_summaries)
         self.extractor = extractor
 
     # -- construction ----------------------------------------------------------------------------
@@ -432,12 +436,15 @@ class TemporalGraph:
         assertions = sorted(self.store.group_assertions(group_id), key=lambda a: (a.created_at, a.seq, a.id))
         every = self.store.facts(FactQuery(group_id, all_versions=True))
         facts = sorted(every, key=lambda f: (f.created_at, f.id))
+        summaries_in_order = sorted(self.store.summaries(group_id, all_versions=True),
+                                    key=lambda s: (s.created_at, s.entity_id))
         return {
             "group_id": group_id,
             "entities": [e.model_dump(mode="json") for e in self.store.entities(group_id)],
             "episodes": [e.model_dump(mode="json") for e in self.store.episodes(group_id)],
             "assertions": [a.model_dump(mode="json") for a in assertions],
             "facts": [f.model_dump(mode="json") for f in facts],
+            "summaries": [s.model_dump(mode="json") for s in summaries_in_order],
         }
 
     def forget(self, group_id: str) -> int:
@@ -486,6 +493,23 @@ class TemporalGraph:
         )
 
     # -- queries ---------------------------------------------------------------------------------
+    def summary(
+        self, entity: str, *, known_at: TimeLike | None = None, group_id: str = DEFAULT_GROUP
+    ) -> EntitySummary | None:
+        """The summary of ``entity`` derived from its facts as believed at ``known_at`` (default
+        now), or None when there was none then (see :mod:`queries.summaries`). Raises NotFound for
+        an unknown entity."""
+        from queries.summaries import summary
+
+        known = self.optional_time(known_at, "known_at")
+        return summary(self.core, entity, known_at=known, group_id=group_id)
+
+    def _refresh_summaries(self, group_id: str, writer: FactWriter) -> None:
+        """After each write (``Core.after_write``): the summaries of the entities it changed."""
+        from queries.summaries import refresh_summaries
+
+        refresh_summaries(self.core, group_id, writer.touched, writer.now)
+
     def paths(
         self,
         start: str,

@@ -27,6 +27,8 @@ DEFAULT_GROUP = "default"
 # Longest message add_episode / import accept, in characters; longer ones are refused per message.
 MAX_MESSAGE_CHARS = 250_000
 TRUST_MODES = ("speaker", "all")
+SUMMARY_CHARS = 600
+SUMMARY_LLM_EVERY = 3
 
 
 def fact_order(fact: Fact) -> tuple:
@@ -58,11 +60,22 @@ class Core:
     # "all": every statement counts alike, whoever says it.
     trust: str = "speaker"
     embedder_override: Embedder | None = None
+    # Entity summaries (queries/summaries.py): longest summary in characters, and how many facts
+    # an entity must gain before the LLM (when set) rewrites its summary.
+    summary_chars: int = SUMMARY_CHARS
+    summary_llm_every: int = SUMMARY_LLM_EVERY
+    # Called after each write commits, with its group and writer (the facade refreshes entity
+    # summaries here); the layers never import the facade, so it hands them in.
+    after_write: list[Callable[[str, FactWriter], None]] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         if isinstance(self.max_message_chars, bool) or not isinstance(self.max_message_chars, int) \
                 or self.max_message_chars < 1:
             raise InvalidInput(f"max_message_chars: {self.max_message_chars!r} is not a positive integer")
+        for name in ("summary_chars", "summary_llm_every"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+                raise InvalidInput(f"{name}: {value!r} is not a positive integer")
         if self.trust not in TRUST_MODES:
             raise InvalidInput(f"trust: {self.trust!r} is not one of {', '.join(TRUST_MODES)}")
 
@@ -108,6 +121,8 @@ class Core:
         result = self.store.write(run)
         if (self.embed if embed is None else embed) and writers:
             self.embed_records(writers[0].written(), known=writers[0].entity_vectors)
+        for hook in self.after_write if writers else ():
+            hook(group_id, writers[0])
         return result
 
     def embed_records(

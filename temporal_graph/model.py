@@ -57,6 +57,23 @@ class Entity(BaseModel):
     created_at: datetime
 
 
+class EntitySummary(BaseModel):
+    """One version of an entity's summary: what the memory believed about the entity from
+    ``created_at`` (transaction time) until ``expired_at`` (None: still believed)."""
+
+    model_config = _FROZEN
+
+    id: str
+    group_id: str
+    entity_id: str
+    entity: str  # the entity's name
+    text: str
+    method: Literal["offline", "llm"] = "offline"
+    fact_ids: tuple[str, ...] = ()  # the facts (fact_id) it was made from
+    created_at: datetime
+    expired_at: datetime | None = None
+
+
 class Fact(BaseModel):
     """One version of a fact: immutable except that ``expired_at`` is set once."""
 

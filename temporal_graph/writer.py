@@ -94,6 +94,8 @@ class FactWriter:
     _seen: dict[str, Entity] = field(default_factory=dict)  # every entity this write touched, by id
     _episodes: list[Episode] = field(default_factory=list)
     _rows: dict[str, Fact] = field(default_factory=dict)  # rows inserted by this write, still current
+    # Ids of the entities whose facts this write changed (as subject or object), in first-touch order.
+    touched: dict[str, None] = field(default_factory=dict)
 
     # -- entities ------------------------------------------------------------------------------
     def entity(self, name: str, *, type: str | None = None, what: str = "name") -> Entity:
@@ -323,6 +325,8 @@ class FactWriter:
         for row in plan.expire:
             self._rows.pop(row.id, None)
         self._rows.update((row.id, row) for row in plan.insert)
+        for row in (*plan.expire, *plan.insert):
+            self.touched.update({row.subject_id: None, row.object_id: None})
         self.tx.apply(
             ChangeSet(
                 assertions=list(new) if new is not None else [statement],

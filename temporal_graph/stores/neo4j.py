@@ -39,7 +39,7 @@ import cypher
 from cypher import render, split_statements, statement
 
 from ..errors import InvalidIdentifier, StoreError
-from ..model import DEFAULT_IMPORTANCE, Assertion, Entity, Episode, Fact
+from ..model import DEFAULT_IMPORTANCE, Assertion, Entity, EntitySummary, Episode, Fact
 from ..names import check_identifier, name_key, quoted_terms
 from .protocol import ChangeSet, FactQuery
 from ..times import UTC
@@ -48,7 +48,7 @@ T = TypeVar("T")
 log = logging.getLogger(__name__)
 
 # Labels the store itself uses; an entity type with one of these names gets no extra label.
-OWN_LABELS = frozenset({"Entity", "Episode", "Assertion", "EntityKey", "MemoryGroup"})
+OWN_LABELS = frozenset({"Entity", "Episode", "Assertion", "EntityKey", "MemoryGroup", "EntitySummary"})
 _NO_LIMIT = 2**62
 _INDEX_WAIT_SECONDS = 300
 
@@ -106,6 +106,14 @@ def _assertion(r: Mapping[str, Any]) -> Assertion:
         created_at=_native(r["created_at"]), seq=r["seq"] or 0, episode_id=r["episode_id"],
         text=r["text"] or "", confidence=r["confidence"], importance=_importance(r),
         attributes=json.loads(r["attributes_json"] or "{}"),
+    )
+
+
+def _summary(r: Mapping[str, Any]) -> EntitySummary:
+    return EntitySummary(
+        id=r["id"], group_id=r["group_id"], entity_id=r["entity_id"], entity=r["entity"],
+        text=r["text"] or "", method=r["method"] or "offline", fact_ids=tuple(r["fact_ids"] or ()),
+        created_at=_native(r["created_at"]), expired_at=_native(r["expired_at"]),
     )
 
 
@@ -633,12 +641,40 @@ class Neo4jStore:
                 return {h["id"]: 2.0 * float(h["score"]) - 1.0 for h in hits}
             k *= 4
 
+    # -- entity summaries --------------------------------------------------------------------
+    def summaries(
+        self, group_id: str, entity_id: str | None = None, *, known_at: datetime | None = None,
+        all_versions: bool = False,
+    ) -> list[EntitySummary]:
+        params = {"group_id": group_id, "entity_id": entity_id, "known_at": _utc(known_at),
+                  "all_versions": bool(all_versions)}
+        return [_summary(row) for row in self._read(lambda r: r._r.run("summaries_read", params))]
+
+    def apply_summaries(
+        self, group_id: str, versions: Sequence[EntitySummary], ended: Sequence[tuple[str, datetime]] = ()
+    ) -> None:
+        rows = [{"id": v.id, "entity_id": v.entity_id, "entity": v.entity, "text": v.text, "method": v.method,
+                 "fact_ids": list(v.fact_ids), "created_at": _utc(v.created_at)} for v in versions]
+        ends = [{"entity_id": entity_id, "at": _utc(at)} for entity_id, at in ended]
+
+        def work(tx: Any) -> None:
+            runner = _Runner(tx)
+            runner.run("group_lock", {"group_id": group_id, "count": 0})  # one writer per group
+            if ends:
+                runner.run("summaries_end", {"group_id": group_id, "rows": ends})
+            if rows:
+                runner.run("summaries_supersede", {"group_id": group_id, "rows": rows})
+
+        with self._session() as session:
+            session.execute_write(work)
+
     # -- whole groups ------------------------------------------------------------------------
     def group_assertions(self, group_id: str) -> list[Assertion]:
         return self._read(lambda r: r.assertions_all(group_id))
 
     def forget(self, group_id: str) -> int:
-        steps = ("forget_facts", "forget_assertions", "forget_episodes", "forget_entity_keys", "forget_entities")
+        steps = ("forget_summaries", "forget_facts", "forget_assertions", "forget_episodes", "forget_entity_keys",
+                 "forget_entities")
 
         def delete(tx: Any) -> int:
             runner = _Runner(tx)

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Protocol, TypeVar
 
-from ..model import Assertion, Entity, Episode, Fact
+from ..model import Assertion, Entity, EntitySummary, Episode, Fact
 
 T = TypeVar("T")
 
@@ -126,6 +126,22 @@ class Store(Protocol):
 
     def group_assertions(self, group_id: str) -> list[Assertion]:
         """Every assertion of the group (the input of the rules), in any order."""
+        ...
+
+    def summaries(
+        self, group_id: str, entity_id: str | None = None, *, known_at: datetime | None = None,
+        all_versions: bool = False,
+    ) -> list[EntitySummary]:
+        """Entity summary versions of the group (one entity's when ``entity_id`` is given): the
+        current ones, those believed at ``known_at``, or every version; in any order."""
+        ...
+
+    def apply_summaries(
+        self, group_id: str, versions: Sequence[EntitySummary], ended: Sequence[tuple[str, datetime]] = ()
+    ) -> None:
+        """In one transaction: each of ``versions`` supersedes its entity's current summary (which
+        expires at the new version's ``created_at``); each ``(entity_id, at)`` of ``ended`` expires
+        that entity's current summary at ``at`` with no successor."""
         ...
 
     def forget(self, group_id: str) -> int: ...

@@ -20,7 +20,7 @@ from typing import Any, TypeVar
 import numpy as np
 
 from ..errors import StoreError
-from ..model import DEFAULT_IMPORTANCE, Assertion, Entity, Episode, Fact
+from ..model import DEFAULT_IMPORTANCE, Assertion, Entity, EntitySummary, Episode, Fact
 from ..names import name_key, quoted_terms
 from .protocol import ChangeSet, FactQuery
 from ..times import from_micros, to_micros
@@ -73,6 +73,13 @@ CREATE INDEX IF NOT EXISTS episodes_unembedded ON episodes (group_id) WHERE embe
 CREATE TABLE IF NOT EXISTS fact_episodes (
     fact_row TEXT NOT NULL, seq INTEGER NOT NULL, episode_id TEXT NOT NULL,
     PRIMARY KEY (fact_row, episode_id));
+-- Versions of each entity's summary, in transaction time (current: expired_at IS NULL).
+CREATE TABLE IF NOT EXISTS summaries (
+    id TEXT PRIMARY KEY, group_id TEXT NOT NULL, entity_id TEXT NOT NULL, entity TEXT NOT NULL,
+    text TEXT NOT NULL, method TEXT NOT NULL, fact_ids TEXT NOT NULL, created_at INTEGER NOT NULL,
+    expired_at INTEGER);
+CREATE INDEX IF NOT EXISTS summaries_entity ON summaries (group_id, entity_id, created_at);
+CREATE INDEX IF NOT EXISTS summaries_current ON summaries (group_id, entity_id) WHERE expired_at IS NULL;
 -- Full-text indexes keyed by the rowid of their table; the fact index holds current rows only.
 CREATE VIRTUAL TABLE IF NOT EXISTS facts_fts USING fts5 (text);
 CREATE VIRTUAL TABLE IF NOT EXISTS entities_fts USING fts5 (names);
@@ -561,6 +568,44 @@ class SQLiteStore:
                 index.add([(item_id, vector)])
         # Our own commit moved data_version only for other connections; nothing to reload.
 
+    # -- entity summaries --------------------------------------------------------------------
+    def summaries(
+        self, group_id: str, entity_id: str | None = None, *, known_at: datetime | None = None,
+        all_versions: bool = False,
+    ) -> list[EntitySummary]:
+        where, params = ["group_id = ?"], [group_id]
+        if entity_id is not None:
+            where.append("entity_id = ?")
+            params.append(entity_id)
+        if known_at is not None and not all_versions:
+            k = to_micros(known_at)
+            where.append("created_at <= ? AND (expired_at IS NULL OR expired_at > ?)")
+            params += [k, k]
+        elif not all_versions:
+            where.append("expired_at IS NULL")
+        rows = self._rows(f"SELECT * FROM summaries WHERE {' AND '.join(where)}", params)
+        return [_summary(r) for r in rows]
+
+    def apply_summaries(
+        self, group_id: str, versions: Sequence[EntitySummary], ended: Sequence[tuple[str, datetime]] = ()
+    ) -> None:
+        def run(_: SQLiteStore) -> None:
+            c = self._conn
+            closing = [(v.entity_id, v.created_at) for v in versions] + list(ended)
+            c.executemany(
+                "UPDATE summaries SET expired_at = ? "
+                "WHERE group_id = ? AND entity_id = ? AND expired_at IS NULL",
+                [(to_micros(at), group_id, entity_id) for entity_id, at in closing],
+            )
+            c.executemany(
+                "INSERT INTO summaries (id, group_id, entity_id, entity, text, method, fact_ids, created_at, "
+                "expired_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, NULL)",
+                [(v.id, group_id, v.entity_id, v.entity, v.text, v.method, json.dumps(list(v.fact_ids)),
+                  to_micros(v.created_at)) for v in versions],
+            )
+
+        self.write(run)
+
     # -- whole groups ------------------------------------------------------------------------
     def group_assertions(self, group_id: str) -> list[Assertion]:
         return [_assertion(r) for r in self._rows("SELECT * FROM assertions WHERE group_id = ?", (group_id,))]
@@ -573,7 +618,7 @@ class SQLiteStore:
                 c.execute(f"DELETE FROM {fts} WHERE rowid IN (SELECT rowid FROM {table} WHERE group_id = ?)", (group_id,))
             c.execute("DELETE FROM facts_rtree WHERE id IN (SELECT rowid FROM facts WHERE group_id = ?)", (group_id,))
             c.execute("DELETE FROM fact_episodes WHERE fact_row IN (SELECT id FROM facts WHERE group_id = ?)", (group_id,))
-            for table in ("facts", "assertions", "episodes", "entity_keys", "entities"):
+            for table in ("facts", "assertions", "episodes", "entity_keys", "entities", "summaries"):
                 removed += c.execute(f"DELETE FROM {table} WHERE group_id = ?", (group_id,)).rowcount
             for key in [k for k in self._indexes if k[0] == group_id]:
                 del self._indexes[key]
@@ -598,6 +643,14 @@ def _episode(r: sqlite3.Row) -> Episode:
         id=r["id"], group_id=r["group_id"], speaker=r["speaker"], content=r["content"],
         source=r["source"], source_id=r["source_id"], reference_time=from_micros(r["reference_time"]),
         created_at=from_micros(r["created_at"]),
+    )
+
+
+def _summary(r: sqlite3.Row) -> EntitySummary:
+    return EntitySummary(
+        id=r["id"], group_id=r["group_id"], entity_id=r["entity_id"], entity=r["entity"], text=r["text"],
+        method=r["method"], fact_ids=tuple(json.loads(r["fact_ids"])),
+        created_at=from_micros(r["created_at"]), expired_at=_dt(r["expired_at"]),
     )
 
 

@@ -1,0 +1,114 @@
+"""Entity summaries: derived from the facts as currently believed, refreshed on every write, kept
+as versions in transaction time, capped in length; with an LLM, rewritten once per N new facts."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from temporal_graph import TemporalGraph
+from temporal_graph.errors import InvalidInput, NotFound
+from temporal_graph.llm import ScriptedLLM
+
+
+@pytest.fixture
+def tg(clock) -> Iterator[TemporalGraph]:
+    with TemporalGraph.open(":memory:", clock=clock, embed=False) as graph:  # summaries need no vectors
+        yield graph
+
+
+def test_the_summary_states_the_current_facts_newest_first(tg: TemporalGraph, tick) -> None:
+    tick()
+    tg.add_fact("Alice", "lives in", "Paris", valid_at="2020-03-01")
+    tg.add_fact("Alice", "works at", "Acme", valid_at="2021-06-01")
+    tg.add_fact("Bob", "knows", "Alice", valid_at="2019-01-01")
+    summary = tg.summary("alice")  # names match as everywhere else
+    assert summary is not None and summary.entity == "Alice" and summary.method == "offline"
+    assert summary.text == ("Alice works at Acme since June 2021. Alice lives in Paris since March 2020. "
+                            "Bob knows Alice since 2019.")
+    assert tg.summary("Acme").text == "Alice works at Acme since June 2021."
+
+
+def test_a_contradiction_changes_the_summary_and_the_old_one_stays_readable(tg: TemporalGraph, tick) -> None:
+    before = tick()
+    tg.add_fact("Alice", "lives in", "Paris", valid_at="2020-03-01")
+    after = tick()
+    tg.add_fact("Alice", "lives in", "Berlin", valid_at="2024-05-08")
+
+    assert tg.summary("Alice").text == "Alice lives in Berlin since 2024-05-08."
+    old = tg.summary("Alice", known_at=before)
+    assert old.text == "Alice lives in Paris since March 2020."
+    assert old.expired_at == after  # believed until the move was written
+    assert tg.summary("Alice", known_at=after).text == "Alice lives in Berlin since 2024-05-08."
+    assert tg.summary("Paris") is None  # Paris has no current fact any more
+    assert tg.summary("Paris", known_at=before).text == "Alice lives in Paris since March 2020."
+
+
+def test_a_retraction_updates_the_summary(tg: TemporalGraph, tick) -> None:
+    tick()
+    tg.add_fact("Alice", "likes", "jazz")
+    tg.add_fact("Alice", "likes", "chess")
+    tick()
+    tg.retract_fact("Alice", "likes", "jazz")
+    assert "jazz" not in tg.summary("Alice").text and "chess" in tg.summary("Alice").text
+
+
+def test_the_summary_keeps_within_the_length_cap(clock, tick) -> None:
+    with TemporalGraph.open(":memory:", clock=clock, embed=False, summary_chars=120) as tg:
+        tick()
+        for year in range(2000, 2020):
+            tg.add_fact("Alice", "visited", f"City number {year}", valid_at=f"{year}-07-01")
+        text = tg.summary("Alice").text
+        assert len(text) <= 120
+        assert text.startswith("Alice visited City number 2019 since July 2019.")  # newest first
+        assert text.endswith(".")  # whole sentences only
+
+
+def test_unknown_entities_and_bad_settings_are_refused(tg: TemporalGraph, clock) -> None:
+    with pytest.raises(NotFound, match="Nobody"):
+        tg.summary("Nobody")
+    with pytest.raises(InvalidInput, match="summary_chars"):
+        TemporalGraph.open(":memory:", clock=clock, summary_chars=0)
+
+
+def _summary_requests(llm: ScriptedLLM) -> int:
+    return sum(1 for r in llm.requests if r.purpose == "summary")
+
+
+def test_with_an_llm_the_summary_is_rewritten_once_per_n_new_facts(clock, tick) -> None:
+    answers = iter(["Alice is into three things.", "Alice is into six things."])
+    llm = ScriptedLLM(lambda request: {"summary": next(answers)})
+    with TemporalGraph.open(":memory:", clock=clock, embed=False, llm=llm, summary_llm_every=3) as tg:
+        for i, hobby in enumerate(["jazz", "chess", "tennis", "opera", "golf", "poker"], 1):
+            tick()
+            tg.add_fact("Alice", "likes", hobby)
+            if i == 2:  # fewer than three facts yet: the offline sentences, no call
+                assert _summary_requests(llm) == 0 and tg.summary("Alice").method == "offline"
+            if i in (3, 4, 5):
+                assert _summary_requests(llm) == 1
+                assert tg.summary("Alice").text == "Alice is into three things."
+        assert _summary_requests(llm) == 2
+        summary = tg.summary("Alice")
+        assert (summary.text, summary.method) == ("Alice is into six things.", "llm")
+        assert len(summary.fact_ids) == 6
+        assert "Alice likes poker" in llm.requests[-1].messages[-1]["content"]  # the facts went in
+        assert tg.summary("jazz").method == "offline"  # one fact: never worth a call
+
+
+def test_with_an_llm_a_contradiction_or_a_failed_call_falls_back_to_the_offline_summary(clock, tick) -> None:
+    answers = iter([{"summary": "Alice, a Parisian chess player."}, "this is not JSON"])
+    llm = ScriptedLLM(lambda request: next(answers))
+    with TemporalGraph.open(":memory:", clock=clock, embed=False, llm=llm, summary_llm_every=2) as tg:
+        tick()
+        tg.add_fact("Alice", "lives in", "Paris", valid_at="2020-03-01")
+        tg.add_fact("Alice", "likes", "chess")
+        assert tg.summary("Alice").text == "Alice, a Parisian chess player."
+        tick()
+        tg.add_fact("Alice", "lives in", "Berlin", valid_at="2024-05-08")  # the LLM's summary is now wrong
+        assert tg.summary("Alice").method == "offline" and "Paris" not in tg.summary("Alice").text
+        tick()
+        tg.add_fact("Alice", "likes", "go")  # two new facts: a call, which fails
+        summary = tg.summary("Alice")
+        assert summary.method == "offline" and "Alice likes go." in summary.text
+        assert _summary_requests(llm) == 2
