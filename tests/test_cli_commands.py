@@ -124,6 +124,8 @@ READ_CASES: list[tuple[list[str], Callable[[Any], bool]]] = [
     (["now", "Alice"], facts_with_fields),
     (["as-of", "2021-06-01", "Alice", "--known-at", "2100-01-01"], facts_with_fields),
     (["history", "Alice"], facts_with_fields),
+    (["show", "alice"], lambda v: v["entity"] == "Alice" and "Alice lives in Paris" in v["summary"]["text"]
+     and facts_with_fields(v["facts"]) and facts_with_fields(v["timeline"])),
     (["audit", "{fact_id}"], lambda v: facts_with_fields(v) and v[0]["object"] == "Paris"),
     (["diff", "2019-01-01", "2030-01-01", "--subject", "Alice"],
      lambda v: {"start", "end", "started", "ended", "revised"} <= set(v) and facts_with_fields(v["ended"])),
@@ -172,6 +174,7 @@ ERROR_CASES = [
     ["add-fact", "Alice", "lives in", "Rome", "--confidence", "7"],
     ["add-fact", "Alice", "lives in", "Rome", "--attribute", "no-equals-sign"],
     ["audit", "ffffffffffffffff"],
+    ["show", "Nobody"],
     ["search", "Paris", "--limit", "0"],
     ["paths", "Alice", "--max-hops", "0"],
     ["snapshot", "--format", "xml"],

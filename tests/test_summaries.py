@@ -3,7 +3,10 @@ as versions in transaction time, capped in length; with an LLM, rewritten once p
 
 from __future__ import annotations
 
+import json
+import re
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
@@ -112,3 +115,47 @@ def test_with_an_llm_a_contradiction_or_a_failed_call_falls_back_to_the_offline_
         summary = tg.summary("Alice")
         assert summary.method == "offline" and "Alice likes go." in summary.text
         assert _summary_requests(llm) == 2
+
+
+def test_tgraph_show_prints_the_summary_the_current_facts_and_the_timeline(
+    tmp_path, clock, tick, capsys
+) -> None:
+    from temporal_graph.interfaces.cli import main
+
+    db = str(tmp_path / "memory.db")
+    with TemporalGraph.open(db, clock=clock, embed=False) as tg:
+        tick()
+        tg.add_fact("Alice", "lives in", "Paris", valid_at="2020-03-01")
+        tg.add_fact("Alice", "works at", "Acme", valid_at="2021-06-01")
+        tick()
+        tg.add_fact("Alice", "lives in", "Berlin", valid_at="2024-05-08")
+
+    assert main(["--db", db, "show", "alice"]) == 0
+    out = capsys.readouterr().out
+    summary, facts, timeline = (out.split(heading)[1] for heading in ("summary", "current facts", "timeline"))
+    assert "Alice lives in Berlin since 2024-05-08. Alice works at Acme since June 2021." in summary
+    assert "Paris" not in facts.split("timeline")[0]  # no longer true
+    assert "Paris" in timeline and "2024-05-08" in timeline  # still part of the past, ended by the move
+
+    assert main(["--db", db, "show", "Alice", "--known-at", "2025-01-02T12:00"]) == 0
+    then = capsys.readouterr().out
+    assert "Alice works at Acme since June 2021. Alice lives in Paris since March 2020." in then
+
+    assert main(["--db", db, "--json", "show", "Alice"]) == 0
+    shown = json.loads(capsys.readouterr().out)
+    assert shown["summary"]["method"] == "offline"
+    assert (len(shown["facts"]), len(shown["timeline"])) == (2, 3)
+
+    assert main(["--db", db, "show", "Nobody"]) == 2
+    assert "no entity named 'Nobody'" in capsys.readouterr().err
+
+
+def test_the_readme_example_of_summaries() -> None:
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    section = readme.split("### Entity summaries", 1)[1]
+    code = re.search(r"```python\n(.*?)```", section, re.S).group(1)
+    scope: dict = {}
+    exec(compile(code, "README.md", "exec"), scope)
+    expected = "Alice lives in Berlin since 2024-05-08. Alice works at Acme since June 2021."
+    assert scope["summary"].text == expected
+    assert scope["was"].text.endswith("Alice lives in Paris since March 2020.")

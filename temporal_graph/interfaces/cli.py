@@ -36,6 +36,7 @@ from ..names import check_group
 from ..times import ACCEPTED_FORMATS
 from . import render
 from .graph_files import FORMATS, graph_file
+from .show import EntityView, entity_view, render_entity
 
 EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT = 0, 1, 2
 TIME_HELP = f"""times: {ACCEPTED_FORMATS}.
@@ -402,6 +403,15 @@ def _as_of(tg: TemporalGraph, args: argparse.Namespace) -> list[Fact]:
          show=_facts(lambda a: f"history of {a.subject}"))
 def _history(tg: TemporalGraph, args: argparse.Namespace) -> list[Fact]:
     return tg.history(args.subject, args.relation, group_id=group(args))
+
+
+@command("show", "one entity: its summary, its current facts and its timeline",
+         arg("entity", help="the entity to show"),
+         arg("--known-at", metavar="TIME",
+             help="the summary and current facts as the memory believed them at this time (default now)"),
+         show=lambda view, args, console: render_entity(view, console))
+def _show(tg: TemporalGraph, args: argparse.Namespace) -> EntityView:
+    return entity_view(tg, args.entity, known_at=args.known_at, group_id=group(args))
 
 
 @command("audit", "every version of a fact across transaction time",
