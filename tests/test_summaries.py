@@ -3,6 +3,7 @@ as versions in transaction time, capped in length; with an LLM, rewritten once p
 
 from __future__ import annotations
 
+import asyncio
 import json
 import re
 from collections.abc import Iterator
@@ -159,3 +160,14 @@ def test_the_readme_example_of_summaries() -> None:
     expected = "Alice lives in Berlin since 2024-05-08. Alice works at Acme since June 2021."
     assert scope["summary"].text == expected
     assert scope["was"].text.endswith("Alice lives in Paris since March 2020.")
+
+
+def test_the_async_client_reads_summaries_too(clock) -> None:
+    from temporal_graph import AsyncTemporalGraph
+
+    async def run() -> str:
+        async with AsyncTemporalGraph.open(":memory:", clock=clock, embed=False) as memory:
+            await memory.add_fact("Alice", "likes", "jazz")
+            return (await memory.summary("Alice")).text
+
+    assert asyncio.run(run()) == "Alice likes jazz."

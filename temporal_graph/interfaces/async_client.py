@@ -33,6 +33,7 @@ from ..model import (
     BulkReport,
     Diff,
     Entity,
+    EntitySummary,
     Fact,
     FactInput,
     ImportReport,
@@ -297,6 +298,10 @@ class AsyncTemporalGraph:
 
     async def export(self, group_id: str = DEFAULT_GROUP) -> dict[str, Any]:
         return await self.run(lambda g: g.export(group_id), group_id=group_id)
+
+    async def summary(self, entity: str, *, known_at: TimeLike | None = None,
+                      group_id: str = DEFAULT_GROUP) -> EntitySummary | None:
+        return await self._read(group_id, TemporalGraph.summary, entity, known_at=known_at)
 
     async def find_entity(self, name: str, group_id: str = DEFAULT_GROUP) -> Entity | None:
         return await self.run(lambda g: g.find_entity(name, group_id), group_id=group_id)
