@@ -220,6 +220,7 @@ EXPORTED = [
     "BulkReport",
     "Diff",
     "Entity",
+    "EntitySummary",
     "Episode",
     "Fact",
     "FactInput",
