@@ -1,7 +1,28 @@
 """Errors raised by temporal-graph.
 
 Every error about bad input derives from :class:`InvalidInput` (also a ``ValueError``), and its
-message names the offending value, so a caller can show it to a user as is.
+message names the offending value, so a caller can show it to a user as is. Every failure of the
+storage backend after connecting derives from :class:`StoreError`: each store maps its driver's
+exceptions (``sqlite3``, ``neo4j``) once, at its public methods, so no driver exception reaches
+a caller. The tree::
+
+    TemporalGraphError
+    ├── InvalidInput (ValueError)        bad argument; nothing was written
+    │   ├── InvalidName
+    │   ├── InvalidTime
+    │   ├── InvalidInterval
+    │   ├── InvalidGroup
+    │   ├── InvalidIdentifier
+    │   └── ImportFormatError
+    ├── NotFound (LookupError)           no record with that id in the group
+    ├── StoreError                       the backend failed or is misconfigured
+    │   ├── StoreLocked                  another writer holds the lock; retrying later can work
+    │   ├── StoreClosed                  used after close()
+    │   ├── ConnectionLost               the server went away or cannot be reached
+    │   └── ConstraintViolation          a write broke a uniqueness or integrity rule
+    └── LLMError                         the configured LLM could not be used
+        ├── LLMUnavailable
+        └── LLMOutputError
 """
 
 from __future__ import annotations
@@ -40,7 +61,23 @@ class NotFound(TemporalGraphError, LookupError):
 
 
 class StoreError(TemporalGraphError):
-    """The storage backend failed or is misconfigured (also: locked by another writer, or closed)."""
+    """The storage backend failed or is misconfigured (the subclasses name the common causes)."""
+
+
+class StoreLocked(StoreError):
+    """Another writer held the store's lock for longer than the store waits (and retries)."""
+
+
+class StoreClosed(StoreError):
+    """The store was used after :meth:`close`."""
+
+
+class ConnectionLost(StoreError):
+    """The database server is unreachable, or the connection to it broke."""
+
+
+class ConstraintViolation(StoreError):
+    """A write broke a uniqueness or integrity constraint of the backend; nothing was written."""
 
 
 class ImportFormatError(InvalidInput):

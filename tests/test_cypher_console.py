@@ -8,7 +8,7 @@ from datetime import UTC, datetime
 
 from rich.console import Console
 
-from cypher.console import (
+from temporal_graph.interfaces.console import (
     EMBEDDED_EXPLANATION,
     Command,
     ConsoleState,

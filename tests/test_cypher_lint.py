@@ -12,12 +12,13 @@ import os
 import re
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
 import cypher
-from cypher.console import SNIPPETS
+from temporal_graph.interfaces.console import SNIPPETS
 from temporal_graph.ontology import Ontology
 from temporal_graph.stores.neo4j import fact_params, fact_statement
 from temporal_graph.stores.protocol import FactQuery
@@ -137,3 +138,13 @@ def test_schema_files_split_into_idempotent_commands() -> None:
         assert len(commands) >= 8
         for command in commands:
             assert "IF NOT EXISTS" in command, command
+
+
+def test_the_core_never_imports_the_cypher_folder() -> None:
+    """Imports point one way: ``cypher`` re-exports the loader of ``temporal_graph``, never back."""
+    probe = ("import sys, temporal_graph, temporal_graph.stores.neo4j, temporal_graph.interfaces.cli, "
+             "temporal_graph.interfaces.console; print('cypher' in sys.modules)")
+    repo = Path(__file__).resolve().parents[1]
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, cwd=repo,
+                          env={**os.environ, "PYTHONPATH": str(repo)}, timeout=120)
+    assert done.stdout.strip() == "False", done.stderr

@@ -16,7 +16,7 @@ import { lintCypherQuery } from '@neo4j-cypher/language-support';
 const HERE = dirname(fileURLToPath(import.meta.url));
 const CYPHER_DIR = resolve(HERE, '..');
 const VERSIONS = ['CYPHER 5', 'CYPHER 25'];
-// Must match cypher/__init__.py SAMPLE_IDENTIFIERS.
+// Must match SAMPLE_IDENTIFIERS in temporal_graph/stores/statements.py.
 const SAMPLES = { rel: 'LIVES_IN', label: 'Person', types: 'LIVES_IN|WORKS_AT' };
 const ERROR = 1;
 const WARNING = 2;

@@ -555,7 +555,7 @@ def _mcp(tg: TemporalGraph, args: argparse.Namespace) -> Done:
 @command("cypher", "an interactive Cypher console on the Neo4j database",
          arg("--write", action="store_true", help="allow writes (read-only by default)"), opens_graph=False)
 def _cypher(args: argparse.Namespace) -> Done:
-    from cypher.console import EMBEDDED_EXPLANATION, run_console
+    from .console import EMBEDDED_EXPLANATION, run_console
 
     if not args.neo4j:
         print(EMBEDDED_EXPLANATION, file=sys.stderr)

@@ -31,18 +31,25 @@ import re
 import threading
 import uuid
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from datetime import datetime
 from typing import Any, Self, TypeVar
 
-import cypher
-from cypher import render, split_statements, statement
-
-from ..errors import InvalidIdentifier, StoreError
+from ..errors import (
+    ConnectionLost,
+    ConstraintViolation,
+    InvalidIdentifier,
+    StoreClosed,
+    StoreError,
+    StoreLocked,
+)
 from ..model import DEFAULT_IMPORTANCE, Assertion, Entity, EntitySummary, Episode, Fact
 from ..names import check_identifier, name_key, quoted_terms
-from .protocol import ChangeSet, FactQuery
 from ..times import UTC
+from .edge import MapErrors
+from .protocol import ChangeSet, FactQuery
+from .statements import load, render, split_statements, statement
 
 T = TypeVar("T")
 log = logging.getLogger(__name__)
@@ -80,6 +87,41 @@ def _native(value: Any) -> Any:
 
 def _utc(moment: datetime | None) -> datetime | None:
     return None if moment is None else moment.astimezone(UTC)
+
+
+# -- driver exceptions -> StoreError ----------------------------------------------------------
+def store_error(exc: Exception, uri: str, *, closed: bool) -> StoreError | None:
+    """The :mod:`temporal_graph.errors` error for a ``neo4j`` driver failure, or None when
+    ``exc`` is not the driver's (``closed``: the store's ``close()`` has run)."""
+    from neo4j import exceptions as neo  # the driver is imported only where Neo4j is used
+
+    if isinstance(exc, (neo.ServiceUnavailable, neo.SessionExpired, neo.DatabaseUnavailable)):
+        return ConnectionLost(f"{uri}: the connection to Neo4j is lost or cannot be made ({exc})")
+    if isinstance(exc, neo.ConstraintError):
+        return ConstraintViolation(f"{uri}: a write broke a constraint ({exc}); nothing was written")
+    code = getattr(exc, "code", None) or ""
+    if isinstance(exc, neo.TransientError) and ("Lock" in code or "Deadlock" in code):
+        return StoreLocked(f"{uri}: other writers held the locks after every retry; try again ({exc})")
+    if isinstance(exc, neo.DriverError) and closed:
+        return StoreClosed(f"{uri}: the store is closed")
+    if isinstance(exc, (neo.Neo4jError, neo.DriverError)):
+        return StoreError(f"{uri}: {exc}")
+    return None
+
+
+@contextmanager
+def _neo4j_errors(store: Neo4jStore) -> Iterator[None]:
+    """The store's edge: every driver failure leaves as a :class:`StoreError` naming the server."""
+    try:
+        yield
+    except Exception as exc:
+        mapped = store_error(exc, store.uri, closed=store.closed)
+        if mapped is None:
+            raise
+        raise mapped from exc
+
+
+_edge: MapErrors[Neo4jStore] = MapErrors(_neo4j_errors)
 
 
 # -- records -> model ---------------------------------------------------------------------------
@@ -282,10 +324,25 @@ class Neo4jTx(_Reads):
         return super().episode_by_source(group_id, source_id)
 
     def apply(self, changes: ChangeSet) -> None:
-        groups = {x.group_id for x in (*changes.entities, *changes.episodes, *changes.assertions, *changes.insert)}
+        """Write a change set inside the managed transaction, one private step per kind of change
+        in the embedded store's order: entities, episodes and assertions (per group, under its
+        lock); then fact rows expired, inserted, given provenance; embeddings; mentions last."""
+        groups = {
+            *(e.group_id for e in changes.entities), *(e.group_id for e in changes.episodes),
+            *(a.group_id for a in changes.assertions), *(f.group_id for f in changes.insert),
+        }
         for group_id in sorted(groups):
             self._apply_group(group_id, changes)
-        self._apply_by_row_id(changes)
+        for f in changes.insert:
+            self.relation_of[f.id] = check_identifier(f.relation)
+        known_groups = {f.id: f.group_id for f in changes.insert}
+        self._expire_rows(changes.expire, known_groups)
+        self._insert_rows(changes.insert)
+        self._add_provenance(changes.provenance, known_groups)
+        self._set_fact_embeddings(changes.fact_embeddings, known_groups)
+        for kind, vectors in (("entity", changes.entity_embeddings), ("episode", changes.episode_embeddings)):
+            self._node_embeddings(kind, vectors, changes)
+        self._link_mentions(changes.insert)
 
     def _apply_group(self, group_id: str, changes: ChangeSet) -> None:
         entities = [e for e in changes.entities if e.group_id == group_id]
@@ -320,7 +377,8 @@ class Neo4jTx(_Reads):
              "name_text": " ".join((e.name, *e.aliases)), "seq": seq + i}
             for i, e in enumerate(entities)
         ]
-        old_types = {r["id"]: r["old_type"] for r in self._r.run("entity_upsert", {"group_id": group_id, "rows": rows})}
+        upserted = self._r.run("entity_upsert", {"group_id": group_id, "rows": rows})
+        old_types = {r["id"]: r["old_type"] for r in upserted}
         add: dict[str, list[str]] = defaultdict(list)
         remove: dict[str, list[str]] = defaultdict(list)
         for e in entities:
@@ -338,19 +396,32 @@ class Neo4jTx(_Reads):
         ]
         self._r.run("entity_keys_add", {"group_id": group_id, "rows": keys})
 
-    def _apply_by_row_id(self, changes: ChangeSet) -> None:
-        for f in changes.insert:
-            self.relation_of[f.id] = check_identifier(f.relation)
-        known_groups = {f.id: f.group_id for f in changes.insert}
-        # expire, then insert, then provenance and embeddings: the order the embedded store uses
+    def _expire_rows(self, expire: list[tuple[str, datetime]], known_groups: dict[str, str]) -> None:
         self._typed_writes(
             "fact_expire",
-            [(row_id, {"id": row_id, "expired_at": _utc(at)}) for row_id, at in changes.expire],
+            [(row_id, {"id": row_id, "expired_at": _utc(at)}) for row_id, at in expire],
             known_groups, require_all=True, what="expire (row is not current)",
         )
+
+    def _add_provenance(self, provenance: dict[str, tuple[str, ...]], known_groups: dict[str, str]) -> None:
+        self._typed_writes(
+            "fact_add_provenance",
+            [(row_id, {"id": row_id, "episode_ids": list(dict.fromkeys(eps))})
+             for row_id, eps in provenance.items()],
+            known_groups, require_all=False, what="provenance",
+        )
+
+    def _set_fact_embeddings(self, vectors: dict[str, list[float]], known_groups: dict[str, str]) -> None:
+        self._typed_writes(
+            "fact_embeddings_set",
+            [(row_id, {"id": row_id, "vector": [float(x) for x in v]}) for row_id, v in vectors.items()],
+            known_groups, require_all=False, what="embedding",
+        )
+
+    def _insert_rows(self, facts: list[Fact]) -> None:
+        """New fact rows, one statement per (group, relation type)."""
         by_key: dict[tuple[str, str], list[dict]] = defaultdict(list)
-        mentions: dict[str, set[tuple[str, str]]] = defaultdict(set)
-        for f in changes.insert:
+        for f in facts:
             by_key[(f.group_id, f.relation)].append({
                 "id": f.id, "fact_id": f.fact_id, "subject_id": f.subject_id, "object_id": f.object_id,
                 "relation": f.relation, "text": f.text, "valid_at": _utc(f.valid_at),
@@ -359,28 +430,19 @@ class Neo4jTx(_Reads):
                 "confidence": f.confidence, "importance": f.importance,
                 "attributes_json": json.dumps(f.attributes, sort_keys=True),
             })
-            for ep in f.episode_ids:
-                mentions[f.group_id] |= {(ep, f.subject_id), (ep, f.object_id)}
         for (group_id, relation), rows in sorted(by_key.items()):
             self._lock(group_id)
             written = self._r.run("fact_insert", {"group_id": group_id, "rows": rows}, rel=relation)
             if written[0]["written"] != len(rows):
                 raise StoreError(f"{relation}: a subject or object entity of a new fact row does not exist")
             self.new_relations.add(relation)
-        self._typed_writes(
-            "fact_add_provenance",
-            [(row_id, {"id": row_id, "episode_ids": list(dict.fromkeys(eps))})
-             for row_id, eps in changes.provenance.items()],
-            known_groups, require_all=False, what="provenance",
-        )
-        self._typed_writes(
-            "fact_embeddings_set",
-            [(row_id, {"id": row_id, "vector": [float(x) for x in v]})
-             for row_id, v in changes.fact_embeddings.items()],
-            known_groups, require_all=False, what="embedding",
-        )
-        for kind, vectors in (("entity", changes.entity_embeddings), ("episode", changes.episode_embeddings)):
-            self._node_embeddings(kind, vectors, changes)
+
+    def _link_mentions(self, facts: list[Fact]) -> None:
+        """``(:Episode)-[:MENTIONS]->(:Entity)`` for the subject and object of each new row."""
+        mentions: dict[str, set[tuple[str, str]]] = defaultdict(set)
+        for f in facts:
+            for ep in f.episode_ids:
+                mentions[f.group_id] |= {(ep, f.subject_id), (ep, f.object_id)}
         for group_id, pairs in mentions.items():
             self._r.run("mentions_link", {"group_id": group_id, "rows": [
                 {"episode_id": ep, "entity_id": ent} for ep, ent in sorted(pairs)
@@ -467,6 +529,7 @@ class Neo4jStore:
 
         self.uri = uri
         self.database = database
+        self.closed = False
         try:
             self.driver = driver or neo4j.GraphDatabase.driver(uri, auth=auth)
             self.driver.verify_connectivity()
@@ -495,19 +558,21 @@ class Neo4jStore:
             return session.execute_write(lambda tx: [r.data() for r in tx.run(text, dict(params or {}))])
 
     # -- schema ------------------------------------------------------------------------------
+    @_edge
     def apply_schema(self) -> None:
         with self._schema_lock:
-            for command in split_statements(cypher.load("schema")):
+            for command in split_statements(load("schema")):
                 self._schema(command)
             self._relations_ready = {
-                r["relation"] for r in self._schema(cypher.load("schema_fact_relations")) if r["relation"]
+                r["relation"] for r in self._schema(load("schema_fact_relations")) if r["relation"]
             }
             self._fact_text_types = self._current_fact_text_types()
 
     def _current_fact_text_types(self) -> set[str]:
-        rows = self._schema(cypher.load("fact_text_types"))
+        rows = self._schema(load("fact_text_types"))
         return set(rows[0]["types"] or ()) if rows else set()
 
+    @_edge
     def ensure_relations(self, relations: Iterable[str]) -> None:
         """Create the per-type schema of relations seen for the first time, and widen the
         fact full-text index to cover them."""
@@ -523,12 +588,13 @@ class Neo4jStore:
             covered = self._current_fact_text_types()
             wanted = covered | self._relations_ready
             if wanted != covered:
-                self._schema(cypher.load("fact_text_drop"))
+                self._schema(load("fact_text_drop"))
                 self._schema(render("fact_text_create", types=sorted(wanted)))
-            self._schema(cypher.load("await_indexes"), {"timeout_seconds": _INDEX_WAIT_SECONDS})
+            self._schema(load("await_indexes"), {"timeout_seconds": _INDEX_WAIT_SECONDS})
             self._fact_text_types = wanted
 
     # -- writes ------------------------------------------------------------------------------
+    @_edge
     def write(self, fn: Callable[[Neo4jTx], T]) -> T:
         """Run ``fn`` (reads + ``apply``) in one managed write transaction, retried as a whole
         on transient errors (deadlocks, leader switches)."""
@@ -547,27 +613,35 @@ class Neo4jStore:
         return result
 
     # -- reads -------------------------------------------------------------------------------
+    @_edge
     def facts(self, query: FactQuery) -> list[Fact]:
         return self._read(lambda r: r.facts(query))
 
+    @_edge
     def entities(self, group_id: str, *, ids: Sequence[str] | None = None) -> list[Entity]:
         return self._read(lambda r: r.entities(group_id, ids=ids))
 
+    @_edge
     def entity_by_key(self, group_id: str, key: str) -> Entity | None:
         return self._read(lambda r: r.entity_by_key(group_id, key))
 
+    @_edge
     def episodes(self, group_id: str, *, ids: Sequence[str] | None = None) -> list[Episode]:
         return self._read(lambda r: r.episodes(group_id, ids=ids))
 
+    @_edge
     def episode_by_source(self, group_id: str, source_id: str) -> Episode | None:
         return self._read(lambda r: r.episode_by_source(group_id, source_id))
 
+    @_edge
     def assertions(self, group_id: str, subject_id: str, relation: str) -> list[Assertion]:
         return self._read(lambda r: r.assertions(group_id, subject_id, relation))
 
+    @_edge
     def current_rows(self, group_id: str, subject_id: str, relation: str) -> list[Fact]:
         return self._read(lambda r: r.current_rows(group_id, subject_id, relation))
 
+    @_edge
     def recent_episodes(self, group_id: str, before: datetime, limit: int) -> list[Episode]:
         """Up to ``limit`` episodes with reference_time < ``before``, oldest first."""
         if limit <= 0:
@@ -576,11 +650,13 @@ class Neo4jStore:
         rows = self._read(lambda r: r._r.run("episodes_before", params))
         return [_episode(row) for row in reversed(rows)]
 
+    @_edge
     def missing_embeddings(self, group_id: str, kind: str, limit: int) -> list[str]:
         name = {"fact": "facts", "entity": "entities", "episode": "episodes"}[kind] + "_missing_embedding"
         params = {"group_id": group_id, "limit": int(limit)}
         return [row["id"] for row in self._read(lambda r: r._r.run(name, params))]
 
+    @_edge
     def count_facts(self, query: FactQuery) -> int:
         """``len(facts(query))``, counted in the database (the limit is ignored)."""
         if query.relation is not None and not _safe(query.relation):
@@ -588,13 +664,16 @@ class Neo4jStore:
         params = {k: v for k, v in fact_params(query).items() if k != "limit"}
         return int(self._read(lambda r: r._r.run("facts_count", params))[0]["n"])
 
+    @_edge
     def relations(self, group_id: str) -> list[str]:
         return self._read(lambda r: r.relations(group_id))
 
+    @_edge
     def count_rows(self, group_id: str) -> int:
         """Fact rows of a group, every version."""
         return self._read(lambda r: r._r.run("fact_rows_count", {"group_id": group_id}))[0]["rows"]
 
+    @_edge
     def text_search(self, group_id: str, kind: str, query: str, limit: int) -> list[tuple[str, float]]:
         name = {"fact": "text_search_facts", "entity": "text_search_entities",
                 "episode": "text_search_episodes"}[kind]
@@ -609,6 +688,7 @@ class Neo4jStore:
         rows = self._read(lambda r: r._r.run(name, params))
         return [(row["id"], float(row["score"])) for row in rows]
 
+    @_edge
     def vector_search(
         self, group_id: str, kind: str, vector: Sequence[float], limit: int
     ) -> list[tuple[str, float]]:
@@ -617,7 +697,8 @@ class Neo4jStore:
         vec = [float(x) for x in vector]
         if kind == "fact":
             ready = set(self._relations_ready)
-            indexes = [f"fact_embedding_{check_identifier(r)}" for r in self.relations(group_id) if r in ready]
+            relations = [r for r in self.relations(group_id) if r in ready]
+            indexes = [f"fact_embedding_{check_identifier(r)}" for r in relations]
             name = "vector_search_facts"
         else:
             indexes = [{"entity": "entity_embedding", "episode": "episode_embedding"}[kind]]
@@ -628,13 +709,15 @@ class Neo4jStore:
         best = sorted(hits.items(), key=lambda item: (-item[1], item[0]))[:limit]
         return best
 
-    def _nearest(self, name: str, index: str, group_id: str, vec: list[float], limit: int) -> dict[str, float]:
+    def _nearest(
+        self, name: str, index: str, group_id: str, vec: list[float], limit: int
+    ) -> dict[str, float]:
         """The group's ``limit`` nearest in one vector index. The index spans every group, so ask
         for more neighbours until enough belong to the group or the index has no more."""
         k = max(limit * 4, 32)
         while True:
             params = {"group_id": group_id, "index_name": index, "k": k, "vector": vec}
-            row = self._read(lambda r, params=params: r._r.run(name, params))[0]
+            row = self._read(lambda r: r._r.run(name, params))[0]  # noqa: B023 - called at once
             hits = row["hits"] or []
             if len(hits) >= limit or row["seen"] < k or k >= 100_000:
                 # Neo4j's cosine score is (1 + cos) / 2; report the cosine itself, like the embedded store.
@@ -642,6 +725,7 @@ class Neo4jStore:
             k *= 4
 
     # -- entity summaries --------------------------------------------------------------------
+    @_edge
     def summaries(
         self, group_id: str, entity_id: str | None = None, *, known_at: datetime | None = None,
         all_versions: bool = False,
@@ -650,6 +734,7 @@ class Neo4jStore:
                   "all_versions": bool(all_versions)}
         return [_summary(row) for row in self._read(lambda r: r._r.run("summaries_read", params))]
 
+    @_edge
     def apply_summaries(
         self, group_id: str, versions: Sequence[EntitySummary], ended: Sequence[tuple[str, datetime]] = ()
     ) -> None:
@@ -669,12 +754,14 @@ class Neo4jStore:
             session.execute_write(work)
 
     # -- whole groups ------------------------------------------------------------------------
+    @_edge
     def group_assertions(self, group_id: str) -> list[Assertion]:
         return self._read(lambda r: r.assertions_all(group_id))
 
+    @_edge
     def forget(self, group_id: str) -> int:
-        steps = ("forget_summaries", "forget_facts", "forget_assertions", "forget_episodes", "forget_entity_keys",
-                 "forget_entities")
+        steps = ("forget_summaries", "forget_facts", "forget_assertions", "forget_episodes",
+                 "forget_entity_keys", "forget_entities")
 
         def delete(tx: Any) -> int:
             runner = _Runner(tx)
@@ -683,11 +770,14 @@ class Neo4jStore:
         with self._session() as session:
             return session.execute_write(delete)
 
+    @_edge
     def groups(self) -> list[str]:
         """Every group that has been written to (admin and test clean-up)."""
         return [r["group_id"] for r in self._read(lambda r: r._r.run("groups_all", {}))]
 
+    @_edge
     def close(self) -> None:
+        self.closed = True
         self.driver.close()
 
     def __enter__(self) -> Self:

@@ -9,21 +9,24 @@ a subject-scoped read goes through the B-tree on (group, subject, relation).
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 import threading
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from datetime import datetime
 from pathlib import Path
 from typing import Any, TypeVar
 
 import numpy as np
 
-from ..errors import StoreError
+from ..errors import ConstraintViolation, InvalidInput, StoreClosed, StoreError, StoreLocked
 from ..model import DEFAULT_IMPORTANCE, Assertion, Entity, EntitySummary, Episode, Fact
 from ..names import name_key, quoted_terms
-from .protocol import ChangeSet, FactQuery
 from ..times import from_micros, to_micros
+from .edge import MapErrors
+from .protocol import ChangeSet, FactQuery
 from .vector_index import VectorIndex
 
 T = TypeVar("T")
@@ -67,7 +70,8 @@ CREATE INDEX IF NOT EXISTS facts_current ON facts (group_id, created_at, valid_a
 -- outwards; exact predicates are applied to the candidates.
 CREATE VIRTUAL TABLE IF NOT EXISTS facts_rtree USING rtree_i32 (id, g0, g1, tx0, tx1, v0, v1);
 -- What search still has to embed, found without scanning the group.
-CREATE INDEX IF NOT EXISTS facts_unembedded ON facts (group_id) WHERE embedding IS NULL AND expired_at IS NULL;
+CREATE INDEX IF NOT EXISTS facts_unembedded ON facts (group_id)
+    WHERE embedding IS NULL AND expired_at IS NULL;
 CREATE INDEX IF NOT EXISTS entities_unembedded ON entities (group_id) WHERE embedding IS NULL;
 CREATE INDEX IF NOT EXISTS episodes_unembedded ON episodes (group_id) WHERE embedding IS NULL;
 CREATE TABLE IF NOT EXISTS fact_episodes (
@@ -125,17 +129,60 @@ def _vector_blob(vector: Sequence[float]) -> bytes:
     return np.asarray(vector, dtype=np.float32).tobytes()
 
 
-BUSY_TIMEOUT = 5.0  # seconds SQLite itself waits for another writer's lock
+BUSY_TIMEOUT = 5.0  # seconds SQLite itself waits for another writer's lock (TGRAPH_LOCK_TIMEOUT overrides)
 LOCK_RETRIES = 5  # after that wait, retry "database is locked" this often
 LOCK_BACKOFF = 0.05  # seconds before the first retry; doubled each time, up to 1 s
 
 
-class _GuardedConnection:
-    """A sqlite3 connection whose failures surface as :class:`StoreError` (one line, naming the
-    file), with a bounded retry and backoff when another process holds the write lock."""
+def _busy_timeout() -> float:
+    """Seconds to wait for another writer's lock: ``TGRAPH_LOCK_TIMEOUT`` if set, else BUSY_TIMEOUT."""
+    value = os.environ.get("TGRAPH_LOCK_TIMEOUT", "").strip()
+    if not value:
+        return BUSY_TIMEOUT
+    try:
+        seconds = float(value)
+    except ValueError:
+        seconds = -1.0
+    if not 0 <= seconds < 86_400:
+        raise InvalidInput(f"TGRAPH_LOCK_TIMEOUT: {value!r} is not a number of seconds from 0 to 86400")
+    return seconds
 
-    def __init__(self, conn: sqlite3.Connection, path: str) -> None:
-        self._conn, self._path = conn, path
+
+def _is_locked(exc: sqlite3.Error) -> bool:
+    return isinstance(exc, sqlite3.OperationalError) and ("locked" in str(exc) or "busy" in str(exc))
+
+
+def store_error(exc: sqlite3.Error, path: str) -> StoreError:
+    """The :mod:`temporal_graph.errors` error for a ``sqlite3`` failure on the file ``path``."""
+    if _is_locked(exc):
+        return StoreLocked(f"{path}: the database is locked by another writer (waited, then retried "
+                           f"{LOCK_RETRIES} times); try again when it is done")
+    if isinstance(exc, sqlite3.ProgrammingError) and "closed" in str(exc):
+        return StoreClosed(f"{path}: the store is closed")
+    if isinstance(exc, sqlite3.IntegrityError):
+        return ConstraintViolation(f"{path}: a write broke a constraint ({exc}); nothing was written")
+    return StoreError(f"{path}: {exc}")
+
+
+@contextmanager
+def _sqlite_errors(store: SQLiteStore) -> Iterator[None]:
+    """The store's edge: every ``sqlite3`` failure leaves as a :class:`StoreError` naming the file."""
+    try:
+        yield
+    except sqlite3.Error as exc:
+        raise store_error(exc, store.path) from exc
+
+
+_edge: MapErrors[SQLiteStore] = MapErrors(_sqlite_errors)
+
+
+class _RetryingConnection:
+    """A sqlite3 connection that retries a statement refused with "database is locked", with
+    backoff, a bounded number of times (on top of SQLite's own busy wait); the last failure is
+    raised as is, for the store's edge to translate."""
+
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        self._conn = conn
 
     def _run(self, method: str, *args: Any) -> Any:
         delay = LOCK_BACKOFF
@@ -143,19 +190,10 @@ class _GuardedConnection:
             try:
                 return getattr(self._conn, method)(*args)
             except sqlite3.OperationalError as exc:
-                busy = "locked" in str(exc) or "busy" in str(exc)
-                if not busy:
-                    raise StoreError(f"{self._path}: {exc}") from None
-                if attempt == LOCK_RETRIES:
-                    raise StoreError(f"{self._path}: the database is locked by another writer "
-                                     f"(gave up after {LOCK_RETRIES + 1} tries); try again") from None
+                if not _is_locked(exc) or attempt == LOCK_RETRIES:
+                    raise
                 time.sleep(delay)
                 delay = min(delay * 2, 1.0)
-            except sqlite3.ProgrammingError as exc:
-                closed = "closed" in str(exc)
-                raise StoreError(f"{self._path}: the store is closed" if closed else f"{self._path}: {exc}") from None
-            except sqlite3.DatabaseError as exc:
-                raise StoreError(f"{self._path}: {exc}") from None
         raise AssertionError("unreachable")
 
     def execute(self, *args: Any) -> sqlite3.Cursor:
@@ -170,9 +208,6 @@ class _GuardedConnection:
     def close(self) -> None:
         self._conn.close()
 
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self._conn, name)
-
 
 class SQLiteStore:
     """The embedded store. ``path`` is a file, or ``":memory:"`` for a throw-away store."""
@@ -180,21 +215,30 @@ class SQLiteStore:
     def __init__(self, path: str | Path = "memory.db", *, synchronous: str = "FULL") -> None:
         self.path = str(path)
         try:
-            conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False, timeout=BUSY_TIMEOUT)
+            conn = sqlite3.connect(
+                self.path, isolation_level=None, check_same_thread=False, timeout=_busy_timeout()
+            )
         except sqlite3.Error as exc:
             raise StoreError(f"cannot open {self.path}: {exc}") from None
         conn.row_factory = sqlite3.Row
-        self._conn = _GuardedConnection(conn, self.path)
+        self._conn = _RetryingConnection(conn)
         self._lock = threading.RLock()
-        if self.path != ":memory:":
-            self._conn.execute("PRAGMA journal_mode=WAL")
         if synchronous.upper() not in ("OFF", "NORMAL", "FULL", "EXTRA"):
+            conn.close()
             raise StoreError(f"synchronous: {synchronous!r} is not OFF, NORMAL, FULL or EXTRA")
-        self._conn.execute(f"PRAGMA synchronous={synchronous.upper()}")
-        self._conn.execute("PRAGMA foreign_keys=ON")
-        self._conn.execute("PRAGMA cache_size=-65536")  # 64 MiB of pages: indexes of large groups stay hot
-        self._conn.executescript(_SCHEMA)
-        self._migrate()
+        try:
+            with _sqlite_errors(self):
+                if self.path != ":memory:":
+                    self._conn.execute("PRAGMA journal_mode=WAL")
+                self._conn.execute(f"PRAGMA synchronous={synchronous.upper()}")
+                self._conn.execute("PRAGMA foreign_keys=ON")
+                # 64 MiB of pages: the indexes of large groups stay hot.
+                self._conn.execute("PRAGMA cache_size=-65536")
+                self._conn.executescript(_SCHEMA)
+                self._migrate()
+        except StoreError:
+            conn.close()  # a store that failed to open keeps no handle on the file
+            raise
         self._gids: dict[str, int] = {}
         # Vector indexes per (group, kind), loaded on first search and then kept current by the
         # writes of this connection; changes of a transaction reach them only once it commits.
@@ -210,10 +254,12 @@ class SQLiteStore:
                 self._conn.execute(f"ALTER TABLE {table} ADD COLUMN {column} {declaration}")
 
     # -- lifecycle -------------------------------------------------------------------------
+    @_edge
     def close(self) -> None:
         with self._lock:
             self._conn.close()
 
+    @_edge
     def write(self, fn: Callable[[SQLiteStore], T]) -> T:
         """Run ``fn`` (reads + one ``apply``) in one IMMEDIATE transaction: all or nothing."""
         with self._lock:
@@ -234,6 +280,7 @@ class SQLiteStore:
             return self._conn.execute(sql, tuple(params)).fetchall()
 
     # -- StoreTx reads -----------------------------------------------------------------------
+    @_edge
     def entity_by_key(self, group_id: str, key: str) -> Entity | None:
         rows = self._rows(
             "SELECT e.* FROM entity_keys k JOIN entities e ON e.id = k.entity_id "
@@ -242,6 +289,7 @@ class SQLiteStore:
         )
         return _entity(rows[0]) if rows else None
 
+    @_edge
     def assertions(self, group_id: str, subject_id: str, relation: str) -> list[Assertion]:
         rows = self._rows(
             "SELECT * FROM assertions WHERE group_id = ? AND subject_id = ? AND relation = ?",
@@ -249,9 +297,11 @@ class SQLiteStore:
         )
         return [_assertion(r) for r in rows]
 
+    @_edge
     def current_rows(self, group_id: str, subject_id: str, relation: str) -> list[Fact]:
         return self.facts(FactQuery(group_id, subject_id=subject_id, relation=relation))
 
+    @_edge
     def episode_by_source(self, group_id: str, source_id: str) -> Episode | None:
         rows = self._rows(
             "SELECT * FROM episodes WHERE group_id = ? AND source_id = ?", (group_id, source_id)
@@ -266,82 +316,24 @@ class SQLiteStore:
             self._gids[group_id] = gid
         return self._gids[group_id]
 
+    @_edge
     def apply(self, changes: ChangeSet) -> None:
-        """Write a change set; callers run it inside :meth:`write` (it does not commit)."""
-        c = self._conn
-        for e in changes.entities:
-            names = " ".join((e.name, *e.aliases))
-            old = c.execute("SELECT rowid FROM entities WHERE id = ?", (e.id,)).fetchone()
-            if old is None:
-                cur = c.execute(
-                    "INSERT INTO entities (id, group_id, name, type, aliases, summary, created_at) "
-                    "VALUES (?, ?, ?, ?, ?, ?, ?)",
-                    (e.id, e.group_id, e.name, e.type, json.dumps(list(e.aliases)), e.summary,
-                     to_micros(e.created_at)),
-                )
-                rowid = cur.lastrowid
-            else:
-                rowid = old["rowid"]
-                c.execute("DELETE FROM entities_fts WHERE rowid = ?", (rowid,))
-                c.execute(
-                    "UPDATE entities SET type = ?, aliases = ?, summary = ? WHERE id = ?",
-                    (e.type, json.dumps(list(e.aliases)), e.summary, e.id),
-                )
-            c.execute("INSERT INTO entities_fts (rowid, names) VALUES (?, ?)", (rowid, names))
-            for n in (e.name, *e.aliases):
-                c.execute(
-                    "INSERT OR IGNORE INTO entity_keys (group_id, key, entity_id) VALUES (?, ?, ?)",
-                    (e.group_id, name_key(n), e.id),
-                )
-        for ep in changes.episodes:
-            c.execute(
-                "INSERT INTO episodes (id, group_id, speaker, content, source, source_id, "
-                "reference_time, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                (ep.id, ep.group_id, ep.speaker, ep.content, ep.source, ep.source_id,
-                 to_micros(ep.reference_time), to_micros(ep.created_at)),
-            )
-            (rowid,) = c.execute("SELECT rowid FROM episodes WHERE id = ?", (ep.id,)).fetchone()
-            c.execute("INSERT INTO episodes_fts (rowid, content) VALUES (?, ?)", (rowid, ep.content))
-        for a in changes.assertions:
-            c.execute(
-                "INSERT INTO assertions (id, group_id, subject_id, relation, object_id, kind, at, "
-                "until, created_at, seq, episode_id, text, confidence, importance, attributes) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (a.id, a.group_id, a.subject_id, a.relation, a.object_id, a.kind, _us(a.at),
-                 _us(a.until), to_micros(a.created_at), a.seq, a.episode_id, a.text, a.confidence,
-                 a.importance, json.dumps(a.attributes)),
-            )
+        """Write a change set; callers run it inside :meth:`write` (it does not commit).
+
+        One private step per kind of change, in the order the Neo4j store follows too: entities,
+        episodes and assertions; then fact rows expired, inserted, given provenance; embeddings
+        last, since they may belong to rows inserted by this change set.
+        """
+        for entity in changes.entities:
+            self._upsert_entity(entity)
+        for episode in changes.episodes:
+            self._insert_episode(episode)
+        for assertion in changes.assertions:
+            self._insert_assertion(assertion)
         for row_id, expired_at in changes.expire:
-            found = c.execute(
-                "SELECT rowid, group_id, created_at, valid_at, invalid_at FROM facts "
-                "WHERE id = ? AND expired_at IS NULL", (row_id,)
-            ).fetchone()
-            if found is None:
-                raise StoreError(f"fact row {row_id} is not current; it cannot be expired again")
-            rowid, group_id, created, valid, invalid = found
-            micros = to_micros(expired_at)
-            c.execute("UPDATE facts SET expired_at = ? WHERE id = ?", (micros, row_id))
-            gid = self._gid(group_id)
-            c.execute(
-                "INSERT INTO facts_rtree VALUES (?, ?, ?, ?, ?, ?, ?)",
-                (rowid, gid, gid, _minute_floor(created, _I32_MIN), _minute_ceil(micros, _I32_MAX),
-                 _minute_floor(valid, _I32_MIN), _minute_ceil(invalid, _I32_MAX)),
-            )
-            # Search indexes serve current facts only.
-            c.execute("DELETE FROM facts_fts WHERE rowid = ?", (rowid,))
-            self._staged.append((group_id, "fact", row_id, None))
-        for f in changes.insert:
-            cur = c.execute(
-                "INSERT INTO facts (id, fact_id, group_id, subject_id, relation, object_id, text, "
-                "valid_at, invalid_at, created_at, expired_at, confidence, importance, attributes) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (f.id, f.fact_id, f.group_id, f.subject_id, f.relation, f.object_id, f.text,
-                 _us(f.valid_at), _us(f.invalid_at), to_micros(f.created_at), _us(f.expired_at),
-                 f.confidence, f.importance, json.dumps(f.attributes)),
-            )
-            rowid = cur.lastrowid
-            c.execute("INSERT INTO facts_fts (rowid, text) VALUES (?, ?)", (rowid, f.text))
-            self._add_provenance(f.id, f.episode_ids, start=0)
+            self._expire_row(row_id, expired_at)
+        for fact in changes.insert:
+            self._insert_row(fact)
         for row_id, episode_ids in changes.provenance.items():
             self._add_provenance(row_id, episode_ids)
         for kind, vectors in (
@@ -349,16 +341,102 @@ class SQLiteStore:
             ("entity", changes.entity_embeddings),
             ("episode", changes.episode_embeddings),
         ):
-            table, current_only = _EMBEDDED[kind]
             for item_id, vector in vectors.items():
-                blob = _vector_blob(vector)
-                found = c.execute(
-                    f"UPDATE {table} SET embedding = ? WHERE id = ? RETURNING group_id, "
-                    f"{'expired_at' if current_only else 'NULL'}",
-                    (blob, item_id),
-                ).fetchall()
-                if found and found[0][1] is None:  # facts: only current rows are searchable
-                    self._staged.append((found[0][0], kind, item_id, np.frombuffer(blob, dtype=np.float32)))
+                self._set_embedding(kind, item_id, vector)
+
+    def _upsert_entity(self, e: Entity) -> None:
+        """A new entity, or new aliases/type/summary of a known one; its names stay searchable."""
+        c = self._conn
+        old = c.execute("SELECT rowid FROM entities WHERE id = ?", (e.id,)).fetchone()
+        if old is None:
+            cur = c.execute(
+                "INSERT INTO entities (id, group_id, name, type, aliases, summary, created_at) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (e.id, e.group_id, e.name, e.type, json.dumps(list(e.aliases)), e.summary,
+                 to_micros(e.created_at)),
+            )
+            rowid = cur.lastrowid
+        else:
+            rowid = old["rowid"]
+            c.execute("DELETE FROM entities_fts WHERE rowid = ?", (rowid,))
+            c.execute(
+                "UPDATE entities SET type = ?, aliases = ?, summary = ? WHERE id = ?",
+                (e.type, json.dumps(list(e.aliases)), e.summary, e.id),
+            )
+        names = " ".join((e.name, *e.aliases))
+        c.execute("INSERT INTO entities_fts (rowid, names) VALUES (?, ?)", (rowid, names))
+        for n in (e.name, *e.aliases):
+            c.execute(
+                "INSERT OR IGNORE INTO entity_keys (group_id, key, entity_id) VALUES (?, ?, ?)",
+                (e.group_id, name_key(n), e.id),
+            )
+
+    def _insert_episode(self, ep: Episode) -> None:
+        c = self._conn
+        c.execute(
+            "INSERT INTO episodes (id, group_id, speaker, content, source, source_id, "
+            "reference_time, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            (ep.id, ep.group_id, ep.speaker, ep.content, ep.source, ep.source_id,
+             to_micros(ep.reference_time), to_micros(ep.created_at)),
+        )
+        (rowid,) = c.execute("SELECT rowid FROM episodes WHERE id = ?", (ep.id,)).fetchone()
+        c.execute("INSERT INTO episodes_fts (rowid, content) VALUES (?, ?)", (rowid, ep.content))
+
+    def _insert_assertion(self, a: Assertion) -> None:
+        self._conn.execute(
+            "INSERT INTO assertions (id, group_id, subject_id, relation, object_id, kind, at, "
+            "until, created_at, seq, episode_id, text, confidence, importance, attributes) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (a.id, a.group_id, a.subject_id, a.relation, a.object_id, a.kind, _us(a.at),
+             _us(a.until), to_micros(a.created_at), a.seq, a.episode_id, a.text, a.confidence,
+             a.importance, json.dumps(a.attributes)),
+        )
+
+    def _expire_row(self, row_id: str, expired_at: datetime) -> None:
+        """End a current row's transaction time: it moves into the R*Tree of expired versions
+        and out of the search indexes (which serve current facts only)."""
+        c = self._conn
+        found = c.execute(
+            "SELECT rowid, group_id, created_at, valid_at, invalid_at FROM facts "
+            "WHERE id = ? AND expired_at IS NULL", (row_id,)
+        ).fetchone()
+        if found is None:
+            raise StoreError(f"fact row {row_id} is not current; it cannot be expired again")
+        rowid, group_id, created, valid, invalid = found
+        micros = to_micros(expired_at)
+        c.execute("UPDATE facts SET expired_at = ? WHERE id = ?", (micros, row_id))
+        gid = self._gid(group_id)
+        c.execute(
+            "INSERT INTO facts_rtree VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (rowid, gid, gid, _minute_floor(created, _I32_MIN), _minute_ceil(micros, _I32_MAX),
+             _minute_floor(valid, _I32_MIN), _minute_ceil(invalid, _I32_MAX)),
+        )
+        c.execute("DELETE FROM facts_fts WHERE rowid = ?", (rowid,))
+        self._staged.append((group_id, "fact", row_id, None))
+
+    def _insert_row(self, f: Fact) -> None:
+        cur = self._conn.execute(
+            "INSERT INTO facts (id, fact_id, group_id, subject_id, relation, object_id, text, "
+            "valid_at, invalid_at, created_at, expired_at, confidence, importance, attributes) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (f.id, f.fact_id, f.group_id, f.subject_id, f.relation, f.object_id, f.text,
+             _us(f.valid_at), _us(f.invalid_at), to_micros(f.created_at), _us(f.expired_at),
+             f.confidence, f.importance, json.dumps(f.attributes)),
+        )
+        self._conn.execute("INSERT INTO facts_fts (rowid, text) VALUES (?, ?)", (cur.lastrowid, f.text))
+        self._add_provenance(f.id, f.episode_ids, start=0)
+
+    def _set_embedding(self, kind: str, item_id: str, vector: Sequence[float]) -> None:
+        """Store a vector; it reaches the loaded vector index when the transaction commits."""
+        table, current_only = _EMBEDDED[kind]
+        blob = _vector_blob(vector)
+        found = self._conn.execute(
+            f"UPDATE {table} SET embedding = ? WHERE id = ? RETURNING group_id, "
+            f"{'expired_at' if current_only else 'NULL'}",
+            (blob, item_id),
+        ).fetchall()
+        if found and found[0][1] is None:  # facts: only current rows are searchable
+            self._staged.append((found[0][0], kind, item_id, np.frombuffer(blob, dtype=np.float32)))
 
     def _add_provenance(self, row_id: str, episode_ids: Iterable[str], start: int | None = None) -> None:
         if start is None:  # appending to a kept row: after what it has
@@ -397,7 +475,9 @@ class SQLiteStore:
                 params.append(value)
         if query.valid_time is not None:
             t = to_micros(query.valid_time)
-            where.append("(f.valid_at IS NULL OR f.valid_at <= ?) AND (f.invalid_at IS NULL OR f.invalid_at > ?)")
+            where.append(
+                "(f.valid_at IS NULL OR f.valid_at <= ?) AND (f.invalid_at IS NULL OR f.invalid_at > ?)"
+            )
             params += [t, t]
         # The planner would sometimes prefer the group-wide indexes; a subject read must not.
         base = "facts f INDEXED BY facts_key" if query.subject_id else "facts f"
@@ -422,6 +502,7 @@ class SQLiteStore:
         source = "facts_rtree r CROSS JOIN facts f ON f.rowid = r.id"
         return [current, (source, " AND ".join([*box, *expired]), box_params + expired_params)]
 
+    @_edge
     def facts(self, query: FactQuery) -> list[Fact]:
         out: list[Fact] = []
         for source, where, params in self._plan(query):
@@ -431,6 +512,7 @@ class SQLiteStore:
             out += [_fact(r) for r in self._rows(sql, params)]
         return out
 
+    @_edge
     def count_facts(self, query: FactQuery) -> int:
         """``len(facts(query))`` without building the rows."""
         return sum(
@@ -438,6 +520,7 @@ class SQLiteStore:
             for source, where, params in self._plan(query)
         )
 
+    @_edge
     def count_facts_brute_force(
         self, group_id: str, valid_time: datetime, known_at: datetime, subject_id: str | None = None
     ) -> int:
@@ -458,6 +541,7 @@ class SQLiteStore:
             return row[0][0]
         return None
 
+    @_edge
     def entities(self, group_id: str, *, ids: Sequence[str] | None = None) -> list[Entity]:
         if ids is None:
             rows = self._rows("SELECT * FROM entities WHERE group_id = ? ORDER BY rowid", (group_id,))
@@ -467,6 +551,7 @@ class SQLiteStore:
             )
         return [_entity(r) for r in rows]
 
+    @_edge
     def episodes(self, group_id: str, *, ids: Sequence[str] | None = None) -> list[Episode]:
         if ids is None:
             rows = self._rows(
@@ -478,6 +563,7 @@ class SQLiteStore:
             )
         return [_episode(r) for r in rows]
 
+    @_edge
     def recent_episodes(self, group_id: str, before: datetime, limit: int) -> list[Episode]:
         rows = self._rows(
             "SELECT * FROM episodes WHERE group_id = ? AND reference_time < ? "
@@ -494,16 +580,19 @@ class SQLiteStore:
             out += self._rows(sql.format(",".join("?" * len(chunk))), [group_id, *chunk])
         return out
 
+    @_edge
     def groups(self) -> list[str]:
         return [r[0] for r in self._rows(
             "SELECT group_id FROM episodes UNION SELECT group_id FROM entities ORDER BY 1"
         )]
 
+    @_edge
     def relations(self, group_id: str) -> list[str]:
         return [r[0] for r in self._rows(
             "SELECT DISTINCT relation FROM facts WHERE group_id = ? ORDER BY relation", (group_id,)
         )]
 
+    @_edge
     def text_search(self, group_id: str, kind: str, query: str, limit: int) -> list[tuple[str, float]]:
         match = quoted_terms(query)
         if match is None:
@@ -520,14 +609,17 @@ class SQLiteStore:
         )
         return [(r["id"], -r["score"]) for r in rows]  # bm25() is lower-is-better
 
+    @_edge
     def missing_embeddings(self, group_id: str, kind: str, limit: int) -> list[str]:
         table, current_only = _EMBEDDED[kind]
         extra = "AND expired_at IS NULL" if current_only else ""
         rows = self._rows(
-            f"SELECT id FROM {table} WHERE group_id = ? AND embedding IS NULL {extra} LIMIT ?", (group_id, limit)
+            f"SELECT id FROM {table} WHERE group_id = ? AND embedding IS NULL {extra} LIMIT ?",
+            (group_id, limit),
         )
         return [r[0] for r in rows]
 
+    @_edge
     def vector_search(
         self, group_id: str, kind: str, vector: Sequence[float], limit: int
     ) -> list[tuple[str, float]]:
@@ -569,6 +661,7 @@ class SQLiteStore:
         # Our own commit moved data_version only for other connections; nothing to reload.
 
     # -- entity summaries --------------------------------------------------------------------
+    @_edge
     def summaries(
         self, group_id: str, entity_id: str | None = None, *, known_at: datetime | None = None,
         all_versions: bool = False,
@@ -586,6 +679,7 @@ class SQLiteStore:
         rows = self._rows(f"SELECT * FROM summaries WHERE {' AND '.join(where)}", params)
         return [_summary(r) for r in rows]
 
+    @_edge
     def apply_summaries(
         self, group_id: str, versions: Sequence[EntitySummary], ended: Sequence[tuple[str, datetime]] = ()
     ) -> None:
@@ -607,17 +701,23 @@ class SQLiteStore:
         self.write(run)
 
     # -- whole groups ------------------------------------------------------------------------
+    @_edge
     def group_assertions(self, group_id: str) -> list[Assertion]:
         return [_assertion(r) for r in self._rows("SELECT * FROM assertions WHERE group_id = ?", (group_id,))]
 
+    @_edge
     def forget(self, group_id: str) -> int:
         def delete(_: SQLiteStore) -> int:
             c = self._conn
             removed = 0
-            for fts, table in (("facts_fts", "facts"), ("entities_fts", "entities"), ("episodes_fts", "episodes")):
-                c.execute(f"DELETE FROM {fts} WHERE rowid IN (SELECT rowid FROM {table} WHERE group_id = ?)", (group_id,))
-            c.execute("DELETE FROM facts_rtree WHERE id IN (SELECT rowid FROM facts WHERE group_id = ?)", (group_id,))
-            c.execute("DELETE FROM fact_episodes WHERE fact_row IN (SELECT id FROM facts WHERE group_id = ?)", (group_id,))
+            for fts, table in (("facts_fts", "facts"), ("entities_fts", "entities"),
+                               ("episodes_fts", "episodes")):
+                c.execute(f"DELETE FROM {fts} WHERE rowid IN (SELECT rowid FROM {table} WHERE group_id = ?)",
+                          (group_id,))
+            c.execute("DELETE FROM facts_rtree WHERE id IN (SELECT rowid FROM facts WHERE group_id = ?)",
+                      (group_id,))
+            c.execute("DELETE FROM fact_episodes WHERE fact_row IN (SELECT id FROM facts WHERE group_id = ?)",
+                      (group_id,))
             for table in ("facts", "assertions", "episodes", "entity_keys", "entities", "summaries"):
                 removed += c.execute(f"DELETE FROM {table} WHERE group_id = ?", (group_id,)).rowcount
             for key in [k for k in self._indexes if k[0] == group_id]:
@@ -634,7 +734,8 @@ def _attributes(text: str) -> dict[str, Any]:
 def _entity(r: sqlite3.Row) -> Entity:
     return Entity(
         id=r["id"], group_id=r["group_id"], name=r["name"], type=r["type"],
-        aliases=tuple(json.loads(r["aliases"])), summary=r["summary"], created_at=from_micros(r["created_at"]),
+        aliases=tuple(json.loads(r["aliases"])), summary=r["summary"],
+        created_at=from_micros(r["created_at"]),
     )
 
 

@@ -24,6 +24,8 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
+from ..times import to_utc
+
 EMBEDDED_EXPLANATION = """\
 The Cypher console needs the Neo4j store: this memory is the embedded (SQLite) store, which has
 no Cypher engine. Start Neo4j 5 with one command, for example
@@ -309,8 +311,6 @@ class ConsoleState:
 
 
 def _to_time(text: str) -> datetime:
-    from temporal_graph.times import to_utc
-
     return to_utc(text, name="time")
 
 
