@@ -42,7 +42,8 @@ READ = """
 import json, sys
 from temporal_graph import TemporalGraph
 with TemporalGraph.open(sys.argv[1]) as tg:
-    print(json.dumps([[f.subject, f.relation, f.object, f.valid_at.isoformat()] for f in tg.now(group_id="g1")]))
+    print(json.dumps([[f.subject, f.relation, f.object, f.valid_at.isoformat()]
+                      for f in tg.now(group_id="g1")]))
 """
 
 
@@ -112,7 +113,9 @@ def test_a_write_killed_before_commit_leaves_no_trace(tmp_path: Path) -> None:
         assert [f.object for f in tg.history("Alice", group_id="g1")] == ["Paris", "Lyon"]
 
 
-def test_reopening_in_the_same_process_reads_every_version(tmp_path: Path, file_tg: TemporalGraph, tick) -> None:
+def test_reopening_in_the_same_process_reads_every_version(
+    tmp_path: Path, file_tg: TemporalGraph, tick
+) -> None:
     tick()
     file_tg.add_fact("Alice", "lives in", "Beijing", valid_at="2020")
     tick()

@@ -15,6 +15,7 @@ import pytest
 
 from temporal_graph import TemporalGraph
 from temporal_graph.errors import ImportFormatError
+from temporal_graph.stores.protocol import FactQuery
 
 ROOT = Path(__file__).resolve().parents[1]
 LOCOMO = ROOT.parent / "shared" / "data" / "locomo" / "locomo_dev.json"
@@ -49,13 +50,15 @@ def moves(n: int, people: int = 20) -> list[str]:
 
 def belief(tg: TemporalGraph, group: str) -> set:
     return {(f.subject, f.relation, f.object, f.valid_at, f.invalid_at)
-            for f in tg.store.facts(__import__("temporal_graph.stores.protocol", fromlist=["FactQuery"]).FactQuery(group))}
+            for f in tg.store.facts(FactQuery(group))}
 
 
 def test_jsonl_import_orders_messages_and_resolves_contradictions(tmp_path):
     path = write_jsonl(tmp_path / "chat.jsonl", [
-        json.dumps({"speaker": "Zhang Wei", "text": "I just moved to Shanghai!", "timestamp": "2024-03-11T10:00:00Z"}),
-        json.dumps({"speaker": "Zhang Wei", "text": "I live in Hangzhou.", "timestamp": "2023-01-14T10:00:00Z"}),
+        json.dumps({"speaker": "Zhang Wei", "text": "I just moved to Shanghai!",
+                    "timestamp": "2024-03-11T10:00:00Z"}),
+        json.dumps({"speaker": "Zhang Wei", "text": "I live in Hangzhou.",
+                    "timestamp": "2023-01-14T10:00:00Z"}),
     ])
     with TemporalGraph.open(tmp_path / "m.db") as tg:
         report = tg.import_file(path, progress=False)
@@ -142,7 +145,8 @@ def test_interrupted_import_then_rerun_equals_uninterrupted(tmp_path):
 
     env = {**os.environ, "HF_HUB_OFFLINE": "1"}
     proc = subprocess.Popen([sys.executable, "-m", "temporal_graph", "--db", str(cut), "import", str(path),
-                             "--quiet"], cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                             "--quiet"], cwd=ROOT, env=env,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     deadline = time.time() + 300
     committed = 0
     while time.time() < deadline and proc.poll() is None:
@@ -180,7 +184,8 @@ def test_cli_end_to_end(tmp_path):
                                check=True).stdout)
     assert "Hangzhou" in [f["object"] for f in before if f["relation"] == "LIVES_IN"]
 
-    table = tgraph("--db", db, "history", "Zhang Wei", "--group", "demo", "--relation", "lives in", check=True)
+    table = tgraph("--db", db, "history", "Zhang Wei", "--group", "demo", "--relation", "lives in",
+                   check=True)
     assert "Hangzhou" in table.stdout and "Shanghai" in table.stdout and "valid from" in table.stdout
 
     fact_id = now[0]["fact_id"]
@@ -190,13 +195,14 @@ def test_cli_end_to_end(tmp_path):
     exported = json.loads(tgraph("--db", db, "export", "--group", "demo", check=True).stdout)
     assert exported["group_id"] == "demo" and exported["facts"]
 
-    asked = json.loads(tgraph("--db", db, "--group", "demo", "ask", "Where does Zhang Wei live now?", "--json",
-                              check=True).stdout)
+    asked = json.loads(tgraph("--db", db, "--group", "demo", "ask", "Where does Zhang Wei live now?",
+                              "--json", check=True).stdout)
     assert asked["known"] and "Shanghai" in asked["text"]
-    hits = json.loads(tgraph("--db", db, "--group", "demo", "search", "badminton", "--json", check=True).stdout)
+    hits = json.loads(tgraph("--db", db, "--group", "demo", "search", "badminton", "--json",
+                             check=True).stdout)
     assert hits and "badminton" in json.dumps(hits[0]).lower()
-    chains = json.loads(tgraph("--db", db, "--group", "demo", "paths", "Zhang Wei", "--max-hops", "2", "--json",
-                               check=True).stdout)
+    chains = json.loads(tgraph("--db", db, "--group", "demo", "paths", "Zhang Wei", "--max-hops", "2",
+                               "--json", check=True).stdout)
     assert any(hop["object"] == "Shanghai" for chain in chains for hop in chain)
 
     bad_time = tgraph("--db", db, "as-of", "the day after never")

@@ -30,8 +30,11 @@ def tx(n: int) -> datetime:
     return TX0.replace(day=1 + n)
 
 
-def start(obj: str, at: int | None, until: int | None = None, *, n: int, episode: str | None = None) -> Assertion:
-    return _a("start", obj, at=y(at) if at else None, until=y(until) if until else None, n=n, episode_id=episode)
+def start(
+    obj: str, at: int | None, until: int | None = None, *, n: int, episode: str | None = None
+) -> Assertion:
+    return _a("start", obj, at=y(at) if at else None, until=y(until) if until else None, n=n,
+              episode_id=episode)
 
 
 def end(obj: str | None, at: int, *, n: int) -> Assertion:
@@ -43,12 +46,13 @@ def retract(obj: str, *, n: int) -> Assertion:
 
 
 def _a(kind: str, obj: str | None, *, n: int, **fields) -> Assertion:
-    return Assertion(id=f"a{next(_ids)}", group_id="g", subject_id="alice", relation="LIVES_IN", object_id=obj,
-                     kind=kind, created_at=tx(n), seq=0, **fields)
+    return Assertion(id=f"a{next(_ids)}", group_id="g", subject_id="alice", relation="LIVES_IN",
+                     object_id=obj, kind=kind, created_at=tx(n), seq=0, **fields)
 
 
 def spans(segments) -> list[tuple]:
-    return [(s.object_id, s.valid_at and s.valid_at.year, s.invalid_at and s.invalid_at.year) for s in segments]
+    return [(s.object_id, s.valid_at and s.valid_at.year, s.invalid_at and s.invalid_at.year)
+            for s in segments]
 
 
 # -- check_interval / resolve_start ---------------------------------------------------------------
@@ -95,13 +99,17 @@ def test_late_news_about_the_past_is_born_closed() -> None:
 
 
 def test_repeated_starts_of_the_same_object_merge_into_one_segment() -> None:
-    got = derive_timeline([start("paris", 2020, n=1, episode="e1"), start("paris", 2021, n=2, episode="e2")], "one")
+    got = derive_timeline(
+        [start("paris", 2020, n=1, episode="e1"), start("paris", 2021, n=2, episode="e2")], "one"
+    )
     assert spans(got) == [("paris", 2020, None)]
     assert got[0].episode_ids == ("e1", "e2")
 
 
 def test_endings_apply_before_starts_at_the_same_instant() -> None:
-    got = derive_timeline([start("paris", 2020, n=1), end("paris", 2022, n=2), start("paris", 2022, n=3)], "one")
+    got = derive_timeline(
+        [start("paris", 2020, n=1), end("paris", 2022, n=2), start("paris", 2022, n=3)], "one"
+    )
     assert spans(got) == [("paris", 2020, 2022), ("paris", 2022, None)]
 
 
@@ -121,12 +129,16 @@ def test_an_undated_start_holds_since_forever() -> None:
 
 
 def test_a_retracted_object_vanishes_and_its_predecessor_holds_on() -> None:
-    got = derive_timeline([start("beijing", 2018, n=1), start("paris", 2021, n=2), retract("paris", n=3)], "one")
+    got = derive_timeline(
+        [start("beijing", 2018, n=1), start("paris", 2021, n=2), retract("paris", n=3)], "one"
+    )
     assert spans(got) == [("beijing", 2018, None)]
 
 
 def test_the_timeline_depends_on_the_set_of_assertions_not_their_order() -> None:
-    statements = [start("a", 2018, n=1), start("b", 2020, 2023, n=2), end(None, 2021, n=3), start("c", 2022, n=4)]
+    statements = [
+        start("a", 2018, n=1), start("b", 2020, 2023, n=2), end(None, 2021, n=3), start("c", 2022, n=4)
+    ]
     expected = spans(derive_timeline(statements, "one"))
     assert expected == [("a", 2018, 2020), ("b", 2020, 2021), ("c", 2022, None)]
     for order in itertools.permutations(statements):
@@ -136,7 +148,8 @@ def test_the_timeline_depends_on_the_set_of_assertions_not_their_order() -> None
 # -- derive_timeline: many at once ------------------------------------------------------------------
 def test_many_objects_hold_side_by_side_and_end_independently() -> None:
     got = derive_timeline(
-        [start("tea", 2019, n=1), start("coffee", 2020, n=2), end("tea", 2021, n=3), end(None, 2023, n=4)], "many"
+        [start("tea", 2019, n=1), start("coffee", 2020, n=2), end("tea", 2021, n=3), end(None, 2023, n=4)],
+        "many",
     )
     assert sorted(spans(got)) == [("coffee", 2020, 2023), ("tea", 2019, 2021)]
 
@@ -173,7 +186,9 @@ def test_reconcile_keeps_unchanged_rows_and_versions_changed_ones_under_the_same
 
 def test_reconcile_keeps_an_exact_match_and_adds_only_new_provenance() -> None:
     paris = row("paris", 2020, None, id="r1", fact_id="f1", episodes=("e1",))
-    plan = plan_for([paris], [start("paris", 2020, n=1, episode="e1"), start("paris", 2020, n=2, episode="e2")])
+    plan = plan_for(
+        [paris], [start("paris", 2020, n=1, episode="e1"), start("paris", 2020, n=2, episode="e2")]
+    )
     assert plan.kept == [paris] and plan.expire == [] and plan.insert == []
     assert plan.provenance == {"r1": ("e2",)}
 
@@ -181,7 +196,9 @@ def test_reconcile_keeps_an_exact_match_and_adds_only_new_provenance() -> None:
 def test_reconcile_expires_a_retracted_row_without_successor() -> None:
     beijing = row("beijing", 2018, 2021, id="r1", fact_id="f1")
     paris = row("paris", 2021, None, id="r2", fact_id="f2")
-    plan = plan_for([beijing, paris], [start("beijing", 2018, n=1), start("paris", 2021, n=2), retract("paris", n=3)])
+    plan = plan_for(
+        [beijing, paris], [start("beijing", 2018, n=1), start("paris", 2021, n=2), retract("paris", n=3)]
+    )
     assert {r.id for r in plan.expire} == {"r1", "r2"}
     assert [(r.object, r.fact_id, r.invalid_at) for r in plan.insert] == [("beijing", "f1", None)]
 

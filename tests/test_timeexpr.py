@@ -12,7 +12,8 @@ REF = datetime(2023, 5, 8, 13, 56, tzinfo=UTC)  # a Monday
 
 
 def d(text: str) -> datetime:
-    return datetime.fromisoformat(text).replace(tzinfo=UTC) if "+" not in text else datetime.fromisoformat(text)
+    parsed = datetime.fromisoformat(text)
+    return parsed.replace(tzinfo=UTC) if "+" not in text else parsed
 
 
 # (phrase, start, end (exclusive), granularity)

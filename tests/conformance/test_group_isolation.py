@@ -20,7 +20,8 @@ def two_groups(tg: TemporalGraph, tick, groups) -> tuple[str, str, dict]:
     a, b = groups("a"), groups("b")
     written = {}
     tick()
-    written["beijing"] = tg.add_fact("Alice", "lives in", "Beijing", valid_at="2020", episode_id="ep-a", group_id=a)
+    written["beijing"] = tg.add_fact("Alice", "lives in", "Beijing", valid_at="2020", episode_id="ep-a",
+                                     group_id=a)
     tick()
     tg.add_fact("Alice", "lives in", "Shanghai", valid_at="2022", group_id=a)
     tick()

@@ -38,12 +38,14 @@ def test_vectors_are_written_with_the_records_and_follow_expiry(store_factory, c
     with TemporalGraph(store_factory(), clock=clock) as tg:
         tick()
         try:
-            tg.add_fact("Ana", "lives in", "Rome", valid_at="2019-01-01", group_id=g, text="Ana lives in Rome")
+            tg.add_fact("Ana", "lives in", "Rome", valid_at="2019-01-01", group_id=g,
+                        text="Ana lives in Rome")
             query = tg.embedder.encode(["Ana lives in Rome"])[0]
             first = tg.store.vector_search(g, "fact", query, 5)
             assert [f for f, _ in first] and first[0][1] > 0.99
             tick()
-            tg.add_fact("Ana", "lives in", "Paris", valid_at="2022-01-01", group_id=g, text="Ana lives in Paris")
+            tg.add_fact("Ana", "lives in", "Paris", valid_at="2022-01-01", group_id=g,
+                        text="Ana lives in Paris")
             found = dict(tg.store.vector_search(g, "fact", query, 5))
             current = {f.id for f in tg.store.facts(FactQuery(g))}
             assert set(found) == current  # the expired Rome row left the index; its successor came in
