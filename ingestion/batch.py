@@ -14,16 +14,21 @@ import unicodedata
 from collections.abc import Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from temporal_graph.client import TemporalGraph
+from temporal_graph.core import Core
 from temporal_graph.errors import ImportFormatError, InvalidInput
 from temporal_graph.extraction import Extraction
 from temporal_graph.model import Episode, ImportLineError, ImportReport, IngestResult
 from temporal_graph.names import check_group
 from temporal_graph.progress import progress_bar
+from temporal_graph.writer import FactWriter
 
-from .pipeline import CONTEXT_EPISODES, apply_episode, extract, make_episode, new_names, resolver_for
+from .pipeline import CONTEXT_EPISODES, apply_episode, extract, make_episode, new_names
 from .readers import FORMATS, ChatMessage, ReadError, detect_format, read_messages
+
+if TYPE_CHECKING:  # ingest.py builds on this module
+    from .ingest import Ingestion
 
 BATCH_EPISODES = 100
 LLM_WORKERS = 4
@@ -75,7 +80,7 @@ def read_grouped(
 
 
 def _prepare(
-    tg: TemporalGraph, path: Path, group: str, messages: Sequence[ChatMessage], strict: bool, report: ImportReport
+    core: Core, path: Path, group: str, messages: Sequence[ChatMessage], strict: bool, report: ImportReport
 ) -> list[Episode]:
     """Episodes of one group, each checked at the edge (size, text); a message id reused with other
     text (in the file or against the memory) is a conflict: reported, the first one kept."""
@@ -83,7 +88,7 @@ def _prepare(
     episodes: dict[str, tuple[ChatMessage, Episode]] = {}
     for m in messages:
         try:
-            e = _episode(tg, m, group, source)
+            e = _episode(core, m, group, source)
         except InvalidInput as exc:
             _line_problem(report, strict, file, m.line, str(exc))
             continue
@@ -94,7 +99,7 @@ def _prepare(
             _line_problem(report, strict, file, m.line, _conflict(m, f"line {first[0].line}"), report.conflicts)
         else:
             report.episodes_skipped += 1  # the same message twice
-    stored = {e.id: e for e in tg.store.episodes(group, ids=list(episodes))} if episodes else {}
+    stored = {e.id: e for e in core.store.episodes(group, ids=list(episodes))} if episodes else {}
     kept = []
     for episode_id, (m, e) in episodes.items():
         if episode_id in stored and _differs(stored[episode_id], e):
@@ -114,7 +119,7 @@ def _conflict(m: ChatMessage, where: str) -> str:
 
 
 def import_file(
-    tg: TemporalGraph,
+    ingestion: Ingestion,
     path: str | Path,
     *,
     format: str = "auto",
@@ -125,13 +130,14 @@ def import_file(
     embed: bool | None = None,
     batch_size: int = BATCH_EPISODES,
 ) -> ImportReport:
-    """The ``TemporalGraph.import_file`` service.
+    """Import the chat log at ``path`` with ``ingestion``'s extractor and resolver.
 
     ``replay=True`` records each message at its own time in transaction time too, as if the memory
     had been listening live, so "as known at K" questions about the log's own past make sense.
     Each committed batch is embedded right away (``embed=False``: not at all; ``reindex`` later).
     """
     started = time.perf_counter()
+    core = ingestion.core
     path = Path(path)
     if format != "auto" and format not in FORMATS:
         raise ImportFormatError(f"format {format!r} is not one of auto, {', '.join(FORMATS)}")
@@ -139,19 +145,19 @@ def import_file(
     report = ImportReport(path=str(path), format=fmt)
     groups = read_grouped(path, fmt, group_id, strict, report)
     # Everything is checked before the first write, so --strict stops with nothing written.
-    prepared = {group: _prepare(tg, path, group, messages, strict, report) for group, messages in groups.items()}
+    prepared = {group: _prepare(core, path, group, messages, strict, report) for group, messages in groups.items()}
 
-    label = "importing + embedding" if (tg.embed if embed is None else embed) else "importing"
+    label = "importing + embedding" if (core.embed if embed is None else embed) else "importing"
     with progress_bar(progress, label, report.episodes_read) as advance:
         for group, episodes in prepared.items():
             if episodes:
                 report.groups[group] = len(episodes)
-            done = {e.id for e in tg.store.episodes(group, ids=[e.id for e in episodes])}
+            done = {e.id for e in core.store.episodes(group, ids=[e.id for e in episodes])}
             todo = [e for e in episodes if e.id not in done]
             report.episodes_skipped += len(episodes) - len(todo)
             advance(len(episodes) - len(todo))
-            for batch, extractions in _extract_all(tg, todo, episodes, batch_size):
-                results = _apply_batch(tg, group, batch, extractions, replay, embed)
+            for batch, extractions in _extract_all(ingestion, todo, episodes, batch_size):
+                results = _apply_batch(ingestion, group, batch, extractions, replay, embed)
                 for result in results:
                     _count(report, result)
                 advance(len(batch))
@@ -159,36 +165,37 @@ def import_file(
     return report
 
 
-def _episode(tg: TemporalGraph, m: ChatMessage, group: str, source: str) -> Episode:
+def _episode(core: Core, m: ChatMessage, group: str, source: str) -> Episode:
     # Line numbers are not stable ids across files, so line-based messages dedupe on content + time.
     source_id = None if m.source_id.startswith("line:") else m.source_id
     return make_episode(
-        tg, m.content, reference_time=m.timestamp, speaker=m.speaker, group_id=group,
+        core, m.content, reference_time=m.timestamp, speaker=m.speaker, group_id=group,
         source=source, source_id=source_id, created_at=m.timestamp,
     )
 
 
 def _extract_all(
-    tg: TemporalGraph, todo: Sequence[Episode], ordered: Sequence[Episode], batch_size: int
+    ingestion: Ingestion, todo: Sequence[Episode], ordered: Sequence[Episode], batch_size: int
 ) -> Iterator[tuple[Sequence[Episode], list[tuple[Extraction, list[str]]]]]:
     """Extractions in order, in runs ready to apply; context is the previous messages of the group.
 
-    Offline: runs of ``batch_size``. With an LLM, extractions run in parallel (``tg.llm.concurrency``
+    Offline: runs of ``batch_size``. With an LLM, extractions run in parallel (``llm.concurrency``
     requests at once) and each run is the longest prefix whose extractions are done: an episode is
     committed as soon as it and every earlier one of its group are extracted, so a failure later
     (server gone, ^C) loses no finished work.
     """
     position = {e.id: i for i, e in enumerate(ordered)}
+    extractor, llm = ingestion.extractor, ingestion.core.llm  # chosen once, for every worker
 
     def one(e: Episode) -> tuple[Extraction, list[str]]:
         i = position[e.id]
-        return extract(tg, e, ordered[max(0, i - CONTEXT_EPISODES) : i])
+        return extract(extractor, e, ordered[max(0, i - CONTEXT_EPISODES) : i])
 
-    if tg.llm is None:
+    if llm is None:
         for batch in _chunks(todo, batch_size):
             yield batch, [one(e) for e in batch]
         return
-    workers = getattr(tg.llm, "concurrency", LLM_WORKERS)
+    workers = getattr(llm, "concurrency", LLM_WORKERS)
     pool = ThreadPoolExecutor(max_workers=workers)
     try:
         futures = [pool.submit(one, e) for e in todo]
@@ -206,21 +213,22 @@ def _extract_all(
 
 
 def _apply_batch(
-    tg: TemporalGraph, group: str, batch: Sequence[Episode], extractions: Sequence[tuple[Extraction, list[str]]],
+    ingestion: Ingestion, group: str, batch: Sequence[Episode], extractions: Sequence[tuple[Extraction, list[str]]],
     replay: bool, embed: bool | None,
 ) -> list[IngestResult]:
-    resolver = resolver_for(tg, embed)
-    resolver.prefetch(new_names(tg, group, [x for x, _ in extractions]))
+    core = ingestion.core
+    resolver = ingestion.resolver(embed)
+    resolver.prefetch(new_names(core, group, [x for x, _ in extractions]))
 
-    def run(w):  # noqa: ANN001, ANN202 - a FactWriter, inside one transaction
+    def run(w: FactWriter) -> list[IngestResult]:
         results = []
-        for e, (x, notes) in zip(batch, extractions):
+        for e, (x, notes) in zip(batch, extractions, strict=True):
             if replay:
                 w.now = e.reference_time
-            results.append(apply_episode(tg, w, e, x, resolver, notes))
+            results.append(apply_episode(core, w, e, x, resolver, notes))
         return results
 
-    return tg.write(group, run, embed=embed)
+    return core.write(group, run, embed=embed)
 
 
 def _count(report: ImportReport, result: IngestResult) -> None:

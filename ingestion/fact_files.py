@@ -3,7 +3,8 @@
 Columns / keys: ``subject``, ``relation``, ``object`` (required), ``valid_at``, ``invalid_at``,
 ``text``, ``confidence``, ``importance`` (1-10) (optional; empty means none). Other columns are
 refused, so a typo in a header is an error rather than a silently dropped time. Loaded through
-:meth:`TemporalGraph.add_facts`, so the result equals adding each fact one by one, in file order.
+:func:`temporal_graph.bulk.add_facts` (``TemporalGraph.add_facts``), so the result equals adding
+each fact one by one, in file order.
 """
 
 from __future__ import annotations
@@ -16,7 +17,8 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
-from temporal_graph.client import TemporalGraph
+from temporal_graph.bulk import add_facts
+from temporal_graph.core import DEFAULT_GROUP, Core
 from temporal_graph.errors import ImportFormatError, InvalidInput
 from temporal_graph.model import FactInput, ImportLineError
 
@@ -41,7 +43,9 @@ def read_fact_rows(path: Path) -> Iterator[tuple[int, dict[str, Any] | str]]:
             reader = csv.DictReader(handle)
             unknown = [c for c in reader.fieldnames or [] if c not in COLUMNS]
             if unknown or not reader.fieldnames:
-                raise ImportFormatError(f"{path}: header has unknown column(s) {unknown}; expected {', '.join(COLUMNS)}")
+                raise ImportFormatError(
+                    f"{path}: header has unknown column(s) {unknown}; expected {', '.join(COLUMNS)}"
+                )
             for row in reader:
                 if None in row:
                     yield reader.line_num, "more fields than the header names"
@@ -61,7 +65,7 @@ def read_fact_rows(path: Path) -> Iterator[tuple[int, dict[str, Any] | str]]:
 
 
 def import_facts(
-    tg: TemporalGraph, path: str | Path, *, group_id: str = "default", strict: bool = False,
+    core: Core, path: str | Path, *, group_id: str = DEFAULT_GROUP, strict: bool = False,
     embed: bool | None = None, progress: bool = False,
 ) -> FactFileReport:
     """Load a CSV or JSONL file of structured facts; bad lines are reported with file and line
@@ -81,13 +85,15 @@ def import_facts(
         lines.append(line)
         items.append(fields)
     try:
-        bulk = tg.add_facts(items, group_id=group_id, strict=strict, embed=embed, progress=progress)
+        bulk = add_facts(core, items, group_id=group_id, strict=strict, embed=embed, progress=progress)
     except InvalidInput as exc:  # strict: "item N: ..." names the line instead
         index, _, reason = str(exc).partition(": ")
         line = lines[int(index.removeprefix("item "))] if index.startswith("item ") else 0
         raise InvalidInput(f"{path}:{line}: {reason} (--strict: stopped; nothing was imported)") from None
     report.items = bulk.items + len(report.errors)
-    report.rows_written, report.entities_created, report.seconds = bulk.rows_written, bulk.entities_created, bulk.seconds
-    report.errors += [ImportLineError(file=str(path), line=lines[e.index], reason=e.reason) for e in bulk.errors]
+    report.rows_written, report.entities_created = bulk.rows_written, bulk.entities_created
+    report.seconds = bulk.seconds
+    report.errors += [ImportLineError(file=str(path), line=lines[e.index], reason=e.reason)
+                      for e in bulk.errors]
     report.errors.sort(key=lambda e: e.line)
     return report

@@ -12,9 +12,9 @@ import unicodedata
 from collections.abc import Sequence
 from datetime import datetime, timedelta
 
-from temporal_graph.client import TemporalGraph
+from temporal_graph.core import Core
 from temporal_graph.errors import InvalidInput, LLMOutputError
-from temporal_graph.extraction import Extraction, ExtractedFact, Extractor
+from temporal_graph.extraction import ExtractedFact, Extraction, Extractor
 from temporal_graph.model import Entity, Episode, Fact, IngestResult
 from temporal_graph.names import check_group, clean_name, name_key, normalize_relation
 from temporal_graph.rules import claimant
@@ -28,44 +28,8 @@ log = logging.getLogger(__name__)
 CONTEXT_EPISODES = 4
 
 
-def extractor_for(tg: TemporalGraph) -> Extractor:
-    """The configured extractor: the LLM one when an LLM is set, else the offline rules."""
-    if tg.extractor is None:
-        if tg.llm is not None:
-            from .llm_extractor import LLMExtractor
-
-            tg.extractor = LLMExtractor(tg.llm, relations=sorted(tg.ontology.cardinalities))
-        else:
-            from .offline import OfflineExtractor
-
-            tg.extractor = OfflineExtractor()
-    return tg.extractor
-
-
-def resolver_for(tg: TemporalGraph, embed: bool | None = None) -> EntityResolver:
-    """The memory's entity resolver: by name only when embedding is off (a bulk load), else by
-    name, then by similarity in the store's entity vector index."""
-    if not (tg.embed if embed is None else embed):
-        return EntityResolver(embed=None)
-    resolver = getattr(tg, "_entity_resolver", None)
-    if resolver is None:
-        disambiguate = None
-        if tg.llm is not None:
-            from .llm_extractor import disambiguate as llm_disambiguate
-
-            def disambiguate(name: str, candidates: list[Entity]) -> str | None:
-                return llm_disambiguate(tg.llm, name, candidates)
-
-        def nearest(group_id: str, vector: Sequence[float], k: int) -> list[tuple[str, float]]:
-            return tg.store.vector_search(group_id, "entity", vector, k)
-
-        resolver = EntityResolver(embed=tg.embedder.encode, nearest=nearest, disambiguate=disambiguate)
-        tg._entity_resolver = resolver  # type: ignore[attr-defined]
-    return resolver
-
-
 def make_episode(
-    tg: TemporalGraph,
+    core: Core,
     content: str,
     *,
     reference_time: TimeLike,
@@ -76,8 +40,8 @@ def make_episode(
     created_at: datetime,
 ) -> Episode:
     check_group(group_id)
-    content = checked_content(content, tg.max_message_chars)
-    ref = tg.time(reference_time, "reference_time")
+    content = checked_content(content, core.max_message_chars)
+    ref = core.time(reference_time, "reference_time")
     for what, value in (("speaker", speaker), ("source", source), ("source_id", source_id)):
         if value is not None and not isinstance(value, str):
             raise InvalidInput(f"{what}: expected text, got {type(value).__name__} {value!r}"[:200])
@@ -112,50 +76,26 @@ def checked_content(content: object, limit: int) -> str:
     return unicodedata.normalize("NFC", content)
 
 
-def extract(tg: TemporalGraph, episode: Episode, context: Sequence[Episode] = ()) -> tuple[Extraction, list[str]]:
+def extract(
+    extractor: Extractor, episode: Episode, context: Sequence[Episode] = ()
+) -> tuple[Extraction, list[str]]:
     """Run the extractor; an answer that does not validate keeps the episode with no facts and says
     why. An unreachable endpoint is not caught: the import stops and a re-run resumes there."""
     try:
-        return extractor_for(tg).extract(episode, context), []
+        return extractor.extract(episode, context), []
     except LLMOutputError as exc:
         log.warning("extraction failed for episode %s: %s", episode.id, exc)
         return Extraction(), [f"extraction failed: {exc}"]
 
 
-def add_episode(
-    tg: TemporalGraph,
-    content: str,
-    *,
-    reference_time: TimeLike,
-    speaker: str | None = None,
-    group_id: str = "default",
-    source: str = "message",
-    source_id: str | None = None,
-) -> IngestResult:
-    """The ``TemporalGraph.add_episode`` service."""
-    episode = make_episode(
-        tg, content, reference_time=reference_time, speaker=speaker, group_id=group_id,
-        source=source, source_id=source_id, created_at=tg.time(tg.clock()),
-    )
-    # Checked here to skip a costly extraction; apply_episode checks again inside the transaction.
-    existing = tg.store.episodes(group_id, ids=[episode.id])
-    if existing:
-        return IngestResult(episode=existing[0], skipped=True)
-    context = tg.store.recent_episodes(group_id, episode.reference_time, CONTEXT_EPISODES)
-    extraction, warnings = extract(tg, episode, context)
-    resolver = resolver_for(tg)
-    resolver.prefetch(new_names(tg, group_id, [extraction]))
-    return tg.write(group_id, lambda w: apply_episode(tg, w, episode, extraction, resolver, warnings))
-
-
-def new_names(tg: TemporalGraph, group_id: str, extractions: Sequence[Extraction]) -> list[str]:
+def new_names(core: Core, group_id: str, extractions: Sequence[Extraction]) -> list[str]:
     """Names in these extractions that no entity of the group has yet (those need embedding)."""
     names = {n for x in extractions for f in x.facts for n in (f.subject, f.object, f.replaces) if n}
-    return [n for n in names if n.strip() and tg.store.entity_by_key(group_id, name_key(n)) is None]
+    return [n for n in names if n.strip() and core.store.entity_by_key(group_id, name_key(n)) is None]
 
 
 def apply_episode(
-    tg: TemporalGraph,
+    core: Core,
     w: FactWriter,
     episode: Episode,
     extraction: Extraction,
@@ -163,7 +103,7 @@ def apply_episode(
     warnings: Sequence[str] = (),
 ) -> IngestResult:
     """Write one episode and its facts with the writer of an open transaction."""
-    if w.tx.episodes(w.group_id, ids=[episode.id]):
+    if w.has_episode(episode.id):
         return IngestResult(episode=episode, skipped=True)
     episode = episode.model_copy(update={"created_at": w.now})
     w.episode(episode)
@@ -173,7 +113,7 @@ def apply_episode(
     matched_before = len(w.entities_matched)
     for fact in extraction.facts:
         try:
-            _apply_fact(tg, w, episode, fact, resolver, result)
+            _apply_fact(core, w, episode, fact, resolver, result)
         except (InvalidInput, OverflowError) as exc:  # one bad fact never loses the episode or its others
             notes.append(f"skipped {fact.subject} {fact.relation} {fact.object}: {exc}")
     return IngestResult(
@@ -197,7 +137,7 @@ class _Collector:
 
 
 def _apply_fact(
-    tg: TemporalGraph, w: FactWriter, episode: Episode, fact: ExtractedFact, resolver: EntityResolver,
+    core: Core, w: FactWriter, episode: Episode, fact: ExtractedFact, resolver: EntityResolver,
     out: _Collector,
 ) -> None:
     relation = normalize_relation(fact.relation)
@@ -205,8 +145,8 @@ def _apply_fact(
     span = resolve_time(fact.time_text, ref) if fact.time_text else None
     end_span = resolve_time(fact.end_time_text, ref) if fact.end_time_text else None
     subject = resolver.resolve(w, fact.subject, fact.subject_type or "Entity")
-    object_type = fact.object_type or tg.ontology.object_type(relation)
-    claimed_by = claimant_of(tg, episode, subject)
+    object_type = fact.object_type or core.ontology.object_type(relation)
+    claimed_by = claimant_of(core.trust, episode, subject)
 
     if fact.kind == "ending":
         obj = resolver.resolve(w, fact.object, object_type) if fact.object else None
@@ -216,7 +156,7 @@ def _apply_fact(
         return
 
     until: datetime | None = end_span.end if end_span else None
-    if tg.ontology.is_event(relation):
+    if core.ontology.is_event(relation):
         # An event covers the period its phrase names; told without a time, it happened before now.
         start = span.start if span else None
         if span is not None and until is None:
@@ -231,22 +171,22 @@ def _apply_fact(
         start = _correct(w, subject, relation, fact, resolver, object_type, episode, out, claimed_by) or start
     obj = resolver.resolve(w, fact.object, object_type)
     if start is not None and until is not None and until <= start:
-        until = None if not tg.ontology.is_event(relation) else start + timedelta(days=1)
+        until = None if not core.ontology.is_event(relation) else start + timedelta(days=1)
     outcome = w.start(
         subject, relation, obj, valid_at=start, invalid_at=until, default_start=ref, text=fact.text,
         episode_id=episode.id, confidence=fact.confidence, claimed_by=claimed_by,
-        importance=fact.importance or tg.ontology.importance(relation),
+        importance=fact.importance or core.ontology.importance(relation),
     )
     out.added += outcome.added
     out.merged += outcome.merged
     out.ended += outcome.ended
 
 
-def claimant_of(tg: TemporalGraph, episode: Episode, subject: Entity) -> str | None:
+def claimant_of(trust: str, episode: Episode, subject: Entity) -> str | None:
     """Speaker authority: what a speaker says about someone else is their claim, attributed to them
     (``trust="speaker"``, the default); the subject's own words, unattributed messages and
     ``trust="all"`` speak for the memory."""
-    if tg.trust == "all" or episode.speaker is None:
+    if trust == "all" or episode.speaker is None:
         return None
     if name_key(episode.speaker) in {name_key(n) for n in (subject.name, *subject.aliases)}:
         return None
@@ -259,14 +199,14 @@ def _correct(
 ) -> datetime | None:
     """Retract the wrong object; the right one takes over the start the wrong one had. A claimant
     corrects only their own claims."""
-    current = [r for r in w.tx.current_rows(w.group_id, subject.id, relation) if claimant(r) == claimed_by]
+    current = [r for r in w.current_rows(subject, relation) if claimant(r) == claimed_by]
     if fact.replaces:
         wrong = resolver.resolve(w, fact.replaces, object_type)
     else:  # "sorry, I meant X": the object that held at the reference time was the wrong one
         holding = [r for r in current if r.valid_at_time(episode.reference_time)]
         if len(holding) != 1:
             return None
-        wrong = next(e for e in w.tx.entities(w.group_id, ids=[holding[0].object_id]))
+        wrong = w.entities_by_id([holding[0].object_id])[0]
     starts = [r.valid_at for r in current if r.object_id == wrong.id]
     out.retracted += w.retract(subject, relation, wrong, episode_id=episode.id, claimed_by=claimed_by).retracted
     known = [s for s in starts if s is not None]

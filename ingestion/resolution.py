@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from temporal_graph.model import Entity
-from temporal_graph.names import clean_name, name_key
+from temporal_graph.names import clean_name
 from temporal_graph.writer import FactWriter
 
 # Cosine similarity of MiniLM name embeddings above which two names of one type are one entity
@@ -45,11 +45,12 @@ class EntityResolver:
         todo = list(dict.fromkeys(n for n in (" ".join(n.split()) for n in names) if n))
         self._vectors, self._fresh = {}, []
         if self.embed is not None and todo:
-            self._vectors = {n: np.asarray(v, dtype=np.float32) for n, v in zip(todo, self.embed(todo))}
+            vectors = self.embed(todo)
+            self._vectors = {n: np.asarray(v, dtype=np.float32) for n, v in zip(todo, vectors, strict=True)}
 
     def resolve(self, w: FactWriter, name: str, type: str | None) -> Entity:
         display = clean_name(name)
-        found = w.tx.entity_by_key(w.group_id, name_key(display))
+        found = w.existing(display)
         if found is not None:
             w.matched(found)
             return found
@@ -72,7 +73,7 @@ class EntityResolver:
         scored = {e.id: (e, float(v @ vector)) for e, v in self._fresh if e.group_id == w.group_id}
         if self.nearest is not None:
             hits = dict(self.nearest(w.group_id, vector.tolist(), CANDIDATES))
-            for e in w.tx.entities(w.group_id, ids=list(hits)):
+            for e in w.entities_by_id(list(hits)):
                 scored.setdefault(e.id, (e, hits[e.id]))
         return sorted(scored.values(), key=lambda item: (-item[1], item[0].id))
 

@@ -9,17 +9,14 @@ public method can be followed to its code by reading imports.
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
 from datetime import datetime, tzinfo
 from pathlib import Path as FilePath
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import networkx as nx
-from pydantic import ValidationError
 
-from . import reads
+from . import bulk, reads
 from .core import DEFAULT_GROUP, MAX_MESSAGE_CHARS, SUMMARY_CHARS, SUMMARY_LLM_EVERY, Core
 from .embeddings import Embedder
 from .errors import InvalidInput
@@ -30,7 +27,6 @@ from .model import (
     RECORD_KINDS,
     SEARCH_METHODS,
     Answer,
-    BulkError,
     BulkReport,
     Diff,
     Entity,
@@ -44,13 +40,15 @@ from .model import (
     RecordKind,
     SearchHit,
 )
-from .names import check_group, clean_name, name_key, normalize_relation
+from .names import check_group, clean_name, normalize_relation
 from .ontology import Ontology, check_importance
 from .progress import progress_bar
-from .rules import check_interval
 from .stores.protocol import FactQuery, Store
 from .times import UTC, Clock, TimeLike, system_clock
-from .writer import BulkStart, FactWriter
+from .writer import FactWriter
+
+if TYPE_CHECKING:
+    from ingestion.ingest import Ingestion
 
 T = TypeVar("T")
 
@@ -80,7 +78,9 @@ class TemporalGraph:
             embedder_override=embedder, summary_chars=summary_chars, summary_llm_every=summary_llm_every,
         )
         self.core.after_write.append(self._refresh_summaries)
-        self.extractor = extractor
+        self._ingestion: Ingestion | None = None
+        if extractor is not None:
+            self.extractor = extractor
 
     # -- construction ----------------------------------------------------------------------------
     @classmethod
@@ -146,6 +146,16 @@ class TemporalGraph:
     @llm.setter
     def llm(self, value: LLMClient | None) -> None:
         self.core.llm = value
+
+    @property
+    def extractor(self) -> Extractor:
+        """What reads facts out of messages: the one given, else the LLM extractor while ``llm`` is
+        set, else the offline rules. Assign one to use it from now on (None: back to that choice)."""
+        return self._ingest().extractor
+
+    @extractor.setter
+    def extractor(self, value: Extractor | None) -> None:
+        self._ingest().extractor = value
 
     @property
     def embed(self) -> bool:
@@ -273,7 +283,7 @@ class TemporalGraph:
         strict: bool = False,
         embed: bool | None = None,
         progress: bool = False,
-        batch_size: int = 20_000,
+        batch_size: int = bulk.BATCH_FACTS,
     ) -> BulkReport:
         """Load many structured facts at once: the same rows as calling :meth:`add_fact` for each,
         in order, but each (subject, relation) timeline is derived once and only final rows are
@@ -283,51 +293,8 @@ class TemporalGraph:
         object[, valid_at[, invalid_at]])``. A bad item is reported in the result and skipped;
         with ``strict=True`` the first one raises :class:`InvalidInput` before anything is written.
         """
-        started = time.perf_counter()
-        check_group(group_id)
-        report = BulkReport()
-        keys: dict[tuple[str, str], list[_Pending]] = {}
-        parse = _cached_times(self)
-        for index, item in enumerate(facts):
-            report.items += 1
-            try:
-                pending = _pending(index, item, parse)
-            except (InvalidInput, ValidationError, TypeError, ValueError) as exc:
-                reason = _one_line(exc)
-                if strict:
-                    raise InvalidInput(f"item {index}: {reason}") from None
-                report.errors.append(BulkError(index=index, reason=reason))
-                continue
-            keys.setdefault((name_key(pending.subject), pending.relation), []).append(pending)
-
-        created: set[str] = set()  # entities this load created: their keys need no reading
-
-        def load(w: FactWriter, batch: list[list[_Pending]]) -> None:
-            seen = 0
-            for items in batch:
-                first = items[0]
-                subject = w.entity(first.subject, what="subject")
-                created.update(e.id for e in w.entities_created[seen:])
-                seen = len(w.entities_created)
-                fresh = subject.id in created
-                starts = [
-                    BulkStart(p.index, w.entity(p.object, type=self.ontology.object_type(p.relation),
-                                                what="object"),
-                              p.valid_at, p.invalid_at, p.text, p.confidence, p.importance)
-                    for p in items
-                ]
-                rows, refused = w.start_many(subject, first.relation, starts, fresh=fresh)
-                report.rows_written += len(rows)
-                report.errors += [BulkError(index=i, reason=reason) for i, reason in refused]
-            report.entities_created += len(w.entities_created)
-
-        with progress_bar(progress, "loading facts", report.items - len(report.errors)) as advance:
-            for batch in _key_batches(keys.values(), batch_size):
-                self.write(group_id, lambda w, batch=batch: load(w, batch), embed=embed)
-                advance(sum(len(items) for items in batch))
-        report.errors.sort(key=lambda e: e.index)
-        report.seconds = time.perf_counter() - started
-        return report
+        return bulk.add_facts(self.core, facts, group_id=group_id, strict=strict, embed=embed,
+                              progress=progress, batch_size=batch_size)
 
     def end_fact(
         self,
@@ -363,16 +330,12 @@ class TemporalGraph:
         clean_name(object, "object")
 
         def run(w: FactWriter) -> list[Fact]:
-            s, o = self._existing(w, subject), self._existing(w, object)
+            s, o = w.existing(subject), w.existing(object)
             if s is None or o is None:
                 return []
             return w.retract(s, relation, o).retracted
 
         return self.write(group_id, run)
-
-    @staticmethod
-    def _existing(w: FactWriter, name: str) -> Entity | None:
-        return w.tx.entity_by_key(w.group_id, name_key(clean_name(name)))
 
     # -- reading (plain temporal reads live in ``reads``; one implementation for every layer) ----------
     def now(
@@ -456,6 +419,15 @@ class TemporalGraph:
     # whole: ``temporal_graph`` loads the facade, which must not need the layer half-loaded.
 
     # -- ingestion -------------------------------------------------------------------------------
+    def _ingest(self) -> Ingestion:
+        """The ingestion layer of this memory (made on first use; it keeps the extractor and the
+        entity resolver, so nothing of ingestion's is stored on the memory itself)."""
+        if self._ingestion is None:
+            from ingestion.ingest import Ingestion
+
+            self._ingestion = Ingestion(self.core)
+        return self._ingestion
+
     def add_episode(
         self,
         content: str,
@@ -466,11 +438,12 @@ class TemporalGraph:
         source: str = "message",
         source_id: str | None = None,
     ) -> IngestResult:
-        """Extract facts from one message and apply them (see the ``ingestion`` package)."""
-        from ingestion.pipeline import add_episode
-
-        return add_episode(
-            self, content, reference_time=reference_time, speaker=speaker, group_id=group_id,
+        """Extract facts from one message told at ``reference_time`` and apply them in one
+        transaction. ``speaker`` says who wrote it (what they say about someone else is their claim
+        under ``trust="speaker"``); ``source_id`` makes a re-sent message a no-op (without it, the
+        same text at the same time is)."""
+        return self._ingest().add_episode(
+            content, reference_time=reference_time, speaker=speaker, group_id=group_id,
             source=source, source_id=source_id,
         )
 
@@ -480,15 +453,15 @@ class TemporalGraph:
     ) -> ImportReport:
         """Import a chat log (JSONL, CSV, LoCoMo JSON, ChatGPT export): ordered, idempotent, resumable.
 
+        ``group_id`` puts every message in one group (default: each conversation's id);
         ``strict`` stops at the first bad line with nothing written; ``replay`` uses each message's
-        time as its transaction time (a replayed history) instead of the clock.
+        time as its transaction time (a replayed history) instead of the clock; ``embed=False``
+        leaves embedding to :meth:`reindex`.
         """
-        from ingestion.batch import import_file
-
         if not isinstance(path, (str, FilePath)):
             raise InvalidInput(f"path: expected a file path, got {type(path).__name__} {path!r}"[:200])
-        return import_file(
-            self, path, format=format, group_id=group_id, progress=progress, strict=strict, replay=replay,
+        return self._ingest().import_file(
+            path, format=format, group_id=group_id, progress=progress, strict=strict, replay=replay,
             embed=embed,
         )
 
@@ -601,76 +574,6 @@ class TemporalGraph:
 
         _text(question, "question")
         return ask(self.core, question, reference_time=reference_time, group_id=group_id)
-
-
-@dataclass(frozen=True)
-class _Pending:
-    """A checked item of ``add_facts``."""
-
-    index: int
-    subject: str
-    relation: str
-    object: str
-    valid_at: datetime | None
-    invalid_at: datetime | None
-    text: str | None
-    confidence: float
-    importance: int
-
-
-def _pending(index: int, item: Any, time_of: Callable[[Any, str], datetime | None]) -> _Pending:
-    if isinstance(item, Mapping):
-        item = FactInput.model_validate(dict(item))
-    elif isinstance(item, (tuple, list)):
-        if not 3 <= len(item) <= 5:
-            shape = "(subject, relation, object[, valid_at[, invalid_at]])"
-            raise InvalidInput(f"expected {shape}, got {item!r}")
-        fields = ("subject", "relation", "object", "valid_at", "invalid_at")[: len(item)]
-        item = FactInput(**dict(zip(fields, item, strict=True)))
-    elif not isinstance(item, FactInput):
-        raise InvalidInput(f"expected a FactInput, a mapping or a tuple, got {type(item).__name__}")
-    if not 0.0 <= item.confidence <= 1.0:
-        raise InvalidInput(f"confidence: {item.confidence!r} is not between 0 and 1")
-    start, end = time_of(item.valid_at, "valid_at"), time_of(item.invalid_at, "invalid_at")
-    check_interval(start, end)
-    return _Pending(index, clean_name(item.subject, "subject"), normalize_relation(item.relation),
-                    clean_name(item.object, "object"), start, end, item.text, item.confidence,
-                    item.importance)
-
-
-def _cached_times(tg: TemporalGraph) -> Callable[[Any, str], datetime | None]:
-    """The memory's time parsing, remembering strings already read (bulk files repeat dates)."""
-    seen: dict[tuple[str, str], datetime | None] = {}
-
-    def parse(value: Any, name: str) -> datetime | None:
-        if not isinstance(value, str):
-            return tg.optional_time(value, name)
-        if (value, name) not in seen:
-            seen[(value, name)] = tg.optional_time(value, name)
-        return seen[(value, name)]
-
-    return parse
-
-
-def _key_batches(keys: Iterable[list[_Pending]], size: int) -> Iterable[list[list[_Pending]]]:
-    """Whole keys, about ``size`` items a batch (a key is never split across transactions)."""
-    batch: list[list[_Pending]] = []
-    count = 0
-    for items in keys:
-        batch.append(items)
-        count += len(items)
-        if count >= size:
-            yield batch
-            batch, count = [], 0
-    if batch:
-        yield batch
-
-
-def _one_line(exc: Exception) -> str:
-    if isinstance(exc, ValidationError):
-        first = exc.errors()[0]
-        return f"{'.'.join(map(str, first['loc'])) or 'item'}: {first['msg']}"
-    return " ".join(str(exc).split())
 
 
 def _text(value: object, what: str) -> str:

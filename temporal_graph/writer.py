@@ -83,7 +83,11 @@ class Outcome:
 
 @dataclass
 class FactWriter:
-    tx: StoreTx
+    """Writes of one group inside one store transaction. The transaction is private: callers ask
+    the writer (:meth:`existing`, :meth:`entities_by_id`, :meth:`has_episode`, :meth:`current_rows`)
+    so every read inside a write sees what the write has done so far."""
+
+    _tx: StoreTx
     group_id: str
     now: datetime  # transaction time of this write
     ontology: Ontology
@@ -97,11 +101,28 @@ class FactWriter:
     # Ids of the entities whose facts this write changed (as subject or object), in first-touch order.
     touched: dict[str, None] = field(default_factory=dict)
 
+    # -- reading inside the transaction ----------------------------------------------------------
+    def existing(self, name: str) -> Entity | None:
+        """The entity of this group known by ``name`` (any spelling it has), or None; creates nothing."""
+        return self._tx.entity_by_key(self.group_id, name_key(clean_name(name)))
+
+    def entities_by_id(self, ids: Sequence[str]) -> list[Entity]:
+        """The entities of this group with these ids (unknown ids are left out)."""
+        return self._tx.entities(self.group_id, ids=list(ids)) if ids else []
+
+    def has_episode(self, episode_id: str) -> bool:
+        """Whether this group already holds the episode (written earlier, or by this write)."""
+        return bool(self._tx.episodes(self.group_id, ids=[episode_id]))
+
+    def current_rows(self, subject: Entity, relation: str) -> list[Fact]:
+        """The rows of ``subject relation *`` believed now (unexpired), every object and claimant."""
+        return self._tx.current_rows(self.group_id, subject.id, normalize_relation(relation))
+
     # -- entities ------------------------------------------------------------------------------
     def entity(self, name: str, *, type: str | None = None, what: str = "name") -> Entity:
         """The entity named ``name`` in this group (case/space-insensitive), created if new."""
         display = clean_name(name, what)
-        found = self.tx.entity_by_key(self.group_id, name_key(display))
+        found = self.existing(display)
         if found is not None:
             self.matched(found)
             return found
@@ -112,7 +133,7 @@ class FactWriter:
             type=type or "Entity",
             created_at=self.now,
         )
-        self.tx.apply(ChangeSet(entities=[entity]))
+        self._tx.apply(ChangeSet(entities=[entity]))
         self.entities_created.append(entity)
         self._seen[entity.id] = entity
         return entity
@@ -128,12 +149,12 @@ class FactWriter:
         if name_key(alias) in {name_key(n) for n in (entity.name, *entity.aliases)}:
             return entity
         updated = entity.model_copy(update={"aliases": (*entity.aliases, alias)})
-        self.tx.apply(ChangeSet(entities=[updated]))
+        self._tx.apply(ChangeSet(entities=[updated]))
         self._seen[updated.id] = updated
         return updated
 
     def episode(self, episode: Episode) -> None:
-        self.tx.apply(ChangeSet(episodes=[episode]))
+        self._tx.apply(ChangeSet(episodes=[episode]))
         self._episodes.append(episode)
 
     def written(self) -> list[Fact | Entity | Episode]:
@@ -163,7 +184,7 @@ class FactWriter:
         relation = normalize_relation(relation)
         check_interval(valid_at, invalid_at)
         attributes = _attributed(attributes, claimed_by)
-        assertions = self.tx.assertions(self.group_id, subject.id, relation)
+        assertions = self._tx.assertions(self.group_id, subject.id, relation)
         cardinality = self.ontology.cardinality(relation)
         same_voice = [a for a in assertions if claimant(a) == claimed_by]
         live_starts = [a for a in live_assertions(same_voice) if a.kind == "start"]
@@ -207,7 +228,7 @@ class FactWriter:
         """``obj`` (None: whatever held) stopped holding at ``at`` (in ``claimed_by``'s claims only,
         when given)."""
         relation = normalize_relation(relation)
-        assertions = self.tx.assertions(self.group_id, subject.id, relation)
+        assertions = self._tx.assertions(self.group_id, subject.id, relation)
         statement = self._assertion(
             assertions, subject, relation, obj.id if obj else None, "end", at=at,
             episode_id=episode_id, text=text or "", confidence=1.0, attributes=_attributed(None, claimed_by),
@@ -222,7 +243,7 @@ class FactWriter:
         """Everything said so far about ``subject relation obj`` was wrong (everything
         ``claimed_by`` claimed, when given)."""
         relation = normalize_relation(relation)
-        assertions = self.tx.assertions(self.group_id, subject.id, relation)
+        assertions = self._tx.assertions(self.group_id, subject.id, relation)
         statement = self._assertion(
             assertions, subject, relation, obj.id, "retract", episode_id=episode_id,
             text="", confidence=1.0, attributes=_attributed(None, claimed_by),
@@ -241,7 +262,7 @@ class FactWriter:
         this key (skips reading it)."""
         relation = normalize_relation(relation)
         cardinality = self.ontology.cardinality(relation)
-        assertions = [] if fresh else self.tx.assertions(self.group_id, subject.id, relation)
+        assertions = [] if fresh else self._tx.assertions(self.group_id, subject.id, relation)
         own = [a for a in assertions if claimant(a) is None]  # claims of speakers are another timeline
         live_start = any(a.kind == "start" for a in live_assertions(own))
         seq = max((a.seq for a in assertions), default=-1)
@@ -299,7 +320,7 @@ class FactWriter:
         """Derive the key's timeline from ``assertions`` and reconcile its rows; ``new`` are the
         assertions to append (default: ``statement``); ``fresh``: the key has no rows yet."""
         segments = derive_timeline(assertions, self.ontology.cardinality(relation))
-        current = [] if fresh else self.tx.current_rows(self.group_id, subject.id, relation)
+        current = [] if fresh else self._tx.current_rows(self.group_id, subject.id, relation)
         tx_time = statement.created_at
         names = {subject.id: subject.name}
         object_ids = {s.object_id for s in segments} - {r.object_id for r in current}
@@ -327,7 +348,7 @@ class FactWriter:
         self._rows.update((row.id, row) for row in plan.insert)
         for row in (*plan.expire, *plan.insert):
             self.touched.update({row.subject_id: None, row.object_id: None})
-        self.tx.apply(
+        self._tx.apply(
             ChangeSet(
                 assertions=list(new) if new is not None else [statement],
                 expire=[(r.id, tx_time) for r in plan.expire],
@@ -340,7 +361,7 @@ class FactWriter:
     def _name_of(self, entity_id: str) -> str:
         if entity_id in self._seen:
             return self._seen[entity_id].name
-        found = self.tx.entities(self.group_id, ids=[entity_id])
+        found = self.entities_by_id([entity_id])
         if not found:
             raise InvalidInput(f"entity {entity_id} does not exist in group {self.group_id!r}")
         return found[0].name

@@ -318,7 +318,7 @@ def _import(tg: TemporalGraph, args: argparse.Namespace) -> ImportReport:
 def _import_facts(tg: TemporalGraph, args: argparse.Namespace) -> Any:
     from ingestion.fact_files import import_facts
 
-    return import_facts(tg, args.path, group_id=group(args), strict=args.strict,
+    return import_facts(tg.core, args.path, group_id=group(args), strict=args.strict,
                         embed=False if args.no_embed else None, progress=not (args.quiet or args.json))
 
 

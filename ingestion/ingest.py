@@ -1,0 +1,127 @@
+"""``Ingestion``: messages in, facts out, for one memory.
+
+It owns what ingestion keeps between calls: the extractor (the one given, else the offline rules,
+or the LLM extractor while the memory has an LLM) and the entity resolver. It is built from the
+:class:`~temporal_graph.core.Core` and never from the facade, which holds one and calls it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+from temporal_graph.core import DEFAULT_GROUP, Core
+from temporal_graph.extraction import Extractor
+from temporal_graph.llm import LLMClient
+from temporal_graph.model import Entity, ImportReport, IngestResult
+from temporal_graph.times import TimeLike
+
+from .batch import BATCH_EPISODES, import_file
+from .pipeline import CONTEXT_EPISODES, apply_episode, extract, make_episode, new_names
+from .resolution import EntityResolver
+
+
+class Ingestion:
+    """The write side from text: :meth:`add_episode` for one message, :meth:`import_file` for a log."""
+
+    def __init__(self, core: Core, extractor: Extractor | None = None) -> None:
+        self.core = core
+        self._chosen = extractor
+        self._default: tuple[LLMClient | None, Extractor] | None = None  # for the LLM it was made for
+        self._resolver: EntityResolver | None = None
+
+    # -- what it keeps -------------------------------------------------------------------------
+    @property
+    def extractor(self) -> Extractor:
+        """The extractor in use: the one set, else the LLM extractor while the memory has an LLM,
+        else the offline rules."""
+        if self._chosen is not None:
+            return self._chosen
+        llm = self.core.llm
+        if self._default is None or self._default[0] is not llm:
+            self._default = (llm, default_extractor(self.core))
+        return self._default[1]
+
+    @extractor.setter
+    def extractor(self, value: Extractor | None) -> None:
+        """Use ``value`` from now on (None: back to the default choice)."""
+        self._chosen = value
+
+    def resolver(self, embed: bool | None = None) -> EntityResolver:
+        """The entity resolver: by name only when embedding is off (a bulk load), else by name,
+        then by similarity in the store's entity vector index (one resolver, kept across calls)."""
+        if not (self.core.embed if embed is None else embed):
+            return EntityResolver(embed=None)
+        if self._resolver is None:
+            self._resolver = EntityResolver(embed=self._encode, nearest=self._nearest,
+                                            disambiguate=self._disambiguate)
+        return self._resolver
+
+    def _encode(self, names: list[str]) -> list[list[float]]:
+        return self.core.embedder.encode(names)
+
+    def _nearest(self, group_id: str, vector: Sequence[float], k: int) -> list[tuple[str, float]]:
+        return self.core.store.vector_search(group_id, "entity", vector, k)
+
+    def _disambiguate(self, name: str, candidates: list[Entity]) -> str | None:
+        """One LLM call when names stay ambiguous; without an LLM, no match."""
+        if self.core.llm is None:
+            return None
+        from .llm_extractor import disambiguate
+
+        return disambiguate(self.core.llm, name, candidates)
+
+    # -- the verbs -----------------------------------------------------------------------------
+    def add_episode(
+        self,
+        content: str,
+        *,
+        reference_time: TimeLike,
+        speaker: str | None = None,
+        group_id: str = DEFAULT_GROUP,
+        source: str = "message",
+        source_id: str | None = None,
+    ) -> IngestResult:
+        """Extract facts from one message and apply them in one transaction; a message already
+        stored (same ``source_id``, or same text and time) is skipped."""
+        core = self.core
+        episode = make_episode(
+            core, content, reference_time=reference_time, speaker=speaker, group_id=group_id,
+            source=source, source_id=source_id, created_at=core.now(),
+        )
+        # Checked here to skip a costly extraction; apply_episode checks again inside the transaction.
+        existing = core.store.episodes(group_id, ids=[episode.id])
+        if existing:
+            return IngestResult(episode=existing[0], skipped=True)
+        context = core.store.recent_episodes(group_id, episode.reference_time, CONTEXT_EPISODES)
+        extraction, warnings = extract(self.extractor, episode, context)
+        resolver = self.resolver()
+        resolver.prefetch(new_names(core, group_id, [extraction]))
+        return core.write(group_id, lambda w: apply_episode(core, w, episode, extraction, resolver, warnings))
+
+    def import_file(
+        self,
+        path: str | Path,
+        *,
+        format: str = "auto",
+        group_id: str | None = None,
+        progress: bool = True,
+        strict: bool = False,
+        replay: bool = False,
+        embed: bool | None = None,
+        batch_size: int = BATCH_EPISODES,
+    ) -> ImportReport:
+        """Import a chat log: ordered, idempotent, resumable (see :func:`ingestion.batch.import_file`)."""
+        return import_file(self, path, format=format, group_id=group_id, progress=progress, strict=strict,
+                           replay=replay, embed=embed, batch_size=batch_size)
+
+
+def default_extractor(core: Core) -> Extractor:
+    """The LLM extractor when the memory has an LLM, else the offline rules."""
+    if core.llm is not None:
+        from .llm_extractor import LLMExtractor
+
+        return LLMExtractor(core.llm, relations=sorted(core.ontology.cardinalities))
+    from .offline import OfflineExtractor
+
+    return OfflineExtractor()
