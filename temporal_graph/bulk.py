@@ -11,6 +11,7 @@ import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from functools import partial
 from typing import Any
 
 from pydantic import ValidationError
@@ -91,7 +92,7 @@ def add_facts(
 
     with progress_bar(progress, "loading facts", report.items - len(report.errors)) as advance:
         for batch in _key_batches(keys.values(), batch_size):
-            core.write(group_id, lambda w, batch=batch: load(w, batch), embed=embed)
+            core.write(group_id, partial(load, batch=batch), embed=embed)
             advance(sum(len(items) for items in batch))
     report.errors.sort(key=lambda e: e.index)
     report.seconds = time.perf_counter() - started
