@@ -96,7 +96,8 @@ def _prepare(
         if first is None:
             episodes[e.id] = (m, e)
         elif _differs(first[1], e):
-            _line_problem(report, strict, file, m.line, _conflict(m, f"line {first[0].line}"), report.conflicts)
+            _line_problem(report, strict, file, m.line, _conflict(m, f"line {first[0].line}"),
+                          report.conflicts)
         else:
             report.episodes_skipped += 1  # the same message twice
     stored = {e.id: e for e in core.store.episodes(group, ids=list(episodes))} if episodes else {}
@@ -145,7 +146,8 @@ def import_file(
     report = ImportReport(path=str(path), format=fmt)
     groups = read_grouped(path, fmt, group_id, strict, report)
     # Everything is checked before the first write, so --strict stops with nothing written.
-    prepared = {group: _prepare(core, path, group, messages, strict, report) for group, messages in groups.items()}
+    prepared = {group: _prepare(core, path, group, messages, strict, report)
+                for group, messages in groups.items()}
 
     label = "importing + embedding" if (core.embed if embed is None else embed) else "importing"
     with progress_bar(progress, label, report.episodes_read) as advance:
@@ -213,7 +215,8 @@ def _extract_all(
 
 
 def _apply_batch(
-    ingestion: Ingestion, group: str, batch: Sequence[Episode], extractions: Sequence[tuple[Extraction, list[str]]],
+    ingestion: Ingestion, group: str, batch: Sequence[Episode],
+    extractions: Sequence[tuple[Extraction, list[str]]],
     replay: bool, embed: bool | None,
 ) -> list[IngestResult]:
     core = ingestion.core

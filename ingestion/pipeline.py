@@ -18,11 +18,11 @@ from temporal_graph.extraction import ExtractedFact, Extraction, Extractor
 from temporal_graph.model import Entity, Episode, Fact, IngestResult
 from temporal_graph.names import check_group, clean_name, name_key, normalize_relation
 from temporal_graph.rules import claimant
+from temporal_graph.timeexpr import resolve_time
 from temporal_graph.times import TimeLike
 from temporal_graph.writer import FactWriter, episode_id_for
 
 from .resolution import EntityResolver
-from temporal_graph.timeexpr import resolve_time
 
 log = logging.getLogger(__name__)
 CONTEXT_EPISODES = 4
@@ -208,6 +208,7 @@ def _correct(
             return None
         wrong = w.entities_by_id([holding[0].object_id])[0]
     starts = [r.valid_at for r in current if r.object_id == wrong.id]
-    out.retracted += w.retract(subject, relation, wrong, episode_id=episode.id, claimed_by=claimed_by).retracted
+    retracted = w.retract(subject, relation, wrong, episode_id=episode.id, claimed_by=claimed_by)
+    out.retracted += retracted.retracted
     known = [s for s in starts if s is not None]
     return min(known) if known else None
