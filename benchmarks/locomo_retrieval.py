@@ -143,7 +143,7 @@ def load(path: Path, limit: int | None) -> tuple[list[dict[str, Any]], list[Conv
         samples = samples[:limit]
     conversations = []
     skipped: Counter[str] = Counter()
-    for index, sample in enumerate(samples, start=1):
+    for sample in samples:
         conversation = sample.get("conversation") or {}
         raw_id = sample.get("sample_id")
         group = group_name(str(raw_id) if raw_id is not None else None)

@@ -13,7 +13,7 @@ import os
 import threading
 from collections.abc import Mapping, Sequence
 from functools import cache
-from typing import Protocol
+from typing import Any, Protocol
 
 from .model import Entity, Episode, Fact, RecordKind, RecordKindName
 from .names import relation_phrase
@@ -24,6 +24,10 @@ class Embedder(Protocol):
     dimensions: int
 
     def encode(self, texts: Sequence[str]) -> list[list[float]]: ...
+
+    # A Hugging Face tokenizer: context() counts its token budget with the model's own tokens.
+    @property
+    def tokenizer(self) -> Any: ...
 
 
 class SentenceTransformerEmbedder:

@@ -666,7 +666,8 @@ class SQLiteStore:
         self, group_id: str, entity_id: str | None = None, *, known_at: datetime | None = None,
         all_versions: bool = False,
     ) -> list[EntitySummary]:
-        where, params = ["group_id = ?"], [group_id]
+        where: list[str] = ["group_id = ?"]
+        params: list[Any] = [group_id]
         if entity_id is not None:
             where.append("entity_id = ?")
             params.append(entity_id)

@@ -68,12 +68,17 @@ def test_moving_shows_in_diff_and_snapshot(tg: TemporalGraph, tick, groups) -> N
     assert [f.object for f in change.ended] == ["Beijing"]
 
     graph = tg.snapshot(as_of="2022-01-01", group_id=g)
-    edges = [(graph.nodes[s]["name"], data["relation"], graph.nodes[o]["name"]) for s, o, data in graph.edges(data=True)]
+    edges = [
+        (graph.nodes[s]["name"], data["relation"], graph.nodes[o]["name"])
+        for s, o, data in graph.edges(data=True)
+    ]
     assert edges == [("Alice", "LIVES_IN", "Beijing")]
 
 
 # -- late news about the past is born closed ---------------------------------------------------------
-def test_late_news_about_the_past_is_born_ending_where_the_known_fact_begins(tg: TemporalGraph, tick, groups) -> None:
+def test_late_news_about_the_past_is_born_ending_where_the_known_fact_begins(
+    tg: TemporalGraph, tick, groups
+) -> None:
     g = groups()
     tick()
     paris = tg.add_fact("Alice", "lives in", "Paris", valid_at="2022", group_id=g)
@@ -96,7 +101,9 @@ def test_quitting_a_job_ends_it_with_no_successor(tg: TemporalGraph, tick, group
     tick()
     ended = tg.end_fact("Alice", "works at", "Acme", at="2023", group_id=g)
 
-    assert [(f.object, f.valid_at, f.invalid_at, f.fact_id) for f in ended] == [("Acme", d(2020), d(2023), acme.fact_id)]
+    assert [(f.object, f.valid_at, f.invalid_at, f.fact_id) for f in ended] == [
+        ("Acme", d(2020), d(2023), acme.fact_id)
+    ]
     assert tg.now("Alice", "works at", group_id=g) == []
     assert [f.object for f in tg.as_of("2022-06-01", group_id=g)] == ["Acme"]
     assert tg.as_of("2023-06-01", group_id=g) == []
@@ -140,7 +147,9 @@ def test_an_ending_told_before_its_start_still_applies(tg: TemporalGraph, tick, 
 
 
 # -- a correction retracts in transaction time ---------------------------------------------------
-def test_a_correction_retracts_the_wrong_fact_and_history_never_shows_it(tg: TemporalGraph, tick, groups) -> None:
+def test_a_correction_retracts_the_wrong_fact_and_history_never_shows_it(
+    tg: TemporalGraph, tick, groups
+) -> None:
     g = groups()
     tick()
     tg.add_fact("Alice", "lives in", "Beijing", valid_at="2018", group_id=g)
@@ -155,7 +164,9 @@ def test_a_correction_retracts_the_wrong_fact_and_history_never_shows_it(tg: Tem
 
     assert [f.id for f in retracted] == [paris.id]
     assert retracted[0].expired_at == retracted_at, "retract_fact should return the rows as expired"
-    assert timeline(tg.history("Alice", group_id=g)) == [("Beijing", d(2018), d(2021)), ("Lyon", d(2021), None)]
+    assert timeline(tg.history("Alice", group_id=g)) == [
+        ("Beijing", d(2018), d(2021)), ("Lyon", d(2021), None)
+    ]
     assert [f.object for f in tg.as_of("2022", group_id=g)] == ["Lyon"]
     # Before the correction the memory believed Paris; the audit keeps the wrong version.
     assert [f.object for f in tg.as_of("2022", known_at=believed_paris, group_id=g)] == ["Paris"]
@@ -192,7 +203,9 @@ def test_a_duplicate_merges_its_episode_into_the_existing_row(tg: TemporalGraph,
     assert again.episode_ids == ("ep-1", "ep-2"), "add_fact should return the merged row with its provenance"
 
 
-def test_a_restated_interval_extends_the_fact_and_a_known_end_still_stands(tg: TemporalGraph, tick, groups) -> None:
+def test_a_restated_interval_extends_the_fact_and_a_known_end_still_stands(
+    tg: TemporalGraph, tick, groups
+) -> None:
     g = groups()
     tick()
     tg.add_fact("Alice", "works at", "Acme", valid_at="2019", invalid_at="2021", group_id=g)
@@ -212,7 +225,9 @@ def test_a_restated_interval_extends_the_fact_and_a_known_end_still_stands(tg: T
         (2019, 2022), (2025, 2026)]
 
 
-def test_an_undated_repeat_merges_and_an_undated_change_starts_at_the_write_time(tg: TemporalGraph, tick, groups) -> None:
+def test_an_undated_repeat_merges_and_an_undated_change_starts_at_the_write_time(
+    tg: TemporalGraph, tick, groups
+) -> None:
     g = groups()
     tick()
     paris = tg.add_fact("Alice", "lives in", "Paris", group_id=g)
@@ -226,7 +241,9 @@ def test_an_undated_repeat_merges_and_an_undated_change_starts_at_the_write_time
 
 
 # -- scoping: only the same group, subject and relation interact ---------------------------------
-def test_facts_about_other_subjects_relations_or_groups_never_expire_this_one(tg: TemporalGraph, tick, groups) -> None:
+def test_facts_about_other_subjects_relations_or_groups_never_expire_this_one(
+    tg: TemporalGraph, tick, groups
+) -> None:
     g, other = groups("a"), groups("b")
     tick()
     paris = tg.add_fact("Alice", "lives in", "Paris", valid_at="2020", group_id=g)
