@@ -589,7 +589,7 @@ def _entity_ids(facts: Iterable[Fact]) -> list[str]:
 
 def facts_to_graph(facts: Iterable[Fact], entities: Iterable[Entity]) -> nx.MultiDiGraph:
     """Entities as nodes (by id), facts as edges keyed by row id, attributes as plain values."""
-    graph = nx.MultiDiGraph()
+    graph: nx.MultiDiGraph = nx.MultiDiGraph()
     for e in entities:
         graph.add_node(e.id, name=e.name, type=e.type)
     for f in facts:

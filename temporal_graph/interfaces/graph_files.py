@@ -22,7 +22,7 @@ def graph_file(graph: nx.MultiDiGraph, format: str) -> str:
 def _plain(graph: nx.MultiDiGraph) -> nx.MultiDiGraph:
     """A copy whose attributes both formats can hold: times as ISO 8601 text, unknown values left out,
     and the ``fact`` objects dropped (the fields a reader needs are already on the edge)."""
-    plain = nx.MultiDiGraph()
+    plain: nx.MultiDiGraph = nx.MultiDiGraph()
     for node, attributes in graph.nodes(data=True):
         plain.add_node(node, **_values(attributes))
     for source, target, key, attributes in graph.edges(keys=True, data=True):
