@@ -11,8 +11,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from temporal_graph import FactInput, Ontology, TemporalGraph
-from temporal_graph.interfaces.cli import main
 from temporal_graph.errors import InvalidInput
+from temporal_graph.interfaces.cli import main
 from temporal_graph.times import ManualClock
 
 ONTOLOGY = Ontology.default_personal().with_relations({"PLAYS_FOR": "one", "WON": "many"})
@@ -96,7 +96,8 @@ def test_import_facts_from_csv_and_jsonl(tmp_path, capsys) -> None:
                      encoding="utf-8")
     assert main(["--db", str(db), "--group", "club", "import-facts", str(jsonl), "--no-embed"]) == 0
     assert "facts.jsonl:2: not JSON" in capsys.readouterr().out
-    assert main(["--db", str(db), "--group", "club", "import-facts", str(jsonl), "--strict", "--no-embed"]) == 2
+    strict = ["--db", str(db), "--group", "club", "import-facts", str(jsonl), "--strict", "--no-embed"]
+    assert main(strict) == 2
     with TemporalGraph.open(db, ontology=ONTOLOGY, embed=False) as tg:
         history = tg.history("Ana", "lives in", group_id="club")
         assert [(f.object, f.valid_at.year, f.invalid_at and f.invalid_at.year) for f in history] == [
