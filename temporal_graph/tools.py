@@ -22,7 +22,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from .client import TemporalGraph
 from .core import DEFAULT_GROUP
 from .errors import InvalidInput
-from .model import DEFAULT_IMPORTANCE, Answer, Fact, IngestResult, SearchHit
+from .model import DEFAULT_IMPORTANCE, Answer, EntitySummary, Fact, IngestResult, SearchHit
 from .names import name_key
 
 # A short hint for the model; a bad time gets the full list of accepted formats in its error.
@@ -109,6 +109,11 @@ class HistoryInput(_Input):
     relation: str | None = Field(None, description="Only this relation, e.g. 'LIVES_IN'.")
 
 
+class SummaryInput(_Input):
+    entity: str = _name("The entity to summarize, e.g. 'Alice'.")
+    known_at: str | None = _time("As the memory believed it at this moment (default now)", None)
+
+
 class PathsInput(_Input):
     start: str = _name("The entity to start from.")
     end: str | None = Field(None, description="Only chains ending at this entity.")
@@ -153,6 +158,10 @@ class ContextResult(BaseModel):
     context: str
 
 
+class SummaryResult(BaseModel):
+    summary: EntitySummary | None = Field(description="None when nothing was known about the entity then.")
+
+
 class ForgetResult(BaseModel):
     group_id: str
     removed: int
@@ -195,6 +204,10 @@ def _as_of(tg: TemporalGraph, a: AsOfInput, group: str) -> FactsResult:
 
 def _history(tg: TemporalGraph, a: HistoryInput, group: str) -> FactsResult:
     return FactsResult(facts=tg.history(a.subject, a.relation, group_id=group))
+
+
+def _summary(tg: TemporalGraph, a: SummaryInput, group: str) -> SummaryResult:
+    return SummaryResult(summary=tg.summary(a.entity, known_at=a.known_at, group_id=group))
 
 
 def _paths(tg: TemporalGraph, a: PathsInput, group: str) -> PathsResult:
@@ -277,6 +290,10 @@ TOOLS: tuple[ToolSpec, ...] = (
              "The timeline of a subject (optionally one relation) as currently believed, oldest first: "
              "where someone lived, worked, ... and from when until when.",
              HistoryInput, FactsResult, _history, writes=False),
+    ToolSpec("summary",
+             "A short description of an entity made from its current facts (newest first), as the memory "
+             "believed it now or at known_at. A cheap first look before asking for facts.",
+             SummaryInput, SummaryResult, _summary, writes=False),
     ToolSpec("paths",
              "Multi-hop chains of facts from an entity (e.g. Kenji -HAS_SIBLING-> Hiro -LIVES_IN-> Osaka), "
              "every hop valid at the same moment, shortest first.",

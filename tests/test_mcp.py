@@ -17,8 +17,8 @@ import pytest
 from mcp import Client, StdioServerParameters
 
 ROOT = Path(__file__).resolve().parents[1]
-TOOLS = ["add_episode", "add_fact", "end_fact", "retract_fact", "search", "now", "as_of", "history", "paths",
-         "ask", "context"]
+TOOLS = ["add_episode", "add_fact", "end_fact", "retract_fact", "search", "now", "as_of", "history",
+         "summary", "paths", "ask", "context"]
 ENV = {**os.environ, "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1", "PYTHONPATH": str(ROOT)}
 
 
@@ -67,6 +67,8 @@ async def _every_tool(client: Client) -> None:
     assert sorted(f["object"] for f in then["facts"]) == ["Acme", "Paris"]
     history = await _call(client, "history", {"subject": "Alice", "relation": "works at"})
     assert [f["object"] for f in history["facts"]] == ["Acme"]
+    summary = (await _call(client, "summary", {"entity": "Alice"}))["summary"]
+    assert "Paris" in summary["text"]
     chains = await _call(client, "paths", {"start": "Alice", "as_of": "2022-01-01", "max_hops": 1})
     assert sorted(p[0]["object"] for p in chains["paths"]) == ["Acme", "Paris"]
     hits = await _call(client, "search", {"query": "Lisbon", "limit": 3})

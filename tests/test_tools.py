@@ -17,8 +17,8 @@ from temporal_graph.interfaces.cli import main as cli_main
 from temporal_graph.tools import TOOLS, call_tool, group_summary, tool_schemas
 
 README = Path(__file__).resolve().parents[1] / "README.md"
-NAMES = ["add_episode", "add_fact", "end_fact", "retract_fact", "search", "now", "as_of", "history", "paths",
-         "ask", "context"]
+NAMES = ["add_episode", "add_fact", "end_fact", "retract_fact", "search", "now", "as_of", "history",
+         "summary", "paths", "ask", "context"]
 
 
 def test_schemas_are_openai_function_tools_with_valid_json_schema():
@@ -69,6 +69,8 @@ def test_a_round_trip_through_every_tool(tg, tick):
     assert [f["object"] for f in before_retraction["facts"]] == ["jazz"]
     history = call_tool(tg, "history", {"subject": "Alice", "relation": "WORKS_AT"})
     assert [f["invalid_at"] for f in history["facts"]] == ["2024-05-01T00:00:00Z"]
+    summary = call_tool(tg, "summary", {"entity": "Alice"})["summary"]
+    assert "Paris" in summary["text"] and "Acme" not in summary["text"]  # Acme ended; Paris holds
     chains = call_tool(tg, "paths", {"start": "Alice", "as_of": "2022-01-01", "max_hops": 2})
     walked = [[p[0]["subject"], *(hop["object"] for hop in p)] for p in chains["paths"]]
     assert ["Alice", "Acme", "Berlin"] in walked
