@@ -44,7 +44,7 @@ from ..errors import (
     StoreError,
     StoreLocked,
 )
-from ..model import DEFAULT_IMPORTANCE, Assertion, Entity, EntitySummary, Episode, Fact
+from ..model import DEFAULT_IMPORTANCE, Assertion, Entity, EntitySummary, Episode, Fact, RecordKind
 from ..names import check_identifier, name_key, quoted_terms
 from ..times import UTC
 from .edge import MapErrors
@@ -58,6 +58,8 @@ log = logging.getLogger(__name__)
 OWN_LABELS = frozenset({"Entity", "Episode", "Assertion", "EntityKey", "MemoryGroup", "EntitySummary"})
 _NO_LIMIT = 2**62
 _INDEX_WAIT_SECONDS = 300
+# Statement names spell the kinds in the plural: facts_missing_embedding, text_search_entities, ...
+_PLURAL = {RecordKind.FACT: "facts", RecordKind.ENTITY: "entities", RecordKind.EPISODE: "episodes"}
 
 
 def entity_label(entity_type: str) -> str | None:
@@ -340,7 +342,8 @@ class Neo4jTx(_Reads):
         self._insert_rows(changes.insert)
         self._add_provenance(changes.provenance, known_groups)
         self._set_fact_embeddings(changes.fact_embeddings, known_groups)
-        for kind, vectors in (("entity", changes.entity_embeddings), ("episode", changes.episode_embeddings)):
+        for kind, vectors in ((RecordKind.ENTITY, changes.entity_embeddings),
+                              (RecordKind.EPISODE, changes.episode_embeddings)):
             self._node_embeddings(kind, vectors, changes)
         self._link_mentions(changes.insert)
 
@@ -496,7 +499,7 @@ class Neo4jTx(_Reads):
             return
         # The group of an entity/episode comes from the same change set, else from the groups this
         # transaction already works on (every statement stays scoped to one group).
-        items = changes.entities if kind == "entity" else changes.episodes
+        items = changes.entities if kind == RecordKind.ENTITY else changes.episodes
         known = {x.id: x.group_id for x in items}
         batches: dict[str, list[dict]] = defaultdict(list)
         for item_id, v in vectors.items():
@@ -652,7 +655,7 @@ class Neo4jStore:
 
     @_edge
     def missing_embeddings(self, group_id: str, kind: str, limit: int) -> list[str]:
-        name = {"fact": "facts", "entity": "entities", "episode": "episodes"}[kind] + "_missing_embedding"
+        name = _PLURAL[kind] + "_missing_embedding"
         params = {"group_id": group_id, "limit": int(limit)}
         return [row["id"] for row in self._read(lambda r: r._r.run(name, params))]
 
@@ -675,12 +678,11 @@ class Neo4jStore:
 
     @_edge
     def text_search(self, group_id: str, kind: str, query: str, limit: int) -> list[tuple[str, float]]:
-        name = {"fact": "text_search_facts", "entity": "text_search_entities",
-                "episode": "text_search_episodes"}[kind]
+        name = "text_search_" + _PLURAL[kind]
         lucene = quoted_terms(query)
         if lucene is None or limit <= 0:
             return []
-        if kind == "fact" and not self._fact_text_types:
+        if kind == RecordKind.FACT and not self._fact_text_types:
             self._fact_text_types = self._current_fact_text_types()
             if not self._fact_text_types:
                 return []  # no fact was ever written: the index does not exist yet
@@ -695,13 +697,13 @@ class Neo4jStore:
         if limit <= 0:
             return []
         vec = [float(x) for x in vector]
-        if kind == "fact":
+        if kind == RecordKind.FACT:
             ready = set(self._relations_ready)
             relations = [r for r in self.relations(group_id) if r in ready]
             indexes = [f"fact_embedding_{check_identifier(r)}" for r in relations]
             name = "vector_search_facts"
         else:
-            indexes = [{"entity": "entity_embedding", "episode": "episode_embedding"}[kind]]
+            indexes = [{RecordKind.ENTITY: "entity_embedding", RecordKind.EPISODE: "episode_embedding"}[kind]]
             name = "vector_search_nodes"
         hits: dict[str, float] = {}
         for index in indexes:

@@ -22,7 +22,7 @@ from typing import Any, TypeVar
 import numpy as np
 
 from ..errors import ConstraintViolation, InvalidInput, StoreClosed, StoreError, StoreLocked
-from ..model import DEFAULT_IMPORTANCE, Assertion, Entity, EntitySummary, Episode, Fact
+from ..model import DEFAULT_IMPORTANCE, Assertion, Entity, EntitySummary, Episode, Fact, RecordKind
 from ..names import name_key, quoted_terms
 from ..times import from_micros, to_micros
 from .edge import MapErrors
@@ -106,7 +106,11 @@ _NAMES_JOIN = "JOIN entities s ON s.id = f.subject_id JOIN entities o ON o.id = 
 
 
 # Table of each searchable kind, and which of its rows search covers (facts: current rows only).
-_EMBEDDED = {"fact": ("facts", True), "entity": ("entities", False), "episode": ("episodes", False)}
+_EMBEDDED = {
+    RecordKind.FACT: ("facts", True),
+    RecordKind.ENTITY: ("entities", False),
+    RecordKind.EPISODE: ("episodes", False),
+}
 
 
 def _us(moment: datetime | None) -> int | None:
@@ -337,9 +341,9 @@ class SQLiteStore:
         for row_id, episode_ids in changes.provenance.items():
             self._add_provenance(row_id, episode_ids)
         for kind, vectors in (
-            ("fact", changes.fact_embeddings),
-            ("entity", changes.entity_embeddings),
-            ("episode", changes.episode_embeddings),
+            (RecordKind.FACT, changes.fact_embeddings),
+            (RecordKind.ENTITY, changes.entity_embeddings),
+            (RecordKind.EPISODE, changes.episode_embeddings),
         ):
             for item_id, vector in vectors.items():
                 self._set_embedding(kind, item_id, vector)
@@ -412,7 +416,7 @@ class SQLiteStore:
              _minute_floor(valid, _I32_MIN), _minute_ceil(invalid, _I32_MAX)),
         )
         c.execute("DELETE FROM facts_fts WHERE rowid = ?", (rowid,))
-        self._staged.append((group_id, "fact", row_id, None))
+        self._staged.append((group_id, RecordKind.FACT, row_id, None))
 
     def _insert_row(self, f: Fact) -> None:
         cur = self._conn.execute(
@@ -598,9 +602,9 @@ class SQLiteStore:
         if match is None:
             return []
         table, fts, extra = {
-            "fact": ("facts", "facts_fts", "AND t.expired_at IS NULL"),
-            "entity": ("entities", "entities_fts", ""),
-            "episode": ("episodes", "episodes_fts", ""),
+            RecordKind.FACT: ("facts", "facts_fts", "AND t.expired_at IS NULL"),
+            RecordKind.ENTITY: ("entities", "entities_fts", ""),
+            RecordKind.EPISODE: ("episodes", "episodes_fts", ""),
         }[kind]
         rows = self._rows(
             f"SELECT t.id, bm25({fts}) AS score FROM {fts} JOIN {table} t ON t.rowid = {fts}.rowid "
