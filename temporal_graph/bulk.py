@@ -71,6 +71,7 @@ def add_facts(
         keys.setdefault((name_key(pending.subject), pending.relation), []).append(pending)
 
     created: set[str] = set()  # entities this load created: their keys need no reading
+    touched: dict[str, None] = {}  # entities whose facts changed, for the after-write hooks
 
     def load(w: FactWriter, batch: list[list[_Pending]]) -> None:
         seen = 0
@@ -89,11 +90,16 @@ def add_facts(
             report.rows_written += len(rows)
             report.errors += [BulkError(index=i, reason=reason) for i, reason in refused]
         report.entities_created += len(w.entities_created)
+        touched.update(w.touched)
 
     with progress_bar(progress, "loading facts", report.items - len(report.errors)) as advance:
         for batch in _key_batches(keys.values(), batch_size):
-            core.write(group_id, partial(load, batch=batch), embed=embed)
+            core.write(group_id, partial(load, batch=batch), embed=embed, hooks=False)
             advance(sum(len(items) for items in batch))
+    # The hooks (entity summaries) run once for the whole load, not per batch: an entity spread over
+    # many batches (a city every batch names) is summarized once, from all of its new facts.
+    if touched:
+        core.write(group_id, lambda w: w.touched.update(touched), embed=False)
     report.errors.sort(key=lambda e: e.index)
     report.seconds = time.perf_counter() - started
     return report

@@ -107,7 +107,9 @@ class Core:
     def find_entity(self, name: str, group_id: str = DEFAULT_GROUP) -> Entity | None:
         return self.store.entity_by_key(check_group(group_id), name_key(clean_name(name)))
 
-    def write(self, group_id: str, fn: Callable[[FactWriter], T], *, embed: bool | None = None) -> T:
+    def write(
+        self, group_id: str, fn: Callable[[FactWriter], T], *, embed: bool | None = None, hooks: bool = True
+    ) -> T:
         """Run ``fn`` with a writer in one transaction of the store, at one transaction time; then
         (unless ``embed`` or the memory's ``embed`` setting is False) embed what it added, in one
         batch, so no read ever has to."""
@@ -121,7 +123,7 @@ class Core:
         result = self.store.write(run)
         if (self.embed if embed is None else embed) and writers:
             self.embed_records(writers[0].written(), known=writers[0].entity_vectors)
-        for hook in self.after_write if writers else ():
+        for hook in self.after_write if writers and hooks else ():
             hook(group_id, writers[0])
         return result
 
