@@ -48,7 +48,7 @@ from temporal_graph.core import DEFAULT_GROUP, Core
 from temporal_graph.embeddings import kind_of
 from temporal_graph.errors import InvalidInput
 from temporal_graph.model import RECORD_KINDS, SEARCH_METHODS, Entity, Episode, Fact, RecordKind, SearchHit
-from temporal_graph.names import check_group
+from temporal_graph.names import MAX_NAME_CHARS, check_group
 from temporal_graph.stores.protocol import FactQuery
 from temporal_graph.times import TimeLike
 
@@ -95,7 +95,7 @@ def named_entities(core: Core, text: str, group_id: str) -> list[Entity]:
             # …but a name may hold one: "John R. Pierce", "Sunderland A.F.C." at the end of a sentence.
             for name in dict.fromkeys((" ".join(gram), " ".join([*raw[i : i + n - 1], gram[-1]]),
                                        " ".join(raw[i : i + n]))):
-                if entity is None:
+                if entity is None and len(name) <= MAX_NAME_CHARS:  # a longer "word" names nobody
                     entity = core.find_entity(name, group_id)
             if entity is not None:
                 for j in range(i, i + n):

@@ -141,3 +141,10 @@ def test_a_name_every_fact_carries_adds_no_graph_weight(tg, tick):
     # Every fact is about Caroline: being her neighbour weighs nothing in the fusion.
     without_graph = tg.search("Does Caroline like tennis?", kinds=("fact",), methods=("bm25", "embedding"))
     assert [(h.text, h.score) for h in hits] == [(h.text, h.score) for h in without_graph]
+
+
+def test_a_query_holding_a_very_long_word_still_searches(memory):
+    # A pasted URL or hash is longer than any name may be: it names nobody, it is no error.
+    hits = memory.search("where does Zhang Wei live? " + "x" * 600, limit=3)
+    assert any("Zhang Wei" in h.text for h in hits)
+    assert memory.context("Zhang Wei " + "y" * 600, budget_tokens=200)
