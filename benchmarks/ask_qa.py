@@ -53,9 +53,9 @@ except ModuleNotFoundError:  # run as a script from the repository root
     from benchmarks import temporal_qa as tqa
 
 from queries.question import HOP_WORDS, SYMMETRIC
-from temporal_graph.errors import TemporalGraphError
-from temporal_graph.model import Answer, Fact
-from temporal_graph.names import clean_name, name_key, normalize_relation
+from temporal_graph.core.errors import TemporalGraphError
+from temporal_graph.core.model import Answer, Fact
+from temporal_graph.core.names import clean_name, name_key, normalize_relation
 
 FAMILIES = ("as-of", "current", "when-start", "when-end", "how-long", "who-inverse", "two-hop", "ever")
 YAGO_LABELS = {

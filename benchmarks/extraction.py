@@ -31,9 +31,9 @@ from typing import Any
 from dateutil import parser as dateparser
 
 from ingestion.offline import OfflineExtractor
-from temporal_graph.extraction import Extraction, Extractor
-from temporal_graph.model import Episode
-from temporal_graph.names import name_key
+from temporal_graph.core.extraction import Extraction, Extractor
+from temporal_graph.core.model import Episode
+from temporal_graph.core.names import name_key
 
 HERE = Path(__file__).resolve().parent
 SET = HERE / "data" / "extraction_set.tsv"

@@ -1,12 +1,12 @@
 """Every Cypher statement the Neo4j store sends, one ``.cypher`` file each, and the lint harness.
 
-This folder is data. The loader the store uses is :mod:`temporal_graph.stores.statements`,
+This folder is data. The loader the store uses is :mod:`temporal_graph.core.stores.statements`,
 re-exported here for the linter and the tests; the console (``tgraph cypher``) is
 :mod:`temporal_graph.interfaces.console`. Imports point one way, ``cypher`` -> ``temporal_graph``,
 since the core must not depend on an outer folder (DESIGN.md's layering).
 """
 
-from temporal_graph.stores.statements import (
+from temporal_graph.core.stores.statements import (
     DIRECTORY,
     SAMPLE_IDENTIFIERS,
     Statement,

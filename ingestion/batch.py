@@ -17,12 +17,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from temporal_graph.core import Core
-from temporal_graph.errors import ImportFormatError, InvalidInput
-from temporal_graph.extraction import Extraction
-from temporal_graph.model import Episode, ImportLineError, ImportReport, IngestResult
-from temporal_graph.names import check_group
-from temporal_graph.progress import progress_bar
-from temporal_graph.writer import FactWriter
+from temporal_graph.core.errors import ImportFormatError, InvalidInput
+from temporal_graph.core.extraction import Extraction
+from temporal_graph.core.model import Episode, ImportLineError, ImportReport, IngestResult
+from temporal_graph.core.names import check_group
+from temporal_graph.core.progress import progress_bar
+from temporal_graph.core.writer import FactWriter
 
 from .pipeline import CONTEXT_EPISODES, apply_episode, extract, make_episode, new_names
 from .readers import FORMATS, ChatMessage, ReadError, detect_format, read_messages

@@ -3,7 +3,7 @@
 Columns / keys: ``subject``, ``relation``, ``object`` (required), ``valid_at``, ``invalid_at``,
 ``text``, ``confidence``, ``importance`` (1-10) (optional; empty means none). Other columns are
 refused, so a typo in a header is an error rather than a silently dropped time. Loaded through
-:func:`temporal_graph.bulk.add_facts` (``TemporalGraph.add_facts``), so the result equals adding
+:func:`temporal_graph.core.bulk.add_facts` (``TemporalGraph.add_facts``), so the result equals adding
 each fact one by one, in file order.
 """
 
@@ -17,10 +17,10 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
-from temporal_graph.bulk import add_facts
 from temporal_graph.core import DEFAULT_GROUP, Core
-from temporal_graph.errors import ImportFormatError, InvalidInput
-from temporal_graph.model import FactInput, ImportLineError
+from temporal_graph.core.bulk import add_facts
+from temporal_graph.core.errors import ImportFormatError, InvalidInput
+from temporal_graph.core.model import FactInput, ImportLineError
 
 COLUMNS = tuple(FactInput.model_fields)
 

@@ -11,10 +11,10 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from temporal_graph.core import DEFAULT_GROUP, Core
-from temporal_graph.extraction import Extractor
+from temporal_graph.core.extraction import Extractor
+from temporal_graph.core.model import Entity, ImportReport, IngestResult
+from temporal_graph.core.times import TimeLike
 from temporal_graph.llm import LLMClient
-from temporal_graph.model import Entity, ImportReport, IngestResult
-from temporal_graph.times import TimeLike
 
 from .batch import BATCH_EPISODES, import_file
 from .pipeline import CONTEXT_EPISODES, apply_episode, extract, make_episode, new_names

@@ -1,6 +1,6 @@
 """Fact extraction with an LLM: one structured call per episode, a second only to disambiguate.
 
-The model fills :class:`temporal_graph.extraction.Extraction`; time phrases come back exactly as
+The model fills :class:`temporal_graph.core.extraction.Extraction`; time phrases come back exactly as
 written and are resolved later, in code, against the episode's reference time.
 
 Chat content is data: the episode and its context travel as a JSON document in the user message
@@ -8,10 +8,10 @@ Chat content is data: the episode and its context travel as a JSON document in t
 nothing inside it is an instruction.
 
 Failure contract:
-- ``extract`` raises :class:`~temporal_graph.errors.LLMOutputError` when the model's answer does
+- ``extract`` raises :class:`~temporal_graph.core.errors.LLMOutputError` when the model's answer does
   not fit the schema. The pipeline keeps the episode, writes no facts for it and records the
   message as a warning (``try_extract`` does exactly that for callers who prefer a value).
-- :class:`~temporal_graph.errors.LLMUnavailable` / :class:`~temporal_graph.errors.LLMError`
+- :class:`~temporal_graph.core.errors.LLMUnavailable` / :class:`~temporal_graph.core.errors.LLMError`
   (endpoint down after retries, bad key, unknown model) propagate: every later episode would fail
   the same way, so stopping (an import is resumable) beats storing episodes with no facts.
 - ``disambiguate`` answers None ("no match, create a new entity") on an invalid answer: a missed
@@ -27,12 +27,12 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from temporal_graph.errors import LLMOutputError
-from temporal_graph.extraction import ExtractedEntity, Extraction
+from temporal_graph.core.errors import LLMOutputError
+from temporal_graph.core.extraction import ExtractedEntity, Extraction
+from temporal_graph.core.model import Episode
+from temporal_graph.core.names import normalize_relation
+from temporal_graph.core.ontology import Ontology
 from temporal_graph.llm import LLMClient
-from temporal_graph.model import Episode
-from temporal_graph.names import normalize_relation
-from temporal_graph.ontology import Ontology
 
 log = logging.getLogger(__name__)
 
@@ -131,7 +131,7 @@ def _clip(text: str, limit: int) -> str:
 
 
 class LLMExtractor:
-    """An :class:`~temporal_graph.extraction.Extractor` backed by an LLM (one call per episode).
+    """An :class:`~temporal_graph.core.extraction.Extractor` backed by an LLM (one call per episode).
 
     ``llm`` is an :class:`~temporal_graph.llm.LLMClient` (or ``ScriptedLLM``). The prompt lists
     ``relations`` when given, else the relations of ``ontology`` (default: the personal ontology),
@@ -276,7 +276,7 @@ def disambiguate(
 ) -> str | None:
     """Ask the LLM whether ``name`` is one of ``candidates``; return that candidate's ``id`` or None.
 
-    Candidates are :class:`~temporal_graph.model.Entity` objects (or mappings with ``id``,
+    Candidates are :class:`~temporal_graph.core.model.Entity` objects (or mappings with ``id``,
     ``name`` and optionally ``type``, ``aliases``, ``summary``). One call; none when there are no
     candidates. An invalid or out-of-range answer means None (keep the entities apart).
     """

@@ -31,7 +31,7 @@ STUDIED_AT rather than an open-ended LIVES_IN; with a time ("I lived in Rome in 
 2019 to 2021") it stays LIVES_IN with time_text / end_time_text.
 
 Importance: the extractor rates nothing itself; each fact gets its relation's importance from the
-memory's ontology (the documented table in ``temporal_graph.ontology``, ``Ontology.importance``).
+memory's ontology (the documented table in ``temporal_graph.core.ontology``, ``Ontology.importance``).
 
 Cost is linear in the message: rules run on clauses of at most MAX_CLAUSE_CHARS characters, and
 the context episodes' facts are worked out once per extraction.
@@ -44,10 +44,10 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
-from temporal_graph.extraction import ExtractedEntity, ExtractedFact, Extraction, StatementKind
-from temporal_graph.model import Episode
-from temporal_graph.names import name_key, relation_phrase
-from temporal_graph.timeexpr import Prefer, TimeMatch, find_time_expressions, resolve_time
+from temporal_graph.core.extraction import ExtractedEntity, ExtractedFact, Extraction, StatementKind
+from temporal_graph.core.model import Episode
+from temporal_graph.core.names import name_key, relation_phrase
+from temporal_graph.core.timeexpr import Prefer, TimeMatch, find_time_expressions, resolve_time
 
 from . import offline_vocab as vocab
 

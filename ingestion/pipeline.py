@@ -13,14 +13,14 @@ from collections.abc import Sequence
 from datetime import datetime, timedelta
 
 from temporal_graph.core import Core
-from temporal_graph.errors import InvalidInput, LLMOutputError
-from temporal_graph.extraction import ExtractedFact, Extraction, Extractor
-from temporal_graph.model import Entity, Episode, Fact, IngestResult
-from temporal_graph.names import check_group, clean_name, name_key, normalize_relation
-from temporal_graph.rules import claimant
-from temporal_graph.timeexpr import resolve_time
-from temporal_graph.times import TimeLike
-from temporal_graph.writer import FactWriter, episode_id_for
+from temporal_graph.core.errors import InvalidInput, LLMOutputError
+from temporal_graph.core.extraction import ExtractedFact, Extraction, Extractor
+from temporal_graph.core.model import Entity, Episode, Fact, IngestResult
+from temporal_graph.core.names import check_group, clean_name, name_key, normalize_relation
+from temporal_graph.core.rules import claimant
+from temporal_graph.core.timeexpr import resolve_time
+from temporal_graph.core.times import TimeLike
+from temporal_graph.core.writer import FactWriter, episode_id_for
 
 from .resolution import EntityResolver
 

@@ -11,7 +11,7 @@ JSONL and CSV are read line by line, so a file of any length is never held in me
 The two JSON formats are single documents and are parsed whole.
 
 A problem with the file as a whole (missing, empty, unknown format, not UTF-8 in its first
-64 KiB, broken JSON document) raises :class:`~temporal_graph.errors.ImportFormatError` before
+64 KiB, broken JSON document) raises :class:`~temporal_graph.core.errors.ImportFormatError` before
 anything is yielded. A problem with one line or record (including a line of bad bytes further
 into a streamed file) is yielded as a :class:`ReadError` and reading goes on, so one bad line
 never costs the rest of an import.
@@ -41,8 +41,8 @@ from typing import Any
 from dateutil import parser as _dateparser
 from pydantic import BaseModel, ConfigDict, field_validator
 
-from temporal_graph.errors import ImportFormatError, InvalidTime
-from temporal_graph.times import UTC, to_utc
+from temporal_graph.core.errors import ImportFormatError, InvalidTime
+from temporal_graph.core.times import UTC, to_utc
 
 __all__ = ["FORMATS", "ChatMessage", "ReadError", "detect_format", "read_messages"]
 

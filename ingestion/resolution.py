@@ -12,9 +12,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from temporal_graph.model import Entity
-from temporal_graph.names import clean_name
-from temporal_graph.writer import FactWriter
+from temporal_graph.core.model import Entity
+from temporal_graph.core.names import clean_name
+from temporal_graph.core.writer import FactWriter
 
 # Cosine similarity of MiniLM name embeddings above which two names of one type are one entity
 # ("NYC" / "New York City"); between AMBIGUOUS and SAME an LLM may decide.

@@ -1,6 +1,6 @@
-"""The read side beyond plain temporal lookups (those are :mod:`temporal_graph.reads`). Every
+"""The read side beyond plain temporal lookups (those are :mod:`temporal_graph.core.reads`). Every
 function takes the typed :class:`~temporal_graph.core.Core`, never the ``TemporalGraph`` facade,
-which imports them. Records are embedded when written (``temporal_graph.embeddings``); a read
+which imports them. Records are embedded when written (``temporal_graph.core.embeddings``); a read
 encodes only its query.
 
 - :mod:`queries.paths`: multi-hop chains of facts valid at one time, or overlapping in time.

@@ -16,8 +16,8 @@ from typing import Literal
 
 from dateutil.relativedelta import relativedelta
 
-from temporal_graph.model import Fact
-from temporal_graph.names import relation_phrase
+from temporal_graph.core.model import Fact
+from temporal_graph.core.names import relation_phrase
 
 Precision = Literal["year", "month", "day", "told"]
 _BY_GRANULARITY: dict[str, Precision] = {

@@ -9,9 +9,8 @@ from collections.abc import Sequence
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, cast
 
-from temporal_graph import reads
-from temporal_graph.core import Core, fact_order
-from temporal_graph.model import Entity, Fact
+from temporal_graph.core import Core, fact_order, reads
+from temporal_graph.core.model import Entity, Fact
 
 from .answer_text import coarser, date_text, duration_text, end_text, precision, relation_words, start_text
 from .context import fact_line

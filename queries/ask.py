@@ -30,11 +30,11 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from temporal_graph.core import DEFAULT_GROUP, Core
-from temporal_graph.errors import InvalidInput, TemporalGraphError
-from temporal_graph.model import Answer, Entity, QuestionKind, QuestionPlan
-from temporal_graph.names import check_group, normalize_relation
-from temporal_graph.stores.protocol import FactQuery
-from temporal_graph.times import TimeLike
+from temporal_graph.core.errors import InvalidInput, TemporalGraphError
+from temporal_graph.core.model import Answer, Entity, QuestionKind, QuestionPlan
+from temporal_graph.core.names import check_group, normalize_relation
+from temporal_graph.core.stores.protocol import FactQuery
+from temporal_graph.core.times import TimeLike
 
 from .answering import answer_plan
 from .hops import Hop

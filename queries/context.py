@@ -19,10 +19,10 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from temporal_graph.core import DEFAULT_GROUP, Core
-from temporal_graph.errors import InvalidInput
-from temporal_graph.model import Episode, Fact, RecordKind
-from temporal_graph.names import check_group, relation_phrase
-from temporal_graph.times import TimeLike
+from temporal_graph.core.errors import InvalidInput
+from temporal_graph.core.model import Episode, Fact, RecordKind
+from temporal_graph.core.names import check_group, relation_phrase
+from temporal_graph.core.times import TimeLike
 
 from .search import search
 

@@ -10,9 +10,9 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from temporal_graph.core import Core
-from temporal_graph.intervals import overlaps, valid_interval
-from temporal_graph.model import Entity, Fact
-from temporal_graph.stores.protocol import FactQuery
+from temporal_graph.core.intervals import overlaps, valid_interval
+from temporal_graph.core.model import Entity, Fact
+from temporal_graph.core.stores.protocol import FactQuery
 
 from .question import INVERSE, SYMMETRIC
 from .question_time import TimeSpec

@@ -27,12 +27,12 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from temporal_graph.core import DEFAULT_GROUP, Core
-from temporal_graph.errors import InvalidInput
-from temporal_graph.intervals import ALWAYS, Interval, common, intersection, valid_interval
-from temporal_graph.model import Fact, Path
-from temporal_graph.names import check_group, normalize_relation
-from temporal_graph.stores.protocol import FactQuery
-from temporal_graph.times import TimeLike
+from temporal_graph.core.errors import InvalidInput
+from temporal_graph.core.intervals import ALWAYS, Interval, common, intersection, valid_interval
+from temporal_graph.core.model import Fact, Path
+from temporal_graph.core.names import check_group, normalize_relation
+from temporal_graph.core.stores.protocol import FactQuery
+from temporal_graph.core.times import TimeLike
 
 Hop = tuple[Fact, str]  # a fact and the entity it leads to
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 
-from temporal_graph.model import QuestionKind
+from temporal_graph.core.model import QuestionKind
 
 MAX_HOPS = 3
 

@@ -15,8 +15,8 @@ import re
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from temporal_graph.model import TimeKind
-from temporal_graph.timeexpr import resolve_time
+from temporal_graph.core.model import TimeKind
+from temporal_graph.core.timeexpr import resolve_time
 
 EPSILON = timedelta(microseconds=1)
 

@@ -26,9 +26,9 @@ import math
 from collections.abc import Mapping, Sequence
 from datetime import datetime
 
-from temporal_graph.errors import InvalidInput
-from temporal_graph.model import DEFAULT_IMPORTANCE, SearchHit
-from temporal_graph.stores.protocol import Store
+from temporal_graph.core.errors import InvalidInput
+from temporal_graph.core.model import DEFAULT_IMPORTANCE, SearchHit
+from temporal_graph.core.stores.protocol import Store
 
 RANKS = ("relevance", "recency", "importance", "blend")
 DEFAULT_RANK = "relevance"

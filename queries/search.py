@@ -45,12 +45,20 @@ from datetime import datetime
 from typing import Any
 
 from temporal_graph.core import DEFAULT_GROUP, Core
-from temporal_graph.embeddings import kind_of
-from temporal_graph.errors import InvalidInput
-from temporal_graph.model import RECORD_KINDS, SEARCH_METHODS, Entity, Episode, Fact, RecordKind, SearchHit
-from temporal_graph.names import MAX_NAME_CHARS, check_group
-from temporal_graph.stores.protocol import FactQuery
-from temporal_graph.times import TimeLike
+from temporal_graph.core.embeddings import kind_of
+from temporal_graph.core.errors import InvalidInput
+from temporal_graph.core.model import (
+    RECORD_KINDS,
+    SEARCH_METHODS,
+    Entity,
+    Episode,
+    Fact,
+    RecordKind,
+    SearchHit,
+)
+from temporal_graph.core.names import MAX_NAME_CHARS, check_group
+from temporal_graph.core.stores.protocol import FactQuery
+from temporal_graph.core.times import TimeLike
 
 from . import ranking
 from .ranking import DEFAULT_HALF_LIFE_DAYS, DEFAULT_RANK

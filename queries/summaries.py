@@ -24,10 +24,10 @@ from typing import Literal
 from pydantic import BaseModel, Field
 
 from temporal_graph.core import DEFAULT_GROUP, Core
-from temporal_graph.errors import LLMError, NotFound
-from temporal_graph.model import Entity, EntitySummary, Fact
-from temporal_graph.names import check_group, relation_phrase
-from temporal_graph.stores.protocol import FactQuery
+from temporal_graph.core.errors import LLMError, NotFound
+from temporal_graph.core.model import Entity, EntitySummary, Fact
+from temporal_graph.core.names import check_group, relation_phrase
+from temporal_graph.core.stores.protocol import FactQuery
 
 from .answer_text import date_text
 

@@ -1,8 +1,7 @@
 """temporal-graph: a bi-temporal knowledge-graph memory for LLM agents."""
 
 from .client import TemporalGraph
-from .interfaces.async_client import AsyncTemporalGraph
-from .model import (
+from .core.model import (
     Answer,
     BulkError,
     BulkReport,
@@ -17,7 +16,8 @@ from .model import (
     Path,
     SearchHit,
 )
-from .ontology import Ontology
+from .core.ontology import Ontology
+from .interfaces.async_client import AsyncTemporalGraph
 
 __all__ = [
     "Answer",

@@ -1,5 +1,5 @@
 """``TemporalGraph``: the client users hold. Thin: it validates, resolves names and times, runs
-statements through :class:`~temporal_graph.writer.FactWriter` and reads through the store.
+statements through :class:`~temporal_graph.core.writer.FactWriter` and reads through the store.
 
 Ingestion (``add_episode``, ``import_file``) and the query layer (``paths``, ``search``,
 ``context``, ``ask``) live in the ``ingestion`` and ``queries`` packages. This facade is the one
@@ -16,13 +16,11 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import networkx as nx
 
-from . import bulk, reads
-from .core import DEFAULT_GROUP, MAX_MESSAGE_CHARS, SUMMARY_CHARS, SUMMARY_LLM_EVERY, Core
-from .embeddings import Embedder
-from .errors import InvalidInput
-from .extraction import Extractor
-from .llm import LLMClient
-from .model import (
+from .core import DEFAULT_GROUP, MAX_MESSAGE_CHARS, SUMMARY_CHARS, SUMMARY_LLM_EVERY, Core, bulk, reads
+from .core.embeddings import Embedder
+from .core.errors import InvalidInput
+from .core.extraction import Extractor
+from .core.model import (
     DEFAULT_IMPORTANCE,
     RECORD_KINDS,
     SEARCH_METHODS,
@@ -40,12 +38,13 @@ from .model import (
     RecordKind,
     SearchHit,
 )
-from .names import check_group, clean_name, normalize_relation
-from .ontology import Ontology, check_importance
-from .progress import progress_bar
-from .stores.protocol import FactQuery, Store
-from .times import UTC, Clock, TimeLike, system_clock
-from .writer import FactWriter
+from .core.names import check_group, clean_name, normalize_relation
+from .core.ontology import Ontology, check_importance
+from .core.progress import progress_bar
+from .core.stores.protocol import FactQuery, Store
+from .core.times import UTC, Clock, TimeLike, system_clock
+from .core.writer import FactWriter
+from .llm import LLMClient
 
 if TYPE_CHECKING:
     from ingestion.ingest import Ingestion
@@ -86,7 +85,7 @@ class TemporalGraph:
     @classmethod
     def open(cls, path: str | FilePath = "memory.db", **options: Any) -> TemporalGraph:
         """The embedded store in one SQLite file (``":memory:"`` for a throw-away one)."""
-        from .stores.sqlite import SQLiteStore
+        from .core.stores.sqlite import SQLiteStore
 
         return cls._over(SQLiteStore(path), options)
 
@@ -103,7 +102,7 @@ class TemporalGraph:
         cls, uri: str, *, auth: tuple[str, str] | None = None, database: str | None = None, **options: Any
     ) -> TemporalGraph:
         """A Neo4j 5 database over Bolt."""
-        from .stores.neo4j import Neo4jStore
+        from .core.stores.neo4j import Neo4jStore
 
         return cls._over(Neo4jStore(uri, auth=auth, database=database), options)
 

@@ -49,7 +49,7 @@ from typing import Any, Literal, Self, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
-from .errors import InvalidInput, LLMError, LLMOutputError, LLMUnavailable
+from .core.errors import InvalidInput, LLMError, LLMOutputError, LLMUnavailable
 
 log = logging.getLogger(__name__)
 
@@ -384,9 +384,9 @@ class LLMClient:
     """Structured calls to an OpenAI-compatible endpoint, cached, retried and validated.
 
     ``structured(messages, Schema, purpose=...)`` returns a ``Schema`` instance or raises:
-    :class:`~temporal_graph.errors.LLMOutputError` when the answer does not validate (the caller
-    decides what to keep), :class:`~temporal_graph.errors.LLMUnavailable` when transient failures
-    outlast the retries, :class:`~temporal_graph.errors.LLMError` when the endpoint rejects the
+    :class:`~temporal_graph.core.errors.LLMOutputError` when the answer does not validate (the caller
+    decides what to keep), :class:`~temporal_graph.core.errors.LLMUnavailable` when transient failures
+    outlast the retries, :class:`~temporal_graph.core.errors.LLMError` when the endpoint rejects the
     request (bad key, unknown model, unsupported response format).
 
     Safe to share between threads (batch import extracts in parallel).

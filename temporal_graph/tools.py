@@ -21,9 +21,9 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from .client import TemporalGraph
 from .core import DEFAULT_GROUP
-from .errors import InvalidInput
-from .model import DEFAULT_IMPORTANCE, Answer, EntitySummary, Fact, IngestResult, SearchHit
-from .names import name_key
+from .core.errors import InvalidInput
+from .core.model import DEFAULT_IMPORTANCE, Answer, EntitySummary, Fact, IngestResult, SearchHit
+from .core.names import name_key
 
 # A short hint for the model; a bad time gets the full list of accepted formats in its error.
 TIME_FORMATS = "ISO 8601 ('2023-05-08', '2023-05-08T13:56:00+08:00') or a date ('8 May 2023', 'May 2023')"
@@ -361,7 +361,7 @@ def call_tool(
 ) -> dict[str, Any]:
     """Validate ``arguments`` for tool ``name``, run it on ``tg`` in ``group_id``, return JSON data.
 
-    Bad arguments raise :class:`~temporal_graph.errors.InvalidInput` (``ToolArgumentError`` or the
+    Bad arguments raise :class:`~temporal_graph.core.errors.InvalidInput` (``ToolArgumentError`` or the
     library's own error, with the command line's message) whose text is one line naming the value.
     """
     spec = tool_spec(name, allow_forget=allow_forget)

@@ -1,6 +1,6 @@
 """A tiny, deliberately naive reference model of the bi-temporal contract.
 
-Written from the contract text only (it does not import ``temporal_graph.rules``): every write
+Written from the contract text only (it does not import ``temporal_graph.core.rules``): every write
 appends an assertion to a log; belief at valid time T as known at K is evaluated directly from
 the definition, point by point, instead of by building a timeline. Property tests compare the
 client against it.

@@ -7,8 +7,8 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from queries.context import count_tokens
-from temporal_graph.model import Episode
-from temporal_graph.stores.protocol import ChangeSet
+from temporal_graph.core.model import Episode
+from temporal_graph.core.stores.protocol import ChangeSet
 
 pytestmark = pytest.mark.slow  # counts tokens with the embedding model's tokenizer
 

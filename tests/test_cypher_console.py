@@ -8,6 +8,7 @@ from datetime import UTC, datetime
 
 from rich.console import Console
 
+from temporal_graph.core.stores.sqlite import SQLiteStore
 from temporal_graph.interfaces.console import (
     EMBEDDED_EXPLANATION,
     Command,
@@ -19,7 +20,6 @@ from temporal_graph.interfaces.console import (
     split_input,
     write_clause,
 )
-from temporal_graph.stores.sqlite import SQLiteStore
 from temporal_graph.times import to_utc
 
 

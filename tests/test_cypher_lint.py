@@ -18,10 +18,10 @@ from pathlib import Path
 import pytest
 
 import cypher
+from temporal_graph.core.ontology import Ontology
+from temporal_graph.core.stores.neo4j import fact_params, fact_statement
+from temporal_graph.core.stores.protocol import FactQuery
 from temporal_graph.interfaces.console import SNIPPETS
-from temporal_graph.ontology import Ontology
-from temporal_graph.stores.neo4j import fact_params, fact_statement
-from temporal_graph.stores.protocol import FactQuery
 
 LINT_DIR = Path(cypher.DIRECTORY) / "lint"
 PACKAGE = LINT_DIR / "node_modules" / "@neo4j-cypher" / "language-support"
@@ -142,7 +142,7 @@ def test_schema_files_split_into_idempotent_commands() -> None:
 
 def test_the_core_never_imports_the_cypher_folder() -> None:
     """Imports point one way: ``cypher`` re-exports the loader of ``temporal_graph``, never back."""
-    probe = ("import sys, temporal_graph, temporal_graph.stores.neo4j, temporal_graph.interfaces.cli, "
+    probe = ("import sys, temporal_graph, temporal_graph.core.stores.neo4j, temporal_graph.interfaces.cli, "
              "temporal_graph.interfaces.console; print('cypher' in sys.modules)")
     repo = Path(__file__).resolve().parents[1]
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, cwd=repo,

@@ -26,7 +26,7 @@ class CountingEmbedder:
 
 
 def test_a_search_right_after_an_import_embeds_nothing_stored(tmp_path) -> None:
-    from temporal_graph.embeddings import default_embedder
+    from temporal_graph.core.embeddings import default_embedder
 
     counting = CountingEmbedder(default_embedder())
     with TemporalGraph.open(tmp_path / "m.db", embedder=counting) as tg:

@@ -23,6 +23,8 @@ from typing import Any
 import pytest
 
 from temporal_graph import TemporalGraph
+from temporal_graph.core.names import GROUP_PATTERN, IDENTIFIER_PATTERN
+from temporal_graph.core.stores import sqlite as sqlite_store
 from temporal_graph.errors import (
     ImportFormatError,
     InvalidGroup,
@@ -34,8 +36,6 @@ from temporal_graph.errors import (
     TemporalGraphError,
 )
 from temporal_graph.interfaces.cli import main
-from temporal_graph.names import GROUP_PATTERN, IDENTIFIER_PATTERN
-from temporal_graph.stores import sqlite as sqlite_store
 from temporal_graph.times import ManualClock, to_utc
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -11,10 +11,10 @@ import re
 import pytest
 
 import cypher
+from temporal_graph.core.names import check_identifier, normalize_relation, quoted_terms
+from temporal_graph.core.stores.neo4j import entity_label, fact_statement
+from temporal_graph.core.stores.protocol import FactQuery
 from temporal_graph.errors import InvalidIdentifier, InvalidName
-from temporal_graph.names import check_identifier, normalize_relation, quoted_terms
-from temporal_graph.stores.neo4j import entity_label, fact_statement
-from temporal_graph.stores.protocol import FactQuery
 
 HOSTILE = [
     "LIVES_IN]->(x) DETACH DELETE x //",

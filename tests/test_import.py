@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 
 from temporal_graph import TemporalGraph
+from temporal_graph.core.stores.protocol import FactQuery
 from temporal_graph.errors import ImportFormatError
-from temporal_graph.stores.protocol import FactQuery
 
 ROOT = Path(__file__).resolve().parents[1]
 LOCOMO = ROOT.parent / "shared" / "data" / "locomo" / "locomo_dev.json"

@@ -1,4 +1,4 @@
-"""Interval algebra (``temporal_graph.intervals``): examples a reader can check, and a property
+"""Interval algebra (``temporal_graph.core.intervals``): examples a reader can check, and a property
 test against the literal definition — an interval is the set of instants it covers."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ from datetime import UTC, datetime, timedelta
 from hypothesis import given
 from hypothesis import strategies as st
 
-from temporal_graph.intervals import ALWAYS, Interval, common, covers, intersection, overlaps
+from temporal_graph.core.intervals import ALWAYS, Interval, common, covers, intersection, overlaps
 
 BASE = datetime(2024, 1, 1, tzinfo=UTC)
 

@@ -26,6 +26,8 @@ from ingestion.llm_extractor import (
     LLMExtractor,
     disambiguate,
 )
+from temporal_graph.core.model import Entity, Episode
+from temporal_graph.core.ontology import Ontology
 from temporal_graph.errors import LLMError, LLMOutputError, LLMUnavailable
 from temporal_graph.extraction import ExtractedEntity, ExtractedFact, Extraction
 from temporal_graph.llm import (
@@ -35,8 +37,6 @@ from temporal_graph.llm import (
     ScriptExhausted,
     TransientLLMError,
 )
-from temporal_graph.model import Entity, Episode
-from temporal_graph.ontology import Ontology
 
 T0 = datetime(2023, 5, 8, 13, 56, tzinfo=UTC)
 

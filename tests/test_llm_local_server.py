@@ -18,10 +18,10 @@ import pytest
 from ingestion.llm_extractor import LLMExtractor
 from queries.ask import QuestionPlan
 from temporal_graph import TemporalGraph
+from temporal_graph.core.model import Episode
 from temporal_graph.errors import InvalidInput, LLMOutputError, LLMUnavailable
 from temporal_graph.extraction import Extraction
 from temporal_graph.llm import LLMClient, ResponseCache
-from temporal_graph.model import Episode
 from tests.llama_like_server import LlamaLikeServer, table_model
 
 REF = datetime(2023, 5, 8, 13, 56, tzinfo=UTC)

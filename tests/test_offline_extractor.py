@@ -11,9 +11,9 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from ingestion.offline import ANY_OBJECT, OfflineExtractor
+from temporal_graph.core.model import Episode
+from temporal_graph.core.timeexpr import resolve_time
 from temporal_graph.extraction import Extraction
-from temporal_graph.model import Episode
-from temporal_graph.timeexpr import resolve_time
 
 REF = datetime(2023, 5, 8, 13, 56, tzinfo=UTC)
 EXTRACTOR = OfflineExtractor()

@@ -12,7 +12,7 @@ from datetime import UTC, datetime
 import pytest
 
 from ingestion.offline import OfflineExtractor
-from temporal_graph.model import Episode
+from temporal_graph.core.model import Episode
 
 REF = datetime(2023, 5, 8, 13, 56, tzinfo=UTC)
 

@@ -12,10 +12,10 @@ import pytest
 
 from queries.ranking import BLEND_WEIGHTS, RANKS, rerank
 from temporal_graph import TemporalGraph
+from temporal_graph.core.model import DEFAULT_IMPORTANCE, Fact, SearchHit
+from temporal_graph.core.ontology import Ontology
 from temporal_graph.errors import InvalidInput
 from temporal_graph.interfaces.cli import main
-from temporal_graph.model import DEFAULT_IMPORTANCE, Fact, SearchHit
-from temporal_graph.ontology import Ontology
 
 pytestmark = pytest.mark.slow  # search loads the embedding model (once per session)
 

@@ -1,4 +1,4 @@
-"""Unit tests of the pure temporal rules (``temporal_graph.rules``): live assertions, undated
+"""Unit tests of the pure temporal rules (``temporal_graph.core.rules``): live assertions, undated
 starts, timeline derivation for both cardinalities, and reconciliation into row changes."""
 
 from __future__ import annotations
@@ -8,15 +8,15 @@ from datetime import UTC, datetime
 
 import pytest
 
-from temporal_graph.errors import InvalidInterval
-from temporal_graph.model import Assertion, Fact
-from temporal_graph.rules import (
+from temporal_graph.core.model import Assertion, Fact
+from temporal_graph.core.rules import (
     check_interval,
     derive_timeline,
     live_assertions,
     reconcile,
     resolve_start,
 )
+from temporal_graph.errors import InvalidInterval
 
 TX0 = datetime(2025, 1, 1, tzinfo=UTC)
 _ids = itertools.count()

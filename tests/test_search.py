@@ -7,9 +7,9 @@ from datetime import UTC, datetime
 import pytest
 
 from queries.search import named_entities
+from temporal_graph.core.model import Episode
+from temporal_graph.core.stores.protocol import ChangeSet
 from temporal_graph.errors import InvalidInput
-from temporal_graph.model import Episode
-from temporal_graph.stores.protocol import ChangeSet
 
 pytestmark = pytest.mark.slow  # loads the embedding model (once per session)
 

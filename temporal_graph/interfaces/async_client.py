@@ -28,7 +28,7 @@ import networkx as nx
 
 from ..client import TemporalGraph
 from ..core import DEFAULT_GROUP
-from ..model import (
+from ..core.model import (
     Answer,
     BulkReport,
     Diff,
@@ -41,7 +41,7 @@ from ..model import (
     Path,
     SearchHit,
 )
-from ..times import TimeLike
+from ..core.times import TimeLike
 
 T = TypeVar("T")
 

@@ -30,10 +30,10 @@ from queries.search import KINDS, METHODS
 
 from ..client import TemporalGraph
 from ..core import MAX_MESSAGE_CHARS, TRUST_MODES
-from ..errors import InvalidInput, NotFound, TemporalGraphError
-from ..model import DEFAULT_IMPORTANCE, Answer, Diff, Fact, ImportReport, IngestResult, SearchHit
-from ..names import check_group
-from ..times import ACCEPTED_FORMATS
+from ..core.errors import InvalidInput, NotFound, TemporalGraphError
+from ..core.model import DEFAULT_IMPORTANCE, Answer, Diff, Fact, ImportReport, IngestResult, SearchHit
+from ..core.names import check_group
+from ..core.times import ACCEPTED_FORMATS
 from . import render
 from .graph_files import FORMATS, graph_file
 from .show import EntityView, entity_view, render_entity

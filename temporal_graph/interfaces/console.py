@@ -24,7 +24,7 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
-from ..times import to_utc
+from ..core.times import to_utc
 
 EMBEDDED_EXPLANATION = """\
 The Cypher console needs the Neo4j store: this memory is the embedded (SQLite) store, which has

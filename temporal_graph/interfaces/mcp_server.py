@@ -23,7 +23,7 @@ from mcp.shared.exceptions import MCPError
 from .. import __version__
 from ..client import TemporalGraph
 from ..core import DEFAULT_GROUP
-from ..errors import InvalidInput, NotFound, TemporalGraphError
+from ..core.errors import InvalidInput, NotFound, TemporalGraphError
 from ..tools import ToolSpec, call_tool, error_line, group_summary, tool_spec, tool_specs
 from .async_client import AsyncTemporalGraph
 

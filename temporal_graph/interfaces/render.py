@@ -13,8 +13,8 @@ from typing import TYPE_CHECKING
 from rich.console import Console
 from rich.table import Table
 
-from ..model import Answer, Diff, Fact, ImportReport, IngestResult, SearchHit
-from ..names import name_key
+from ..core.model import Answer, Diff, Fact, ImportReport, IngestResult, SearchHit
+from ..core.names import name_key
 
 if TYPE_CHECKING:
     from ingestion.fact_files import FactFileReport

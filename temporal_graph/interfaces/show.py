@@ -13,9 +13,9 @@ from rich.console import Console
 
 from ..client import TemporalGraph
 from ..core import DEFAULT_GROUP
-from ..errors import NotFound
-from ..model import EntitySummary, Fact
-from ..times import TimeLike
+from ..core.errors import NotFound
+from ..core.model import EntitySummary, Fact
+from ..core.times import TimeLike
 from .render import day, fact_table
 
 

@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterator
 import pytest
 
 from temporal_graph import TemporalGraph
-from temporal_graph.stores.sqlite import SQLiteStore
+from temporal_graph.core.stores.sqlite import SQLiteStore
 from temporal_graph.times import ManualClock
 
 StoreFactory = Callable[[], object]
@@ -23,9 +23,9 @@ def _neo4j_factory() -> StoreFactory:
     if not os.environ.get("NEO4J_URI"):
         pytest.skip("NEO4J_URI not set")
     try:
-        from temporal_graph.stores.neo4j import neo4j_store_from_env
+        from temporal_graph.core.stores.neo4j import neo4j_store_from_env
     except ImportError as exc:
-        pytest.skip(f"temporal_graph.stores.neo4j.neo4j_store_from_env is not available ({exc})")
+        pytest.skip(f"temporal_graph.core.stores.neo4j.neo4j_store_from_env is not available ({exc})")
     return neo4j_store_from_env
 
 

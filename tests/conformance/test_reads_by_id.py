@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from temporal_graph import TemporalGraph
-from temporal_graph.stores.protocol import FactQuery
+from temporal_graph.core.stores.protocol import FactQuery
 
 
 def test_rows_by_id_are_filtered_by_time_in_the_store(tg: TemporalGraph, tick, groups) -> None:

@@ -9,11 +9,11 @@ from collections.abc import Callable
 import pytest
 
 from temporal_graph import TemporalGraph
+from temporal_graph.core.model import Episode
+from temporal_graph.core.stores import sqlite as sqlite_store
+from temporal_graph.core.stores.neo4j import Neo4jStore
+from temporal_graph.core.stores.protocol import ChangeSet, FactQuery
 from temporal_graph.errors import ConnectionLost, ConstraintViolation, StoreClosed, StoreError, StoreLocked
-from temporal_graph.model import Episode
-from temporal_graph.stores import sqlite as sqlite_store
-from temporal_graph.stores.neo4j import Neo4jStore
-from temporal_graph.stores.protocol import ChangeSet, FactQuery
 from temporal_graph.times import ManualClock
 
 

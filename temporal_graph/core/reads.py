@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from .core import DEFAULT_GROUP, Core, fact_order
+from .bundle import DEFAULT_GROUP, Core, fact_order
 from .errors import InvalidInput, NotFound
 from .intervals import covers
 from .model import Diff, Fact

@@ -93,7 +93,7 @@ def _utc(moment: datetime | None) -> datetime | None:
 
 # -- driver exceptions -> StoreError ----------------------------------------------------------
 def store_error(exc: Exception, uri: str, *, closed: bool) -> StoreError | None:
-    """The :mod:`temporal_graph.errors` error for a ``neo4j`` driver failure, or None when
+    """The :mod:`temporal_graph.core.errors` error for a ``neo4j`` driver failure, or None when
     ``exc`` is not the driver's (``closed``: the store's ``close()`` has run)."""
     from neo4j import exceptions as neo  # the driver is imported only where Neo4j is used
 
@@ -513,7 +513,7 @@ class Neo4jTx(_Reads):
 
 
 class Neo4jStore:
-    """:class:`temporal_graph.stores.protocol.Store` on Neo4j 5.18+ through the official driver.
+    """:class:`temporal_graph.core.stores.protocol.Store` on Neo4j 5.18+ through the official driver.
 
     ``Neo4jStore("neo4j://localhost:7687", auth=("neo4j", "secret"), database="neo4j")``.
     The schema (``cypher/schema.cypher``) is applied idempotently on connect.

@@ -1,7 +1,7 @@
-"""Where a driver's exceptions become :class:`~temporal_graph.errors.StoreError`: once, at the edge.
+"""Where a driver's exceptions become :class:`~temporal_graph.core.errors.StoreError`: once, at the edge.
 
 Each store writes one context manager that translates its driver's exceptions (``sqlite3``,
-``neo4j``) into the error tree of :mod:`temporal_graph.errors`, and marks every public method with
+``neo4j``) into the error tree of :mod:`temporal_graph.core.errors`, and marks every public method with
 ``MapErrors(that_context_manager)``. Nothing inside a store catches a driver exception to reword
 it, and nothing outside a store ever sees one.
 """

@@ -16,7 +16,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from .core import DEFAULT_GROUP, Core
+from .bundle import DEFAULT_GROUP, Core
 from .errors import InvalidInput
 from .model import BulkError, BulkReport, FactInput
 from .names import check_group, clean_name, name_key, normalize_relation

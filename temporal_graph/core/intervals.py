@@ -15,7 +15,7 @@ ALWAYS: Interval = (None, None)
 
 
 class HasValidTime(Protocol):
-    """Anything with a valid interval (a :class:`~temporal_graph.model.Fact`, a timeline segment)."""
+    """Anything with a valid interval (a :class:`~temporal_graph.core.model.Fact`, a timeline segment)."""
 
     @property
     def valid_at(self) -> datetime | None: ...

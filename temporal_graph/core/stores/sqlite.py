@@ -157,7 +157,7 @@ def _is_locked(exc: sqlite3.Error) -> bool:
 
 
 def store_error(exc: sqlite3.Error, path: str) -> StoreError:
-    """The :mod:`temporal_graph.errors` error for a ``sqlite3`` failure on the file ``path``."""
+    """The :mod:`temporal_graph.core.errors` error for a ``sqlite3`` failure on the file ``path``."""
     if _is_locked(exc):
         return StoreLocked(f"{path}: the database is locked by another writer (waited, then retried "
                            f"{LOCK_RETRIES} times); try again when it is done")
@@ -628,7 +628,8 @@ class SQLiteStore:
         self, group_id: str, kind: str, vector: Sequence[float], limit: int
     ) -> list[tuple[str, float]]:
         """Exact cosine nearest neighbours over the group's vectors of ``kind`` (see
-        :mod:`temporal_graph.stores.vector_index`): loaded from the file once, then kept current by writes."""
+        :mod:`temporal_graph.core.stores.vector_index`): loaded from the file once, then kept current
+        by writes."""
         with self._lock:
             return self._index(group_id, kind).search(vector, limit)
 

@@ -10,17 +10,19 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, tzinfo
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from .embeddings import Embedder, embedding_changes
 from .errors import InvalidInput
-from .llm import LLMClient
 from .model import Entity, Episode, Fact
 from .names import check_group, clean_name, name_key
 from .ontology import Ontology
 from .stores.protocol import Store
 from .times import UTC, Clock, TimeLike, optional_utc, system_clock, to_utc
 from .writer import FactWriter
+
+if TYPE_CHECKING:  # the LLM client sits beside the core, not in it
+    from ..llm import LLMClient
 
 T = TypeVar("T")
 DEFAULT_GROUP = "default"

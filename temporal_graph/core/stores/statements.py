@@ -8,7 +8,7 @@ A file starts with ``//`` header lines; two of them are read here:
 
 Values only ever travel as parameters. The only text put into a statement is a label or a
 relationship type, and :func:`render` places one only after
-:func:`temporal_graph.names.check_identifier` accepted it (a list of them, for ``{{types}}``
+:func:`temporal_graph.core.names.check_identifier` accepted it (a list of them, for ``{{types}}``
 slots, is joined with ``|``). Files whose header says ``// scope: schema`` or ``// scope: admin``
 are the only ones allowed to run without a ``$group_id`` filter.
 
@@ -30,7 +30,7 @@ from ..names import check_identifier
 
 # The folder of the .cypher files, found by path (not by import): it sits next to this package,
 # in a checkout and in site-packages alike (pyproject ships it as package data of ``cypher``).
-DIRECTORY = Path(__file__).resolve().parents[2] / "cypher"
+DIRECTORY = Path(__file__).resolve().parents[3] / "cypher"
 _PLACEHOLDER = re.compile(r"\{\{(\w+)\}\}")
 _NAME = re.compile(r"^[a-z][a-z0-9_]*$")
 

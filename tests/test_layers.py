@@ -1,0 +1,60 @@
+"""The floors hold: the core imports no layer, interface or facade; the layers import no interface
+and no facade. Checked on every import statement, function-level ones included."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+ABOVE_THE_CORE = ("ingestion", "queries", "temporal_graph.client", "temporal_graph.tools",
+                  "temporal_graph.interfaces")
+ABOVE_THE_LAYERS = ("temporal_graph.client", "temporal_graph.tools", "temporal_graph.interfaces")
+
+
+def imported_modules(path: Path, root: Path = ROOT) -> set[str]:
+    """Every module ``path`` imports, relative imports made absolute."""
+    package = ".".join(path.relative_to(root).with_suffix("").parts[:-1])
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                parts = package.split(".")
+                base = ".".join(parts[: len(parts) - node.level + 1] + ([base] if base else []))
+            found.add(base)
+            found.update(f"{base}.{alias.name}" for alias in node.names)
+    return found
+
+
+def offences(folder: str, forbidden: tuple[str, ...], root: Path = ROOT) -> dict[str, list[str]]:
+    out: dict[str, list[str]] = {}
+    for path in sorted((root / folder).rglob("*.py")):
+        bad = sorted(m for m in imported_modules(path, root)
+                     if any(m == f or m.startswith(f + ".") for f in forbidden))
+        if bad:
+            out[path.relative_to(root).as_posix()] = bad
+    return out
+
+
+def test_the_core_imports_nothing_above_it():
+    assert offences("temporal_graph/core", ABOVE_THE_CORE) == {}
+
+
+@pytest.mark.parametrize("layer", ["ingestion", "queries"])
+def test_the_layers_never_import_the_facade_or_an_interface(layer):
+    assert offences(layer, ABOVE_THE_LAYERS) == {}
+
+
+def test_the_checker_sees_relative_and_function_level_imports(tmp_path):
+    core = tmp_path / "temporal_graph" / "core"
+    core.mkdir(parents=True)
+    (core / "probe.py").write_text("def f():\n    from ..client import TemporalGraph\n    import queries.search\n")
+    assert offences("temporal_graph/core", ABOVE_THE_CORE, root=tmp_path) == {
+        "temporal_graph/core/probe.py": ["queries.search", "temporal_graph.client",
+                                         "temporal_graph.client.TemporalGraph"]
+    }
