@@ -3,10 +3,7 @@
 // params: group_id, entity_id, known_at, all_versions
 MATCH (s:EntitySummary {group_id: $group_id})
 WHERE ($entity_id IS NULL OR s.entity_id = $entity_id)
-  AND ($all_versions
-       OR ($known_at IS NULL AND s.expired_at IS NULL)
-       OR ($known_at IS NOT NULL AND s.created_at <= $known_at
-           AND (s.expired_at IS NULL OR s.expired_at > $known_at)))
+  // include: believed_at(s)
 RETURN s.id AS id, s.group_id AS group_id, s.entity_id AS entity_id, s.entity AS entity,
        s.text AS text, s.method AS method, s.fact_ids AS fact_ids, s.created_at AS created_at,
        s.expired_at AS expired_at

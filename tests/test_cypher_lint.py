@@ -21,7 +21,6 @@ import cypher
 from temporal_graph.core.ontology import Ontology
 from temporal_graph.core.stores.neo4j import fact_params, fact_statement
 from temporal_graph.core.stores.protocol import FactQuery
-from temporal_graph.interfaces.console import SNIPPETS
 
 LINT_DIR = Path(cypher.DIRECTORY) / "lint"
 PACKAGE = LINT_DIR / "node_modules" / "@neo4j-cypher" / "language-support"
@@ -61,12 +60,26 @@ def test_every_statement_the_store_can_send_passes_neo4j_lint() -> None:
     relations = sorted(Ontology.default_personal().cardinalities)[:1]
     relations = list(dict.fromkeys(["LIVES_IN", "MENTIONS", "ABOUT", *relations]))
     statements = cypher.sendable_statements(relations)
-    snippet_params = ["group_id", "now", "t", "k", "name"]
-    statements += [{"name": f"console:{k}", "text": v, "params": snippet_params} for k, v in SNIPPETS.items()]
+    snippets = [cypher.statement(name) for name in cypher.names("console")]
+    statements += [{"name": s.name, "text": s.text, "params": sorted(s.params)} for s in snippets]
     result = _lint(["--stdin"], json.dumps(statements))
     assert result.returncode == 0, result.stdout + result.stderr
     assert f"linted {len(statements)} statement(s)" in result.stdout
     assert re.search(r": 0 error\(s\)", result.stdout), result.stdout
+
+
+def test_the_linter_expands_includes_as_the_loader_does() -> None:
+    """The linter reads the files itself; it must lint the very text the store sends."""
+    result = _lint(["--dump"])
+    assert result.returncode == 0, result.stderr
+    dumped = {s["name"].removesuffix(".cypher"): s for s in json.loads(result.stdout)}
+    expected = cypher.names() + cypher.names("console")
+    assert sorted(dumped) == sorted(expected)
+    for name in expected:
+        found = cypher.statement(name)
+        slots = {k: v for k, v in cypher.SAMPLE_IDENTIFIERS.items() if k in found.placeholders}
+        assert dumped[name]["text"] == cypher.fill(found.text, **slots), name
+        assert set(dumped[name]["params"]) == set(found.params), name
 
 
 def test_the_linter_reports_errors_it_is_given() -> None:
@@ -94,14 +107,14 @@ def _code(text: str) -> str:
     return re.sub(r"'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"", "''", text)
 
 
-@pytest.mark.parametrize("name", cypher.names())
+@pytest.mark.parametrize("name", cypher.names() + cypher.names("console"))
 def test_declared_parameters_are_exactly_the_ones_used(name: str) -> None:
     found = cypher.statement(name)
     used = set(_PARAM.findall(_code(found.text)))
     assert used == set(found.params), f"{name}.cypher declares {sorted(found.params)} but uses {sorted(used)}"
 
 
-@pytest.mark.parametrize("name", cypher.names())
+@pytest.mark.parametrize("name", cypher.names() + cypher.names("console"))
 def test_every_data_statement_is_scoped_to_one_group(name: str) -> None:
     found = cypher.statement(name)
     if found.scope in ("schema", "admin"):
@@ -148,3 +161,54 @@ def test_the_core_never_imports_the_cypher_folder() -> None:
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, cwd=repo,
                           env={**os.environ, "PYTHONPATH": str(repo)}, timeout=120)
     assert done.stdout.strip() == "False", done.stderr
+
+
+# -- fragments: the bi-temporal predicate is written once ------------------------------------------
+def test_the_time_predicate_is_spelled_only_in_its_fragments() -> None:
+    """"Valid at T" and "believed at K" live in cypher/fragments/; statements include them."""
+    for path in sorted(Path(cypher.DIRECTORY).glob("*.cypher")):
+        source = path.read_text(encoding="utf-8")
+        assert "<= $valid_time" not in source and "> $known_at" not in source, path.name
+    for name in ("facts_by_subject", "facts_by_object", "facts_by_relation", "facts_by_ids", "facts_in_group",
+                 "facts_count", "summaries_read"):
+        text = cypher.statement(name).text
+        assert "// include:" not in text
+        assert "expired_at > $known_at" in text, name  # expanded: what is sent is the whole statement
+
+
+def test_an_include_is_replaced_by_the_fragment_body_with_its_variable_renamed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from temporal_graph.core.stores import statements
+
+    (tmp_path / "fragments").mkdir()
+    (tmp_path / "fragments" / "alive.cypher").write_text(
+        "// Rows not ended at $at.\n// variable: r\n// params: at\n"
+        "  AND (r.ended IS NULL OR r.ended > $at)\n"
+    )
+    (tmp_path / "fragments" / "loop.cypher").write_text("// include: loop\n")
+    (tmp_path / "people.cypher").write_text(
+        "// params: group_id, at\nMATCH (p:Entity {group_id: $group_id})\nWHERE p.name IS NOT NULL\n"
+        "  // include: alive(p)\nRETURN p.name AS name\n"
+    )
+    (tmp_path / "undeclared.cypher").write_text(
+        "// params: group_id\nMATCH (r:Entity {group_id: $group_id})\nWHERE true\n"
+        "  // include: alive\nRETURN r\n"
+    )
+    (tmp_path / "cycle.cypher").write_text("// params: group_id\n// include: loop\nRETURN $group_id\n")
+    monkeypatch.setattr(statements, "DIRECTORY", tmp_path)
+    monkeypatch.setattr(statements, "FRAGMENTS", tmp_path / "fragments")
+    statements.statement.cache_clear()
+    statements._fragment.cache_clear()
+    try:
+        assert statements.statement("people").text == (
+            "// params: group_id, at\nMATCH (p:Entity {group_id: $group_id})\nWHERE p.name IS NOT NULL\n"
+            "  AND (p.ended IS NULL OR p.ended > $at)\nRETURN p.name AS name\n"
+        )
+        with pytest.raises(ValueError, match=r"undeclared.cypher: its fragments use parameters \['at'\]"):
+            statements.statement("undeclared")
+        with pytest.raises(ValueError, match="cycle: loop -> loop"):
+            statements.statement("cycle")
+    finally:
+        statements.statement.cache_clear()
+        statements._fragment.cache_clear()

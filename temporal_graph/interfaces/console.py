@@ -24,6 +24,7 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
+from ..core.stores.statements import statement
 from ..core.times import to_utc
 
 EMBEDDED_EXPLANATION = """\
@@ -37,44 +38,10 @@ then load or import your memory into it and open the console with
     NEO4J_USER=neo4j NEO4J_PASSWORD=password tgraph --neo4j neo4j://localhost:7687 cypher
 """
 
-ASOF_SNIPPET = """\
-// facts true at $t as the memory believed at $k (half-open intervals; a missing valid_at is "since forever")
-MATCH (s:Entity {group_id: $group_id})-[r]->(o:Entity)
-WHERE r.fact_id IS NOT NULL
-  AND (r.valid_at IS NULL OR r.valid_at <= $t) AND (r.invalid_at IS NULL OR r.invalid_at > $t)
-  AND r.created_at <= $k AND (r.expired_at IS NULL OR r.expired_at > $k)
-RETURN s.name, type(r), o.name, r.valid_at, r.invalid_at
-ORDER BY s.name, type(r);"""
-
-SNIPPETS = {
-    "now": """\
-// what is true now, as currently believed
-MATCH (s:Entity {group_id: $group_id})-[r]->(o:Entity)
-WHERE r.fact_id IS NOT NULL AND r.expired_at IS NULL
-  AND (r.valid_at IS NULL OR r.valid_at <= $now) AND (r.invalid_at IS NULL OR r.invalid_at > $now)
-RETURN s.name, type(r), o.name, r.valid_at
-ORDER BY s.name, type(r);""",
-    "asof": ASOF_SNIPPET,
-    "history": """\
-// the valid-time timeline of one subject, as currently believed
-MATCH (s:Entity {group_id: $group_id, key: toLower($name)})-[r]->(o:Entity)
-WHERE r.fact_id IS NOT NULL AND r.expired_at IS NULL
-RETURN type(r), o.name, r.valid_at, r.invalid_at
-ORDER BY type(r), r.valid_at;""",
-    "audit": """\
-// every version of the facts about one subject, across transaction time
-MATCH (s:Entity {group_id: $group_id, key: toLower($name)})-[r]->(o:Entity)
-WHERE r.fact_id IS NOT NULL
-RETURN r.fact_id, type(r), o.name, r.valid_at, r.invalid_at, r.created_at, r.expired_at
-ORDER BY r.fact_id, r.created_at;""",
-    "provenance": """\
-// the episodes behind current facts
-MATCH (s:Entity {group_id: $group_id})-[r]->(o:Entity)
-WHERE r.fact_id IS NOT NULL AND r.expired_at IS NULL
-MATCH (e:Episode {group_id: $group_id}) WHERE e.id IN r.episode_ids
-RETURN s.name, type(r), o.name, e.reference_time, e.content
-LIMIT 25;""",
-}
+# The documented queries of ``:snippets``, in the order shown: ``cypher/console/<name>.cypher``.
+SNIPPET_NAMES = ("now", "asof", "history", "audit", "provenance")
+SNIPPETS = {name: statement(f"console/{name}").readable for name in SNIPPET_NAMES}
+ASOF_SNIPPET = SNIPPETS["asof"]
 
 HELP = """\
 Statements end with ';' and may span several lines. Commands:

@@ -23,9 +23,9 @@ def _neo4j_factory() -> StoreFactory:
     if not os.environ.get("NEO4J_URI"):
         pytest.skip("NEO4J_URI not set")
     try:
-        from temporal_graph.core.stores.neo4j import neo4j_store_from_env
+        from temporal_graph.testing import neo4j_store_from_env
     except ImportError as exc:
-        pytest.skip(f"temporal_graph.core.stores.neo4j.neo4j_store_from_env is not available ({exc})")
+        pytest.skip(f"temporal_graph.testing.neo4j_store_from_env is not available ({exc})")
     return neo4j_store_from_env
 
 

@@ -26,10 +26,8 @@ from __future__ import annotations
 
 import json
 import logging
-import os
 import re
 import threading
-import uuid
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -44,11 +42,13 @@ from ..errors import (
     StoreError,
     StoreLocked,
 )
-from ..model import DEFAULT_IMPORTANCE, Assertion, Entity, EntitySummary, Episode, Fact, RecordKind
+from ..model import Assertion, Entity, EntitySummary, Episode, Fact, RecordKind
 from ..names import check_identifier, name_key, quoted_terms
 from ..times import UTC
+from . import records
 from .edge import MapErrors
 from .protocol import ChangeSet, FactQuery
+from .records import NEO4J
 from .statements import load, render, split_statements, statement
 
 T = TypeVar("T")
@@ -72,19 +72,6 @@ def entity_label(entity_type: str) -> str | None:
         return check_identifier(candidate)
     except InvalidIdentifier:
         return None
-
-
-def _native(value: Any) -> Any:
-    """Neo4j temporal values -> aware UTC Python datetimes; everything else unchanged."""
-    to_native = getattr(value, "to_native", None)
-    if to_native is None:
-        return value
-    moment = to_native()
-    if isinstance(moment, datetime):
-        if moment.tzinfo is None:
-            moment = moment.replace(tzinfo=UTC)
-        return moment.astimezone(UTC)
-    return moment
 
 
 def _utc(moment: datetime | None) -> datetime | None:
@@ -126,58 +113,6 @@ def _neo4j_errors(store: Neo4jStore) -> Iterator[None]:
 _edge: MapErrors[Neo4jStore] = MapErrors(_neo4j_errors)
 
 
-# -- records -> model ---------------------------------------------------------------------------
-def _entity(r: Mapping[str, Any]) -> Entity:
-    return Entity(
-        id=r["id"], group_id=r["group_id"], name=r["name"], type=r["type"] or "Entity",
-        aliases=tuple(r["aliases"] or ()), summary=r["summary"] or "",
-        created_at=_native(r["created_at"]),
-    )
-
-
-def _episode(r: Mapping[str, Any]) -> Episode:
-    return Episode(
-        id=r["id"], group_id=r["group_id"], content=r["content"], speaker=r["speaker"],
-        source=r["source"], source_id=r["source_id"],
-        reference_time=_native(r["reference_time"]), created_at=_native(r["created_at"]),
-    )
-
-
-def _assertion(r: Mapping[str, Any]) -> Assertion:
-    return Assertion(
-        id=r["id"], group_id=r["group_id"], subject_id=r["subject_id"], relation=r["relation"],
-        object_id=r["object_id"], kind=r["kind"], at=_native(r["at"]), until=_native(r["until"]),
-        created_at=_native(r["created_at"]), seq=r["seq"] or 0, episode_id=r["episode_id"],
-        text=r["text"] or "", confidence=r["confidence"], importance=_importance(r),
-        attributes=json.loads(r["attributes_json"] or "{}"),
-    )
-
-
-def _summary(r: Mapping[str, Any]) -> EntitySummary:
-    return EntitySummary(
-        id=r["id"], group_id=r["group_id"], entity_id=r["entity_id"], entity=r["entity"],
-        text=r["text"] or "", method=r["method"] or "offline", fact_ids=tuple(r["fact_ids"] or ()),
-        created_at=_native(r["created_at"]), expired_at=_native(r["expired_at"]),
-    )
-
-
-def _fact(r: Mapping[str, Any]) -> Fact:
-    return Fact(
-        id=r["id"], fact_id=r["fact_id"], group_id=r["group_id"], subject=r["subject"],
-        relation=r["relation"], object=r["object"], subject_id=r["subject_id"],
-        object_id=r["object_id"], text=r["text"] or "", valid_at=_native(r["valid_at"]),
-        invalid_at=_native(r["invalid_at"]), created_at=_native(r["created_at"]),
-        expired_at=_native(r["expired_at"]), episode_ids=tuple(r["episode_ids"] or ()),
-        confidence=r["confidence"], importance=_importance(r),
-        attributes=json.loads(r["attributes_json"] or "{}"),
-    )
-
-
-def _importance(r: Mapping[str, Any]) -> int:
-    """Rows written before importance was stored have none: they get the default."""
-    return r["importance"] if r["importance"] is not None else DEFAULT_IMPORTANCE
-
-
 # -- statements ---------------------------------------------------------------------------------
 class _Runner:
     """Runs named statements in one transaction, checking each gets exactly its declared parameters."""
@@ -204,31 +139,31 @@ class _Reads:
 
     def entity_by_key(self, group_id: str, key: str) -> Entity | None:
         rows = self._r.run("entity_by_key", {"group_id": group_id, "key": key})
-        return _entity(rows[0]) if rows else None
+        return records.entity(rows[0], NEO4J) if rows else None
 
     def entities(self, group_id: str, *, ids: Sequence[str] | None = None) -> list[Entity]:
         if ids is None:
             rows = self._r.run("entities_all", {"group_id": group_id})
         else:
             rows = self._r.run("entities_by_ids", {"group_id": group_id, "ids": list(dict.fromkeys(ids))})
-        return [_entity(r) for r in rows]
+        return [records.entity(r, NEO4J) for r in rows]
 
     def episodes(self, group_id: str, *, ids: Sequence[str] | None = None) -> list[Episode]:
         if ids is None:
             rows = self._r.run("episodes_all", {"group_id": group_id})
         else:
             rows = self._r.run("episodes_by_ids", {"group_id": group_id, "ids": list(dict.fromkeys(ids))})
-        return [_episode(r) for r in rows]
+        return [records.episode(r, NEO4J) for r in rows]
 
     def episode_by_source(self, group_id: str, source_id: str) -> Episode | None:
         rows = self._r.run("episode_by_source", {"group_id": group_id, "source_id": source_id})
-        return _episode(rows[0]) if rows else None
+        return records.episode(rows[0], NEO4J) if rows else None
 
     def assertions(self, group_id: str, subject_id: str, relation: str) -> list[Assertion]:
         rows = self._r.run(
             "assertions_for", {"group_id": group_id, "subject_id": subject_id, "relation": relation}
         )
-        return [_assertion(r) for r in rows]
+        return [records.assertion(r, NEO4J) for r in rows]
 
     def current_rows(self, group_id: str, subject_id: str, relation: str) -> list[Fact]:
         return self.facts(FactQuery(group_id, subject_id=subject_id, relation=relation))
@@ -241,7 +176,7 @@ class _Reads:
             return []
         name, identifiers = fact_statement(query, relations)
         rows = self._r.run(name, fact_params(query), **identifiers)
-        facts = [_fact(r) for r in rows]
+        facts = [records.fact(r, NEO4J) for r in rows]
         for f in facts:
             self.relation_of[f.id] = f.relation
         return facts
@@ -250,7 +185,7 @@ class _Reads:
         return [r["relation"] for r in self._r.run("relations_in_group", {"group_id": group_id})]
 
     def assertions_all(self, group_id: str) -> list[Assertion]:
-        return [_assertion(r) for r in self._r.run("assertions_all", {"group_id": group_id})]
+        return [records.assertion(r, NEO4J) for r in self._r.run("assertions_all", {"group_id": group_id})]
 
 
 def _safe(identifier: str) -> bool:
@@ -651,7 +586,7 @@ class Neo4jStore:
             return []
         params = {"group_id": group_id, "before": _utc(before), "limit": int(limit)}
         rows = self._read(lambda r: r._r.run("episodes_before", params))
-        return [_episode(row) for row in reversed(rows)]
+        return [records.episode(row, NEO4J) for row in reversed(rows)]
 
     @_edge
     def missing_embeddings(self, group_id: str, kind: str, limit: int) -> list[str]:
@@ -734,7 +669,8 @@ class Neo4jStore:
     ) -> list[EntitySummary]:
         params = {"group_id": group_id, "entity_id": entity_id, "known_at": _utc(known_at),
                   "all_versions": bool(all_versions)}
-        return [_summary(row) for row in self._read(lambda r: r._r.run("summaries_read", params))]
+        rows = self._read(lambda r: r._r.run("summaries_read", params))
+        return [records.summary(row, NEO4J) for row in rows]
 
     @_edge
     def apply_summaries(
@@ -788,27 +724,3 @@ class Neo4jStore:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-
-def neo4j_store_from_env(*, wipe: bool = False, group_prefix: str = "") -> Neo4jStore | None:
-    """A store for tests when ``NEO4J_URI`` is set (``NEO4J_USER``, ``NEO4J_PASSWORD``,
-    ``NEO4J_DATABASE`` optional), else ``None``.
-
-    Nothing is deleted unless ``wipe=True``: then every group whose id starts with
-    ``group_prefix`` (all groups when empty) is forgotten first — only for a scratch database.
-    """
-    uri = os.environ.get("NEO4J_URI")
-    if not uri:
-        return None
-    user = os.environ.get("NEO4J_USER", "neo4j")
-    password = os.environ.get("NEO4J_PASSWORD", "")
-    store = Neo4jStore(uri, auth=(user, password), database=os.environ.get("NEO4J_DATABASE") or None)
-    if wipe:
-        for group_id in store.groups():
-            if group_id.startswith(group_prefix):
-                store.forget(group_id)
-    return store
-
-
-def unique_test_group(prefix: str = "tg-test") -> str:
-    """A group id no other test run uses (for suites sharing one database)."""
-    return f"{prefix}-{uuid.uuid4().hex[:12]}"

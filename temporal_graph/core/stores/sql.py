@@ -1,0 +1,381 @@
+"""Every SQL string the embedded store runs, and the few functions that compose them.
+
+Why one module and not ``.sql`` files beside the Cypher: the SQLite statements are composed at
+run time (the as-of planner picks a B-tree or the R*Tree per query, ``IN`` lists vary in length,
+a few statements take the table of a record kind), so files would need a second template
+language, while a module keeps each statement next to the lines that compose it. The Cypher is
+different: whole statements with validated identifier slots, linted by Neo4j's own parser.
+Here ``tests/test_sql.py`` has SQLite compile every statement against the schema.
+
+"Valid at T" is :func:`valid_at` and "believed at K" is :func:`believed_at`, each written once.
+Times are integer microseconds since the epoch; the caller converts them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from ..model import DEFAULT_IMPORTANCE, RecordKind
+from ..times import to_micros
+from .protocol import FactQuery
+
+Query = tuple[str, list[Any]]  # a statement and its parameters
+
+# -- schema --------------------------------------------------------------------------------------
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS groups (gid INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE);
+CREATE TABLE IF NOT EXISTS entities (
+    id TEXT PRIMARY KEY, group_id TEXT NOT NULL, name TEXT NOT NULL, type TEXT NOT NULL,
+    aliases TEXT NOT NULL, summary TEXT NOT NULL, created_at INTEGER NOT NULL, embedding BLOB);
+CREATE INDEX IF NOT EXISTS entities_group ON entities (group_id);
+CREATE TABLE IF NOT EXISTS entity_keys (
+    group_id TEXT NOT NULL, key TEXT NOT NULL, entity_id TEXT NOT NULL, PRIMARY KEY (group_id, key));
+CREATE TABLE IF NOT EXISTS episodes (
+    id TEXT PRIMARY KEY, group_id TEXT NOT NULL, speaker TEXT, content TEXT NOT NULL,
+    source TEXT NOT NULL, source_id TEXT, reference_time INTEGER NOT NULL,
+    created_at INTEGER NOT NULL, embedding BLOB);
+CREATE INDEX IF NOT EXISTS episodes_group ON episodes (group_id, reference_time);
+CREATE UNIQUE INDEX IF NOT EXISTS episodes_source ON episodes (group_id, source_id)
+    WHERE source_id IS NOT NULL;
+CREATE TABLE IF NOT EXISTS assertions (
+    id TEXT PRIMARY KEY, group_id TEXT NOT NULL, subject_id TEXT NOT NULL, relation TEXT NOT NULL,
+    object_id TEXT, kind TEXT NOT NULL, at INTEGER, until INTEGER, created_at INTEGER NOT NULL,
+    seq INTEGER NOT NULL, episode_id TEXT, text TEXT NOT NULL, confidence REAL NOT NULL,
+    attributes TEXT NOT NULL);
+CREATE INDEX IF NOT EXISTS assertions_key ON assertions (group_id, subject_id, relation);
+CREATE TABLE IF NOT EXISTS facts (
+    id TEXT NOT NULL UNIQUE, fact_id TEXT NOT NULL, group_id TEXT NOT NULL,
+    subject_id TEXT NOT NULL, relation TEXT NOT NULL, object_id TEXT NOT NULL, text TEXT NOT NULL,
+    valid_at INTEGER, invalid_at INTEGER, created_at INTEGER NOT NULL, expired_at INTEGER,
+    confidence REAL NOT NULL, attributes TEXT NOT NULL, embedding BLOB);
+CREATE INDEX IF NOT EXISTS facts_key ON facts (group_id, subject_id, relation, expired_at);
+CREATE INDEX IF NOT EXISTS facts_fact_id ON facts (group_id, fact_id);
+CREATE INDEX IF NOT EXISTS facts_object ON facts (group_id, object_id);
+CREATE INDEX IF NOT EXISTS facts_current ON facts (group_id, created_at, valid_at, invalid_at, expired_at)
+    WHERE expired_at IS NULL;
+-- Expired versions only: (group, transaction time, valid time) boxes in whole minutes, rounded
+-- outwards; exact predicates are applied to the candidates.
+CREATE VIRTUAL TABLE IF NOT EXISTS facts_rtree USING rtree_i32 (id, g0, g1, tx0, tx1, v0, v1);
+-- What search still has to embed, found without scanning the group.
+CREATE INDEX IF NOT EXISTS facts_unembedded ON facts (group_id)
+    WHERE embedding IS NULL AND expired_at IS NULL;
+CREATE INDEX IF NOT EXISTS entities_unembedded ON entities (group_id) WHERE embedding IS NULL;
+CREATE INDEX IF NOT EXISTS episodes_unembedded ON episodes (group_id) WHERE embedding IS NULL;
+CREATE TABLE IF NOT EXISTS fact_episodes (
+    fact_row TEXT NOT NULL, seq INTEGER NOT NULL, episode_id TEXT NOT NULL,
+    PRIMARY KEY (fact_row, episode_id));
+-- Versions of each entity's summary, in transaction time (current: expired_at IS NULL).
+CREATE TABLE IF NOT EXISTS summaries (
+    id TEXT PRIMARY KEY, group_id TEXT NOT NULL, entity_id TEXT NOT NULL, entity TEXT NOT NULL,
+    text TEXT NOT NULL, method TEXT NOT NULL, fact_ids TEXT NOT NULL, created_at INTEGER NOT NULL,
+    expired_at INTEGER);
+CREATE INDEX IF NOT EXISTS summaries_entity ON summaries (group_id, entity_id, created_at);
+CREATE INDEX IF NOT EXISTS summaries_current ON summaries (group_id, entity_id) WHERE expired_at IS NULL;
+-- Full-text indexes keyed by the rowid of their table; the fact index holds current rows only.
+CREATE VIRTUAL TABLE IF NOT EXISTS facts_fts USING fts5 (text);
+CREATE VIRTUAL TABLE IF NOT EXISTS entities_fts USING fts5 (names);
+CREATE VIRTUAL TABLE IF NOT EXISTS episodes_fts USING fts5 (content);
+"""
+
+# Columns added since the first files were written, added to older files (and new ones) when opened:
+# (table, column, declaration with the value old rows get).
+ADDED_COLUMNS = (
+    ("assertions", "importance", f"INTEGER NOT NULL DEFAULT {DEFAULT_IMPORTANCE}"),
+    ("facts", "importance", f"INTEGER NOT NULL DEFAULT {DEFAULT_IMPORTANCE}"),
+)
+
+
+def table_columns(table: str) -> str:
+    return f"PRAGMA table_info({table})"
+
+
+def add_column(table: str, column: str, declaration: str) -> str:
+    return f"ALTER TABLE {table} ADD COLUMN {column} {declaration}"
+
+
+JOURNAL_WAL = "PRAGMA journal_mode=WAL"
+FOREIGN_KEYS = "PRAGMA foreign_keys=ON"
+CACHE_SIZE = "PRAGMA cache_size=-65536"  # 64 MiB of pages: the indexes of large groups stay hot
+DATA_VERSION = "PRAGMA data_version"
+SYNCHRONOUS_MODES = ("OFF", "NORMAL", "FULL", "EXTRA")
+
+
+def synchronous(mode: str) -> str:
+    """``mode``: one of SYNCHRONOUS_MODES (checked by the caller)."""
+    return f"PRAGMA synchronous={mode.upper()}"
+
+
+BEGIN = "BEGIN IMMEDIATE"
+COMMIT = "COMMIT"
+ROLLBACK = "ROLLBACK"
+
+# -- the bi-temporal predicate -------------------------------------------------------------------
+BeliefPart = Literal["all", "current", "expired"]
+
+
+def valid_at(t: int, alias: str = "") -> Query:
+    """Rows true at ``t`` over half-open [valid_at, invalid_at); a missing valid_at means
+    "since forever", a missing invalid_at "still". ``alias``: the table's prefix, e.g. ``"f."``."""
+    a = alias
+    return (f"({a}valid_at IS NULL OR {a}valid_at <= ?) AND ({a}invalid_at IS NULL OR {a}invalid_at > ?)",
+            [t, t])
+
+
+def believed_at(k: int | None, alias: str = "", part: BeliefPart = "all") -> Query:
+    """Rows the memory believed at ``k``: written by then and not yet expired then; with no
+    ``k``, the current rows (never expired).
+
+    ``part`` splits the believed rows in two disjoint halves, so each can use its own index:
+    ``"current"`` (still current today) and ``"expired"`` (expired since ``k``).
+    """
+    a = alias
+    if k is None:
+        return f"{a}expired_at IS NULL", []
+    if part == "current":
+        return f"{a}expired_at IS NULL AND {a}created_at <= ?", [k]
+    if part == "expired":
+        return f"{a}expired_at > ? AND {a}created_at <= ?", [k, k]
+    return f"{a}created_at <= ? AND ({a}expired_at IS NULL OR {a}expired_at > ?)", [k, k]
+
+
+def _where(*clauses: Query) -> Query:
+    return " AND ".join(text for text, _ in clauses), [p for _, params in clauses for p in params]
+
+
+# -- the R*Tree of expired versions ----------------------------------------------------------------
+_I32_MIN, _I32_MAX = -(2**31) + 1, 2**31 - 1
+_MICROS_PER_MINUTE = 60_000_000
+
+
+def _minute_floor(micros: int | None, default: int = _I32_MIN) -> int:
+    return default if micros is None else max(_I32_MIN, micros // _MICROS_PER_MINUTE)
+
+
+def _minute_ceil(micros: int | None, default: int = _I32_MAX) -> int:
+    return default if micros is None else min(_I32_MAX, -(-micros // _MICROS_PER_MINUTE))
+
+
+def expired_box(
+    rowid: int, gid: int, created: int, expired: int, valid: int | None, invalid: int | None
+) -> tuple[int, ...]:
+    """The R*Tree entry of an expired version (``INSERT_EXPIRED_BOX``): its (group, transaction
+    time, valid time) box in whole minutes, rounded outwards; open valid ends reach the limits."""
+    return (rowid, gid, gid, _minute_floor(created), _minute_ceil(expired),
+            _minute_floor(valid), _minute_ceil(invalid))
+
+
+INSERT_EXPIRED_BOX = "INSERT INTO facts_rtree VALUES (?, ?, ?, ?, ?, ?, ?)"
+
+# -- fact reads ----------------------------------------------------------------------------------
+FACT_COLUMNS = """f.id, f.fact_id, f.group_id, f.subject_id, f.relation, f.object_id, f.text,
+    f.valid_at, f.invalid_at, f.created_at, f.expired_at, f.confidence, f.importance, f.attributes,
+    s.name AS subject, o.name AS object,
+    (SELECT json_group_array(episode_id) FROM
+        (SELECT episode_id FROM fact_episodes WHERE fact_row = f.id ORDER BY seq)) AS episode_ids"""
+_NAMES_JOIN = "JOIN entities s ON s.id = f.subject_id JOIN entities o ON o.id = f.object_id"
+
+
+@dataclass(frozen=True)
+class Part:
+    """The FROM and WHERE of one SELECT; the union of a plan's parts answers a fact query."""
+
+    source: str
+    where: str
+    params: list[Any]
+
+
+def fact_plan(query: FactQuery, group_number: Callable[[str], int]) -> list[Part]:
+    """The parts whose union answers ``query``, each on a fitting index (``group_number``: the
+    R*Tree's number of a group, -1 for one never written).
+
+    Whole-group time travel is split in two: current rows (not expired) through the partial
+    index on (group, created_at, valid_at, invalid_at); expired versions through an R*Tree of
+    their (transaction, valid) boxes. Expired versions have closed, usually short transaction
+    intervals, so the tree prunes them well; open-ended boxes would defeat it, which is why
+    current rows are not in it.
+    """
+    filters: list[Query] = [("f.group_id = ?", [query.group_id])]
+    if query.ids is not None:
+        ids = list(query.ids)
+        filters.append((f"f.id IN ({','.join('?' * len(ids))})" if ids else "0", ids))
+    for column, value in (
+        ("subject_id", query.subject_id),
+        ("relation", query.relation),
+        ("object_id", query.object_id),
+        ("fact_id", query.fact_id),
+    ):
+        if value is not None:
+            filters.append((f"f.{column} = ?", [value]))
+    t = None if query.valid_time is None else to_micros(query.valid_time)
+    if t is not None:
+        filters.append(valid_at(t, "f."))
+    # The planner would sometimes prefer the group-wide indexes; a subject read must not.
+    base = "facts f INDEXED BY facts_key" if query.subject_id else "facts f"
+    if query.all_versions:
+        return [Part(base, *_where(*filters))]
+    k = None if query.known_at is None else to_micros(query.known_at)
+    if k is None:
+        return [Part(base, *_where(*filters, believed_at(None, "f.")))]
+    current = Part(base, *_where(*filters, believed_at(k, "f.", "current")))
+    expired = _where(*filters, believed_at(k, "f.", "expired"))
+    if query.subject_id or query.object_id or query.fact_id or query.ids is not None:
+        return [current, Part(base, *expired)]
+    gid = group_number(query.group_id)
+    box: list[Query] = [("r.g0 <= ? AND r.g1 >= ? AND r.tx0 <= ? AND r.tx1 >= ?",
+                         [gid, gid, _minute_ceil(k), _minute_floor(k)])]
+    if t is not None:
+        box.append(("r.v0 <= ? AND r.v1 >= ?", [_minute_ceil(t), _minute_floor(t)]))
+    # CROSS JOIN keeps the tree as the outer loop: candidates first, then their rows.
+    source = "facts_rtree r CROSS JOIN facts f ON f.rowid = r.id"
+    return [current, Part(source, *_where(*box, expired))]
+
+
+def select_facts(part: Part, limit: int | None = None) -> Query:
+    """The fact rows of ``part`` with the names of their subject and object (``FACT_COLUMNS``)."""
+    text = f"SELECT {FACT_COLUMNS} FROM {part.source} {_NAMES_JOIN} WHERE {part.where}"
+    if limit is None:
+        return text, list(part.params)
+    return f"{text} LIMIT ?", [*part.params, limit]
+
+
+def count_facts(part: Part) -> Query:
+    return f"SELECT count(*) FROM {part.source} WHERE {part.where}", list(part.params)
+
+
+def count_facts_scan(group_id: str, t: int, k: int, subject_id: str | None = None) -> Query:
+    """The as-of count by a scan of every row, ignoring all indexes (a benchmark baseline)."""
+    believed, valid = believed_at(k), valid_at(t)
+    return (f"SELECT count(*) FROM facts NOT INDEXED WHERE group_id = ? AND {believed[0]} AND {valid[0]} "
+            "AND (? IS NULL OR subject_id = ?)", [group_id, *believed[1], *valid[1], subject_id, subject_id])
+
+
+RELATIONS = "SELECT DISTINCT relation FROM facts WHERE group_id = ? ORDER BY relation"
+
+# -- other reads ---------------------------------------------------------------------------------
+ENTITY_BY_KEY = ("SELECT e.* FROM entity_keys k JOIN entities e ON e.id = k.entity_id "
+                 "WHERE k.group_id = ? AND k.key = ?")
+ENTITIES = "SELECT * FROM entities WHERE group_id = ? ORDER BY rowid"
+EPISODES = "SELECT * FROM episodes WHERE group_id = ? ORDER BY reference_time, rowid"
+EPISODE_BY_SOURCE = "SELECT * FROM episodes WHERE group_id = ? AND source_id = ?"
+RECENT_EPISODES = ("SELECT * FROM episodes WHERE group_id = ? AND reference_time < ? "
+                   "ORDER BY reference_time DESC, rowid DESC LIMIT ?")
+ASSERTIONS = "SELECT * FROM assertions WHERE group_id = ? AND subject_id = ? AND relation = ?"
+GROUP_ASSERTIONS = "SELECT * FROM assertions WHERE group_id = ?"
+GROUPS = "SELECT group_id FROM episodes UNION SELECT group_id FROM entities ORDER BY 1"
+GROUP_NUMBER = "SELECT gid FROM groups WHERE name = ?"
+ADD_GROUP = "INSERT OR IGNORE INTO groups (name) VALUES (?)"
+
+
+def by_ids(table: str, count: int) -> str:
+    """The rows of ``table`` (entities, episodes) of a group with one of ``count`` ids."""
+    return f"SELECT * FROM {table} WHERE group_id = ? AND id IN ({','.join('?' * count)})"
+
+
+# -- search --------------------------------------------------------------------------------------
+# Table of each searchable kind, and whether search covers its current rows only (facts).
+EMBEDDED = {
+    RecordKind.FACT: ("facts", True),
+    RecordKind.ENTITY: ("entities", False),
+    RecordKind.EPISODE: ("episodes", False),
+}
+_FULL_TEXT = {
+    RecordKind.FACT: ("facts", "facts_fts", "AND t.expired_at IS NULL"),
+    RecordKind.ENTITY: ("entities", "entities_fts", ""),
+    RecordKind.EPISODE: ("episodes", "episodes_fts", ""),
+}
+
+
+def _current_only(kind: str) -> str:
+    return "AND expired_at IS NULL" if EMBEDDED[kind][1] else ""
+
+
+def text_search(kind: str) -> str:
+    """BM25 hits of a kind in a group (params: match, group_id, limit); bm25() is lower-is-better."""
+    table, fts, extra = _FULL_TEXT[kind]
+    return (f"SELECT t.id, bm25({fts}) AS score FROM {fts} JOIN {table} t ON t.rowid = {fts}.rowid "
+            f"WHERE {fts} MATCH ? AND t.group_id = ? {extra} ORDER BY score LIMIT ?")
+
+
+def missing_embeddings(kind: str) -> str:
+    return (f"SELECT id FROM {EMBEDDED[kind][0]} WHERE group_id = ? AND embedding IS NULL "
+            f"{_current_only(kind)} LIMIT ?")
+
+
+def stored_vectors(kind: str) -> str:
+    return (f"SELECT id, embedding FROM {EMBEDDED[kind][0]} WHERE group_id = ? AND embedding IS NOT NULL "
+            f"{_current_only(kind)}")
+
+
+def set_embedding(kind: str) -> str:
+    """Store a vector; returns the row's group and, for facts, its expired_at (only current rows
+    are searchable)."""
+    table, current_only = EMBEDDED[kind]
+    return (f"UPDATE {table} SET embedding = ? WHERE id = ? RETURNING group_id, "
+            f"{'expired_at' if current_only else 'NULL'}")
+
+
+# -- writes --------------------------------------------------------------------------------------
+ENTITY_ROWID = "SELECT rowid FROM entities WHERE id = ?"
+INSERT_ENTITY = ("INSERT INTO entities (id, group_id, name, type, aliases, summary, created_at) "
+                 "VALUES (?, ?, ?, ?, ?, ?, ?)")
+UPDATE_ENTITY = "UPDATE entities SET type = ?, aliases = ?, summary = ? WHERE id = ?"
+DELETE_ENTITY_NAMES = "DELETE FROM entities_fts WHERE rowid = ?"
+INSERT_ENTITY_NAMES = "INSERT INTO entities_fts (rowid, names) VALUES (?, ?)"
+ADD_ENTITY_KEY = "INSERT OR IGNORE INTO entity_keys (group_id, key, entity_id) VALUES (?, ?, ?)"
+
+INSERT_EPISODE = ("INSERT INTO episodes (id, group_id, speaker, content, source, source_id, "
+                  "reference_time, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
+EPISODE_ROWID = "SELECT rowid FROM episodes WHERE id = ?"
+INSERT_EPISODE_TEXT = "INSERT INTO episodes_fts (rowid, content) VALUES (?, ?)"
+
+INSERT_ASSERTION = (
+    "INSERT INTO assertions (id, group_id, subject_id, relation, object_id, kind, at, "
+    "until, created_at, seq, episode_id, text, confidence, importance, attributes) "
+    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+)
+
+CURRENT_ROW = ("SELECT rowid, group_id, created_at, valid_at, invalid_at FROM facts "
+               "WHERE id = ? AND expired_at IS NULL")
+EXPIRE_ROW = "UPDATE facts SET expired_at = ? WHERE id = ?"
+DELETE_FACT_TEXT = "DELETE FROM facts_fts WHERE rowid = ?"
+INSERT_FACT = (
+    "INSERT INTO facts (id, fact_id, group_id, subject_id, relation, object_id, text, "
+    "valid_at, invalid_at, created_at, expired_at, confidence, importance, attributes) "
+    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+)
+INSERT_FACT_TEXT = "INSERT INTO facts_fts (rowid, text) VALUES (?, ?)"
+NEXT_PROVENANCE_SEQ = "SELECT coalesce(max(seq), -1) + 1 FROM fact_episodes WHERE fact_row = ?"
+ADD_PROVENANCE = "INSERT OR IGNORE INTO fact_episodes (fact_row, seq, episode_id) VALUES (?, ?, ?)"
+
+# -- entity summaries ------------------------------------------------------------------------------
+def read_summaries(group_id: str, entity_id: str | None, known_at: int | None, all_versions: bool) -> Query:
+    """Summary versions of a group (one entity's, or all): current, believed at ``known_at``, or all."""
+    clauses: list[Query] = [("group_id = ?", [group_id])]
+    if entity_id is not None:
+        clauses.append(("entity_id = ?", [entity_id]))
+    if not all_versions:
+        clauses.append(believed_at(known_at))
+    where, params = _where(*clauses)
+    return f"SELECT * FROM summaries WHERE {where}", params
+
+
+END_SUMMARY = ("UPDATE summaries SET expired_at = ? "
+               "WHERE group_id = ? AND entity_id = ? AND expired_at IS NULL")
+INSERT_SUMMARY = ("INSERT INTO summaries (id, group_id, entity_id, entity, text, method, fact_ids, "
+                  "created_at, expired_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, NULL)")
+
+# -- forgetting a group ----------------------------------------------------------------------------
+# Search entries and provenance of the group's rows first (they are found through the rows).
+FORGET_INDEXES = (
+    *(f"DELETE FROM {fts} WHERE rowid IN (SELECT rowid FROM {table} WHERE group_id = ?)"
+      for fts, table in (("facts_fts", "facts"), ("entities_fts", "entities"), ("episodes_fts", "episodes"))),
+    "DELETE FROM facts_rtree WHERE id IN (SELECT rowid FROM facts WHERE group_id = ?)",
+    "DELETE FROM fact_episodes WHERE fact_row IN (SELECT id FROM facts WHERE group_id = ?)",
+)
+# Then the rows themselves; their count is what ``forget`` reports removed.
+FORGET_ROWS = tuple(
+    f"DELETE FROM {table} WHERE group_id = ?"
+    for table in ("facts", "assertions", "episodes", "entity_keys", "entities", "summaries")
+)

@@ -1,0 +1,125 @@
+"""The embedded store's SQL: every statement compiles against the schema (SQLite's own parser and
+planner, as the Cypher lint does for Neo4j), every SQL string lives in ``stores/sql.py``, and the
+as-of plan answers what a scan of every row answers."""
+
+from __future__ import annotations
+
+import inspect
+import re
+import sqlite3
+from datetime import datetime, timedelta
+from pathlib import Path
+
+from temporal_graph import TemporalGraph
+from temporal_graph.core.model import RECORD_KINDS
+from temporal_graph.core.stores import sql
+from temporal_graph.core.stores.protocol import FactQuery
+from temporal_graph.core.stores.sqlite import SQLiteStore
+from temporal_graph.core.times import UTC, ManualClock
+from temporal_graph.testing import count_facts_brute_force
+
+STORE_SOURCE = Path(sql.__file__).with_name("sqlite.py")
+T, K = 1_600_000_000_000_000, 1_700_000_000_000_000
+QUERIES = [
+    FactQuery("g"),
+    FactQuery("g", all_versions=True),
+    FactQuery("g", subject_id="s", relation="LIVES_IN"),
+    FactQuery("g", object_id="o", valid_time=datetime(2020, 1, 1, tzinfo=UTC)),
+    FactQuery("g", fact_id="f", known_at=datetime(2021, 1, 1, tzinfo=UTC)),
+    FactQuery("g", ids=("a", "b"), known_at=datetime(2021, 1, 1, tzinfo=UTC)),
+    FactQuery("g", ids=()),
+    FactQuery("g", valid_time=datetime(2020, 1, 1, tzinfo=UTC), known_at=datetime(2021, 1, 1, tzinfo=UTC)),
+]
+
+
+def _built() -> dict[str, list[tuple[str, list]]]:
+    """What each statement-building function of ``sql`` gives for sample arguments."""
+    parts = [part for q in QUERIES for part in sql.fact_plan(q, lambda group_id: 1)]
+    return {
+        "table_columns": [(sql.table_columns("facts"), [])],
+        "add_column": [(sql.add_column("facts", "probe", "INTEGER"), [])],
+        "synchronous": [(sql.synchronous(mode), []) for mode in sql.SYNCHRONOUS_MODES],
+        "valid_at": [(f"SELECT 1 FROM facts WHERE {sql.valid_at(T)[0]}", sql.valid_at(T)[1])],
+        "believed_at": [(f"SELECT 1 FROM facts f WHERE {text}", params)
+                        for text, params in (sql.believed_at(None, "f."), sql.believed_at(K, "f."),
+                                             sql.believed_at(K, "f.", "current"),
+                                             sql.believed_at(K, "f.", "expired"))],
+        "expired_box": [(sql.INSERT_EXPIRED_BOX, list(sql.expired_box(1, 1, T, K, None, T)))],
+        "fact_plan": [sql.select_facts(part) for part in parts],
+        "select_facts": [sql.select_facts(part, 5) for part in parts],
+        "count_facts": [sql.count_facts(part) for part in parts],
+        "count_facts_scan": [sql.count_facts_scan("g", T, K), sql.count_facts_scan("g", T, K, "s")],
+        "by_ids": [(sql.by_ids(table, 3), ["g", "a", "b", "c"]) for table in ("entities", "episodes")],
+        "text_search": [(sql.text_search(kind), ['"x"', "g", 5]) for kind in RECORD_KINDS],
+        "missing_embeddings": [(sql.missing_embeddings(kind), ["g", 5]) for kind in RECORD_KINDS],
+        "stored_vectors": [(sql.stored_vectors(kind), ["g"]) for kind in RECORD_KINDS],
+        "set_embedding": [(sql.set_embedding(kind), [b"", "id"]) for kind in RECORD_KINDS],
+        "read_summaries": [sql.read_summaries("g", entity, k, every)
+                           for entity in (None, "e") for k in (None, K) for every in (False, True)],
+    }
+
+
+def _constants() -> list[str]:
+    out: list[str] = []
+    for name, value in vars(sql).items():
+        if name.isupper() and not name.startswith("_") and name not in ("SCHEMA", "FACT_COLUMNS"):
+            if isinstance(value, str):
+                out.append(value)
+            elif isinstance(value, tuple) and all(isinstance(v, str) and "?" in v for v in value):
+                out.extend(value)
+    return out
+
+
+def test_every_statement_compiles_against_the_schema() -> None:
+    conn = sqlite3.connect(":memory:")
+    conn.executescript(sql.SCHEMA)
+    for table, column, declaration in sql.ADDED_COLUMNS:
+        conn.execute(sql.add_column(table, column, declaration))
+    statements = [(text, [None] * text.count("?")) for text in _constants()]
+    statements += [item for built in _built().values() for item in built]
+    assert len(statements) > 60
+    for text, params in statements:
+        assert text.count("?") == len(params), text
+        conn.execute(f"EXPLAIN {text}", params)  # compiles (names, columns, indexes) without running
+
+
+def test_every_statement_builder_is_compiled_by_the_test() -> None:
+    builders = {name for name, f in inspect.getmembers(sql, inspect.isfunction)
+                if f.__module__ == sql.__name__ and not name.startswith("_")}
+    assert builders == set(_built()), "add the new builder to _built()"
+
+
+def test_the_store_holds_no_sql_of_its_own() -> None:
+    source = STORE_SOURCE.read_text(encoding="utf-8")
+    strings = re.findall(r"\"[^\"\n]*\"", source)
+    words = re.compile(r"\b(SELECT|INSERT|UPDATE|DELETE|PRAGMA|CREATE|ALTER|BEGIN|COMMIT|ROLLBACK)\b")
+    assert [s for s in strings if words.search(s)] == []
+    # the bi-temporal predicate is sql.py's too
+    assert not re.search(r"(valid_at|expired_at|created_at)\s*(<|>|IS\b)", source)
+
+
+def test_the_as_of_plan_counts_what_a_scan_of_every_row_counts(tmp_path: Path) -> None:
+    clock = ManualClock("2024-01-01T00:00:00+00:00")
+    store = SQLiteStore(tmp_path / "m.db")
+    tg = TemporalGraph(store, clock=clock, embed=False)
+    moves = [("Alice", "Paris", "2019"), ("Bob", "Rome", "2020"), ("Alice", "Lyon", "2021"),
+             ("Bob", "Oslo", "2022"), ("Alice", "Nice", "2023")]
+    for person, city, year in moves:
+        clock.set(clock() + timedelta(days=30))
+        tg.add_fact(person, "lives in", city, valid_at=year, group_id="g")
+    clock.set(clock() + timedelta(days=30))
+    tg.retract_fact("Bob", "lives in", "Oslo", group_id="g")
+    alice = tg.find_entity("Alice", "g")
+    assert alice is not None
+    checked = 0
+    for year in range(2018, 2025):
+        for days in (0, 45, 100, 200):
+            t = datetime(year, 6, 1, tzinfo=UTC)
+            k = datetime(2024, 1, 1, tzinfo=UTC) + timedelta(days=days)
+            for subject in (None, alice.id):
+                expected = store.count_facts(FactQuery("g", subject_id=subject, valid_time=t, known_at=k))
+                assert count_facts_brute_force(store, "g", t, k, subject_id=subject) == expected
+                checked += expected
+    assert checked > 0
+    tg.close()
+
