@@ -53,7 +53,8 @@ def test_the_layers_never_import_the_facade_or_an_interface(layer):
 def test_the_checker_sees_relative_and_function_level_imports(tmp_path):
     core = tmp_path / "temporal_graph" / "core"
     core.mkdir(parents=True)
-    (core / "probe.py").write_text("def f():\n    from ..client import TemporalGraph\n    import queries.search\n")
+    probe = "def f():\n    from ..client import TemporalGraph\n    import queries.search\n"
+    (core / "probe.py").write_text(probe)
     assert offences("temporal_graph/core", ABOVE_THE_CORE, root=tmp_path) == {
         "temporal_graph/core/probe.py": ["queries.search", "temporal_graph.client",
                                          "temporal_graph.client.TemporalGraph"]
