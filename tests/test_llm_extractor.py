@@ -30,13 +30,8 @@ from temporal_graph.core.model import Entity, Episode
 from temporal_graph.core.ontology import Ontology
 from temporal_graph.errors import LLMError, LLMOutputError, LLMUnavailable
 from temporal_graph.extraction import ExtractedEntity, ExtractedFact, Extraction
-from temporal_graph.llm import (
-    LLMClient,
-    ScriptedLLM,
-    ScriptedTransport,
-    ScriptExhausted,
-    TransientLLMError,
-)
+from temporal_graph.llm import LLMClient, TransientLLMError
+from temporal_graph.llm.testing import ScriptedLLM, ScriptedTransport, ScriptExhausted
 
 T0 = datetime(2023, 5, 8, 13, 56, tzinfo=UTC)
 
