@@ -28,7 +28,8 @@ from temporal_graph import TemporalGraph  # noqa: E402
 from temporal_graph.core.extraction import Extraction  # noqa: E402
 from temporal_graph.core.model import Episode  # noqa: E402
 from temporal_graph.core.times import UTC, ManualClock  # noqa: E402
-from temporal_graph.llm import LLMRequest, ScriptedLLM  # noqa: E402
+from temporal_graph.llm import LLMRequest  # noqa: E402
+from temporal_graph.llm.testing import ScriptedLLM  # noqa: E402
 
 _ANY_TIME = datetime(2024, 1, 1, tzinfo=UTC)  # time phrases stay as written; the pipeline resolves them
 DEFAULT_DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "locomo" / "locomo_dev.json"

@@ -14,11 +14,10 @@ import unicodedata
 from collections.abc import Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from temporal_graph.core import Core
 from temporal_graph.core.errors import ImportFormatError, InvalidInput
-from temporal_graph.core.extraction import Extraction
+from temporal_graph.core.extraction import Extraction, Extractor
 from temporal_graph.core.model import Episode, ImportLineError, ImportReport, IngestResult
 from temporal_graph.core.names import check_group
 from temporal_graph.core.progress import progress_bar
@@ -26,9 +25,7 @@ from temporal_graph.core.writer import FactWriter
 
 from .pipeline import CONTEXT_EPISODES, apply_episode, extract, make_episode, new_names
 from .readers import FORMATS, ChatMessage, ReadError, detect_format, read_messages
-
-if TYPE_CHECKING:  # ingest.py builds on this module
-    from .ingest import Ingestion
+from .resolution import EntityResolver
 
 BATCH_EPISODES = 100
 LLM_WORKERS = 4
@@ -120,9 +117,11 @@ def _conflict(m: ChatMessage, where: str) -> str:
 
 
 def import_file(
-    ingestion: Ingestion,
+    core: Core,
     path: str | Path,
     *,
+    extractor: Extractor,
+    resolver: EntityResolver,
     format: str = "auto",
     group_id: str | None = None,
     progress: bool = True,
@@ -131,14 +130,14 @@ def import_file(
     embed: bool | None = None,
     batch_size: int = BATCH_EPISODES,
 ) -> ImportReport:
-    """Import the chat log at ``path`` with ``ingestion``'s extractor and resolver.
+    """Import the chat log at ``path`` into ``core``'s store: facts from ``extractor``, names
+    resolved by ``resolver`` (one suited to ``embed``).
 
     ``replay=True`` records each message at its own time in transaction time too, as if the memory
     had been listening live, so "as known at K" questions about the log's own past make sense.
     Each committed batch is embedded right away (``embed=False``: not at all; ``reindex`` later).
     """
     started = time.perf_counter()
-    core = ingestion.core
     path = Path(path)
     if format != "auto" and format not in FORMATS:
         raise ImportFormatError(f"format {format!r} is not one of auto, {', '.join(FORMATS)}")
@@ -148,6 +147,8 @@ def import_file(
     # Everything is checked before the first write, so --strict stops with nothing written.
     prepared = {group: _prepare(core, path, group, messages, strict, report)
                 for group, messages in groups.items()}
+    # With an LLM, extraction runs in parallel, as many requests in flight as the client allows.
+    workers = None if core.llm is None else getattr(core.llm, "concurrency", LLM_WORKERS)
 
     label = "importing + embedding" if (core.embed if embed is None else embed) else "importing"
     with progress_bar(progress, label, report.episodes_read) as advance:
@@ -158,8 +159,8 @@ def import_file(
             todo = [e for e in episodes if e.id not in done]
             report.episodes_skipped += len(episodes) - len(todo)
             advance(len(episodes) - len(todo))
-            for batch, extractions in _extract_all(ingestion, todo, episodes, batch_size):
-                results = _apply_batch(ingestion, group, batch, extractions, replay, embed)
+            for batch, extractions in _extract_all(extractor, workers, todo, episodes, batch_size):
+                results = _apply_batch(core, resolver, group, batch, extractions, replay, embed)
                 for result in results:
                     _count(report, result)
                 advance(len(batch))
@@ -177,27 +178,26 @@ def _episode(core: Core, m: ChatMessage, group: str, source: str) -> Episode:
 
 
 def _extract_all(
-    ingestion: Ingestion, todo: Sequence[Episode], ordered: Sequence[Episode], batch_size: int
+    extractor: Extractor, workers: int | None, todo: Sequence[Episode], ordered: Sequence[Episode],
+    batch_size: int,
 ) -> Iterator[tuple[Sequence[Episode], list[tuple[Extraction, list[str]]]]]:
     """Extractions in order, in runs ready to apply; context is the previous messages of the group.
 
-    Offline: runs of ``batch_size``. With an LLM, extractions run in parallel (``llm.concurrency``
-    requests at once) and each run is the longest prefix whose extractions are done: an episode is
-    committed as soon as it and every earlier one of its group are extracted, so a failure later
-    (server gone, ^C) loses no finished work.
+    Offline (``workers`` None): runs of ``batch_size``. With an LLM, extractions run in parallel
+    (``workers`` requests at once) and each run is the longest prefix whose extractions are done:
+    an episode is committed as soon as it and every earlier one of its group are extracted, so a
+    failure later (server gone, ^C) loses no finished work.
     """
     position = {e.id: i for i, e in enumerate(ordered)}
-    extractor, llm = ingestion.extractor, ingestion.core.llm  # chosen once, for every worker
 
     def one(e: Episode) -> tuple[Extraction, list[str]]:
         i = position[e.id]
         return extract(extractor, e, ordered[max(0, i - CONTEXT_EPISODES) : i])
 
-    if llm is None:
+    if workers is None:
         for batch in _chunks(todo, batch_size):
             yield batch, [one(e) for e in batch]
         return
-    workers = getattr(llm, "concurrency", LLM_WORKERS)
     pool = ThreadPoolExecutor(max_workers=workers)
     try:
         futures = [pool.submit(one, e) for e in todo]
@@ -215,12 +215,10 @@ def _extract_all(
 
 
 def _apply_batch(
-    ingestion: Ingestion, group: str, batch: Sequence[Episode],
+    core: Core, resolver: EntityResolver, group: str, batch: Sequence[Episode],
     extractions: Sequence[tuple[Extraction, list[str]]],
     replay: bool, embed: bool | None,
 ) -> list[IngestResult]:
-    core = ingestion.core
-    resolver = ingestion.resolver(embed)
     resolver.prefetch(new_names(core, group, [x for x, _ in extractions]))
 
     def run(w: FactWriter) -> list[IngestResult]:

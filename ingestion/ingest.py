@@ -112,7 +112,8 @@ class Ingestion:
         batch_size: int = BATCH_EPISODES,
     ) -> ImportReport:
         """Import a chat log: ordered, idempotent, resumable (see :func:`ingestion.batch.import_file`)."""
-        return import_file(self, path, format=format, group_id=group_id, progress=progress, strict=strict,
+        return import_file(self.core, path, extractor=self.extractor, resolver=self.resolver(embed),
+                           format=format, group_id=group_id, progress=progress, strict=strict,
                            replay=replay, embed=embed, batch_size=batch_size)
 
 

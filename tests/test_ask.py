@@ -8,7 +8,7 @@ import pytest
 
 from queries.ask import QuestionPlan, question_time, resolve_phrase
 from temporal_graph.errors import InvalidInput
-from temporal_graph.llm import ScriptedLLM
+from temporal_graph.llm.testing import ScriptedLLM
 
 
 @pytest.fixture

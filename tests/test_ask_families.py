@@ -11,7 +11,7 @@ import pytest
 
 from queries.ask import QuestionPlan
 from temporal_graph.interfaces.cli import main as tgraph
-from temporal_graph.llm import ScriptedLLM
+from temporal_graph.llm.testing import ScriptedLLM
 
 STORY = [
     ("k1", "Kenji", "2023-01-10T10:00:00+00:00", "I live in Kyoto."),

@@ -8,7 +8,7 @@ import pytest
 
 from temporal_graph import TemporalGraph
 from temporal_graph.extraction import ExtractedFact, Extraction
-from temporal_graph.llm import ScriptedLLM
+from temporal_graph.llm.testing import ScriptedLLM
 from temporal_graph.times import UTC, ManualClock
 
 STORY = [

@@ -15,7 +15,7 @@ import pytest
 from temporal_graph import TemporalGraph
 from temporal_graph.core.model import Episode
 from temporal_graph.extraction import ExtractedFact, Extraction
-from temporal_graph.llm import ScriptedLLM
+from temporal_graph.llm.testing import ScriptedLLM
 from temporal_graph.times import ManualClock
 
 ALIASES = {"Mel": "Melanie"}  # names the test embedder places on the same point

@@ -9,10 +9,12 @@ from __future__ import annotations
 
 import json
 import logging
+import re
 import socket
 import threading
 from datetime import UTC, datetime
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
 from typing import Any
 
 import httpx2
@@ -30,13 +32,8 @@ from temporal_graph.core.model import Entity, Episode
 from temporal_graph.core.ontology import Ontology
 from temporal_graph.errors import LLMError, LLMOutputError, LLMUnavailable
 from temporal_graph.extraction import ExtractedEntity, ExtractedFact, Extraction
-from temporal_graph.llm import (
-    LLMClient,
-    ScriptedLLM,
-    ScriptedTransport,
-    ScriptExhausted,
-    TransientLLMError,
-)
+from temporal_graph.llm import LLMClient, TransientLLMError
+from temporal_graph.llm.testing import ScriptedLLM, ScriptedTransport, ScriptExhausted
 
 T0 = datetime(2023, 5, 8, 13, 56, tzinfo=UTC)
 
@@ -579,3 +576,10 @@ def test_script_can_be_a_function_of_the_request():
     assert extractor.extract(episode("Nice weather.", id="ep-2")) == Extraction()
     assert extractor.disambiguate("Mel", CANDIDATES) == "e1"
     assert llm.usage.calls_by_purpose == {EXTRACTION_PURPOSE: 2, DISAMBIGUATION_PURPOSE: 1}
+
+
+def test_the_scripted_llm_example_in_the_readme(capsys):
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    code = next(b for b in re.findall(r"```python\n(.*?)```", readme, re.S) if "ScriptedLLM" in b)
+    exec(compile(code, "README.md", "exec"), {})
+    assert capsys.readouterr().out.strip() == "[('LIVES_IN', 'Oslo')] 1"

@@ -13,7 +13,7 @@ import pytest
 
 from temporal_graph import TemporalGraph
 from temporal_graph.errors import InvalidInput, NotFound
-from temporal_graph.llm import ScriptedLLM
+from temporal_graph.llm.testing import ScriptedLLM
 
 
 @pytest.fixture

@@ -1,4 +1,4 @@
-"""Word lists for the offline extractor's newer rule families (pastimes, learning, pets, diet, things).
+"""Closed word lists and word → relation tables of the offline extractor.
 
 Closed lists on purpose: a rule that fires only on a known word ("I play the *cello*") cannot turn
 "I play it by ear" or "I have a question" into a fact. Extend a list to widen a rule.
@@ -114,8 +114,95 @@ granny nana aunt niece granddaughter stepdaughter stepmom""".split())
 MASCULINE_KIN = frozenset("""brother dad father husband fiance fiancé boyfriend son grandfather grandpa uncle
 nephew grandson stepson stepdad""".split())
 
-# Markers that a sentence is a joke or sarcasm: nothing in the message is taken at face value.
-SARCASM = (r"(?:/s\b|\byeah,? right\b|\bjust kidding\b|\bi am kidding\b|\bkidding\b|\bjk\b|\bnot!|\blol jk\b"
-           r"|\bsarcasm\b)")
-# Markers that the speaker passes on what others say or believe, not what they know.
-HEARSAY = r"\b(?:apparently|supposedly|allegedly|reportedly|rumou?r has it|according to)\b"
+
+# --- the word lists of the first rule families ---------------------------------------------------
+
+NAME_STOP = frozenset(
+    """I We You He She They It My Our Your His Her Their The A An This That These Those There Here
+    What When Where Who Why How Which Yes Yeah Yep Yup No Nope Oh Ok Okay Well So And But Or Also
+    Then Now Today Tonight Yesterday Tomorrow Last Next Just Actually Sorry Thanks Thank Hey Hi
+    Hello Wow Woah Whoa Congrats Cool Great Awesome Sure Anyway Btw Lol Haha Omg Guess Maybe
+    Everyone Someone Somebody Anyone Nobody Everybody Mom Mum Dad Mother Father Sis Bro Dear
+    Monday Tuesday Wednesday Thursday Friday Saturday Sunday January February March April May June
+    July August September October November December Since After Before While Because If Once
+    Still Not Never Did Do Does Is Are Was Were Have Has Had Can Could Would Should Speaking
+    Good Nice Love Like Lately Recently Finally Really Sounds Looks Being Going Gonna Got""".split()
+)
+JOBS = """engineer developer programmer architect designer manager director teacher professor
+lecturer nurse doctor physician surgeon dentist lawyer attorney accountant banker analyst consultant
+scientist researcher chef cook baker waiter waitress bartender barista cashier clerk driver pilot
+mechanic electrician plumber carpenter writer journalist editor author artist painter photographer
+musician actor actress dancer singer producer marketer recruiter intern assistant secretary
+receptionist librarian pharmacist therapist counselor counsellor psychologist veterinarian vet
+firefighter officer soldier coach trainer instructor tutor ceo cto cfo coo founder co-founder
+cofounder entrepreneur administrator technician specialist coordinator supervisor lead vp president
+executive agent broker realtor farmer tailor stylist hairdresser janitor paramedic caregiver
+worker strategist planner economist statistician mathematician physicist chemist biologist
+translator interpreter policeman policewoman detective judge politician senator mayor
+choreographer animator illustrator copywriter programmer tester admin sysadmin attendant hygienist
+paralegal nanny babysitter housekeeper surveyor welder machinist optometrist midwife dietitian nutritionist
+principal dean paramedic""".split()
+PETS = """dog puppy pup cat kitten hamster rabbit bunny parrot bird fish turtle tortoise horse
+snake lizard ferret goldfish guinea-pig""".split() + PET_BREEDS + PET_BREED_PHRASES
+CONDITIONS = """asthma diabetes adhd autism anxiety depression migraines epilepsy arthritis cancer
+hypertension insomnia dyslexia ptsd ocd lupus eczema psoriasis scoliosis endometriosis
+fibromyalgia celiac tinnitus""".split()
+EVENTS = """group class parade conference workshop meeting mtg concert festival fest show reading
+event fair convention party wedding game match service ceremony seminar session lecture talk
+meetup rally exhibition exhibit gala fundraiser race marathon tournament competition comp
+recital screening premiere retreat camp course webinar hackathon protest march vigil funeral
+reunion banquet auction expo summit symposium club""".split()
+KIN = {
+    "sister": "HAS_SIBLING", "brother": "HAS_SIBLING", "sibling": "HAS_SIBLING",
+    "son": "HAS_CHILD", "daughter": "HAS_CHILD", "kid": "HAS_CHILD", "child": "HAS_CHILD",
+    "mom": "HAS_PARENT", "mum": "HAS_PARENT", "mother": "HAS_PARENT", "dad": "HAS_PARENT",
+    "father": "HAS_PARENT",
+    "husband": "MARRIED_TO", "wife": "MARRIED_TO", "spouse": "MARRIED_TO",
+    "fiance": "ENGAGED_TO", "fiancé": "ENGAGED_TO", "fiancee": "ENGAGED_TO", "fiancée": "ENGAGED_TO",
+    "boyfriend": "DATING", "girlfriend": "DATING", "partner": "DATING",
+    "friend": "FRIEND_OF", "best friend": "FRIEND_OF", "buddy": "FRIEND_OF", "bestie": "FRIEND_OF",
+    **{pet: "HAS_PET" for pet in PETS},
+    **EXTENDED_KIN,
+}
+PRONOUNS = frozenset(
+    "i me my mine myself we us our ours you your yours he him his she her hers they them their it its "
+    "this that these those something anything everything nothing someone everyone one".split()
+)
+NOT_POSSESSIONS = frozenset(
+    """job position role chance opportunity idea friend friends perspective sense feeling hobby look start
+    goal life appreciation understanding routine habit problem problems baby news question lot bit time way
+    feedback support inspiration motivation kid kids son daughter addition member place home""".split()
+)
+INTRANSITIVE = frozenset(
+    "went ran volunteered graduated competed danced hiked climbed swam biked camped raced performed played "
+    "sang practiced practised celebrated".split()
+)
+PREPOSITIONS = frozenset("for to with at in on from by of about into".split())
+CLAUSE_OPENERS = frozenset(
+    "and so then also just but yeah yes oh well actually finally today recently anyway guess what btw why "
+    "because since as when now really too".split()
+)
+NOT_OBJECT_START = frozenset(
+    """how what when where why who whom whose to being doing going a an the is are was were be been has have
+    had do does did will would can could should may might must not so very especially also even all
+    every""".split()
+)
+SPECIFIC = ("the", "this", "that", "these", "those", "my", "our", "his", "her", "their", "your", "its",
+            "all", "every")
+# Base verb forms: after a third-person name they show the name is no subject ("Themes like ...").
+BASE_FORMS = frozenset(
+    """like love enjoy adore hate dislike detest live work study move relocate go have own suffer plan
+    visit attend quit leave marry date divorce need want feel seem look sound""".split()
+)
+DETERMINERS = ("a", "an", "the", "this", "that", "these", "those", "my", "our", "some", "his", "her",
+               "their")
+# Relations whose object may be a list ("hiking, painting and pottery"): one fact per item, each
+# cleaned strictly.
+LIST_RELATIONS = ("LIKES", "DISLIKES", "ALLERGIC_TO", "HAS_HOBBY")
+# Kind words that belong to every item of a list ("action and sci-fi movies").
+SHARED_HEADS = frozenset(
+    "movies films books novels shows series games songs music food dishes cuisine".split())
+THIRD_PERSON = ("he", "she", "they")
+VAGUE_TASTES = frozenset(
+    "playing doing making trying working going being getting having helping things stuff".split())
+COUNTS = frozenset("two three four five six 2 3 4 5 6 some".split())

@@ -1,0 +1,48 @@
+"""The offline extractor: deterministic English rules for the personal facts people state in chat.
+
+No model, no network: regular expressions over sentences, kept in tables (pattern → relation).
+It is built to be precise rather than broad — a wrong fact is worse than a missing one — so it
+skips questions, greetings, wishes, conditionals, hedges ("maybe", "I think of ..."), negations it
+does not understand, what others say or believe ("he told me ...", "apparently ..."), jokes and
+sarcasm ("yeah right", "/s", "just kidding": the whole message), and people it cannot name.
+
+Why rules and not a parser: the closed word lists keep precision high where a parse would still
+need the same lists to tell "I play the cello" from "I play it by ear"; no model download, and the
+only small English parser models on the package registry are unofficial re-uploads.
+
+What it reads:
+* first person (I, we, implied "Lost my job ...") → the episode's speaker (nothing when unknown);
+* third person with a capitalized name ("Zhang Wei lives in Hangzhou", "My sister Anna works at
+  Google" → also the speaker HAS_SIBLING Anna);
+* he / she / they → the one person named in this message or the last few turns (a kin word's
+  gender must fit; two candidates or none → nothing);
+* states (LIVES_IN, WORKS_AT, WORKS_AS, STUDIES_AT, MARRIED_TO, DATING, HAS_CHILD, HAS_SIBLING,
+  HAS_PARENT, FRIEND_OF, HAS_PET, OWNS, LIKES, DISLIKES, ALLERGIC_TO, HAS_CONDITION, HOMETOWN,
+  BORN_IN, PLAYS, HAS_HOBBY, LEARNING, DIET, PLANS, PLANS_TO_VISIT) and events (VISITED, ATTENDED,
+  DID), with the time phrase as written; a plan stays a plan ("we're going camping next month" →
+  PLANS "go camping"), never a done event;
+* endings ("I quit Acme", "we divorced in 2020", "I moved out of Berlin") with kind="ending"; an
+  ending whose object is not said nor found in the context gets ``object=""`` ("whatever held");
+* corrections ("actually it was Lyon, not Paris", "sorry, I meant Lyon"), using earlier
+  sentences and the context episodes to find which relation is being corrected.
+
+A past state told without any time ("I lived in Rome") becomes LIVED_IN / WORKED_AT /
+STUDIED_AT rather than an open-ended LIVES_IN; with a time ("I lived in Rome in 2019", "from
+2019 to 2021") it stays LIVES_IN with time_text / end_time_text.
+
+Importance: the extractor rates nothing itself; each fact gets its relation's importance from the
+memory's ontology (the documented table in ``temporal_graph.core.ontology``, ``Ontology.importance``).
+
+Cost is linear in the message: rules run on clauses of at most MAX_CLAUSE_CHARS characters, and
+the context episodes' facts are worked out once per extraction.
+
+The package: ``tables`` (closed word lists, word → relation), ``grammar`` (regex building blocks,
+the rule tables, clause and hedge patterns), ``objects`` (a match's object, cleaned, and the fact's
+sentence), ``extractor`` (:class:`OfflineExtractor`, which runs the rules over a message).
+"""
+
+
+from .extractor import OfflineExtractor
+from .objects import ANY_OBJECT
+
+__all__ = ["ANY_OBJECT", "OfflineExtractor"]

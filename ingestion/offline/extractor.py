@@ -1,0 +1,376 @@
+"""``OfflineExtractor``: the rules run over each clause of a message; he / she / they, "left X" and
+corrections are settled against earlier statements; each fact is dated by its clause's time phrase."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from temporal_graph.core.extraction import ExtractedEntity, ExtractedFact, Extraction, StatementKind
+from temporal_graph.core.model import Episode
+from temporal_graph.core.names import name_key
+from temporal_graph.core.timeexpr import Prefer, TimeMatch, find_time_expressions, resolve_time
+
+from .grammar import (
+    CORRECTION_MARKER,
+    CORRECTION_RULES,
+    ENDING_RULES,
+    HEARSAY,
+    HYPOTHETICAL,
+    KIN_ADJ,
+    KIN_COUNTED,
+    KIN_IS,
+    KIN_MENTION,
+    KIN_NAME_IS,
+    KIN_NAMED,
+    KIN_RE,
+    NEGATION,
+    NOT_AFTER,
+    NOT_OBJECT,
+    PASTIME_RULES,
+    PET_NAME,
+    REPORTING,
+    SARCASM,
+    STATE_RULES,
+    UNDATED_DID,
+    Rule,
+    bounded_clauses,
+    expand,
+    is_question,
+    sentences,
+    starts_clause,
+)
+from .objects import ANY_OBJECT, clean_name, clean_object, clean_proper, emissions, fact_text
+from .tables import BASE_FORMS, FEMININE_KIN, KIN, MASCULINE_KIN, PETS, THIRD_PERSON
+
+
+@dataclass
+class _Draft:
+    """A fact being assembled, before it becomes an immutable ExtractedFact."""
+
+    subject: str
+    relation: str
+    object: str
+    object_type: str
+    kind: StatementKind = "state"
+    time: TimeMatch | None = None
+    replaces: str | None = None
+    det: str | None = None
+    extra: dict[str, str] = field(default_factory=dict)
+    confidence: float = 0.9
+
+
+class _Context:
+    """The context episodes of one extraction, with their facts worked out once (not per clause)."""
+
+    def __init__(self, extractor: OfflineExtractor, episodes: Sequence[Episode]) -> None:
+        self.extractor = extractor
+        self.episodes = sorted(episodes, key=lambda e: e.reference_time)
+        self._drafts: list[_Draft] | None = None
+        self._by_episode: dict[str, list[_Draft]] = {}
+
+    def drafts_of(self, episode: Episode) -> list[_Draft]:
+        if episode.id not in self._by_episode:
+            self._by_episode[episode.id] = self.extractor._drafts(
+                episode, _Context(self.extractor, ()), corrections=False)
+        return self._by_episode[episode.id]
+
+    def drafts(self) -> list[_Draft]:
+        """Facts the context states, latest episode first."""
+        if self._drafts is None:
+            self._drafts = [d for ep in reversed(self.episodes) for d in reversed(self.drafts_of(ep))]
+        return self._drafts
+
+
+class OfflineExtractor:
+    """Deterministic rule-based extraction of personal facts from English chat (no model, no network)."""
+
+    def extract(self, episode: Episode, context: Sequence[Episode] = ()) -> Extraction:
+        drafts = self._drafts(episode, _Context(self, context), corrections=True)
+        facts: list[ExtractedFact] = []
+        entities: dict[tuple[str, str], ExtractedEntity] = {}
+        seen: set[tuple[str, str, str, str]] = set()
+        for d in drafts:
+            key = (name_key(d.subject), d.relation, name_key(d.object), d.kind)
+            if key in seen or (d.object and name_key(d.object) == name_key(d.subject)):
+                continue
+            seen.add(key)
+            facts.append(
+                ExtractedFact(
+                    subject=d.subject, relation=d.relation, object=d.object,
+                    text=fact_text(d.subject, d.relation, d.object, d.kind, d.det, d.extra),
+                    kind=d.kind, time_text=d.time.time_text if d.time else None,
+                    end_time_text=d.time.end_time_text if d.time else None, replaces=d.replaces,
+                    subject_type="Person", object_type=d.object_type, confidence=d.confidence,
+                )
+            )
+            for name, type_ in ((d.subject, "Person"), (d.object, d.object_type)):
+                if name:
+                    entities.setdefault((name_key(name), type_), ExtractedEntity(name=name, type=type_))
+        return Extraction(entities=list(entities.values()), facts=facts)
+
+    # -- per episode -----------------------------------------------------------------------------
+
+    def _drafts(self, episode: Episode, context: _Context, *, corrections: bool) -> list[_Draft]:
+        out: list[_Draft] = []
+        pending_pet: _Draft | None = None
+        if SARCASM.search(episode.content):
+            return out  # a joke or sarcasm anywhere: nothing in the message is taken at face value
+        for sentence in sentences(expand(episode.content)):
+            if is_question(sentence) or HEARSAY.search(sentence):
+                pending_pet = None
+                continue
+            pet_name = PET_NAME.match(sentence)
+            if pet_name and pending_pet is not None:  # "I got a puppy! Her name is Coco."
+                name = clean_name(pet_name.group("name"))
+                if name:
+                    pending_pet.extra["species"] = pending_pet.object
+                    pending_pet.object = name
+                pending_pet = None
+                continue
+            pending_pet = None
+            for clause in bounded_clauses(sentence):
+                found = self._clause(clause, episode, context, out, corrections)
+                out.extend(found)
+                pets = [d for d in found
+                        if d.relation == "HAS_PET" and "kin" not in d.extra and d.object.lower() in PETS]
+                pending_pet = pets[-1] if pets else pending_pet
+        return out
+
+    def _clause(
+        self, clause: str, episode: Episode, context: _Context, earlier: list[_Draft], corrections: bool
+    ) -> list[_Draft]:
+        times = find_time_expressions(clause)
+        text, anchors = _strip_times(clause, times)
+        if HYPOTHETICAL.search(text):
+            return []
+        speaker = episode.speaker
+        if corrections and CORRECTION_MARKER.search(text):
+            fixed = self._correction(text, episode, context, earlier)
+            if fixed is not None:
+                return fixed
+        drafts = self._kinship(text, speaker)
+        negated = bool(NEGATION.search(NOT_OBJECT.sub("", text)))  # "Lyon, not Paris" is no negation
+        matched_spans: list[tuple[int, int]] = []
+        for rule in (*ENDING_RULES, *PASTIME_RULES, *STATE_RULES):
+            if rule.positive and negated:
+                continue
+            if rule.fallback and matched_spans:
+                continue
+            for m in rule.pattern.finditer(text):
+                new = self._apply(rule, m, text, times, anchors, episode, context, earlier)
+                if new:
+                    drafts.extend(new)
+                    matched_spans.append(m.span())
+        return drafts
+
+    def _apply(
+        self, rule: Rule, m: re.Match[str], text: str, times: list[TimeMatch], anchors: list[int],
+        episode: Episode, context: _Context, earlier: list[_Draft],
+    ) -> list[_Draft]:
+        groups = m.groupdict()
+        raw_subject = groups.get("subj")
+        if raw_subject and raw_subject.lower() in THIRD_PERSON:
+            subject = _resolve_pronoun(raw_subject.lower(), episode, context, earlier)
+        else:
+            subject = self._subject(raw_subject, episode.speaker)
+        if subject is None:
+            return []
+        if raw_subject and REPORTING.search(text[:m.start("subj")]):
+            return []  # "... say I live in Atlantis": reported or requested, not stated
+        if raw_subject and raw_subject not in ("I", "we", "We") and raw_subject.lower() not in THIRD_PERSON:
+            following = text[m.end("subj"):].split()
+            if following and following[0].lower() in BASE_FORMS:
+                return []  # "Themes like sisterhood": a name needs "likes", so this is no subject
+        time = _nearest_time(m.span(), times, anchors)
+        if time is not None and time.is_duration and not re.search(r"\b(?:have|has)\b", m.group(0)):
+            time = None  # "for two weeks" only dates a present-perfect state
+        undated = rule.fallback and time is None  # kept only for the clear events of UNDATED_DID
+        if rule.needs_time and (time is None or time.is_duration) and not undated:
+            return []
+        if rule.future and time is not None and not _is_future(time, episode, "future"):
+            return []  # "I'm running a marathon" dated in the past is no plan
+        pronoun = raw_subject is not None and raw_subject.lower() in THIRD_PERSON
+        if pronoun and not starts_clause(text[:m.start("subj")]):
+            return []  # "the book she wrote": a pronoun inside a relative clause
+        if (rule.fallback or rule.opens_clause) and not starts_clause(text[:m.start()]):
+            return []  # "the book I read last year ...": a relative clause, not a report
+        drafts: list[_Draft] = []
+        for emit, raw in emissions(rule, groups):
+            obj, det = clean_object(emit, raw, groups)
+            if obj is None or (undated and not UNDATED_DID.match(obj)):
+                continue
+            relation, kind, object_type = emit.relation, rule.kind, emit.object_type
+            if relation == "LEFT?":  # a home or a job: the context decides
+                relation = self._disambiguate(relation, subject, obj, context, earlier)
+                object_type = "Place" if relation == "LIVES_IN" else "Organization"
+            if rule.past and time is None:
+                relation = {"LIVES_IN": "LIVED_IN", "WORKS_AT": "WORKED_AT", "STUDIES_AT": "STUDIED_AT"}.get(
+                    relation, relation)
+                if relation == "WORKS_AS":
+                    continue
+            if emit.object_kind == "any":
+                obj = self._ended_object(subject, relation, context, earlier, episode)
+            if kind == "state" and relation in ("VISITED", "ATTENDED", "DID") and _is_future(time, episode):
+                continue  # told as done but dated in the future: too unclear to keep
+            if (kind == "state" and relation == "VISITED" and time is None
+                    and re.search(r"\b(?:was|were) in\b", m.group(0))):
+                continue  # "I was in Paris" needs a time to be a visit
+            draft = _Draft(subject, relation, obj, object_type, kind, time, det=det,
+                           confidence=0.7 if undated else 0.8 if rule.fallback else 0.9)
+            if emit.object_kind == "petname":
+                draft.extra["species"] = groups["pet"].lower()
+                if raw is None:
+                    draft.object = groups["pet"].lower()
+            old = NOT_AFTER.match(text[m.end():])
+            if old and kind == "state" and emit.object_kind == "proper":
+                draft.kind, draft.replaces = "correction", clean_proper(old.group("old"))
+            drafts.append(draft)
+        return drafts
+
+    # -- pieces ----------------------------------------------------------------------------------
+
+    @staticmethod
+    def _subject(raw: str | None, speaker: str | None) -> str | None:
+        if raw is None or raw in ("I", "we", "We"):
+            return speaker
+        kin = re.match(rf"(?:[Mm]y|[Oo]ur)\s+(?:{KIN_ADJ}\s+)?(?:{KIN_RE})\s+(?P<name>.+)$", raw)
+        return clean_name(kin.group("name") if kin else raw)
+
+    def _disambiguate(
+        self, relation: str, subject: str, obj: str, context: _Context, earlier: list[_Draft]
+    ) -> str:
+        """"left Berlin" ends LIVES_IN when Berlin is known as the subject's home; otherwise a job."""
+        for d in self._history(context, earlier):
+            if name_key(d.subject) == name_key(subject) and name_key(d.object) == name_key(obj):
+                if d.relation in ("LIVES_IN", "LIVED_IN", "HOMETOWN"):
+                    return "LIVES_IN"
+                if d.relation in ("WORKS_AT", "WORKED_AT", "STUDIES_AT"):
+                    return "STUDIES_AT" if d.relation == "STUDIES_AT" else "WORKS_AT"
+        return "WORKS_AT"
+
+    def _history(self, context: _Context, earlier: list[_Draft]) -> list[_Draft]:
+        """Facts stated before this clause: this episode's earlier ones first, then the context, latest
+        first."""
+        return [*reversed(earlier), *context.drafts()]
+
+    def _ended_object(
+        self, subject: str, relation: str, context: _Context, earlier: list[_Draft], episode: Episode
+    ) -> str:
+        for d in self._history(context, earlier):
+            if (name_key(d.subject) == name_key(subject) and d.relation == relation and d.kind == "state"
+                    and d.object):
+                return d.object
+        return ANY_OBJECT
+
+    def _kinship(self, text: str, speaker: str | None) -> list[_Draft]:
+        if speaker is None:
+            return []
+        drafts = []
+        found = [(m.group("name"), m.group("kin").lower())
+                 for pattern in (KIN_MENTION, KIN_IS, KIN_NAMED, KIN_NAME_IS)
+                 for m in pattern.finditer(text)]
+        for m in KIN_COUNTED.finditer(text):
+            kin = m.group("kin").lower()
+            kin = {"children": "child", "puppies": "puppy"}.get(kin, kin.removesuffix("s"))
+            found.extend((name, kin) for name in re.split(r",\s+(?:and\s+)?|\s+and\s+", m.group("names")))
+        for raw_name, kin in found:
+            name = clean_name(raw_name)
+            if name is None or name_key(name) == name_key(speaker):
+                continue
+            relation = KIN[kin]
+            if relation == "HAS_PET":
+                drafts.append(_Draft(speaker, relation, name, "Animal", extra={"species": kin}))
+            else:
+                drafts.append(_Draft(speaker, relation, name, "Person", extra={"kin": kin}))
+        return drafts
+
+    def _correction(
+        self, text: str, episode: Episode, context: _Context, earlier: list[_Draft]
+    ) -> list[_Draft] | None:
+        """ "actually it was Lyon, not Paris" / "sorry, I meant Lyon": same relation, right object."""
+        for pattern in CORRECTION_RULES:
+            m = pattern.search(text)
+            if m is None:
+                continue
+            new = clean_proper(m.group("new"))
+            old = clean_proper(m.group("old")) if m.group("old") else None
+            if new is None:
+                continue
+            for d in self._history(context, earlier):
+                if d.kind == "ending" or not d.object or not d.object[:1].isupper():
+                    continue
+                if old is not None and name_key(d.object) != name_key(old):
+                    continue
+                if old is None and episode.speaker and name_key(d.subject) != name_key(episode.speaker):
+                    continue
+                return [_Draft(d.subject, d.relation, new, d.object_type, "correction", d.time,
+                               replaces=d.object, extra={k: v for k, v in d.extra.items() if k != "kin"})]
+            return []
+        return None
+
+
+def _strip_times(clause: str, times: list[TimeMatch]) -> tuple[str, list[int]]:
+    """The clause without its time phrases, and where each phrase was (offsets in the new text)."""
+    parts, anchors, pos = [], [], 0
+    for t in times:
+        parts.append(clause[pos:t.start])
+        anchors.append(len("".join(parts)))
+        pos = t.end
+    parts.append(clause[pos:])
+    # Offsets stay exact: the spaces and commas left behind are harmless for the rules.
+    return "".join(parts), anchors
+
+
+def _nearest_time(span: tuple[int, int], times: list[TimeMatch], anchors: list[int]) -> TimeMatch | None:
+    """The time phrase inside the match, else the next one after it, else the last one before it."""
+    if not times:
+        return None
+    start, end = span
+    inside = [t for t, a in zip(times, anchors, strict=True) if start <= a <= end]
+    after = [t for t, a in zip(times, anchors, strict=True) if a > end]
+    before = [t for t, a in zip(times, anchors, strict=True) if a < start]
+    chosen = inside or after or before[-1:]
+    return chosen[0] if chosen else None
+
+
+def _is_future(time: TimeMatch | None, episode: Episode, prefer: Prefer = "past") -> bool:
+    if time is None or time.time_text is None:
+        return False
+    span = resolve_time(time.time_text, episode.reference_time, prefer=prefer)
+    return span is not None and span.start > episode.reference_time
+# How many earlier turns a pronoun may reach back to find its person.
+PRONOUN_TURNS = 3
+
+
+def _resolve_pronoun(pronoun: str, episode: Episode, context: _Context, earlier: list[_Draft]) -> str | None:
+    """He / she / they → the one person named in this message or the last few turns, else None.
+
+    Candidates are people the conversation named as kin or as subjects of facts, never its speakers
+    (who are "I" and "you"). A kin word's gender rules out the other pronoun; two fitting people
+    (or "they" for someone gendered) means no guess.
+    """
+    speakers = {name_key(e.speaker) for e in (episode, *context.episodes) if e.speaker}
+    recent = list(reversed(earlier))
+    for ep in context.episodes[::-1][:PRONOUN_TURNS]:
+        recent.extend(reversed(context.drafts_of(ep)))
+    people: dict[str, tuple[str, str | None]] = {}
+    for d in recent:
+        kin = d.extra.get("kin")
+        pairs: list[tuple[str, str | None]] = [(d.object, kin)] if kin else []
+        if d.subject and name_key(d.subject) not in speakers:
+            pairs.append((d.subject, None))
+        for name, kin_word in pairs:
+            key = name_key(name)
+            if key in speakers or not name[:1].isupper():
+                continue
+            gender = ("she" if kin_word in FEMININE_KIN
+                      else "he" if kin_word in MASCULINE_KIN else None)
+            if key not in people or people[key][1] is None:
+                people[key] = (name, gender)
+    fitting = [name for name, gender in people.values()
+               if gender is None or (gender == pronoun and pronoun != "they")]
+    if pronoun == "they":  # "they" only for someone the conversation gave no gender
+        fitting = [name for name, gender in people.values() if gender is None]
+    return fitting[0] if len(fitting) == 1 else None

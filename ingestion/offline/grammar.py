@@ -1,0 +1,570 @@
+"""The offline extractor's grammar: regex building blocks, the rule tables (pattern → relation), and
+the patterns that cut a message into clauses and spot hedges, negations, hearsay and corrections."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from temporal_graph.core.extraction import StatementKind
+
+from .tables import (
+    CAR_BRANDS,
+    CLAUSE_OPENERS,
+    CONDITIONS,
+    DIETS,
+    GAME_PHRASES,
+    GAMES,
+    HOBBY_GERUNDS,
+    HOBBY_PHRASES,
+    HOBBY_VERBS,
+    INSTRUMENT_ADJECTIVES,
+    INSTRUMENTS,
+    JOBS,
+    KIN,
+    LANGUAGES,
+    PETS,
+    PLAN_VERBS,
+    POSSESSION_PHRASES,
+    POSSESSIONS,
+    PRACTICES,
+    SKILL_PHRASES,
+    SKILLS,
+)
+
+KIN_ADJ = (r"(?:little|big|older|younger|baby|twin|eldest|oldest|youngest|step-?|half-?|new|dear|sweet|"
+           r"lovely)")
+REPORTING = re.compile(
+    r"\b(?i:say|says|said|tell|tells|told|claim|claims|claimed|pretend|pretends|heard|hear|write|writes|wrote|"
+    r"type|repeat|think|thinks|thought|believe|believes|believed|reckon|reckons|swear|swears|insist|insists)\s+"
+    r"(?:(?i:me|us|him|her|them|everyone)\s+)?(?:that\s+)?$"
+)
+
+
+def _alt(words) -> str:
+    return "|".join(sorted((re.escape(w) for w in words), key=len, reverse=True))
+
+
+# --- regex building blocks -------------------------------------------------------------------------
+
+_WORD_CAP = r"(?:(?!I\b)[A-Z][a-zA-Z]*(?:[-'’][A-Z][a-zA-Z]+)?)"
+NAME = rf"{_WORD_CAP}(?:\s+{_WORD_CAP}){{0,2}}"
+KIN_RE = _alt(KIN)
+# A subject: I / we, "my sister Anna", or a capitalized name.
+SUBJ = (rf"(?P<subj>\b(?:I|[Ww]e|[Hh]e|[Ss]he|[Tt]hey)\b"
+        rf"|(?:\b(?:[Mm]y|[Oo]ur)\s+(?:{KIN_ADJ}\s+)?(?:{KIN_RE})\s+)?(?<![\w'])(?:{NAME}))")
+# A proper-noun object: "Hangzhou", "New York City", "University of Toronto", "Johnson & Johnson".
+PROPER = (r"(?:[Tt]he\s+)?[A-Z][\w.&'’-]*"
+          r"(?:\s+(?:(?:of|de|du|la|le|del|for|on|am|upon|&)\s+)?[A-Z][\w.&'’-]*)*")
+# A lowercase noun phrase: a few words, no punctuation.
+NP = r"[\w+'’-]+(?:\s+[\w+'’-]+){0,7}"
+LIST = r"[\w+'’-]+(?:(?:,\s+|\s+)[\w+'’-]+){0,11}"  # "hiking, painting and pottery"
+ADV = (r"(?:(?:just|really|also|finally|recently|still|now|actually|officially|already|absolutely|totally|"
+       r"truly|especially|currently|even|so)\s+)*")
+_TITLE_WORD = (r"(?!(?i:of|the|a|an|and|or|to|in|at|for|with|my|your|his|her|their|our|who|that|is|was|"
+               r"not)\b)"
+               r"[\w+#.-]+")
+ROLE = rf"(?:{_TITLE_WORD}\s+){{0,4}}?(?i:{_alt(JOBS)})(?:\s+(?i:{_alt(JOBS)}))*s?(?![\w-])"
+DET = r"(?:(?P<det>a|an|the|this|that|my|our|some)\s+)"
+
+
+def _o(name: str, body: str) -> str:
+    return f"(?P<{name}>{body})"
+
+
+@dataclass(frozen=True)
+class Emit:
+    """One fact a rule produces from a named group of its match."""
+
+    group: str
+    relation: str
+    object_kind: str  # proper | np | role | pet | vp | activity
+    object_type: str
+
+
+@dataclass(frozen=True)
+class Rule:
+    pattern: re.Pattern[str]
+    emits: tuple[Emit, ...]
+    kind: StatementKind = "state"
+    needs_time: bool = False  # only with a time phrase in the clause (generic "did" facts)
+    past: bool = False  # a past state: LIVED_IN etc. unless a time phrase is given
+    positive: bool = True  # skipped in clauses with a negation
+    fallback: bool = False  # only when no other rule matched the clause
+    opens_clause: bool = False  # the subject must open a clause ("a job I enjoy" is no taste)
+    future: bool = False  # a plan: only with a time phrase after the message's time, or none at all
+
+
+def _rule(pattern: str, *emits: tuple[str, str, str, str], implicit: bool = False, **options) -> list[Rule]:
+    """Compile a rule; ``implicit`` adds the chat form without "I" ("Lost my job ...")."""
+    bodies = [pattern.replace("<S>", SUBJ)]
+    if implicit:
+        bodies.append(pattern.replace("<S>\\s+", r"(?:^\s*|[,!]\s+)(?:[Jj]ust\s+|[Aa]lso\s+|[Ff]inally\s+)?"))
+    compiled = []
+    for body in bodies:
+        body = (body.replace("<PROPER>", PROPER).replace("<NP>", NP).replace("<ROLE>", ROLE)
+                .replace("<ADV>", ADV).replace("<DET>", DET).replace("<LIST>", LIST))
+        compiled.append(Rule(re.compile(body), tuple(Emit(*e) for e in emits), **options))
+    return compiled
+
+
+# Short emit builders keep the rule tables readable: a proper-noun, noun-phrase or role object.
+def P(g: str, rel: str, t: str) -> tuple[str, str, str, str]:
+    return (g, rel, "proper", t)
+
+
+def N(g: str, rel: str, t: str) -> tuple[str, str, str, str]:
+    return (g, rel, "np", t)
+
+
+def R(g: str, rel: str) -> tuple[str, str, str, str]:
+    return (g, rel, "role", "Role")
+
+
+_BE = r"(?i:am|is|are|was|were)"
+_LIVE = (r"(?i:live|lives|am living|is living|are living|have lived|has lived|have been living|"
+         r"has been living)")
+_MOVE = (r"(?i:moved|move|moves|am moving|is moving|are moving|will move|will be moving|relocated|"
+         r"relocate|am relocating|is relocating|will relocate|have moved|has moved|have relocated)")
+_WORK = (r"(?i:work|works|am working|is working|are working|have been working|has been working|"
+         r"have worked|has worked|will work|will be working)")
+
+# The rule tables: order matters only for the "fallback" rules (generic DID), which run last.
+ENDING_RULES: list[Rule] = [
+    *_rule(r"<S>\s+<ADV>(?i:moved away from|moved out of|no longer live in|no longer lives in|do not live in|"
+           r"does not live in|am not living in|is not living in)\s+" + _o("o", "<PROPER>"),
+           P("o", "LIVES_IN", "Place"), kind="ending", positive=False, implicit=True),
+    # "left X": a home or a job; the context decides, a job by default ("I left Google last year").
+    *_rule(r"<S>\s+<ADV>(?i:left)\s+" + _o("o", "<PROPER>") + r"(?!\s+(?:for|to)\b)",
+           P("o", "LEFT?", "Organization"), kind="ending", positive=False, implicit=True),
+    *_rule(r"<S>\s+<ADV>(?i:quit|resigned from|was fired from|got fired from|was laid off from|"
+           r"got laid off from|was let go from|got let go from|"
+           r"stopped working at|stopped working for|no longer work at|no longer work for|no longer works at|"
+           r"do not work at|do not work for|does not work at|am not working at|"
+           r"quit my job at|left my job at|lost my job at)\s+" + _o("o", "<PROPER>"),
+           P("o", "WORKS_AT", "Organization"), kind="ending", positive=False, implicit=True),
+    *_rule(r"<S>\s+<ADV>(?i:quit|left|lost)\s+(?i:my|his|her|their)\s+(?i:job|position)\s+(?i:as)\s+"
+           r"(?:an?\s+)?" + _o("role", "<ROLE>"), R("role", "WORKS_AS"), kind="ending", positive=False,
+           implicit=True),
+    *_rule(r"<S>\s+<ADV>(?i:quit|left|lost)\s+(?i:my|his|her|their)\s+(?i:job|position)"
+           r"(?!\s+(?i:as|at|with|for)\b)",
+           ("none", "WORKS_AT", "any", "Organization"), kind="ending", positive=False, implicit=True),
+    *_rule(r"<S>\s+<ADV>(?i:graduated from|dropped out of|finished at)\s+" + _o("o", "<PROPER>"),
+           P("o", "STUDIES_AT", "Organization"), kind="ending", positive=False),
+    *_rule(r"<S>\s+<ADV>(?i:divorced|split up with|separated from|got divorced from|am divorced from)\s+"
+           + _o("o", NAME), P("o", "MARRIED_TO", "Person"), kind="ending", positive=False),
+    *_rule(r"(?P<o>" + NAME + r")\s+and\s+I\s+<ADV>(?i:got divorced|divorced|split up|separated)",
+           P("o", "MARRIED_TO", "Person"), kind="ending", positive=False),
+    *_rule(r"\b(?P<we>[Ww]e)\s+<ADV>(?i:got divorced|divorced|are divorced|split up|separated)\b",
+           ("none", "MARRIED_TO", "any", "Person"), kind="ending", positive=False),
+    *_rule(r"<S>\s+<ADV>(?i:broke up with|dumped)\s+" + _o("o", NAME), P("o", "DATING", "Person"),
+           kind="ending", positive=False),
+    *_rule(r"(?P<o>" + NAME + r")\s+and\s+I\s+<ADV>(?i:broke up|split)", P("o", "DATING", "Person"),
+           kind="ending", positive=False),
+    *_rule(r"\b(?P<we>[Ww]e)\s+<ADV>(?i:broke up)\b", ("none", "DATING", "any", "Person"), kind="ending",
+           positive=False),
+    *_rule(r"<S>\s+<ADV>(?i:recovered from|beat)\s+" + _o("o", "<NP>"),
+           ("o", "HAS_CONDITION", "condition", "Condition"), kind="ending", positive=False),
+    *_rule(r"<S>\s+<ADV>(?i:no longer have|no longer has|do not have|does not have)\s+"
+           + _o("o", rf"(?:type [12] )?(?i:{_alt(CONDITIONS)})(?:\s+disease)?")
+           + r"\s+(?i:anymore|any more)?",
+           ("o", "HAS_CONDITION", "condition", "Condition"), kind="ending", positive=False),
+    *_rule(r"<S>\s+<ADV>(?i:sold|donated|gave away)\s+(?:(?i:my|our|his|her)\s+)" + _o("o", "<NP>"),
+           N("o", "OWNS", "Thing"), kind="ending", positive=False, implicit=True),
+    *_rule(r"<S>\s+<ADV>(?i:do not|does not|no longer)\s+(?i:like|enjoy|love)\s+" + _o("o", "<NP>")
+           + r"\s+(?i:anymore|any more)", N("o", "LIKES", "Thing"), kind="ending", positive=False),
+    *_rule(r"<S>\s+<ADV>(?i:no longer)\s+(?i:like|enjoy|love)\s+" + _o("o", "<NP>")
+           + r"(?!\s+(?i:anymore|any more))",
+           N("o", "LIKES", "Thing"), kind="ending", positive=False),
+    # "I quit badminton", "gave up chess", "stopped playing tennis": a pastime ends. Lowercase
+    # only, so "quit Acme" stays a job, and never "my job" or "smoking"-like habits with an article.
+    *_rule(r"<S>\s+<ADV>(?i:quit|gave up|stopped doing)\s+"
+           r"(?![Mm]y\b|smoking\b|drinking\b|vaping\b|[Tt]he\b|[Aa]n?\b|[Hh]is\b|[Hh]er\b|[Tt]heir\b)"
+           + _o("o", r"[a-z][a-z-]+") + r"(?=\s*(?:[,.!;]|$|\s+(?:and|now|last|this|in|since|because)\b))",
+           N("o", "LIKES", "Activity"), kind="ending", positive=False),
+    *_rule(r"(?!.*\b(?:anymore|any more)\b)<S>\s+<ADV>"
+           r"(?:(?i:do not|does not)\s+(?i:really\s+)?(?i:like|enjoy|care for)|(?i:hate|hates|dislike|"
+           r"dislikes|detest|cannot stand|can not stand|am not a fan of|is not a fan of|am not into))\s+"
+           + _o("o", "<LIST>"), N("o", "DISLIKES", "Thing"), kind="state", positive=False),
+]
+
+STATE_RULES: list[Rule] = [
+    # where they live
+    *_rule(r"<S>\s+<ADV>" + _LIVE + r"\s+in\s+" + _o("o", "<PROPER>"), P("o", "LIVES_IN", "Place")),
+    *_rule(r"<S>\s+<ADV>(?i:lived)\s+in\s+" + _o("o", "<PROPER>"), P("o", "LIVES_IN", "Place"), past=True),
+    *_rule(r"<S>\s+<ADV>" + _MOVE + r"\s+(?:back\s+)?(?:to|into)\s+" + _o("o", "<PROPER>")
+           + r"(?:(?:\s+\S+){0,3}?\s+as\s+(?:an?\s+)?" + _o("role", "<ROLE>") + ")?",
+           P("o", "LIVES_IN", "Place"), R("role", "WORKS_AS"), implicit=True),
+    *_rule(r"<S>\s+<ADV>(?i:moved|relocated)\s+from\s+<PROPER>\s+to\s+" + _o("o", "<PROPER>"),
+           P("o", "LIVES_IN", "Place"), implicit=True),
+    *_rule(r"<S>\s+<ADV>" + _BE + r"\s+(?i:based|settled)\s+in\s+" + _o("o", "<PROPER>"),
+           P("o", "LIVES_IN", "Place")),
+    *_rule(r"<S>\s+<ADV>(?i:am|is|are)\s+(?i:originally\s+)?from\s+" + _o("o", "<PROPER>"),
+           P("o", "HOMETOWN", "Place")),
+    # work
+    *_rule(r"<S>\s+<ADV>" + _WORK + r"\s+as\s+(?:an?\s+)?" + _o("role", "<ROLE>")
+           + r"(?:\s+(?:at|for|with)\s+" + _o("o", "<PROPER>") + ")?",
+           R("role", "WORKS_AS"), P("o", "WORKS_AT", "Organization")),
+    *_rule(r"<S>\s+<ADV>" + _WORK + r"\s+(?:at|for)\s+" + _o("o", "<PROPER>") + r"(?:\s+as\s+(?:an?\s+)?"
+           + _o("role", "<ROLE>") + ")?", P("o", "WORKS_AT", "Organization"), R("role", "WORKS_AS")),
+    *_rule(r"<S>\s+<ADV>(?i:worked)\s+(?:at|for)\s+" + _o("o", "<PROPER>") + r"(?:\s+as\s+(?:an?\s+)?"
+           + _o("role", "<ROLE>") + ")?", P("o", "WORKS_AT", "Organization"), R("role", "WORKS_AS"),
+           past=True),
+    *_rule(r"<S>\s+<ADV>(?i:worked)\s+as\s+(?:an?\s+)?" + _o("role", "<ROLE>") + r"(?:\s+(?:at|for)\s+"
+           + _o("o", "<PROPER>") + ")?", R("role", "WORKS_AS"), P("o", "WORKS_AT", "Organization"),
+           past=True),
+    *_rule(r"<S>\s+<ADV>(?i:am|is|are)\s+(?:(?i:now)\s+)?(?:an?|the)\s+" + _o("role", "<ROLE>")
+           + r"(?:\s+(?:at|for|of|with)\s+" + _o("o", "<PROPER>") + r")?(?![\w'’])",
+           R("role", "WORKS_AS"), P("o", "WORKS_AT", "Organization")),
+    *_rule(r"<S>\s+<ADV>(?i:became|become|will become|have become|was promoted to|got promoted to|"
+           r"was hired as|got hired as|got a job as|got a new job as|landed a job as|took a job as|"
+           r"started a job as|started a new job as|started working as|started as)\s+"
+           r"(?:an?\s+|the\s+)?" + _o("role", "<ROLE>")
+           + r"(?:\s+(?:at|for|with)\s+" + _o("o", "<PROPER>") + ")?",
+           R("role", "WORKS_AS"), P("o", "WORKS_AT", "Organization"), implicit=True),
+    *_rule(r"<S>\s+<ADV>(?i:got|landed|accepted|took|started|start|am starting|will start)\s+"
+           r"(?:an?\s+)?(?:(?i:new)\s+)?(?i:job|position|role|internship)\s+(?i:at|with)\s+"
+           + _o("o", "<PROPER>") + r"(?:\s+as\s+(?:an?\s+)?" + _o("role", "<ROLE>") + ")?",
+           P("o", "WORKS_AT", "Organization"), R("role", "WORKS_AS"), implicit=True),
+    *_rule(r"<S>\s+<ADV>(?i:joined|will join|am joining)\s+" + _o("o", "<PROPER>")
+           + r"\s+as\s+(?:an?\s+)?" + _o("role", "<ROLE>"), P("o", "WORKS_AT", "Organization"),
+           R("role", "WORKS_AS"), implicit=True),
+    *_rule(r"<S>\s+<ADV>(?i:started at|started working at|started working for|will start at|am starting at|"
+           r"was hired by|got hired by|got hired at|was hired at)\s+" + _o("o", "<PROPER>")
+           + r"(?:\s+as\s+(?:an?\s+)?" + _o("role", "<ROLE>") + ")?", P("o", "WORKS_AT", "Organization"),
+           R("role", "WORKS_AS"), implicit=True),
+    # study
+    *_rule(r"<S>\s+<ADV>(?i:study|studies|am studying|is studying|are studying)\s+(?:[a-z]+\s+){0,3}?at\s+"
+           + _o("o", "<PROPER>"), P("o", "STUDIES_AT", "Organization")),
+    *_rule(r"<S>\s+<ADV>(?i:studied)\s+(?:[a-z]+\s+){0,3}?at\s+" + _o("o", "<PROPER>"),
+           P("o", "STUDIES_AT", "Organization"), past=True),
+    *_rule(r"<S>\s+<ADV>(?i:am|is|are)\s+an?\s+(?:[a-z]+\s+){0,3}?student\s+at\s+" + _o("o", "<PROPER>"),
+           P("o", "STUDIES_AT", "Organization")),
+    *_rule(r"<S>\s+<ADV>(?i:go|goes|started|start|will start|am starting)\s+"
+           r"(?:(?i:college|university|school)\s+)?(?:to|at)\s+"
+           + _o("o", r"(?:[Tt]he\s+)?(?:[A-Z][\w.&'-]*\s+)*(?:University|College|School|Academy|Institute)"
+                r"(?:\s+of(?:\s+[A-Z][\w.&'-]*)+)?|University(?:\s+of)?(?:\s+[A-Z][\w.&'-]*)+"),
+           P("o", "STUDIES_AT", "Organization")),
+    # partners and family
+    *_rule(r"<S>\s+<ADV>(?i:am|is|are|got|have been|has been)\s+(?i:married)\s+to\s+" + _o("o", NAME),
+           P("o", "MARRIED_TO", "Person")),
+    *_rule(r"<S>\s+<ADV>(?i:married)\s+" + _o("o", NAME), P("o", "MARRIED_TO", "Person")),
+    *_rule(r"(?P<o>" + NAME + r")\s+and\s+I\s+<ADV>(?i:got married|married|are married|have been married)",
+           P("o", "MARRIED_TO", "Person")),
+    *_rule(r"<S>\s+<ADV>(?i:am|is|are|got)\s+(?i:engaged)\s+to\s+" + _o("o", NAME),
+           P("o", "ENGAGED_TO", "Person")),
+    *_rule(r"(?P<o>" + NAME + r")\s+and\s+I\s+<ADV>(?i:got engaged|are engaged)",
+           P("o", "ENGAGED_TO", "Person")),
+    *_rule(r"<S>\s+<ADV>(?i:am dating|is dating|are dating|have been dating|has been dating|started dating|"
+           r"am seeing|is seeing|have been seeing|am in a relationship with|is in a relationship with)\s+"
+           + _o("o", NAME), P("o", "DATING", "Person")),
+    *_rule(r"(?P<o>" + NAME
+           + r")\s+and\s+I\s+<ADV>(?i:are dating|have been dating|started dating|are together)",
+           P("o", "DATING", "Person")),
+    # pets (named or not) and possessions
+    *_rule(r"<S>\s+<ADV>(?i:have|has|got|adopted|bought|rescued|have got|has got|just got|own|owns)\s+"
+           r"(?:(?i:a|an|this|that|two|three|new|cute|little|sweet|adorable|beautiful|tiny|rescue|baby|black|white|brown|old|young)\s+)*"
+           + _o("pet", f"(?i:{_alt(PETS)})(?:s|es)?")
+           + r"(?:\s+(?i:named|called)\s+" + _o("o", NAME) + r")?\b"
+           + r"(?!.*\b(?i:for you|for him|for her|for them|for my)\b)",  # a gift is not a pet of one's own
+           ("o", "HAS_PET", "petname", "Animal"), implicit=True),
+    *_rule(r"<S>\s+<ADV>(?i:own|owns|bought|purchased|got a new|have a new|has a new)\s+<DET>?"
+           + _o("o", "<NP>"),
+           N("o", "OWNS", "Thing"), implicit=True),
+    # likes, health
+    *_rule(r"<S>\s+<ADV>(?:(?i:love|loves|like|likes|enjoy|enjoys|adore|adores)|"
+           r"(?i:am|is|are)\s+<ADV>(?i:into|a big fan of|a huge fan of|a fan of|passionate about|"
+           r"obsessed with))\s+"
+           + _o("o", "<LIST>"), N("o", "LIKES", "Thing"), opens_clause=True),
+    *_rule(r"\b[Mm]y\s+(?:all-time\s+)?favou?rite\s+(?:[a-z]+\s+){1,2}is\s+" + _o("o", "<NP>"),
+           N("o", "LIKES", "Thing")),
+    *_rule(r"<S>\s+<ADV>(?i:am|is|are)\s+(?:(?i:very|severely|deathly|mildly|super)\s+)?(?i:allergic)\s+to\s+"
+           + _o("o", "<LIST>"), N("o", "ALLERGIC_TO", "Substance")),
+    *_rule(r"<S>\s+<ADV>(?i:have|has)\s+(?:an?\s+)?" + _o("o", r"[\w-]+(?:\s+[\w-]+)?")
+           + r"\s+(?i:allergy|allergies)",
+           N("o", "ALLERGIC_TO", "Substance")),
+    *_rule(r"<S>\s+<ADV>(?i:was|were|got|have been|has been|am being)\s+(?i:diagnosed)\s+with\s+"
+           + _o("o", "<NP>"),
+           ("o", "HAS_CONDITION", "condition", "Condition")),
+    *_rule(r"<S>\s+<ADV>(?i:suffer|suffers|am suffering|have|has|live with|lives with)\s+(?:from\s+)?"
+           + _o("o", rf"(?:type [12] )?(?i:{_alt(CONDITIONS)})(?:\s+disease)?"),
+           ("o", "HAS_CONDITION", "condition", "Condition")),
+    # plans
+    *_rule(r"<S>\s+<ADV>(?i:am|is|are)\s+(?i:planning|going|about)\s+to\s+"
+           r"(?i:visit|see|go to|travel to|fly to|head to)\s+"
+           + _o("o", "<PROPER>"), P("o", "PLANS_TO_VISIT", "Place"), implicit=True),
+    *_rule(r"<S>\s+<ADV>(?i:plan to|plans to|will|am planning to|is planning to|are planning to)\s+"
+           r"(?i:visit|go to|travel to|fly to|head to)\s+" + _o("o", "<PROPER>"),
+           P("o", "PLANS_TO_VISIT", "Place")),
+    *_rule(r"<S>\s+<ADV>(?i:am planning a trip|is planning a trip|are planning a trip|booked a trip|"
+           r"booked a flight|booked flights|booked tickets)\s+to\s+" + _o("o", "<PROPER>"),
+           P("o", "PLANS_TO_VISIT", "Place")),
+    *_rule(r"<S>\s+<ADV>(?i:am|is|are)\s+(?i:going|flying|traveling|travelling|heading|driving)\s+to\s+"
+           + _o("o", "<PROPER>"), P("o", "PLANS_TO_VISIT", "Place")),
+    # "going to" + a verb is a plan only when dated ("I'm gonna keep going" is no plan)
+    *_rule(r"<S>\s+<ADV>(?i:am|is|are)\s+(?i:going)\s+to\s+"
+           + _o("o", r"(?!visit\s+[A-Z]|see\b|go to\b|be\b)[a-z]+(?:\s+[\w'’-]+){1,11}"),
+           ("o", "PLANS", "vp", "Activity"), implicit=True, needs_time=True),
+    *_rule(r"<S>\s+<ADV>(?i:plan|plans|am planning|is planning|are planning)\s+to\s+"
+           + _o("o", r"(?!visit\b|be\b)[a-z]+(?:\s+[\w'’-]+){1,11}"), ("o", "PLANS", "vp", "Activity"),
+           implicit=True),
+    # trips and events
+    *_rule(r"<S>\s+<ADV>(?i:visited|toured|explored)\s+" + _o("o", "<PROPER>"), P("o", "VISITED", "Place"),
+           implicit=True),
+    *_rule(r"<S>\s+<ADV>(?i:visited|toured)\s+<DET>" + _o("o", "<NP>"), ("o", "VISITED", "place_np", "Place"),
+           implicit=True),
+    *_rule(r"<S>\s+<ADV>(?i:went|traveled|travelled|flew|drove|went back|"
+           r"took (?:a|an|our|my) (?:[a-z]+ ){0,2}trip|went on (?:a|an) (?:[a-z]+ ){0,2}trip|"
+           r"got back from (?:a|my|our) (?:[a-z]+ ){0,2}trip)\s+to\s+"
+           + _o("o", "<PROPER>"), P("o", "VISITED", "Place"), implicit=True),
+    *_rule(r"<S>\s+<ADV>(?i:got back from|came back from|returned from|have been to|has been to|was in|"
+           r"were in)\s+" + _o("o", "<PROPER>"), P("o", "VISITED", "Place"), implicit=True),
+    *_rule(r"<S>\s+<ADV>(?i:went to|attended|go to|was at|were at)\s+<DET>?" + _o("o", "<NP>"),
+           ("o", "ATTENDED", "event", "Event"), implicit=True),
+    *_rule(r"<S>\s+<ADV>(?i:attended)\s+" + _o("o", "<PROPER>"), P("o", "ATTENDED", "Event"), implicit=True),
+    *_rule(r"<S>\s+<ADV>" + _o("o", r"(?i:painted|drew|made|baked|cooked|wrote|read|finished|won|started|"
+           r"began|signed up for|joined|hosted|organized|organised|volunteered|donated|graduated|passed|"
+           r"performed|played|built|launched|opened|published|completed|hiked|climbed|ran|swam|biked|camped|celebrated|"
+           r"dyed|sang|composed|recorded|released|planted|knitted|designed|created|printed|taught|mentored|"
+           r"tried|practiced|practised|competed|raced|danced|took|went)(?:\s+[\w+'’-]+){0,9}"),
+           ("o", "DID", "activity", "Activity"), needs_time=True, fallback=True, implicit=True),
+]
+
+# --- pastimes, learning, diet, things, plans said in the present ----------------------------------
+
+_GAME = _alt(GAME_PHRASES + GAMES + INSTRUMENTS)
+_GAME_OBJ = (rf"(?:(?i:the|some|a\s+little|a\s+bit\s+of)\s+)?(?:(?i:{_alt(INSTRUMENT_ADJECTIVES)})\s+)?"
+             rf"(?P<o>(?i:{_GAME}))(?![\w-])")
+_HOBBY = _alt(HOBBY_PHRASES + HOBBY_GERUNDS)
+_SKILL = rf"(?:{_alt(LANGUAGES)}|(?i:{_alt(SKILL_PHRASES + SKILLS)}))"
+_HOBBY_VERB = _alt(HOBBY_VERBS)
+_POSSESSION = _alt(POSSESSION_PHRASES + POSSESSIONS)
+_DIET = _alt(DIETS)
+_PLAY = (r"(?i:play|plays|am playing|is playing|are playing|have been playing|has been playing|have played|"
+         r"has played|started playing|start playing|began playing|have started playing|has started playing|"
+         r"took up playing|picked up playing|took up|picked up)")
+_LEARN = (r"(?i:am learning|is learning|are learning|have been learning|been learning|has been learning|"
+          r"started learning|began learning|have started learning|has started learning|am studying|"
+          r"is studying|are studying|have been studying|has been studying|started studying|"
+          r"am teaching myself|is teaching (?:himself|herself)|have been teaching myself)")
+_NOT_AT_PLACE = r"(?![^,.;!?]*\bat\s+(?:[Tt]he\s+)?[A-Z])"  # "studying law at Harvard" is STUDIES_AT
+_CLASS = r"(?i:class|classes|lessons|lesson|course|courses|workshop)"
+_HABIT = (r"(?=\s+(?i:every|most|on|a lot|often|regularly|twice|once|several|whenever|each|at least|almost|"
+          r"daily|weekly))")
+
+
+def _plain(group: str, relation: str, object_type: str, kind: str = "plain") -> tuple[str, str, str, str]:
+    return (group, relation, kind, object_type)
+
+
+PASTIME_RULES: list[Rule] = [
+    # playing sports, games and instruments
+    *_rule(r"<S>\s+<ADV>(?i:quit|stopped|gave up|no longer)\s+(?i:playing|play|plays)\s+" + _GAME_OBJ,
+           _plain("o", "PLAYS", "Activity"), kind="ending", positive=False, implicit=True),
+    *_rule(r"<S>\s+<ADV>" + _PLAY + r"\s+" + _GAME_OBJ, _plain("o", "PLAYS", "Activity"), implicit=True,
+           opens_clause=True),
+    # hobbies taken up, practised, or named as such
+    *_rule(r"<S>\s+<ADV>(?i:took up|take up|have taken up|has taken up|started|have started|has started|"
+           r"got into|have gotten into|got back into|picked up)\s+" + _o("o", f"(?i:{_HOBBY})") + r"(?![\w-])"
+           + r"(?=\s*(?:[,.!;]|$)|\s+(?i:again|recently|lately|too|as well|and|in|on|at|with|every|this|last|"
+             r"a few|about|when|because|since|while|for)\b)",
+           _plain("o", "HAS_HOBBY", "Activity"), implicit=True, opens_clause=True),
+    *_rule(r"<S>\s+<ADV>(?i:go|goes)\s+" + _o("o", f"(?i:{_HOBBY})") + r"(?![\w-])" + _HABIT,
+           _plain("o", "HAS_HOBBY", "Activity"), opens_clause=True),
+    *_rule(r"<S>\s+<ADV>(?i:practice|practise|practices|practises|do|does|have been doing|has been doing|"
+           r"have been practicing|have been practising|am doing|started doing)\s+"
+           + _o("o", f"(?i:{_alt(PRACTICES)})") + r"(?![\w-])", _plain("o", "HAS_HOBBY", "Activity"),
+           opens_clause=True),
+    *_rule(r"\b(?:[Mm]y|[Oo]ur)\s+(?:(?i:main|favou?rite|new|biggest)\s+)?"
+           r"(?i:hobby|hobbies|pastime|pastimes|passion)\s+"
+           r"(?i:is|are|include|includes)\s+" + _o("o", "<LIST>"), N("o", "HAS_HOBBY", "Activity")),
+    *_rule(r"<S>\s+<ADV>(?i:love|loves|like|likes|enjoy|enjoys|adore|adores)\s+to\s+"
+           + _o("o", f"(?i:{_HOBBY_VERB})") + r"(?![\w-])(?!\s+(?i:it|that|this|them|you|with you|there)\b)",
+           _plain("o", "LIKES", "Activity", "hobbyverb"), opens_clause=True),
+    # learning and studying
+    *_rule(r"<S>\s+<ADV>" + _LEARN + r"\s+(?:(?i:how)\s+)?to\s+(?i:play)\s+" + _GAME_OBJ,
+           _plain("o", "LEARNING", "Skill"), implicit=True),
+    *_rule(r"<S>\s+<ADV>" + _LEARN + r"\s+(?:(?i:how)\s+)?to\s+" + _o("o", f"(?i:{_HOBBY_VERB})")
+           + r"(?![\w-])",
+           _plain("o", "LEARNING", "Skill", "hobbyverb"), implicit=True),
+    *_rule(r"<S>\s+<ADV>" + _LEARN + r"\s+(?:(?i:the|some|a\s+bit\s+of|basic|more)\s+)?" + _o("o", _SKILL)
+           + r"(?![\w-])" + _NOT_AT_PLACE, _plain("o", "LEARNING", "Skill"), implicit=True),
+    *_rule(r"<S>\s+<ADV>(?i:am|is|are|have been|has been|started|start|began|have started)\s+(?i:taking)\s+"
+           r"(?:(?i:an?|some|my|the)\s+)?"
+           r"(?:(?i:online|private|evening|weekly|beginner|beginners|night|free|new)\s+)*"
+           + _o("o", _SKILL) + r"\s+" + _CLASS + r"\b", _plain("o", "LEARNING", "Skill"), implicit=True),
+    *_rule(r"<S>\s+<ADV>(?i:am|is|are|have been|has been|started|start|began|have started)\s+(?i:taking)\s+"
+           r"(?:(?i:an?|some|my)\s+)?(?:(?i:online|private|evening|weekly|night|free|new)\s+)*" + _CLASS
+           + r"\s+(?i:in|on)\s+" + _o("o", _SKILL) + r"(?![\w-])", _plain("o", "LEARNING", "Skill"),
+           implicit=True),
+    *_rule(r"<S>\s+<ADV>(?i:signed up for|enrolled in|registered for)\s+" + _o("o", _SKILL)
+           + r"\s+(?i:lessons|classes)\b", _plain("o", "LEARNING", "Skill"), implicit=True),
+    *_rule(r"<S>\s+<ADV>(?i:am|is|are)\s+(?i:studying|working)\s+(?i:for|toward|towards)\s+"
+           r"(?i:a|an|my|his|her|their)\s+"
+           + _o("o", _SKILL) + r"\s+(?i:degree|diploma|certificate|license|licence)\b",
+           _plain("o", "LEARNING", "Skill"), implicit=True),
+    # diet and intolerances
+    *_rule(r"<S>\s+<ADV>(?i:am|is|are|have been|has been|went|became|become|turned|have gone|has gone|eat|"
+           r"eats)\s+(?:(?i:a|an|fully|strictly|strict|mostly|completely|totally)\s+)?"
+           + _o("o", f"(?i:{_DIET})")
+           + r"(?![\w-])(?!\s+(?i:food|options|restaurant|restaurants|recipe|recipes|place|meal|meals|dish|"
+             r"dishes|cafe|bakery|menu|version|alternative|friendly|diet for)\b)",
+           _plain("o", "DIET", "Diet", "diet")),
+    *_rule(r"<S>\s+<ADV>(?i:am|is|are|have been|has been|went|started)\s+on\s+(?:an?\s+)?"
+           + _o("o", r"(?i:keto|paleo|vegan|vegetarian|gluten-free|low-carb|low carb|mediterranean|"
+                     r"plant-based)")
+           + r"\s+(?i:diet)\b", _plain("o", "DIET", "Diet", "diet")),
+    *_rule(r"<S>\s+<ADV>(?i:have|has)\s+(?:an?\s+)?" + _o("o", r"(?i:gluten|lactose|dairy)")
+           + r"\s+(?i:intolerance|sensitivity)\b", _plain("o", "DIET", "Diet", "intolerance")),
+    *_rule(r"<S>\s+<ADV>(?i:do not|does not|no longer|never)\s+eat\s+" + _o("o", r"(?i:meat)")
+           + r"(?=\s*(?:[,.!;]|$|\s+(?i:anymore|any more|at all|or fish)\b))",
+           _plain("o", "DIET", "Diet", "nomeat"), positive=False),
+    # things owned, named from a closed list ("I have a car", never "I have a question")
+    *_rule(r"<S>\s+<ADV>(?i:have|has|have got|has got)\s+(?:(?i:a|an|two|three|my own|our own)\s+)"
+           + _o("o", rf"(?:[a-z][a-z-]*\s+){{0,2}}?(?i:{_POSSESSION})(?:s|es)?"
+                     rf"|(?:[a-z]+\s+)?(?:{_alt(CAR_BRANDS)})")
+           + r"(?=\s*(?:[,.!;]|$)|\s+(?i:at|in|on|with|that|which|and|but|from|now|too|back|so|there|"
+             r"here)\b)",
+           N("o", "OWNS", "Thing")),
+    # where they are from
+    *_rule(r"<S>\s+<ADV>(?i:grew up|was raised|were raised)\s+in\s+" + _o("o", "<PROPER>"),
+           P("o", "HOMETOWN", "Place")),
+    *_rule(r"<S>\s+<ADV>(?i:was|were)\s+(?i:born)\s+in\s+" + _o("o", "<PROPER>"), P("o", "BORN_IN", "Place")),
+    # plans said in the present: "we're going camping", "I'm running a marathon next month"
+    *_rule(r"<S>\s+<ADV>(?i:am|is|are)\s+(?i:going)\s+" + _o("o", f"(?i:{_HOBBY})") + r"(?![\w-])(?!\s+to\b)",
+           _plain("o", "PLANS", "Activity", "go_ing"), future=True),
+    *_rule(r"<S>\s+<ADV>(?i:am|is|are)\s+(?i:going)\s+to\s+" + _o("o", r"(?i:an?|the|my|our)\s+" + NP),
+           ("o", "PLANS", "go_to", "Activity"), needs_time=True, future=True),
+    *_rule(r"<S>\s+<ADV>(?i:am|is|are)\s+(?i:visiting)\s+" + _o("o", "<PROPER>"),
+           P("o", "PLANS_TO_VISIT", "Place"), needs_time=True, future=True),
+    *_rule(r"<S>\s+<ADV>(?i:am|is|are)\s+"
+           + _o("o", rf"(?i:{_alt(PLAN_VERBS)})(?!\s+[A-Z])(?:\s+[\w'’-]+){{1,7}}"),
+           ("o", "PLANS", "plan_ing", "Activity"), needs_time=True, future=True),
+]
+
+# Corrections whose relation comes from an earlier statement.
+CORRECTION_RULES = [
+    re.compile(r"(?i:it|that)\s+(?i:was|is)\s+(?:(?i:actually)\s+)?(?P<new>" + PROPER
+               + r"),?\s+(?i:not)\s+(?P<old>" + PROPER + ")"),
+    re.compile(r"\bI\s+(?i:meant|mean)\s+(?P<new>" + PROPER + r")(?:,?\s+(?i:not)\s+(?P<old>" + PROPER
+               + "))?"),
+    re.compile(r"(?i:not)\s+(?P<old>" + PROPER + r"),?\s+(?i:but\s+)?(?P<new>" + PROPER + r")\s*$"),
+]
+CORRECTION_MARKER = re.compile(
+    r"\b(?i:actually|sorry|oops|correction|i meant|my mistake|my bad|wait|rather)\b")
+NOT_OBJECT = re.compile(r",?\s+(?:(?i:and\s+)?not\s+(?:in\s+|at\s+|to\s+)?)" + PROPER)
+NOT_AFTER = re.compile(r"^,?\s+(?:(?i:and\s+)?not\s+(?:in\s+|at\s+|to\s+)?)(?P<old>" + PROPER + ")")
+
+# Kinship mentions anywhere in a clause: "my sister Anna", "Anna is my sister", "a son named Leo".
+KIN_MENTION = re.compile(
+    rf"\b(?:[Mm]y|[Oo]ur)\s+(?:{KIN_ADJ}\s+)?(?P<kin>(?i:{KIN_RE}))(?:\s+|,\s+)(?P<name>{NAME})(?![\w])")
+KIN_NAME_IS = re.compile(
+    rf"\b(?:[Mm]y|[Oo]ur)\s+(?:{KIN_ADJ}\s+)?(?P<kin>(?i:{KIN_RE}))['’]s\s+name\s+is\s+"
+    rf"(?P<name>{NAME})(?![\w])")
+KIN_COUNTED = re.compile(
+    rf"\b(?:I|[Ww]e)\s+(?:have|have got|had)\s+(?:two|three|four|five|2|3|4|5)\s+"
+    rf"(?P<kin>kids|children|sons|daughters|sisters|brothers|siblings|dogs|cats|puppies|kittens)[,:]?\s+(?:(?i:named|called)\s+)?"
+    rf"(?P<names>{NAME}(?:,\s+{NAME})*,?\s+and\s+{NAME})(?![\w])")
+KIN_IS = re.compile(rf"(?<![\w'])(?P<name>{NAME})\s+is\s+my\s+(?:{KIN_ADJ}\s+)?(?P<kin>{KIN_RE})\b")
+KIN_NAMED = re.compile(
+    rf"\bI\s+(?:have|had)\s+(?:an?|one)\s+(?:{KIN_ADJ}\s+)?(?P<kin>{KIN_RE})\s+(?:named|called)\s+"
+    rf"(?P<name>{NAME})")
+PET_NAME = re.compile(
+    rf"^(?:(?:Her|His|Its|Their)\s+name\s+is|(?:She|He|It)\s+is\s+called)\s+(?P<name>{NAME})")
+
+HYPOTHETICAL = re.compile(
+    r"\b(?i:if|unless|wish|wished|would|could|should|might|may|maybe|perhaps|probably|possibly|hopefully|"
+    r"hope|hoping|suppose|imagine|whether|thinking about|thinking of|considering|want to|wants to|wanted to|"
+    r"would like|dream of|dreaming of|someday|some day|one day|pretend|supposed to|in case|as if|"
+    r"i think|i guess|not sure|kind of want)\b"
+)
+NEGATION = re.compile(r"\b(?i:not|never|no longer|nobody|neither|nor|cannot)\b")
+_QUESTION_START = re.compile(
+    r"^(?i:do|does|did|are|is|was|were|have|has|can|could|would|will|where|what|when|who|why|how|which)\b.*\byou\b"
+)
+_CONTRACTIONS = [
+    (r"\b([Ii])['’]m\b", r"\1 am"), (r"\b(\w+)['’]ve\b", r"\1 have"), (r"\b(\w+)['’]re\b", r"\1 are"),
+    (r"\b(\w+)['’]ll\b", r"\1 will"), (r"\b(\w+)['’]d\b", r"\1 would"),
+    (r"\b([Cc])an['’]t\b", r"\1annot"), (r"\b([Ww])on['’]t\b", r"\1ill not"), (r"\b(\w+)n['’]t\b", r"\1 not"),
+    (r"\b([Ii]t|[Tt]hat|[Tt]here|[Ww]hat|[Hh]ere|[Hh]e|[Ss]he|[Ww]ho|[Nn]ame)['’]s\b", r"\1 is"),
+    (r"\b([Gg])onna\b", r"\1oing to"), (r"\b([Ww])anna\b", r"\1ant to"), (r"\b([Gg])otta\b", r"\1ot to"),
+]
+_SENTENCE_END = re.compile(r"(?<!\bMr\.)(?<!\bMrs\.)(?<!\bMs\.)(?<!\bDr\.)(?<!\bSt\.)(?<=[.!?])\s+|\n+")
+_CLAUSE_BREAK = re.compile(
+    r"\s+[–—-]\s+|;\s*|:\s+|,?\s+\b(?:but|because|although|though|whereas)\b\s+|,\s+so\s+")
+ADVERB_TAIL = re.compile(
+    r"\s+(?:too|again|anymore|any\s+more|a\s+lot|so\s+much|very\s+much|as\s+well|lately|together|"
+    r"these\s+days|right\s+now|now|recently|nowadays)\s*[.!]*$"
+)
+PREPOSITION_TAIL = re.compile(r"\s+(?:with|for|to|from|at|in|on|about|by|like|than|of)\s+\S")
+OBJECT_END = re.compile(
+    r"\s+(?:and|but|because|since|when|while|so|which|who|where|that|as|with|to|for|from|after|before|"
+    r"until|if|at|in|on|it|I|we|and\s+it|too|again|anymore|any\s+more|a\s+lot|so\s+much|very\s+much|"
+    r"as\s+well|lately|together|these\s+days|right\s+now|now)\b.*$"
+)
+
+
+def expand(text: str) -> str:
+    text = text.replace("’", "'")
+    for pattern, repl in _CONTRACTIONS:
+        text = re.sub(pattern, repl, text)
+    return text
+
+
+# Rules run on bounded pieces: every pattern then costs a constant per piece, so extraction is linear
+# in the message (a long run-on text without punctuation is cut at word boundaries).
+MAX_CLAUSE_CHARS = 300
+
+
+def bounded_clauses(sentence: str) -> Iterator[str]:
+    for clause in _CLAUSE_BREAK.split(sentence):
+        clause = clause.strip()
+        while len(clause) > MAX_CLAUSE_CHARS:
+            cut = clause.rfind(",", 0, MAX_CLAUSE_CHARS)
+            if cut < MAX_CLAUSE_CHARS // 3:
+                cut = clause.rfind(" ", 0, MAX_CLAUSE_CHARS)
+            if cut <= 0:
+                cut = MAX_CLAUSE_CHARS
+            yield clause[:cut].strip(" ,")
+            clause = clause[cut:].strip(" ,")
+        if clause:
+            yield clause
+
+
+def sentences(text: str) -> list[str]:
+    return [s.strip() for s in _SENTENCE_END.split(text) if s and s.strip()]
+
+
+def is_question(sentence: str) -> bool:
+    return sentence.rstrip().endswith("?") or bool(_QUESTION_START.match(sentence.strip()))
+LIST_SPLIT = re.compile(r",\s+(?:and\s+|or\s+)?|\s+and\s+|\s+or\s+")
+WORD_SPLIT = re.compile(r"\s+and\s+|\s+or\s+")
+
+
+def starts_clause(before: str) -> bool:
+    """Whether a subject at this point opens a clause (and is not inside "the book I read")."""
+    before = before.rstrip()
+    if not before or before[-1] in ",.!;:-–—":
+        return True
+    return before.split()[-1].lower() in CLAUSE_OPENERS
+# Things done that are worth keeping even without a time phrase: a clear, finished event with an
+# object ("joined a travel club", "went on a road trip"), never "took a bit" or "went out".
+UNDATED_DID = re.compile(
+    r"^(?:joined|adopted|volunteered\b|graduated\b|won|launched|opened|organized|organised|hosted|"
+    r"competed in|signed up for|enrolled in|started (?:a|an|their)|finished (?:a|an|the|their)|painted|"
+    r"went (?:camping|hiking|fishing|skiing|surfing|kayaking|volunteering|snorkeling|backpacking)\b|"
+    r"went on (?:a|an) (?:[\w-]+ ){0,2}(?:trip|hike|tour|ride|vacation|retreat|cruise|road trip)\b|"
+    r"took (?:a|an) (?:[\w-]+ ){0,2}(?:class|course|trip|lesson|lessons|workshop)\b|"
+    r"ran (?:a|the) (?:[\w-]+ ){0,2}(?:marathon|race|5k|10k)\b)"
+    r"(?!.*\b(?:in hopes|hoping|the)$)"
+)
+# Markers that a sentence is a joke or sarcasm: nothing in the message is taken at face value.
+SARCASM = re.compile(
+    r"(?:/s\b|\byeah,? right\b|\bjust kidding\b|\bi am kidding\b|\bkidding\b|\bjk\b|\bnot!|\blol jk\b"
+    r"|\bsarcasm\b)", re.IGNORECASE)
+# Markers that the speaker passes on what others say or believe, not what they know.
+HEARSAY = re.compile(
+    r"\b(?:apparently|supposedly|allegedly|reportedly|rumou?r has it|according to)\b", re.IGNORECASE)
+PASTIME_DETAIL = re.compile(
+    rf"^(?P<p>(?i:{_HOBBY}))\s+(?:in|on|at|with|around|along|through|by|near|every|during)\s+.*$")

@@ -1,0 +1,294 @@
+"""From a rule's match to a fact: the object it names (cleaned, or rejected), one object per item
+of a listed object, and the sentence that states the fact."""
+
+from __future__ import annotations
+
+import re
+from typing import Literal
+
+from temporal_graph.core.names import relation_phrase
+
+from .grammar import (
+    ADVERB_TAIL,
+    LIST_SPLIT,
+    OBJECT_END,
+    PASTIME_DETAIL,
+    PREPOSITION_TAIL,
+    WORD_SPLIT,
+    Emit,
+    Rule,
+)
+from .tables import (
+    COUNTS,
+    DETERMINERS,
+    DIETS,
+    EVENTS,
+    HOBBY_VERBS,
+    INTOLERANCES,
+    INTRANSITIVE,
+    LIST_RELATIONS,
+    NAME_STOP,
+    NOT_OBJECT_START,
+    NOT_POSSESSIONS,
+    PETS,
+    PLAN_VERBS,
+    PREPOSITIONS,
+    PRONOUNS,
+    SHARED_HEADS,
+    SKILLS,
+    SPECIFIC,
+    VAGUE_TASTES,
+)
+
+ANY_OBJECT = ""  # the object of an ending that names none ("we divorced"): whatever held
+
+
+def _article(word: str) -> str:
+    return "an" if word[:1].lower() in "aeiou" else "a"
+
+
+def clean_name(name: str) -> str | None:
+    """A person's name from a subject match; None when it is a sentence word, not a name."""
+    words = name.split()
+    while words and words[0].strip("'’") in NAME_STOP:
+        words.pop(0)
+    if not words or any(w in NAME_STOP for w in words):
+        return None
+    return " ".join(words)
+
+
+def clean_proper(text: str) -> str | None:
+    text = re.sub(r"^[Tt]he\s+", "", text.strip()).rstrip(".'’-")
+    words = text.split()
+    while words and (words[-1] in NAME_STOP or words[-1].lower() in ("of", "de", "for", "on", "&")):
+        words.pop()
+    if not words or words[0] in NAME_STOP:
+        return None
+    return " ".join(words)
+
+
+def _split_det(text: str) -> tuple[str | None, str]:
+    words = text.split()
+    if words and words[0].lower() in DETERMINERS:
+        return words[0].lower(), " ".join(words[1:])
+    return None, text
+
+
+def _clean_np(text: str, *, max_words: int = 5, strict: bool = False) -> str | None:
+    """A noun phrase object: cut at the next clause word, no pronouns, a few words.
+
+    ``strict`` (likes, allergies): a phrase that goes on with a complement ("spending time with
+    my family") is rejected rather than cut to something the speaker did not say.
+    """
+    text = ADVERB_TAIL.sub("", " " + text.strip()).strip()
+    if strict and (PREPOSITION_TAIL.search(" " + text) or any(w.lower() in PRONOUNS for w in text.split())):
+        return None
+    text = OBJECT_END.sub("", " " + text).strip(" ,.!?\"'")
+    _, text = _split_det(text)
+    words = text.split()
+    if not words or len(words) > max_words or any(w.lower() in PRONOUNS for w in words):
+        return None
+    if words[0].lower() in NOT_OBJECT_START:
+        return None
+    return " ".join(words)
+
+
+def _clean_phrase(text: str, *, max_words: int = 10) -> str | None:
+    """An activity or plan ("painted a sunrise"): my/our → their, no other pronouns."""
+    text = re.split(r"\s+(?:and|but|because|so|which|who|where|while|when|since|"
+                    r"after|before|if|in\s+hopes|hoping|to\s+(?:clear|show|get|see|help|make|keep|take)|"
+                    r"with\s+(?:my|our|some|a))\b",
+                    " " + text.strip())[0].strip(" ,.!?\"'")
+    words = text.split()
+    out = []
+    for w in words:
+        low = w.lower()
+        if low in ("my", "our"):
+            out.append("their")
+        elif low in ("this", "that", "these", "those"):
+            out.append("the")
+        elif low in PRONOUNS or low in ("i", "me", "us", "you", "your", "there", "here"):
+            return None
+        else:
+            out.append(w)
+    while out and out[-1].lower() in PREPOSITIONS | {"a", "an", "the", "their", "and", "new"}:
+        out.pop()
+    if not out or len(out) > max_words:
+        return None
+    out[0] = out[0].lower()
+    return " ".join(out)
+
+
+def fact_text(
+    subject: str, relation: str, obj: str, kind: str, det: str | None, extra: dict[str, str]
+) -> str:
+    s, o = subject, obj
+    a = _article(o) if o else ""
+    if kind == "ending":
+        if not o:
+            return {"MARRIED_TO": f"{s} got divorced.", "DATING": f"{s} broke up with their partner.",
+                    "WORKS_AT": f"{s} left their job."}.get(
+                relation, f"{s} no longer has {relation.lower()}.")
+        return {
+            "LIVES_IN": f"{s} no longer lives in {o}.", "WORKS_AT": f"{s} no longer works at {o}.",
+            "WORKS_AS": f"{s} no longer works as {a} {o}.", "STUDIES_AT": f"{s} no longer studies at {o}.",
+            "MARRIED_TO": f"{s} is no longer married to {o}.", "DATING": f"{s} is no longer dating {o}.",
+            "HAS_CONDITION": f"{s} no longer has {o}.",
+            "OWNS": f"{s} no longer owns {o}." if o.endswith("s") else f"{s} no longer owns {a} {o}.",
+            "LIKES": f"{s} no longer likes {o}.",
+        }.get(relation, f"{s} no longer {relation_phrase(relation)} {o}.")
+    if "kin" in extra:
+        return f"{o} is {s}'s {extra['kin']}."
+    if relation == "HAS_PET":
+        species = extra.get("species")
+        if species and species.lower() != o.lower():
+            return f"{s} has {_article(species)} {species} named {o}."
+        return f"{s} has {a} {o}."
+    plural = o.endswith("s") and not o.endswith("ss")
+    the = f"{det} " if det in ("a", "an", "the") else "the " if det else ""
+    templates = {
+        "LIVES_IN": f"{s} lives in {o}.", "LIVED_IN": f"{s} lived in {o}.", "HOMETOWN": f"{s} is from {o}.",
+        "WORKS_AT": f"{s} works at {o}.", "WORKED_AT": f"{s} worked at {o}.",
+        "WORKS_AS": f"{s} works as {a} {o}.",
+        "STUDIES_AT": f"{s} studies at {o}.", "STUDIED_AT": f"{s} studied at {o}.",
+        "MARRIED_TO": f"{s} is married to {o}.", "ENGAGED_TO": f"{s} is engaged to {o}.",
+        "DATING": f"{s} is dating {o}.", "LIKES": f"{s} likes {o}.", "DISLIKES": f"{s} dislikes {o}.",
+        "ALLERGIC_TO": f"{s} is allergic to {o}.", "HAS_CONDITION": f"{s} has {o}.",
+        "OWNS": f"{s} owns {o}." if plural else f"{s} owns {a} {o}.",
+        "PLANS": f"{s} plans to {o}.", "PLANS_TO_VISIT": f"{s} plans to visit {o}.",
+        "VISITED": f"{s} visited {the}{o}.", "ATTENDED": f"{s} attended {the}{o}.", "DID": f"{s} {o}.",
+    }
+    return templates.get(relation, f"{s} {relation_phrase(relation)} {o}.")
+
+
+def emissions(rule: Rule, groups: dict[str, str | None]) -> list[tuple[Emit, str | None]]:
+    """Each (emit, raw object); a list object ("hiking, painting and pottery") gives one per item,
+    up to the first item that is not a clean object ("hiking and it is great" → hiking)."""
+    out: list[tuple[Emit, str | None]] = []
+    for emit in rule.emits:
+        raw = groups.get(emit.group)
+        if raw is not None and emit.relation in ("LIKES", "DISLIKES", "HAS_HOBBY"):
+            raw = PASTIME_DETAIL.sub(r"\g<p>", raw)  # "hiking in the mountains": the taste is hiking
+        if raw is None or emit.relation not in LIST_RELATIONS or raw.split()[0].lower() in SPECIFIC:
+            out.append((emit, raw))
+            continue
+        # commas separate items only in a real list ("a, b and c"), not "a safe, inviting place"
+        splitter = LIST_SPLIT if re.search(r"\s(?:and|or)\s", raw) else WORD_SPLIT
+        items: list[str] = []
+        for i, item in enumerate(splitter.split(raw.split(",")[0] if splitter is WORD_SPLIT else raw)):
+            if _clean_np(item, max_words=4, strict=True) is None:
+                if i == 0:
+                    items.append(item)  # let the cleaner reject it as a whole
+                break
+            items.append(item)
+        out.extend((emit, item) for item in _share_head(items))
+    return out
+
+
+def _share_head(items: list[str]) -> list[str]:
+    """"action and sci-fi movies": the kind word belongs to every item, not only the last."""
+    words = _clean_np(items[-1], max_words=4, strict=True) if len(items) > 1 else None
+    if (words is None or len(words.split()) != 2 or words.split()[-1].lower() not in SHARED_HEADS
+            or words.split()[0].lower().endswith("ing")
+            or any(i.strip().endswith("ing") for i in items[:-1])):
+        return items  # "climbing, sliding and playing games": pastimes, not kinds of games
+    head = words.split()[-1]
+    return [f"{item.strip()} {head}" if len(item.split()) == 1 else item for item in items[:-1]] + items[-1:]
+
+
+def _vocab_object(kind: str, raw: str | None) -> str | None | Literal[False]:
+    """Objects of the closed-list rules; ``False`` when ``kind`` is not one of them."""
+    if kind not in ("plain", "hobbyverb", "diet", "intolerance", "nomeat", "go_ing", "go_to", "plan_ing"):
+        return False
+    if raw is None:
+        return None
+    value = " ".join(raw.split())
+    if kind == "plain":
+        return value if value[:1].isupper() and value.lower() not in SKILLS else value.lower()
+    if kind == "hobbyverb":
+        return HOBBY_VERBS[value.lower()]
+    if kind == "diet":
+        return DIETS.get(value.lower(), value.lower())
+    if kind == "intolerance":
+        return INTOLERANCES[value.lower()]
+    if kind == "nomeat":
+        return "vegetarian"
+    if kind == "go_ing":
+        return f"go {value.lower()}"
+    if kind == "go_to":
+        det, rest = _split_det(value)
+        noun = _clean_np(rest, max_words=4)
+        if noun is None:
+            return None
+        article = "a" if det in ("a", "an") else "the" if det == "the" else "their"
+        return f"go to {_article(noun) if article == 'a' else article} {noun}"
+    verb, _, rest = value.partition(" ")
+    phrase = _clean_phrase(rest)
+    if phrase is None or phrase.split()[0].lower() in PREPOSITIONS:
+        return None
+    return f"{PLAN_VERBS[verb.lower()]} {phrase}"
+
+
+def clean_object(emit: Emit, raw: str | None, groups: dict[str, str | None]) -> tuple[str | None, str | None]:
+    """The object an emit takes from its raw match, with the determiner it came with; None when the
+    match holds no clean object."""
+    kind = emit.object_kind
+    if kind == "any":
+        return ANY_OBJECT, None
+    special = _vocab_object(kind, raw)
+    if special is not False:
+        return special, None
+    if kind == "petname":
+        if raw is None:
+            return groups.get("pet"), None
+        return clean_name(raw), None
+    if raw is None:
+        return None, None
+    if kind == "proper":
+        return clean_proper(raw), None
+    if kind == "role":
+        role = " ".join(raw.split()).strip(" .,")
+        _, role = _split_det(role)
+        return (role if role and role.split()[0].lower() not in PRONOUNS else None), None
+    if kind == "condition":
+        value = _clean_np(raw, max_words=4)
+        return value, None
+    if kind in ("np", "place_np"):
+        det, _ = _split_det(raw)
+        det = det or groups.get("det")
+        strict = emit.relation in LIST_RELATIONS
+        value = _clean_np(raw, max_words=4 if kind == "np" else 5, strict=strict)
+        if strict and value is not None and value.lower() in VAGUE_TASTES:
+            return None, None  # "I enjoy playing": playing what?
+        if strict and det in SPECIFIC:
+            return None, None  # "I love the colors": about a thing in the chat, not a taste
+        if emit.relation == "OWNS" and value is not None:
+            words = [w for w in value.split() if w.lower() not in COUNTS]
+            if not words or words[-1].lower() in NOT_POSSESSIONS or any(
+                    w.lower() in PETS or w.lower().rstrip("s") in PETS
+                    or w.lower() in ("named", "called")
+                    for w in words):
+                return None, None
+            value = " ".join(words)
+        return value, det
+    if kind == "event":
+        det = groups.get("det")
+        value = _clean_np(raw, max_words=6)
+        if value is None or not any(w.lower().rstrip("s") in EVENTS or w.lower() in EVENTS
+                                    for w in value.split()[:5]):
+            return None, None
+        if value[:1].isupper() and len(value.split()) == 1:  # "went to Paris" is a visit
+            return None, None
+        return value, det
+    if kind in ("vp", "activity"):
+        value = _clean_phrase(raw)
+        if kind == "activity" and value is not None:
+            words = value.split()
+            if words[0].lower() not in INTRANSITIVE and (
+                    len(words) == 1 or words[1].lower() in PREPOSITIONS):
+                return None, None  # "we took for ...": the object was elsewhere
+        if value is None or (
+                kind == "vp" and value.split()[0].lower() in DETERMINERS + ("be", "get", "have")):
+            return None, None
+        return value, None
+    return None, None
