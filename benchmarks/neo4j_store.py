@@ -25,7 +25,7 @@ from benchmarks.asof_latency import START, YEARS, _moment, _p99, _timed, build, 
 from temporal_graph import TemporalGraph
 from temporal_graph.core.stores.neo4j import neo4j_store_from_env
 from temporal_graph.core.stores.protocol import FactQuery
-from temporal_graph.core.times import ManualClock
+from temporal_graph.core.time import ManualClock
 
 
 def measure(tg: TemporalGraph, clock: ManualClock, size: int, repeats: int, seed: int) -> dict:

@@ -47,7 +47,7 @@ from typing import Literal
 from temporal_graph.core.extraction import ExtractedEntity, ExtractedFact, Extraction, StatementKind
 from temporal_graph.core.model import Episode
 from temporal_graph.core.names import name_key, relation_phrase
-from temporal_graph.core.timeexpr import Prefer, TimeMatch, find_time_expressions, resolve_time
+from temporal_graph.core.time import Prefer, TimeMatch, find_time_expressions, resolve_time
 
 from . import offline_vocab as vocab
 

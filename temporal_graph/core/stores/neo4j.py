@@ -46,7 +46,7 @@ from ..errors import (
 )
 from ..model import DEFAULT_IMPORTANCE, Assertion, Entity, EntitySummary, Episode, Fact, RecordKind
 from ..names import check_identifier, name_key, quoted_terms
-from ..times import UTC
+from ..time import UTC
 from .edge import MapErrors
 from .protocol import ChangeSet, FactQuery
 from .statements import load, render, split_statements, statement

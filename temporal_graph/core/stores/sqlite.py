@@ -24,7 +24,7 @@ import numpy as np
 from ..errors import ConstraintViolation, InvalidInput, StoreClosed, StoreError, StoreLocked
 from ..model import DEFAULT_IMPORTANCE, Assertion, Entity, EntitySummary, Episode, Fact, RecordKind
 from ..names import name_key, quoted_terms
-from ..times import from_micros, to_micros
+from ..time import from_micros, to_micros
 from .edge import MapErrors
 from .protocol import ChangeSet, FactQuery
 from .vector_index import VectorIndex
