@@ -28,7 +28,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from temporal_graph import TemporalGraph  # noqa: E402
 from temporal_graph.core.stores.protocol import FactQuery  # noqa: E402
-from temporal_graph.core.times import UTC, ManualClock  # noqa: E402
+from temporal_graph.core.time import UTC, ManualClock  # noqa: E402
 from temporal_graph.testing import count_facts_brute_force  # noqa: E402
 
 START = datetime(2010, 1, 1, tzinfo=UTC)

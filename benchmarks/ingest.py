@@ -27,7 +27,7 @@ from ingestion.readers import ChatMessage, read_messages  # noqa: E402
 from temporal_graph import TemporalGraph  # noqa: E402
 from temporal_graph.core.extraction import Extraction  # noqa: E402
 from temporal_graph.core.model import Episode  # noqa: E402
-from temporal_graph.core.times import UTC, ManualClock  # noqa: E402
+from temporal_graph.core.time import UTC, ManualClock  # noqa: E402
 from temporal_graph.llm import LLMRequest  # noqa: E402
 from temporal_graph.llm.testing import ScriptedLLM  # noqa: E402
 

@@ -24,7 +24,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from benchmarks.asof_latency import START, YEARS, _moment, _p99, _timed, build, workload_arguments
 from temporal_graph import TemporalGraph
 from temporal_graph.core.stores.protocol import FactQuery
-from temporal_graph.core.times import ManualClock
+from temporal_graph.core.time import ManualClock
 from temporal_graph.testing import neo4j_store_from_env
 
 

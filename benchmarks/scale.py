@@ -35,7 +35,7 @@ import json, random, resource, statistics, sys, time
 from datetime import datetime, timedelta, timezone
 import numpy as np
 from temporal_graph import TemporalGraph
-from temporal_graph.core.times import to_utc
+from temporal_graph.core.time import to_utc
 
 data, n, workdir = sys.argv[1], int(sys.argv[2]), sys.argv[3]
 samples = json.load(open(data, encoding="utf-8"))
@@ -130,7 +130,7 @@ print(json.dumps({
 _BULK = r"""
 import json, random, sys, time
 from temporal_graph import Ontology, TemporalGraph
-from temporal_graph.core.times import ManualClock
+from temporal_graph.core.time import ManualClock
 
 n, workdir = int(sys.argv[1]), sys.argv[2]
 rng = random.Random(11)

@@ -79,7 +79,7 @@ from temporal_graph.core.errors import TemporalGraphError
 from temporal_graph.core.model import Fact
 from temporal_graph.core.names import clean_name, name_key, normalize_relation
 from temporal_graph.core.ontology import Ontology
-from temporal_graph.core.times import ManualClock
+from temporal_graph.core.time import ManualClock
 
 DEFAULT_DATA = Path(__file__).resolve().parent.parent.parent / "shared" / "data" / "yago11k"
 QUESTION_TYPES = ("as_of", "current", "replaced_by", "between", "two_hop", "known_at")

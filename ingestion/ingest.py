@@ -13,7 +13,7 @@ from pathlib import Path
 from temporal_graph.core import DEFAULT_GROUP, Core
 from temporal_graph.core.extraction import Extractor
 from temporal_graph.core.model import Entity, ImportReport, IngestResult
-from temporal_graph.core.times import TimeLike
+from temporal_graph.core.time import TimeLike
 from temporal_graph.llm import LLMClient
 
 from .batch import BATCH_EPISODES, import_file

@@ -18,8 +18,7 @@ from temporal_graph.core.extraction import ExtractedFact, Extraction, Extractor
 from temporal_graph.core.model import Entity, Episode, Fact, IngestResult
 from temporal_graph.core.names import check_group, clean_name, name_key, normalize_relation
 from temporal_graph.core.rules import claimant
-from temporal_graph.core.timeexpr import resolve_time
-from temporal_graph.core.times import TimeLike
+from temporal_graph.core.time import TimeLike, resolve_time
 from temporal_graph.core.writer import FactWriter, episode_id_for
 
 from .resolution import EntityResolver

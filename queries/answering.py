@@ -1,4 +1,4 @@
-"""Running a question :class:`~queries.ask.Plan`: reads through :mod:`queries.hops`, words through
+"""Running a question :class:`~queries.plan.Plan`: reads through :mod:`queries.hops`, words through
 :mod:`queries.answer_text`. Returns (text, cited facts, known); answer facts are cited before the
 facts of the chain that led to them.
 """
@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING, cast
+from typing import cast
 
 from temporal_graph.core import Core, fact_order, reads
 from temporal_graph.core.model import Entity, Fact
@@ -15,45 +15,38 @@ from temporal_graph.core.model import Entity, Fact
 from .answer_text import coarser, date_text, duration_text, end_text, precision, relation_words, start_text
 from .context import fact_line
 from .hops import Reached, Reader, follow
+from .plan import EPSILON, Plan, TimeSpec
 from .question import SYMMETRIC
-from .question_time import EPSILON, TimeSpec, is_now
-
-if TYPE_CHECKING:
-    from .ask import Plan
 
 Result = tuple[str, list[Fact], bool]
 
 
-def answer_plan(core: Core, plan: Plan, reference: datetime, group_id: str) -> Result:
+def answer_plan(core: Core, plan: Plan) -> Result:
     if plan.subject is None and plan.object is None:
         who = f" anyone called {plan.unknown_name!r}" if plan.unknown_name else " who or what this is about"
         return f"I don't know: the memory does not know{who}.", [], False
     if plan.object is None and plan.unknown_object and plan.kind in (
             "who", "when_start", "when_end", "how_long", "ever"):
         return f"I don't know: the memory knows nothing about {plan.unknown_object}.", [], False
-    reader = Reader(core, group_id, plan.known_at)
+    reader = Reader(core, plan.group_id, plan.known_at)
     if plan.kind == "who" or plan.subject is None:
         return _who(reader, plan)
     time = plan.time
     if time.kind in ("before_change", "after_change"):
-        placed = _placed(core, plan, group_id)
+        placed = _placed(core, plan)
         if isinstance(placed, str):
             return f"I don't know: {placed}.", [], False
         time = placed
-    strict = time.kind in ("at", "during") and plan.kind in ("what", "believed")
-    walk = follow(reader, plan.subject, plan.hops, time if strict else _now(reference),
+    strict = time.placed and plan.kind in ("what", "believed")
+    walk = follow(reader, plan.subject, plan.hops, time if strict else TimeSpec.now(plan.reference),
                   fallback_any_time=not strict)
     if walk.broken_at is not None:
         return _broken(plan, walk.broken_at, walk.broken_from, time if strict else None)
     if plan.kind == "changed":
-        return _changed(core, plan, walk.reached, reference, group_id)
+        return _changed(core, plan, walk.reached)
     if plan.kind in ("when_start", "when_end", "how_long", "ever"):
-        return _about_interval(reader, plan, walk.reached, reference)
-    return _what(reader, plan, walk.reached, time, reference)
-
-
-def _now(reference: datetime) -> TimeSpec:
-    return TimeSpec("at", start=reference, text="now")
+        return _about_interval(reader, plan, walk.reached)
+    return _what(reader, plan, walk.reached, time)
 
 
 def _lines(facts: Sequence[Fact]) -> str:
@@ -89,7 +82,7 @@ def _possessive(plan: Plan, upto: int | None = None) -> str:
 
 
 def _when(time: TimeSpec | None) -> str:
-    return f" {time.text}" if time is not None and time.text and time.text != "now" else ""
+    return f" {time.text}" if time is not None and time.text and time.kind != "now" else ""
 
 
 def _broken(plan: Plan, at: int, stood: list[Reached], time: TimeSpec | None) -> Result:
@@ -107,7 +100,7 @@ def _broken(plan: Plan, at: int, stood: list[Reached], time: TimeSpec | None) ->
 # ---------------------------------------------------------------------------------- what / who
 
 
-def _what(reader: Reader, plan: Plan, reached: list[Reached], time: TimeSpec, reference: datetime) -> Result:
+def _what(reader: Reader, plan: Plan, reached: list[Reached], time: TimeSpec) -> Result:
     if plan.hops and not plan.relation_tiers:  # "Who is Hiro's brother?": the chain's end is the answer
         chain = _chain_of(reached)
         return f"{_lines(chain)}.", chain, True
@@ -116,8 +109,8 @@ def _what(reader: Reader, plan: Plan, reached: list[Reached], time: TimeSpec, re
     if not facts and plan.object is not None:
         # "does he live in Paris?": say what is known
         facts = _tiered(reader, plan, focus, time, use_object=False)
-    if not facts and is_now(time) and plan.relation_tiers:
-        last = _last_known(reader, plan, focus, reference)
+    if not facts and time.kind == "now" and plan.relation_tiers:
+        last = _last_known(reader, plan, focus)
         if last:
             text, cited = _with_chain(
                 f"Not any more, as far as the memory knows; last known: {_lines(last)}.", last, reached)
@@ -150,17 +143,17 @@ def _tiered(reader: Reader, plan: Plan, focus: list[Entity], time: TimeSpec | No
 
 def _rows(reader: Reader, entity: Entity, relation: str | None, object_id: str | None,
           time: TimeSpec | None) -> list[Fact]:
-    time = time if time is not None and time.kind in ("at", "during") else None
+    time = time if time is not None and time.placed else None
     if relation is None:
         return reader.rows(time, subject_id=entity.id, object_id=object_id)
     pairs = reader.around(entity.id, relation, time)
     return [f for f, other in pairs if object_id is None or other == object_id]
 
 
-def _last_known(reader: Reader, plan: Plan, focus: list[Entity], reference: datetime) -> list[Fact]:
+def _last_known(reader: Reader, plan: Plan, focus: list[Entity]) -> list[Fact]:
     """Nothing holds now: the value(s) that ended last, among those already begun."""
     every = _tiered(reader, plan, focus, None)
-    started = [f for f in every if f.valid_at is None or f.valid_at <= reference]
+    started = [f for f in every if f.valid_at is None or f.valid_at <= plan.reference]
     ends = [f.invalid_at for f in started if f.invalid_at is not None]
     return [f for f in started if ends and f.invalid_at == max(ends)]
 
@@ -168,7 +161,7 @@ def _last_known(reader: Reader, plan: Plan, focus: list[Entity], reference: date
 def _who(reader: Reader, plan: Plan) -> Result:
     target = plan.object or plan.subject
     assert target is not None
-    time = plan.time if plan.time.kind in ("at", "during") else None
+    time = plan.time if plan.time.placed else None
     facts: list[Fact] = []
     for tier in plan.relation_tiers or [[]]:
         if tier:
@@ -192,7 +185,8 @@ def _who(reader: Reader, plan: Plan) -> Result:
 # ---------------------------------------------------------------------------------- when / how long / ever
 
 
-def _about_interval(reader: Reader, plan: Plan, reached: list[Reached], reference: datetime) -> Result:
+def _about_interval(reader: Reader, plan: Plan, reached: list[Reached]) -> Result:
+    reference = plan.reference
     focus = [r.entity for r in reached]
     time = plan.time if plan.time.kind == "during" else None
     facts = _tiered(reader, plan, focus, time)
@@ -269,7 +263,8 @@ def _with_chain_unknown(text: str, reached: list[Reached]) -> Result:
 # ---------------------------------------------------------------------------------- what changed
 
 
-def _changed(core: Core, plan: Plan, reached: list[Reached], reference: datetime, group_id: str) -> Result:
+def _changed(core: Core, plan: Plan, reached: list[Reached]) -> Result:
+    reference = plan.reference
     if plan.time.kind == "during" and plan.time.start is not None:
         start, since = plan.time.start, plan.time.text or f"since {date_text(plan.time.start)}"
     else:
@@ -279,7 +274,7 @@ def _changed(core: Core, plan: Plan, reached: list[Reached], reference: datetime
     cited: list[Fact] = []
     parts = []
     for r in reached:
-        diff = reads.diff(core, start, reference + EPSILON, subject=r.entity.name, group_id=group_id)
+        diff = reads.diff(core, start, reference + EPSILON, subject=r.entity.name, group_id=plan.group_id)
         told = {f.fact_id for f in (*diff.started, *diff.ended)}
         # not again what already started or ended
         revised = [f for f in diff.revised if f.fact_id not in told]
@@ -297,11 +292,11 @@ def _changed(core: Core, plan: Plan, reached: list[Reached], reference: datetime
 # ---------------------------------------------------------------------------------- before / after a change
 
 
-def _placed(core: Core, plan: Plan, group_id: str) -> TimeSpec | str:
+def _placed(core: Core, plan: Plan) -> TimeSpec | str:
     """The moment of "before/after he moved", or why it cannot be placed."""
     assert plan.subject is not None
     relation = plan.time.change_relation or "LIVES_IN"
-    rows = reads.history(core, plan.subject.name, relation, group_id=group_id)
+    rows = reads.history(core, plan.subject.name, relation, group_id=plan.group_id)
     dated = [f for f in rows if f.valid_at is not None]
     if not dated:
         verb = {"LIVES_IN": "moved", "WORKS_AT": "changed jobs", "MARRIED_TO": "married"}.get(

@@ -22,7 +22,7 @@ from temporal_graph.core import DEFAULT_GROUP, Core
 from temporal_graph.core.errors import InvalidInput
 from temporal_graph.core.model import Episode, Fact, RecordKind
 from temporal_graph.core.names import check_group, relation_phrase
-from temporal_graph.core.times import TimeLike
+from temporal_graph.core.time import TimeLike
 
 from .search import search
 

@@ -14,14 +14,8 @@ from temporal_graph.core.intervals import overlaps, valid_interval
 from temporal_graph.core.model import Entity, Fact
 from temporal_graph.core.stores.protocol import FactQuery
 
+from .plan import Hop, TimeSpec
 from .question import INVERSE, SYMMETRIC
-from .question_time import TimeSpec
-
-
-@dataclass(frozen=True)
-class Hop:
-    relations: tuple[str, ...]  # any of these holds the hop, best first
-    word: str | None = None  # as asked ("brother"): prefers facts told with that word
 
 
 @dataclass
@@ -34,7 +28,7 @@ class Reader:
 
     def rows(self, time: TimeSpec | None, *, subject_id: str | None = None, object_id: str | None = None,
              relation: str | None = None) -> list[Fact]:
-        at = time.start if time is not None and time.kind == "at" else None
+        at = time.moment if time is not None else None
         query = FactQuery(self.group_id, subject_id=subject_id, object_id=object_id, relation=relation,
                           valid_time=at, known_at=self.known_at)
         rows = self.core.store.facts(query)

@@ -32,7 +32,7 @@ from temporal_graph.core.intervals import ALWAYS, Interval, common, intersection
 from temporal_graph.core.model import Fact, Path
 from temporal_graph.core.names import check_group, normalize_relation
 from temporal_graph.core.stores.protocol import FactQuery
-from temporal_graph.core.times import TimeLike
+from temporal_graph.core.time import TimeLike
 
 Hop = tuple[Fact, str]  # a fact and the entity it leads to
 

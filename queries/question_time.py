@@ -4,21 +4,26 @@
 ago" -> that period (any fact overlapping it); "since 2023" -> from then to the reference time;
 "before she moved" -> just before the latest change of where she lives ("after …" -> from it); a past
 tense with no time -> the whole history. "as known on DATE" (or "what did the memory believe … on
-DATE") also sets the transaction time the answer is read at. Phrases are resolved by the
-time-expression parser of ``ingestion`` (one parser for both sides).
+DATE") also sets the transaction time the answer is read at.
+
+Only the words around a time phrase are read here ("since", "before", "as known on"). The phrases
+themselves are written in the shared vocabulary and resolved by the one phrase grammar of
+:mod:`temporal_graph.core.time`, which reads messages too.
 """
 
 from __future__ import annotations
 
-import calendar
 import re
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import datetime
 
-from temporal_graph.core.model import TimeKind
-from temporal_graph.core.timeexpr import resolve_time
+from temporal_graph.core.errors import InvalidInput
+from temporal_graph.core.model import QuestionPlan, TimeKind
+from temporal_graph.core.names import normalize_relation
+from temporal_graph.core.time import resolve_range
+from temporal_graph.core.time.vocabulary import MON, NUM, SEASON, UNIT
 
-EPSILON = timedelta(microseconds=1)
+from .plan import EPSILON, TimeSpec
 
 # "before she moved": which change anchors the time, by verb.
 CHANGE_VERBS: list[tuple[re.Pattern[str], str]] = [
@@ -39,18 +44,12 @@ _PAST = re.compile(
 )
 _NOW = re.compile(r"\b(?:now|currently|nowadays|these days|at the moment|at present|today)\b", re.IGNORECASE)
 
-_MONTH_NAMES = {m.lower(): i for i, m in enumerate(calendar.month_name) if m}
-_MONTH_NAMES.update({m.lower(): i for i, m in enumerate(calendar.month_abbr) if m})
-_MONTH = r"(?:" + "|".join(sorted(_MONTH_NAMES, key=len, reverse=True)) + r")\.?"
+# A date as questions name one: with its year, an ISO date, a year, or a bare month.
 _DATE = (
-    rf"(?:\d{{1,2}}(?:st|nd|rd|th)?\s+{_MONTH},?\s+\d{{4}}|{_MONTH}\s+\d{{1,2}}(?:st|nd|rd|th)?,?\s+\d{{4}}"
-    rf"|{_MONTH},?\s+\d{{4}}|\d{{4}}-\d{{2}}(?:-\d{{2}})?|\d{{4}}|{_MONTH})"
+    rf"(?:\d{{1,2}}(?:st|nd|rd|th)?\s+{MON},?\s+\d{{4}}|{MON}\s+\d{{1,2}}(?:st|nd|rd|th)?,?\s+\d{{4}}"
+    rf"|{MON},?\s+\d{{4}}|\d{{4}}-\d{{2}}(?:-\d{{2}})?|\d{{4}}|{MON})"
 )
-_NUMBER_WORDS = ("a", "an", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
-_RELATIVE_TEXT = (
-    rf"(?:(?:last|this|next|past) (?:year|month|week|summer|winter|spring|autumn|fall|{_MONTH})"
-    rf"|(?:\d+|{'|'.join(_NUMBER_WORDS)}) (?:years?|months?|weeks?|days?) ago|yesterday)"
-)
+_RELATIVE_TEXT = rf"(?:(?:last|this|next|past) (?:year|month|week|{SEASON}|{MON})|{NUM} {UNIT} ago|yesterday)"
 _RELATIVE = re.compile(rf"\b{_RELATIVE_TEXT}\b", re.IGNORECASE)
 _ABSOLUTE = re.compile(
     rf"\b(?:in|during|on|as of|at|around|by|back in)\s+(?:early |late |mid[- ])?({_DATE})\b", re.IGNORECASE
@@ -75,42 +74,36 @@ _BELIEVED = re.compile(
     rf".*?(\b(?:on|in|at|as of)\s+({_DATE}))\b",
     re.IGNORECASE,
 )
+_LEADING_WORD = re.compile(r"^(?:in|during|on|as of|at|around|by|since)\s+", re.IGNORECASE)
 
 
-@dataclass
-class TimeSpec:
-    kind: TimeKind
-    start: datetime | None = None  # "at": the moment; "during": [start, end)
-    end: datetime | None = None
-    text: str = ""  # the phrase, for the answer
-    change_relation: str | None = None
+@dataclass(frozen=True)
+class KnownTime:
+    """The transaction time a question asks to read at ("as known on 1 May 2024")."""
+
+    moment: datetime  # the end of the named period, so everything recorded on that day counts
+    text: str  # the phrase, for the answer
+    rest: str  # the question without the phrase (the question itself when the date is also valid time)
 
 
-def resolve_phrase(phrase: str, reference: datetime) -> tuple[datetime, datetime] | None:
-    """[start, end) of a time phrase, by the same deterministic parser ingestion uses."""
-    span = resolve_time(phrase, reference)
-    return (span.start, span.end) if span is not None and span.end > span.start else None
-
-
-def known_time(question: str, reference: datetime) -> tuple[datetime, str, str] | None:
-    """(moment, phrase, question without the phrase) when the question asks what was known at a
-    date: the end of the named period, so everything recorded on that day counts."""
+def known_time(question: str, reference: datetime) -> KnownTime | None:
+    """The transaction time when the question asks what was known at a date, else ``None``."""
     match = _KNOWN_AT.search(question)
     if match:
-        span = resolve_phrase(match.group(1), reference)
+        span = resolve_range(match.group(1), reference)
         if span is not None:
             rest = question[: match.start()] + question[match.end():]
-            return span[1] - EPSILON, match.group(0).strip(" ,"), rest
+            return KnownTime(span[1] - EPSILON, match.group(0).strip(" ,"), rest)
     match = _BELIEVED.search(question)
     if match:
-        span = resolve_phrase(match.group(2), reference)
+        span = resolve_range(match.group(2), reference)
         if span is not None:
-            return span[1] - EPSILON, match.group(1), question
+            return KnownTime(span[1] - EPSILON, match.group(1), question)
     return None
 
 
 def question_time(question: str, reference: datetime) -> TimeSpec:
-    """The time a question asks about, resolved against ``reference``."""
+    """The valid time a question asks about, resolved against ``reference``."""
     q = question.strip()
     change = _CHANGE.search(q)
     if change:
@@ -120,30 +113,51 @@ def question_time(question: str, reference: datetime) -> TimeSpec:
                 return TimeSpec(kind, text=change.group(0), change_relation=relation)
     since = _SINCE_DATE.search(q)
     if since:
-        span = resolve_phrase(since.group(1), reference)
+        span = resolve_range(since.group(1), reference)
         if span is not None and span[0] < reference:
             return TimeSpec("during", start=span[0], end=reference, text=since.group(0))
     before = _BEFORE_DATE.search(q)
     if before:
-        span = resolve_phrase(before.group(1), reference)
+        span = resolve_range(before.group(1), reference)
         if span is not None:
             return TimeSpec("at", start=span[0] - EPSILON, text=before.group(0))
     relative = _RELATIVE.search(q)
     if relative:
-        span = resolve_phrase(relative.group(0), reference)
+        span = resolve_range(relative.group(0), reference)
         if span is not None:
             return TimeSpec("during", start=span[0], end=span[1], text=relative.group(0))
     absolute = _ABSOLUTE.search(q)
     if absolute:
-        span = resolve_phrase(absolute.group(1), reference)
+        span = resolve_range(absolute.group(1), reference)
         if span is not None:
             return TimeSpec("during", start=span[0], end=span[1], text=absolute.group(0))
     if _NOW.search(q):
-        return TimeSpec("at", start=reference, text="now")
+        return TimeSpec.now(reference)
     if _PAST.search(q):
         return TimeSpec("ever", text="")
-    return TimeSpec("at", start=reference, text="now")
+    return TimeSpec.now(reference)
 
 
-def is_now(time: TimeSpec) -> bool:
-    return time.kind == "at" and time.text == "now"
+def planned_time(plan: QuestionPlan, reference: datetime) -> TimeSpec | None:
+    """The valid time of a plan an LLM filled, its phrase resolved as a question's would be;
+    ``None`` when it cannot be read (the rules' time is used then)."""
+    if plan.time == "now":
+        return TimeSpec.now(reference)
+    if plan.time == "ever":
+        return TimeSpec("ever")
+    if plan.time in ("before_change", "after_change"):
+        try:
+            relation = normalize_relation(plan.change_relation or "LIVES_IN")
+        except InvalidInput:
+            return None
+        return TimeSpec(plan.time, change_relation=relation, text=plan.time_text or "")
+    if plan.time_text:
+        since = re.match(r"^\s*since\s+", plan.time_text, flags=re.IGNORECASE)
+        span = resolve_range(_LEADING_WORD.sub("", plan.time_text.strip()), reference)
+        if span is not None:
+            if since:
+                return TimeSpec("during", start=span[0], end=reference, text=plan.time_text)
+            if plan.time == "at":
+                return TimeSpec("at", start=span[0], text=plan.time_text)
+            return TimeSpec("during", start=span[0], end=span[1], text=plan.time_text)
+    return None

@@ -58,7 +58,7 @@ from temporal_graph.core.model import (
 )
 from temporal_graph.core.names import MAX_NAME_CHARS, check_group
 from temporal_graph.core.stores.protocol import FactQuery
-from temporal_graph.core.times import TimeLike
+from temporal_graph.core.time import TimeLike
 
 from . import ranking
 from .ranking import DEFAULT_HALF_LIFE_DAYS, DEFAULT_RANK

@@ -42,7 +42,7 @@ from .core.names import check_group, clean_name, normalize_relation
 from .core.ontology import Ontology, check_importance
 from .core.progress import progress_bar
 from .core.stores.protocol import FactQuery, Store
-from .core.times import UTC, Clock, TimeLike, system_clock
+from .core.time import UTC, Clock, TimeLike, system_clock
 from .core.writer import FactWriter
 from .llm import LLMClient
 

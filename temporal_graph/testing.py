@@ -14,7 +14,7 @@ from datetime import datetime
 from .core.stores import sql
 from .core.stores.neo4j import Neo4jStore
 from .core.stores.sqlite import SQLiteStore
-from .core.times import to_micros
+from .core.time import to_micros
 
 
 def neo4j_store_from_env(*, wipe: bool = False, group_prefix: str = "") -> Neo4jStore | None:

@@ -1,6 +1,6 @@
-"""Public home of the time helpers (they live in :mod:`temporal_graph.core.times`)."""
+"""Public home of the time helpers (they live in the :mod:`temporal_graph.core.time` package)."""
 
-from .core.times import (
+from .core.time import (
     ACCEPTED_FORMATS,
     UTC,
     Clock,

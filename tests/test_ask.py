@@ -6,7 +6,8 @@ from datetime import UTC, datetime
 
 import pytest
 
-from queries.ask import QuestionPlan, question_time, resolve_phrase
+from queries.ask import QuestionPlan, question_time
+from temporal_graph.core.time import resolve_range as resolve_phrase
 from temporal_graph.errors import InvalidInput
 from temporal_graph.llm.testing import ScriptedLLM
 

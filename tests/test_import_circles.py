@@ -22,7 +22,7 @@ def import_graph(folder: str) -> nx.DiGraph:
     return graph
 
 
-@pytest.mark.parametrize("folder", ["ingestion", "temporal_graph/llm"])
+@pytest.mark.parametrize("folder", ["ingestion", "queries", "temporal_graph/llm", "temporal_graph/core"])
 def test_no_import_circles(folder):
     assert list(nx.simple_cycles(import_graph(folder))) == []
 

@@ -12,7 +12,7 @@ import pytest
 
 from ingestion.offline import ANY_OBJECT, OfflineExtractor
 from temporal_graph.core.model import Episode
-from temporal_graph.core.timeexpr import resolve_time
+from temporal_graph.core.time import resolve_time
 from temporal_graph.extraction import Extraction
 
 REF = datetime(2023, 5, 8, 13, 56, tzinfo=UTC)

@@ -9,7 +9,7 @@ from datetime import datetime, timedelta, timezone
 from temporal_graph.core.model import DEFAULT_IMPORTANCE
 from temporal_graph.core.stores import records
 from temporal_graph.core.stores.records import NEO4J, SQLITE
-from temporal_graph.core.times import UTC, to_micros
+from temporal_graph.core.time import UTC, to_micros
 
 CREATED = datetime(2024, 5, 1, 12, 30, tzinfo=UTC)
 VALID = datetime(2020, 3, 1, tzinfo=UTC)

@@ -15,7 +15,7 @@ from temporal_graph.core.model import RECORD_KINDS
 from temporal_graph.core.stores import sql
 from temporal_graph.core.stores.protocol import FactQuery
 from temporal_graph.core.stores.sqlite import SQLiteStore
-from temporal_graph.core.times import UTC, ManualClock
+from temporal_graph.core.time import UTC, ManualClock
 from temporal_graph.testing import count_facts_brute_force
 
 STORE_SOURCE = Path(sql.__file__).with_name("sqlite.py")

@@ -6,7 +6,7 @@ from datetime import UTC, datetime, timedelta, timezone
 
 import pytest
 
-from temporal_graph.core.timeexpr import TimeSpan, find_time_expressions, resolve_range, resolve_time
+from temporal_graph.core.time import TimeSpan, find_time_expressions, resolve_range, resolve_time
 
 REF = datetime(2023, 5, 8, 13, 56, tzinfo=UTC)  # a Monday
 

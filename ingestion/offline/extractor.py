@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from temporal_graph.core.extraction import ExtractedEntity, ExtractedFact, Extraction, StatementKind
 from temporal_graph.core.model import Episode
 from temporal_graph.core.names import name_key
-from temporal_graph.core.timeexpr import Prefer, TimeMatch, find_time_expressions, resolve_time
+from temporal_graph.core.time import Prefer, TimeMatch, find_time_expressions, resolve_time
 
 from .grammar import (
     CORRECTION_MARKER,

@@ -18,7 +18,7 @@ from .model import Entity, Episode, Fact
 from .names import check_group, clean_name, name_key
 from .ontology import Ontology
 from .stores.protocol import Store
-from .times import UTC, Clock, TimeLike, optional_utc, system_clock, to_utc
+from .time import UTC, Clock, TimeLike, optional_utc, system_clock, to_utc
 from .writer import FactWriter
 
 if TYPE_CHECKING:  # the LLM client sits beside the core, not in it

@@ -16,7 +16,7 @@ from .intervals import covers
 from .model import Diff, Fact
 from .names import check_group, normalize_relation
 from .stores.protocol import FactQuery
-from .times import TimeLike
+from .time import TimeLike
 
 
 def query_facts(

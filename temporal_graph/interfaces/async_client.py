@@ -41,7 +41,7 @@ from ..core.model import (
     Path,
     SearchHit,
 )
-from ..core.times import TimeLike
+from ..core.time import TimeLike
 
 T = TypeVar("T")
 

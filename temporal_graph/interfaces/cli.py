@@ -33,7 +33,7 @@ from ..core import MAX_MESSAGE_CHARS, TRUST_MODES
 from ..core.errors import InvalidInput, NotFound, TemporalGraphError
 from ..core.model import DEFAULT_IMPORTANCE, Answer, Diff, Fact, ImportReport, IngestResult, SearchHit
 from ..core.names import check_group
-from ..core.times import ACCEPTED_FORMATS
+from ..core.time import ACCEPTED_FORMATS
 from . import render
 from .graph_files import FORMATS, graph_file
 from .show import EntityView, entity_view, render_entity
@@ -561,7 +561,8 @@ def _cypher(args: argparse.Namespace) -> Done:
         print(EMBEDDED_EXPLANATION, file=sys.stderr)
         return Done(EXIT_BAD_INPUT)
     with open_graph(args) as tg:
-        return Done(run_console(tg.store, write=args.write, group_id=group(args)) or EXIT_OK)
+        code = run_console(tg.store, write=args.write, group_id=group(args), clock=tg.core.clock)
+        return Done(code or EXIT_OK)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -17,7 +17,7 @@ import os
 import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -25,7 +25,7 @@ from rich.console import Console
 from rich.table import Table
 
 from ..core.stores.statements import statement
-from ..core.times import to_utc
+from ..core.time import Clock, system_clock, to_utc
 
 EMBEDDED_EXPLANATION = """\
 The Cypher console needs the Neo4j store: this memory is the embedded (SQLite) store, which has
@@ -207,10 +207,6 @@ def render_table(keys: Sequence[str], rows: Sequence[Sequence[Any]], *, title: s
     return table
 
 
-def _now() -> datetime:
-    return datetime.now(UTC)
-
-
 @dataclass
 class ConsoleState:
     """Parameters and mode of one console session."""
@@ -218,6 +214,10 @@ class ConsoleState:
     write: bool = False
     params: dict[str, Any] = field(default_factory=dict)
     done: bool = False
+    clock: Clock = system_clock  # what $now and a default :asof K read: the memory's clock
+
+    def now(self) -> datetime:
+        return to_utc(self.clock())
 
     def handle(self, command: Command, out: Console, to_time: Callable[[str], datetime]) -> None:
         name, arg = command.name, command.argument
@@ -245,7 +245,7 @@ class ConsoleState:
                 return
             self.params[key] = value
         elif name == "now":
-            self.params["now"] = _now()
+            self.params["now"] = self.now()
             out.print(f"$now = {self.params['now'].isoformat()}", markup=False)
         elif name == "group":
             if not arg:
@@ -259,7 +259,7 @@ class ConsoleState:
                 return
             try:
                 self.params["t"] = to_time(parts[0])
-                self.params["k"] = to_time(parts[1]) if len(parts) == 2 else _now()
+                self.params["k"] = to_time(parts[1]) if len(parts) == 2 else self.now()
             except ValueError as exc:
                 out.print(str(exc), markup=False)
                 return
@@ -342,8 +342,10 @@ def run_console(
     database: str | None = None,
     input_fn: Callable[[str], str] | None = None,
     out: Console | None = None,
+    clock: Clock = system_clock,
 ) -> int:
-    """Run the console on ``target`` (a Neo4jStore, a TemporalGraph on one, or a neo4j driver).
+    """Run the console on ``target`` (a Neo4jStore, a TemporalGraph on one, or a neo4j driver);
+    ``$now`` is read from ``clock``.
 
     Returns an exit code: 0 after ``:quit`` / end of input, 2 when the target has no Cypher engine.
     """
@@ -356,7 +358,8 @@ def run_console(
     from neo4j.exceptions import Neo4jError
 
     read_line = input_fn or _read_line_factory()
-    state = ConsoleState(write=write, params={"now": _now(), "group_id": group_id})
+    state = ConsoleState(write=write, params={"group_id": group_id}, clock=clock)
+    state.params["now"] = state.now()
     mode = "read-write" if write else "read-only"
     out.print(f"Cypher console ({mode}) on group {group_id!r}. ';' ends a statement, :help for help.",
               markup=False)

@@ -15,7 +15,7 @@ from ..client import TemporalGraph
 from ..core import DEFAULT_GROUP
 from ..core.errors import NotFound
 from ..core.model import EntitySummary, Fact
-from ..core.times import TimeLike
+from ..core.time import TimeLike
 from .render import day, fact_table
 
 

@@ -44,7 +44,7 @@ from ..errors import (
 )
 from ..model import Assertion, Entity, EntitySummary, Episode, Fact, RecordKind
 from ..names import check_identifier, name_key, quoted_terms
-from ..times import UTC
+from ..time import UTC
 from . import records
 from .edge import MapErrors
 from .protocol import ChangeSet, FactQuery

@@ -17,7 +17,7 @@ from datetime import datetime
 from typing import Any, Protocol
 
 from ..model import DEFAULT_IMPORTANCE, Assertion, Entity, EntitySummary, Episode, Fact
-from ..times import UTC, from_micros
+from ..time import UTC, from_micros
 
 
 class Row(Protocol):

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from ..model import DEFAULT_IMPORTANCE, RecordKind
-from ..times import to_micros
+from ..time import to_micros
 from .protocol import FactQuery
 
 Query = tuple[str, list[Any]]  # a statement and its parameters

@@ -27,7 +27,7 @@ import numpy as np
 from ..errors import ConstraintViolation, InvalidInput, StoreClosed, StoreError, StoreLocked
 from ..model import Assertion, Entity, EntitySummary, Episode, Fact, RecordKind
 from ..names import name_key, quoted_terms
-from ..times import to_micros
+from ..time import to_micros
 from . import records, sql
 from .edge import MapErrors
 from .protocol import ChangeSet, FactQuery

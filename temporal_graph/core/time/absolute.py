@@ -1,4 +1,5 @@
-"""Time handling: everything inside is an aware UTC ``datetime``.
+"""The one absolute time parser: every time the library, the import readers and the CLI accept
+becomes an aware UTC ``datetime`` here.
 
 Inputs may be aware or naive datetimes, dates, or strings. Strings are read strictly, so a value
 is never guessed: ISO 8601 (``2023-05-08``, ``2023-05-08T13:56:00+08:00``), a year (``2023``), or a
@@ -15,18 +16,16 @@ UTC unless the caller says otherwise. Values outside ``datetime``'s range raise 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 from datetime import date, datetime, timedelta, timezone, tzinfo
 from typing import TypeAlias
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from dateutil import parser as _dateparser
 
-from .errors import InvalidTime
+from ..errors import InvalidTime
 
 UTC = timezone.utc
 TimeLike: TypeAlias = "datetime | date | str"
-Clock: TypeAlias = Callable[[], datetime]
 
 # Missing fields of a plain date ("May 2023") fall back to the first instant of the period.
 _PARSE_DEFAULT = datetime(2000, 1, 1, 0, 0, 0)
@@ -52,10 +51,9 @@ _IANA_SUFFIX = re.compile(r"\s+([A-Za-z_]+(?:/[A-Za-z0-9_+\-]+)+)\s*\Z")
 _POSIX_OFFSET = re.compile(r"\b(?:GMT|UTC)\s*[+-]\s*\d", re.IGNORECASE)
 _NUMERIC_DATE = re.compile(r"(\d{1,2})[/.](\d{1,2})[/.]\d{2,4}")
 
-
-def system_clock() -> datetime:
-    """The wall clock, as an aware UTC datetime."""
-    return datetime.now(UTC)
+# The short cause (``InvalidTime.reason``) of a date string that leaves its year out ("May 8"):
+# readers report it in their own words.
+NO_YEAR = "it names no year"
 
 
 def to_utc(value: TimeLike, *, zone: tzinfo = UTC, name: str = "time") -> datetime:
@@ -147,7 +145,7 @@ def _parse_string(text: str, name: str) -> datetime:
     except (ValueError, OverflowError) as exc:
         raise _refuse(text, name, str(exc)) from None
     if first.year != other.year:
-        raise _refuse(text, name, "it names no year")
+        raise _refuse(text, name, NO_YEAR)
     if first.month != other.month and first.day != other.day:
         raise _refuse(text, name, "it names a day but no month")
     if zone is not None:
@@ -168,53 +166,3 @@ def _zone_named(zone_name: str | None, offset: int | None, text: str, name: str)
     if upper in _ABBREVIATIONS:
         return timezone(timedelta(hours=_ABBREVIATIONS[upper]), upper)
     raise _refuse(text, name, f"unknown time zone {zone_name!r}")
-
-
-def fixed_clock(*moments: TimeLike) -> Clock:
-    """A clock for tests and replays: returns the given moments in turn, then repeats the last."""
-    times = [to_utc(m) for m in moments]
-    if not times:
-        raise InvalidTime("fixed_clock needs at least one moment")
-    state = {"i": 0}
-
-    def clock() -> datetime:
-        i = min(state["i"], len(times) - 1)
-        state["i"] += 1
-        return times[i]
-
-    return clock
-
-
-class ManualClock:
-    """A clock a test or an import advances by hand: ``clock.set(t)``, ``clock()``."""
-
-    def __init__(self, start: TimeLike) -> None:
-        self.moment = to_utc(start)
-
-    def __call__(self) -> datetime:
-        return self.moment
-
-    def set(self, moment: TimeLike) -> None:
-        self.moment = to_utc(moment)
-
-
-def iso(moment: datetime | None) -> str | None:
-    """ISO 8601 text for storage and JSON, ``None`` kept."""
-    return None if moment is None else moment.astimezone(UTC).isoformat()
-
-
-def from_iso(text: str | None) -> datetime | None:
-    return None if text is None else datetime.fromisoformat(text).astimezone(UTC)
-
-
-_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
-
-
-def to_micros(moment: datetime) -> int:
-    """Microseconds since the epoch: an exact, orderable integer form for storage."""
-    delta = moment.astimezone(UTC) - _EPOCH
-    return (delta.days * 86_400 + delta.seconds) * 1_000_000 + delta.microseconds
-
-
-def from_micros(micros: int) -> datetime:
-    return _EPOCH + timedelta(microseconds=micros)

@@ -1,0 +1,84 @@
+"""The plan of a question: whom it starts from, the hops and relations asked, the kind of question
+and the times (valid time, and transaction time for "as known then"), resolved against the memory
+of one group at the question's reference time. Data only: :mod:`queries.planning` makes a plan,
+:mod:`queries.answering` runs it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+
+from temporal_graph.core.model import Entity, QuestionKind, QuestionPlan, TimeKind
+
+EPSILON = timedelta(microseconds=1)  # "before 2020" is the instant just before 2020 began
+
+
+@dataclass
+class TimeSpec:
+    """The valid time a question asks about.
+
+    ``now``: the reference time (``start``); ``at``: one moment (``start``); ``during``: any fact
+    overlapping ``[start, end)``; ``ever``: the whole history; ``before_change`` / ``after_change``:
+    just before / after the latest change of ``change_relation``, placed when the plan is run.
+    """
+
+    kind: TimeKind
+    start: datetime | None = None
+    end: datetime | None = None
+    text: str = ""  # the phrase, for the answer
+    change_relation: str | None = None
+
+    @classmethod
+    def now(cls, reference: datetime) -> TimeSpec:
+        return cls("now", start=reference, text="now")
+
+    @property
+    def placed(self) -> bool:
+        """On the timeline (now, a moment or a period): rows are read at this time."""
+        return self.kind in ("now", "at", "during")
+
+    @property
+    def moment(self) -> datetime | None:
+        """The instant asked about (``now`` and ``at``), else ``None``."""
+        return self.start if self.kind in ("now", "at") else None
+
+
+@dataclass(frozen=True)
+class Hop:
+    relations: tuple[str, ...]  # any of these holds the hop, best first
+    word: str | None = None  # as asked ("brother"): prefers facts told with that word
+
+
+@dataclass(kw_only=True)
+class Plan:
+    """A question resolved against the memory: entities found, relations known, times placed."""
+
+    group_id: str
+    reference: datetime  # what "now" means for this question
+    subject: Entity | None
+    object: Entity | None
+    relation_tiers: list[list[str]]
+    time: TimeSpec
+    kind: QuestionKind = "what"
+    hops: list[Hop] = field(default_factory=list)
+    known_at: datetime | None = None
+    known_text: str = ""
+    notes: list[str] = field(default_factory=list)
+    unknown_name: str | None = None  # a name asked about that the memory does not know
+    unknown_object: str | None = None
+
+    def described(self) -> QuestionPlan:
+        """The plan as the public :class:`QuestionPlan` (what ``tgraph ask --json`` prints)."""
+        return QuestionPlan(
+            subject=self.subject.name if self.subject else (
+                self.unknown_name if self.unknown_name != self.unknown_object else None),
+            object=self.object.name if self.object else self.unknown_object,
+            hops=[h.relations[0] for h in self.hops],
+            hop_words=[h.word or "" for h in self.hops],
+            relations=[r for tier in self.relation_tiers for r in tier],
+            kind=self.kind,
+            time=self.time.kind,
+            time_text=self.known_text or self.time.text or None,
+            change_relation=self.time.change_relation,
+        )
