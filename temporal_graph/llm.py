@@ -50,6 +50,7 @@ from typing import Any, Literal, Self, TypeVar
 from pydantic import BaseModel, ValidationError
 
 from .core.errors import InvalidInput, LLMError, LLMOutputError, LLMUnavailable
+from .core.extras import missing
 
 log = logging.getLogger(__name__)
 
@@ -687,7 +688,10 @@ class OpenAITransport:
         response_format: ResponseFormat = "json_schema",
         max_tokens: int | None = None,
     ) -> None:
-        import openai
+        try:
+            import openai
+        except ImportError as exc:
+            raise missing("llm", "the LLM client", exc) from None
 
         self._client = openai.OpenAI(api_key=api_key, base_url=base_url, timeout=timeout, max_retries=0)
         self._lock = threading.Lock()

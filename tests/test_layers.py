@@ -53,8 +53,21 @@ def test_the_layers_never_import_the_facade_or_an_interface(layer):
 def test_the_checker_sees_relative_and_function_level_imports(tmp_path):
     core = tmp_path / "temporal_graph" / "core"
     core.mkdir(parents=True)
-    (core / "probe.py").write_text("def f():\n    from ..client import TemporalGraph\n    import queries.search\n")
+    probe = "def f():\n    from ..client import TemporalGraph\n    import queries.search\n"
+    (core / "probe.py").write_text(probe)
     assert offences("temporal_graph/core", ABOVE_THE_CORE, root=tmp_path) == {
         "temporal_graph/core/probe.py": ["queries.search", "temporal_graph.client",
                                          "temporal_graph.client.TemporalGraph"]
     }
+
+
+def test_the_interfaces_reach_the_layers_through_the_facade():
+    """The CLI, console, MCP server, async client and tools call ``TemporalGraph``'s methods: they
+    import no layer, and the tools and ``tgraph show`` never reach into ``tg.core``."""
+    layers = ("ingestion", "queries")
+    assert offences("temporal_graph/interfaces", layers) == {}
+    tools = ROOT / "temporal_graph" / "tools.py"
+    assert sorted(m for m in imported_modules(tools) if m.split(".")[0] in layers) == []
+    for path in (tools, ROOT / "temporal_graph" / "interfaces" / "show.py"):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        assert not [n for n in ast.walk(tree) if isinstance(n, ast.Attribute) and n.attr == "core"], path
