@@ -58,3 +58,7 @@ def __getattr__(name: str) -> Any:
     value = getattr(importlib.import_module(_ON_TOP[name], __name__), name)
     globals()[name] = value
     return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_ON_TOP})

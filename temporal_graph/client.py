@@ -66,7 +66,10 @@ from .llm import LLMClient
 
 
 class TemporalGraph:
-    """A bi-temporal memory over one store. Use :meth:`open` or :meth:`connect` to make one."""
+    """A bi-temporal memory over one store. Use :meth:`open` or :meth:`connect` to make one.
+
+    ``core`` (a :class:`~temporal_graph.core.Core`) holds the plumbing the methods forward to: the
+    store, the clock, time parsing and write transactions, for tests, benchmarks and extensions."""
 
     def __init__(
         self,

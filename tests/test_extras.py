@@ -15,6 +15,10 @@ from temporal_graph.interfaces.cli import main
 
 
 def _without(monkeypatch: pytest.MonkeyPatch, package: str) -> None:
+    """As if ``package`` were not installed, even when an earlier test imported it (and its
+    submodules, which ``from package.sub import x`` would otherwise find loaded)."""
+    for name in [n for n in sys.modules if n == package or n.startswith(package + ".")]:
+        monkeypatch.delitem(sys.modules, name)
     monkeypatch.setitem(sys.modules, package, None)
 
 
