@@ -86,7 +86,7 @@ def build(
                 else:
                     w.retract(s, relation, o)
 
-        tg.write(group, run)
+        tg.core.write(group, run)
         statements += len(batch)
         rows = count_rows()
     return rows, statements, time.perf_counter() - started
@@ -94,7 +94,7 @@ def build(
 
 def _row_count(tg: TemporalGraph) -> int:
     # Rows are never deleted here, so the largest rowid is the count, without a scan.
-    return tg.store._rows("SELECT coalesce(max(rowid), 0) FROM facts")[0][0]  # noqa: SLF001 - benchmark only
+    return tg.core.store._rows("SELECT coalesce(max(rowid), 0) FROM facts")[0][0]  # noqa: SLF001 - benchmark only
 
 
 def _timed(fn, repeats: int) -> list[float]:  # noqa: ANN001
@@ -116,7 +116,7 @@ def measure(size: int, repeats: int, seed: int) -> dict[str, float]:
         clock = ManualClock(START + timedelta(days=YEARS * 365))
         with TemporalGraph.open(Path(tmp) / "bench.db", clock=clock) as tg:
             rows, statements, load_s = build(tg, clock, size, seed)
-            store = tg.store
+            store = tg.core.store
             rng = random.Random(seed + 1)
             people = [e for e in store.entities("bench") if e.type == "Person"]
             first_k, last_k = START + timedelta(days=YEARS * 365), clock()

@@ -287,7 +287,7 @@ def run(
     latencies: list[float] = []
     for conv in conversations:
         episode_turn = {}
-        for e in tg.store.episodes(conv.group):
+        for e in tg.core.store.episodes(conv.group):
             if e.source_id:
                 episode_turn[e.id] = next(iter(evidence_ids(":".join(e.source_id.rsplit(":", 2)[-2:]))), "")
         texts = [t.text for t in conv.turns]
@@ -304,7 +304,7 @@ def run(
                                        kinds=("fact", "episode"))
                 for rank, engine in engines.items():
                     if rank != "relevance":
-                        hits = ranked(tg.store, conv.group, candidates, rank=rank, now=tg.clock(),
+                        hits = ranked(tg.core.store, conv.group, candidates, rank=rank, now=tg.core.clock(),
                                       half_life_days=DEFAULT_HALF_LIFE_DAYS, limit=max(KS))
                         engine.add(q.category, engine_sources(tg, conv.group, hits, episode_turn), q.evidence)
             bm25.add(q.category, [{conv.turns[i].dia_id} for i in keyword.top(q.text, max(KS))], q.evidence)

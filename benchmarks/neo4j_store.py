@@ -30,7 +30,7 @@ from temporal_graph.testing import neo4j_store_from_env
 
 def measure(tg: TemporalGraph, clock: ManualClock, size: int, repeats: int, seed: int) -> dict:
     group = f"bench-neo4j-{uuid.uuid4().hex[:8]}"
-    store = tg.store
+    store = tg.core.store
     try:
         rows, statements, load_s = build(tg, clock, size, seed, group=group,
                                          count_rows=lambda: store.count_rows(group))

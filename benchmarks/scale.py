@@ -99,7 +99,7 @@ def one_as_of(q):
     return tg.as_of(moment, subject=person, group_id="me")
 asof_med, _ = timed(one_as_of)
 
-store = tg.store
+store = tg.core.store
 def brute_force(q):
     vector = np.asarray(real_encode([q])[0], dtype=np.float32)
     scores = []

@@ -1,10 +1,12 @@
 """Structured facts from a file (``tgraph import-facts``): CSV with a header, or JSON Lines.
 
-Columns / keys: ``subject``, ``relation``, ``object`` (required), ``valid_at``, ``invalid_at``,
-``text``, ``confidence``, ``importance`` (1-10) (optional; empty means none). Other columns are
-refused, so a typo in a header is an error rather than a silently dropped time. Loaded through
+Columns / keys: the fields of :class:`~temporal_graph.core.model.FactInput`: ``subject``,
+``relation``, ``object`` (required), ``valid_at``, ``invalid_at``, ``text``, ``confidence``,
+``importance`` (1-10), ``episode_id``, ``subject_type``, ``object_type`` and, in JSON Lines,
+``attributes`` (an object) (optional; empty means none). Other columns are refused, so a typo in a
+header is an error rather than a silently dropped time. Loaded through
 :func:`temporal_graph.core.bulk.add_facts` (``TemporalGraph.add_facts``), so the result equals adding
-each fact one by one, in file order.
+each fact one by one, in file order. ``TemporalGraph.import_facts`` calls it.
 """
 
 from __future__ import annotations
@@ -15,25 +17,12 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, Field
-
 from temporal_graph.core import DEFAULT_GROUP, Core
 from temporal_graph.core.bulk import add_facts
 from temporal_graph.core.errors import ImportFormatError, InvalidInput
-from temporal_graph.core.model import FactInput, ImportLineError
+from temporal_graph.core.model import FactFileReport, FactInput, ImportLineError
 
 COLUMNS = tuple(FactInput.model_fields)
-
-
-class FactFileReport(BaseModel):
-    """What one ``import-facts`` did; errors name the file and line."""
-
-    path: str
-    items: int = 0
-    rows_written: int = 0
-    entities_created: int = 0
-    errors: list[ImportLineError] = Field(default_factory=list)
-    seconds: float = 0.0
 
 
 def read_fact_rows(path: Path) -> Iterator[tuple[int, dict[str, Any] | str]]:

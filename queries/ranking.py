@@ -27,12 +27,11 @@ from collections.abc import Mapping, Sequence
 from datetime import datetime
 
 from temporal_graph.core.errors import InvalidInput
-from temporal_graph.core.model import DEFAULT_IMPORTANCE, SearchHit
+
+# The ranks and their defaults are the core's, so the facade and the CLI offer them without this layer.
+from temporal_graph.core.model import DEFAULT_HALF_LIFE_DAYS, DEFAULT_IMPORTANCE, RANKS, SearchHit
 from temporal_graph.core.stores.protocol import Store
 
-RANKS = ("relevance", "recency", "importance", "blend")
-DEFAULT_RANK = "relevance"
-DEFAULT_HALF_LIFE_DAYS = 30.0
 # Relevance is what the query asks for; recency and importance are priors that reorder among
 # comparably relevant records, so each weighs half of it.
 BLEND_WEIGHTS = {"relevance": 1.0, "recency": 0.5, "importance": 0.5}

@@ -48,6 +48,8 @@ from temporal_graph.core import DEFAULT_GROUP, Core
 from temporal_graph.core.embeddings import kind_of
 from temporal_graph.core.errors import InvalidInput
 from temporal_graph.core.model import (
+    DEFAULT_HALF_LIFE_DAYS,
+    DEFAULT_RANK,
     RECORD_KINDS,
     SEARCH_METHODS,
     Entity,
@@ -61,7 +63,6 @@ from temporal_graph.core.stores.protocol import FactQuery
 from temporal_graph.core.time import TimeLike
 
 from . import ranking
-from .ranking import DEFAULT_HALF_LIFE_DAYS, DEFAULT_RANK
 
 RRF_K = 60
 DEEPER = 3  # how much deeper than the fused depth each fact ranking reads, to survive the time filter

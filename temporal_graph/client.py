@@ -1,27 +1,48 @@
-"""``TemporalGraph``: the client users hold. Thin: it validates, resolves names and times, runs
-statements through :class:`~temporal_graph.core.writer.FactWriter` and reads through the store.
+"""``TemporalGraph``: the client users hold. Thin: each method forwards to one function of the core
+(:mod:`~temporal_graph.core.reads`, :mod:`~temporal_graph.core.writes`,
+:mod:`~temporal_graph.core.bulk`) or of a layer, handing it the memory's
+:class:`~temporal_graph.core.Core`.
 
-Ingestion (``add_episode``, ``import_file``) and the query layer (``paths``, ``search``,
-``context``, ``ask``) live in the ``ingestion`` and ``queries`` packages. This facade is the one
-module that imports them (they import only the core, :class:`~temporal_graph.core.Core`), so every
-public method can be followed to its code by reading imports.
+Ingestion (``add_episode``, ``import_file``, ``import_facts``) and the query layer (``paths``,
+``search``, ``context``, ``ask``, ``summary``) live in the ``ingestion`` and ``queries`` packages.
+This facade is the one module that imports them (they import only the core), so every public
+method can be followed to its code by reading imports.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime, tzinfo
 from pathlib import Path as FilePath
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import Any
 
 import networkx as nx
 
-from .core import DEFAULT_GROUP, MAX_MESSAGE_CHARS, SUMMARY_CHARS, SUMMARY_LLM_EVERY, Core, bulk, reads
+import ingestion.fact_files
+import queries.ask
+import queries.context
+import queries.paths
+import queries.search
+import queries.summaries
+from ingestion.ingest import Ingestion
+
+from .core import (
+    DEFAULT_GROUP,
+    MAX_MESSAGE_CHARS,
+    SUMMARY_CHARS,
+    SUMMARY_LLM_EVERY,
+    Core,
+    bulk,
+    reads,
+    writes,
+)
 from .core.embeddings import Embedder
 from .core.errors import InvalidInput
 from .core.extraction import Extractor
 from .core.model import (
+    DEFAULT_HALF_LIFE_DAYS,
     DEFAULT_IMPORTANCE,
+    DEFAULT_RANK,
     RECORD_KINDS,
     SEARCH_METHODS,
     Answer,
@@ -29,31 +50,26 @@ from .core.model import (
     Diff,
     Entity,
     EntitySummary,
-    Episode,
     Fact,
+    FactFileReport,
     FactInput,
     ImportReport,
     IngestResult,
     Path,
-    RecordKind,
     SearchHit,
 )
-from .core.names import check_group, clean_name, normalize_relation
-from .core.ontology import Ontology, check_importance
-from .core.progress import progress_bar
-from .core.stores.protocol import FactQuery, Store
+from .core.ontology import Ontology
+from .core.stores.protocol import Store
 from .core.time import UTC, Clock, TimeLike, system_clock
 from .core.writer import FactWriter
 from .llm import LLMClient
 
-if TYPE_CHECKING:
-    from ingestion.ingest import Ingestion
-
-T = TypeVar("T")
-
 
 class TemporalGraph:
-    """A bi-temporal memory over one store. Use :meth:`open` or :meth:`connect` to make one."""
+    """A bi-temporal memory over one store. Use :meth:`open` or :meth:`connect` to make one.
+
+    ``core`` (a :class:`~temporal_graph.core.Core`) holds the plumbing the methods forward to: the
+    store, the clock, time parsing and write transactions, for tests, benchmarks and extensions."""
 
     def __init__(
         self,
@@ -77,6 +93,8 @@ class TemporalGraph:
             embedder_override=embedder, summary_chars=summary_chars, summary_llm_every=summary_llm_every,
         )
         self.core.after_write.append(self._refresh_summaries)
+        # The ingestion layer of this memory, made on first use: it keeps the extractor and the
+        # entity resolver, so nothing of ingestion's is stored on the memory itself.
         self._ingestion: Ingestion | None = None
         if extractor is not None:
             self.extractor = extractor
@@ -108,7 +126,7 @@ class TemporalGraph:
 
     def close(self) -> None:
         """Release the store (the context manager calls it); the memory is unusable afterwards."""
-        self.store.close()
+        self.core.store.close()
 
     def __enter__(self) -> TemporalGraph:
         return self
@@ -116,17 +134,7 @@ class TemporalGraph:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    # -- the core's parts, as attributes of the memory --------------------------------------------
-    @property
-    def store(self) -> Store:
-        """The store the memory reads and writes (embedded SQLite or Neo4j)."""
-        return self.core.store
-
-    @property
-    def clock(self) -> Clock:
-        """Where "now" comes from (the system clock unless one was given)."""
-        return self.core.clock
-
+    # -- the memory's settings (the plumbing is ``core``: store, clock, time parsing, writes) ----------
     @property
     def ontology(self) -> Ontology:
         """Relation cardinalities and entity types: how contradictions are settled."""
@@ -176,52 +184,17 @@ class TemporalGraph:
         """The embedding model; loaded on first use (the offline all-MiniLM-L6-v2 by default)."""
         return self.core.embedder
 
-    def time(self, value: TimeLike, name: str = "time") -> datetime:
-        """``value`` (a datetime, date or ISO text) as an aware UTC datetime, naive ones read in
-        :attr:`zone`; ``name`` is the argument named in the error when it is not a time."""
-        return self.core.time(value, name)
-
-    def optional_time(self, value: TimeLike | None, name: str = "time") -> datetime | None:
-        """:meth:`time`, or None for None."""
-        return self.core.optional_time(value, name)
-
-    def write(self, group_id: str, fn: Callable[[FactWriter], T], *, embed: bool | None = None) -> T:
-        """Run ``fn`` with a writer in one transaction (see :meth:`Core.write`)."""
-        return self.core.write(group_id, fn, embed=embed)
-
-    def embed_records(
-        self, records: Sequence[Fact | Entity | Episode], known: Mapping[str, Sequence[float]] | None = None
-    ) -> int:
-        """Embed ``records`` in one batch and store their vectors; returns how many."""
-        return self.core.embed_records(records, known)
-
-    def reindex(self, group_id: str | None = None, *, progress: bool = False, batch_size: int = 256) -> int:
-        """Embed every record that has no vector yet (after an import with ``embed=False``, or
-        from a version that embedded lazily). Idempotent; returns how many were embedded.
-        ``group_id=None`` covers every group."""
-        groups = [check_group(group_id)] if group_id is not None else self.store.groups()
-        loaders: dict[str, Callable[[str, list[str]], Sequence[Fact | Entity | Episode]]] = {
-            RecordKind.ENTITY: lambda g, ids: self.store.entities(g, ids=ids),
-            RecordKind.EPISODE: lambda g, ids: self.store.episodes(g, ids=ids),
-            RecordKind.FACT: lambda g, ids: self.store.facts(FactQuery(g, ids=tuple(ids))),
-        }
-        done = 0
-        with progress_bar(progress, "embedding", total=None) as advance:
-            for group in groups:
-                for kind, load in loaders.items():
-                    while ids := self.store.missing_embeddings(group, kind, batch_size):
-                        records = load(group, ids)
-                        if not records:  # listed but unreadable: never loop forever
-                            break
-                        done += self.embed_records(records)
-                        advance(len(records))
-        return done
+    def moment(self, value: TimeLike | None = None, *, name: str = "time") -> datetime:
+        """The instant ``value`` names, read as every time argument is (naive ones in :attr:`zone`),
+        as an aware UTC datetime; without one, now by the memory's clock (the transaction time a
+        write would get). ``name`` is the argument an error names when ``value`` is not a time."""
+        return self.core.time_or_now(value, name)
 
     def find_entity(self, name: str, group_id: str = DEFAULT_GROUP) -> Entity | None:
         """The entity of the group known by ``name`` (any of its spellings), or None."""
         return self.core.find_entity(name, group_id)
 
-    # -- writing ---------------------------------------------------------------------------------
+    # -- writing (the verbs live in ``core.writes`` and ``core.bulk``) -----------------------------------
     def add_fact(
         self,
         subject: str,
@@ -241,38 +214,16 @@ class TemporalGraph:
     ) -> Fact:
         """Record that ``subject relation object`` holds over ``[valid_at, invalid_at)``.
         ``importance``: how much it matters, 1 (trivia) to 10 (life-changing), for ranked search.
+        The arguments are checked as the fields of :class:`FactInput` are.
 
         Contradictions follow the relation's cardinality (see DESIGN.md); returns the row written,
         or the existing row the statement merged into.
         """
-        relation = normalize_relation(relation)
-        start = self.optional_time(valid_at, "valid_at")
-        end = self.optional_time(invalid_at, "invalid_at")
-        clean_name(subject, "subject"), clean_name(object, "object")
-        number = isinstance(confidence, (int, float)) and not isinstance(confidence, bool)
-        if not number or not 0.0 <= confidence <= 1.0:
-            raise InvalidInput(f"confidence: {confidence!r} is not a number between 0 and 1")
-        check_importance(importance)
-        if text is not None:
-            _text(text, "text")
-        if episode_id is not None:
-            _text(episode_id, "episode_id")
-        if attributes is not None and not isinstance(attributes, dict):
-            got = f"{type(attributes).__name__} {attributes!r}"
-            raise InvalidInput(f"attributes: expected a dict, got {got}"[:200])
-
-        def run(w: FactWriter) -> Fact:
-            s = w.entity(subject, type=subject_type, what="subject")
-            o = w.entity(object, type=object_type or self.ontology.object_type(relation), what="object")
-            outcome = w.start(
-                s, relation, o, valid_at=start, invalid_at=end, default_start=w.now, text=text,
-                episode_id=episode_id, confidence=confidence, importance=importance, attributes=attributes,
-            )
-            if outcome.fact is None:  # lost a same-instant tie to a later statement
-                raise InvalidInput(f"{subject} {relation} {object}: another fact starts at the same instant")
-            return outcome.fact
-
-        return self.write(group_id, run)
+        return writes.add_fact(self.core, dict(
+            subject=subject, relation=relation, object=object, valid_at=valid_at, invalid_at=invalid_at,
+            text=text, episode_id=episode_id, confidence=confidence, attributes=attributes,
+            subject_type=subject_type, object_type=object_type, importance=importance,
+        ), group_id=group_id)
 
     def add_facts(
         self,
@@ -305,38 +256,25 @@ class TemporalGraph:
         group_id: str = DEFAULT_GROUP,
     ) -> list[Fact]:
         """Close the fact(s) holding at ``at`` (every object when ``object`` is None)."""
-        relation = normalize_relation(relation)
-        moment = self.time(at, "at")
-        if object is not None:
-            clean_name(object, "object")
-
-        def run(w: FactWriter) -> list[Fact]:
-            # The ending is recorded even when nothing is known yet about the fact: a start
-            # learned later must still end here, or the belief would depend on arrival order.
-            s = w.entity(subject, what="subject")
-            o = None
-            if object is not None:
-                o = w.entity(object, type=self.ontology.object_type(relation), what="object")
-            return w.end(s, relation, o, at=moment).ended
-
-        return self.write(group_id, run)
+        return writes.end_fact(self.core, subject, relation, object, at=at, group_id=group_id)
 
     def retract_fact(
         self, subject: str, relation: str, object: str, *, group_id: str = DEFAULT_GROUP
     ) -> list[Fact]:
         """Everything believed about ``subject relation object`` was wrong: expire it, no successor."""
-        relation = normalize_relation(relation)
-        clean_name(object, "object")
+        return writes.retract_fact(self.core, subject, relation, object, group_id=group_id)
 
-        def run(w: FactWriter) -> list[Fact]:
-            s, o = w.existing(subject), w.existing(object)
-            if s is None or o is None:
-                return []
-            return w.retract(s, relation, o).retracted
+    def reindex(self, group_id: str | None = None, *, progress: bool = False, batch_size: int = 256) -> int:
+        """Embed every record that has no vector yet (after an import with ``embed=False``, or
+        from a version that embedded lazily). Idempotent; returns how many were embedded.
+        ``group_id=None`` covers every group."""
+        return writes.reindex(self.core, group_id, progress=progress, batch_size=batch_size)
 
-        return self.write(group_id, run)
+    def forget(self, group_id: str) -> int:
+        """Delete one group entirely (right to be forgotten); returns the number of records removed."""
+        return writes.forget(self.core, group_id)
 
-    # -- reading (plain temporal reads live in ``reads``; one implementation for every layer) ----------
+    # -- reading (plain temporal reads live in ``core.reads``; one implementation for every layer) ----
     def now(
         self,
         subject: str | None = None,
@@ -389,41 +327,15 @@ class TemporalGraph:
         group_id: str = DEFAULT_GROUP,
     ) -> nx.MultiDiGraph:
         """The graph of facts valid at ``as_of`` as known at ``known_at`` (both default now)."""
-        facts = self.as_of(self.core.time_or_now(as_of, "as_of"), known_at=known_at, group_id=group_id)
-        return facts_to_graph(facts, self.store.entities(group_id, ids=_entity_ids(facts)))
+        return reads.snapshot(self.core, as_of, known_at, group_id=group_id)
 
     def export(self, group_id: str = DEFAULT_GROUP) -> dict[str, Any]:
         """Everything of one group (entities, episodes, assertions, every fact version), as JSON data."""
-        check_group(group_id)
-        assertions = sorted(self.store.group_assertions(group_id), key=lambda a: (a.created_at, a.seq, a.id))
-        every = self.store.facts(FactQuery(group_id, all_versions=True))
-        facts = sorted(every, key=lambda f: (f.created_at, f.id))
-        summaries_in_order = sorted(self.store.summaries(group_id, all_versions=True),
-                                    key=lambda s: (s.created_at, s.entity_id))
-        return {
-            "group_id": group_id,
-            "entities": [e.model_dump(mode="json") for e in self.store.entities(group_id)],
-            "episodes": [e.model_dump(mode="json") for e in self.store.episodes(group_id)],
-            "assertions": [a.model_dump(mode="json") for a in assertions],
-            "facts": [f.model_dump(mode="json") for f in facts],
-            "summaries": [s.model_dump(mode="json") for s in summaries_in_order],
-        }
-
-    def forget(self, group_id: str) -> int:
-        """Delete one group entirely (right to be forgotten); returns the number of records removed."""
-        return self.store.forget(check_group(group_id))
-
-    # -- the layers: ``ingestion`` and ``queries`` import only the core, and are imported here, in
-    # the methods, so that importing a layer first (``import queries.search``) finds the package
-    # whole: ``temporal_graph`` loads the facade, which must not need the layer half-loaded.
+        return reads.export(self.core, group_id)
 
     # -- ingestion -------------------------------------------------------------------------------
     def _ingest(self) -> Ingestion:
-        """The ingestion layer of this memory (made on first use; it keeps the extractor and the
-        entity resolver, so nothing of ingestion's is stored on the memory itself)."""
         if self._ingestion is None:
-            from ingestion.ingest import Ingestion
-
             self._ingestion = Ingestion(self.core)
         return self._ingestion
 
@@ -457,11 +369,21 @@ class TemporalGraph:
         time as its transaction time (a replayed history) instead of the clock; ``embed=False``
         leaves embedding to :meth:`reindex`.
         """
-        if not isinstance(path, (str, FilePath)):
-            raise InvalidInput(f"path: expected a file path, got {type(path).__name__} {path!r}"[:200])
         return self._ingest().import_file(
-            path, format=format, group_id=group_id, progress=progress, strict=strict, replay=replay,
-            embed=embed,
+            _file_path(path), format=format, group_id=group_id, progress=progress, strict=strict,
+            replay=replay, embed=embed,
+        )
+
+    def import_facts(
+        self, path: str | FilePath, *, group_id: str = DEFAULT_GROUP, strict: bool = False,
+        embed: bool | None = None, progress: bool = False,
+    ) -> FactFileReport:
+        """Bulk-load structured facts from a CSV file (with a header) or JSON Lines, one fact per
+        row with the fields of :class:`FactInput`, through :meth:`add_facts`. Bad lines are reported
+        with file and line and skipped; ``strict`` stops at the first one with nothing written
+        (see :mod:`ingestion.fact_files`)."""
+        return ingestion.fact_files.import_facts(
+            self.core, _file_path(path), group_id=group_id, strict=strict, embed=embed, progress=progress
         )
 
     # -- queries ---------------------------------------------------------------------------------
@@ -471,16 +393,13 @@ class TemporalGraph:
         """The summary of ``entity`` derived from its facts as believed at ``known_at`` (default
         now), or None when there was none then (see :mod:`queries.summaries`). Raises NotFound for
         an unknown entity."""
-        from queries.summaries import summary
-
-        known = self.optional_time(known_at, "known_at")
-        return summary(self.core, entity, known_at=known, group_id=group_id)
+        return queries.summaries.summary(
+            self.core, entity, known_at=self.core.optional_time(known_at, "known_at"), group_id=group_id
+        )
 
     def _refresh_summaries(self, group_id: str, writer: FactWriter) -> None:
         """After each write (``Core.after_write``): the summaries of the entities it changed."""
-        from queries.summaries import refresh_summaries
-
-        refresh_summaries(self.core, group_id, writer.touched, writer.now)
+        queries.summaries.refresh_summaries(self.core, group_id, writer.touched, writer.now)
 
     def paths(
         self,
@@ -504,9 +423,7 @@ class TemporalGraph:
         ``overlapping=True`` (or ``during=(t1, t2)``) asks instead for chains whose hops all held
         at one common moment (within ``[t1, t2)``): "who managed Alice while she lived in Berlin".
         """
-        from queries.paths import paths
-
-        return paths(
+        return queries.paths.paths(
             self.core, start, end=end, relations=relations, max_hops=max_hops, as_of=as_of,
             group_id=group_id, direction=direction, overlapping=overlapping, during=during, limit=limit,
         )
@@ -522,8 +439,8 @@ class TemporalGraph:
         kinds: Sequence[str] = RECORD_KINDS,
         methods: Sequence[str] = SEARCH_METHODS,
         pool: int | None = None,
-        rank: str = "relevance",
-        half_life_days: float = 30.0,
+        rank: str = DEFAULT_RANK,
+        half_life_days: float = DEFAULT_HALF_LIFE_DAYS,
     ) -> list[SearchHit]:
         """The ``limit`` best facts, entities and episodes for ``query``, each saying why it matched
         (hybrid: BM25, embeddings and the named entities' neighbourhood, fused by reciprocal rank;
@@ -538,12 +455,10 @@ class TemporalGraph:
         counting half as recent every ``half_life_days``), "importance" (``Fact.importance``) or
         "blend" of the three (see :mod:`queries.ranking`).
         """
-        from queries.search import search
-
-        _text(query, "query")
-        return search(
-            self.core, query, as_of=as_of, limit=limit, group_id=group_id, include_history=include_history,
-            kinds=kinds, methods=methods, pool=pool, rank=rank, half_life_days=half_life_days,
+        return queries.search.search(
+            self.core, _text(query, "query"), as_of=as_of, limit=limit, group_id=group_id,
+            include_history=include_history, kinds=kinds, methods=methods, pool=pool, rank=rank,
+            half_life_days=half_life_days,
         )
 
     def context(
@@ -557,10 +472,8 @@ class TemporalGraph:
         """A memory block for a prompt: the facts most relevant to ``query`` with their dates, then
         the messages supporting them, never more than ``budget_tokens`` tokens ("" when nothing
         fits; see :mod:`queries.context`)."""
-        from queries.context import context
-
-        _text(query, "query")
-        return context(self.core, query, budget_tokens=budget_tokens, as_of=as_of, group_id=group_id)
+        return queries.context.context(self.core, _text(query, "query"), budget_tokens=budget_tokens,
+                                       as_of=as_of, group_id=group_id)
 
     def ask(
         self, question: str, *, reference_time: TimeLike | None = None, group_id: str = DEFAULT_GROUP
@@ -569,31 +482,18 @@ class TemporalGraph:
         know" (``known=False``); never invented. ``reference_time`` (default now) is when the
         question is asked: "now", "last year" and "since 2023" are read from it (see
         :mod:`queries.ask`)."""
-        from queries.ask import ask
-
-        _text(question, "question")
-        return ask(self.core, question, reference_time=reference_time, group_id=group_id)
+        return queries.ask.ask(self.core, _text(question, "question"), reference_time=reference_time,
+                               group_id=group_id)
 
 
 def _text(value: object, what: str) -> str:
-    """Free text an argument must be (a query, a question, a fact's text)."""
+    """Free text an argument must be (a query, a question)."""
     if not isinstance(value, str):
         raise InvalidInput(f"{what}: expected text, got {type(value).__name__} {value!r}"[:200])
     return value
 
 
-def _entity_ids(facts: Iterable[Fact]) -> list[str]:
-    return list(dict.fromkeys(i for f in facts for i in (f.subject_id, f.object_id)))
-
-
-def facts_to_graph(facts: Iterable[Fact], entities: Iterable[Entity]) -> nx.MultiDiGraph:
-    """Entities as nodes (by id), facts as edges keyed by row id, attributes as plain values."""
-    graph: nx.MultiDiGraph = nx.MultiDiGraph()
-    for e in entities:
-        graph.add_node(e.id, name=e.name, type=e.type)
-    for f in facts:
-        graph.add_edge(
-            f.subject_id, f.object_id, key=f.id, relation=f.relation, fact=f, fact_id=f.fact_id,
-            valid_at=f.valid_at, invalid_at=f.invalid_at, text=f.text,
-        )
-    return graph
+def _file_path(path: object) -> str | FilePath:
+    if not isinstance(path, (str, FilePath)):
+        raise InvalidInput(f"path: expected a file path, got {type(path).__name__} {path!r}"[:200])
+    return path

@@ -13,6 +13,7 @@ from .core.errors import (
     LLMError,
     LLMOutputError,
     LLMUnavailable,
+    MissingExtra,
     NotFound,
     StoreClosed,
     StoreError,
@@ -23,5 +24,6 @@ from .core.errors import (
 __all__ = [
     "ConnectionLost", "ConstraintViolation", "ImportFormatError", "InvalidGroup", "InvalidIdentifier",
     "InvalidInput", "InvalidInterval", "InvalidName", "InvalidTime", "LLMError", "LLMOutputError",
-    "LLMUnavailable", "NotFound", "StoreClosed", "StoreError", "StoreLocked", "TemporalGraphError",
+    "LLMUnavailable", "MissingExtra", "NotFound", "StoreClosed", "StoreError", "StoreLocked",
+    "TemporalGraphError",
 ]

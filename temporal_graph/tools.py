@@ -169,7 +169,7 @@ class ForgetResult(BaseModel):
 
 # -- handlers: one call on the public facade each ----------------------------------------------------
 def _add_episode(tg: TemporalGraph, a: AddEpisodeInput, group: str) -> IngestResult:
-    reference = a.reference_time if a.reference_time is not None else tg.core.now()
+    reference = a.reference_time if a.reference_time is not None else tg.moment()
     return tg.add_episode(a.content, reference_time=reference, speaker=a.speaker, group_id=group,
                           source=a.source)
 

@@ -177,13 +177,13 @@ def test_the_asking_example_in_the_readme(tmp_path, monkeypatch):
 
 def test_ask_reads_by_subject_object_or_relation_never_the_whole_group(memory, monkeypatch):
     queries = []
-    read = memory.store.facts
+    read = memory.core.store.facts
 
     def recording(query):
         queries.append(query)
         return read(query)
 
-    monkeypatch.setattr(memory.store, "facts", recording)
+    monkeypatch.setattr(memory.core.store, "facts", recording)
     for question in ("Where does Kenji's brother live?", "Who lives in Osaka?", "When did Priya leave Dell?",
                      "How long did Priya work at Dell?", "Has Kenji ever lived in Osaka?",
                      "Where does he live?", "What changed for Hiro since 2024?", "Where does Bob live?",

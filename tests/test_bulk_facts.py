@@ -119,3 +119,80 @@ def test_the_bulk_load_example_in_the_readme(tmp_path, monkeypatch, capsys) -> N
         hits = tg.search("Which club does Tony Capaldi play for?", kinds=("fact",))
         assert "Cardiff City" in [h.fact.object for h in hits[:2]]
         assert any(r.startswith("embedding") for h in hits for r in h.reasons)  # reindexed vectors count
+
+
+def _written(tg: TemporalGraph) -> tuple[list[tuple], list[tuple]]:
+    """The rows and entities a user sees, without ids and transaction times."""
+    rows = sorted((f.subject, f.relation, f.object, str(f.valid_at), f.text, f.episode_ids, f.confidence,
+                   f.importance, sorted(f.attributes.items()), f.claimed_by)
+                  for s in ("Ana", "Bo", "Rome") for f in tg.history(s))
+    entities = sorted((e["name"], e["type"]) for e in tg.export()["entities"])
+    return rows, entities
+
+
+def test_every_argument_of_add_fact_is_a_field_of_fact_input_and_loads_alike() -> None:
+    """Episode ids, attributes (a claim among them) and entity types: the bulk load writes what
+    add_fact one by one writes, each new entity typed by the first item naming it."""
+    items = [
+        FactInput(subject="Ana", relation="lives in", object="Rome", valid_at="2019", episode_id="ep-1",
+                  attributes={"source": "census"}, subject_type="Person", importance=8),
+        FactInput(subject="Bo", relation="knows", object="Ana", object_type="Friend"),
+        FactInput(subject="Bo", relation="knows", object="Cy"),
+        FactInput(subject="Ana", relation="lives in", object="Oslo", valid_at="2021", confidence=0.5),
+        FactInput(subject="Ana", relation="lives in", object="Cy", valid_at="2023"),  # Cy: a Person first
+        FactInput(subject="Ana", relation="lives in", object="Paris", attributes={"claimed_by": "Bo"}),
+        FactInput(subject="Rome", relation="located in", object="Italy", subject_type="City"),
+    ]
+    when = "2030-01-01T00:00:00+00:00"
+    with TemporalGraph.open(":memory:", clock=ManualClock(when), embed=False) as one, \
+            TemporalGraph.open(":memory:", clock=ManualClock(when), embed=False) as bulk:
+        for item in items:
+            one.add_fact(**item.model_dump())
+        assert bulk.add_facts(items).errors == []
+        rows, entities = _written(one)
+        assert _written(bulk) == (rows, entities)
+    assert {("Ana", "Person"), ("Rome", "Place"), ("Cy", "Person")} <= set(entities)
+    assert any(r[2] == "Paris" and r[-1] == "Bo" for r in rows)  # a claim stays a claim in bulk
+
+
+def test_fact_input_is_checked_when_made_with_the_errors_of_add_fact() -> None:
+    from pydantic import ValidationError
+
+    from temporal_graph.errors import InvalidName, InvalidTime
+
+    assert FactInput(subject=" Ana  Lee ", relation="lives in", object="Rome").relation == "LIVES_IN"
+    for fields, error in (({"subject": None}, InvalidName), ({"valid_at": 12345}, InvalidTime)):
+        with pytest.raises(ValidationError) as caught:
+            FactInput(**{"subject": "Ana", "relation": "likes", "object": "tea", **fields})
+        assert isinstance(caught.value.errors()[0]["ctx"]["error"], error)
+
+
+def test_import_facts_on_the_memory_reports_lines_and_takes_every_field(tmp_path, tg) -> None:
+    path = tmp_path / "facts.jsonl"
+    lines = [{"subject": "Ana", "relation": "lives in", "object": "Rome", "valid_at": "2019",
+              "subject_type": "Person", "attributes": {"source": "census"}},
+             {"subject": "Ana", "relation": "lives in", "object": "Oslo", "valid_at": 12345}]
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
+    report = tg.import_facts(path, group_id="kb")
+    assert report.rows_written == 1 and [(e.line, "12345" in e.reason) for e in report.errors] == [(2, True)]
+    [fact] = tg.now("Ana", group_id="kb")
+    assert fact.attributes == {"source": "census"} and tg.find_entity("Ana", "kb").type == "Person"
+    with pytest.raises(InvalidInput, match="path"):
+        tg.import_facts(None)
+
+
+def test_the_import_facts_example_in_the_readme(tmp_path, monkeypatch, capsys) -> None:
+    import re
+    from pathlib import Path
+
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    code = next(b for b in re.findall(r"```python\n(.*?)```", readme, re.S) if "import_facts(" in b)
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "facts.jsonl").write_text(
+        '{"subject": "Tony Capaldi", "relation": "plays for", "object": "Cardiff City", "valid_at": "2007"}\n'
+        '{"subject": "Tony Capaldi", "relation": "born in", "object": "Porsgrunn", "valid_at": "May"}\n',
+        encoding="utf-8")
+    exec(compile(code, "README.md", "exec"), {})
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith("1 [(2, ") and "'May'" in out[0]
+    assert out[1:] == ["2024-05-01 07:00:00+00:00"]

@@ -42,7 +42,7 @@ def memory(tg, tick, clock):
             created_at=clock(),
         ),
     ]
-    tg.store.write(lambda tx: tx.apply(ChangeSet(episodes=episodes)))
+    tg.core.store.write(lambda tx: tx.apply(ChangeSet(episodes=episodes)))
     return tg
 
 

@@ -78,7 +78,7 @@ def half_done(w):
     print("inside", flush=True)
     time.sleep(120)
 
-tg.write("g1", half_done)
+tg.core.write("g1", half_done)
 """
 
 

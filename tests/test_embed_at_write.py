@@ -48,10 +48,10 @@ def test_reindex_makes_an_unembedded_import_searchable_and_is_idempotent(tmp_pat
     with TemporalGraph.open(tmp_path / "m.db") as tg:
         report = tg.import_file(SAMPLE, progress=False, embed=False)
         probe = tg.embedder.encode(["Zhang Wei: I live in Hangzhou."])[0]  # an episode's text
-        assert tg.store.vector_search("demo", "episode", probe, 5) == []
+        assert tg.core.store.vector_search("demo", "episode", probe, 5) == []
         embedded = tg.reindex()
         assert embedded >= report.episodes_imported + report.entities_created
-        assert tg.store.vector_search("demo", "episode", probe, 1)[0][1] > 0.99
+        assert tg.core.store.vector_search("demo", "episode", probe, 1)[0][1] > 0.99
         assert tg.reindex() == 0
         hits = tg.search("Which city is home?", group_id="demo", kinds=("episode",))
         assert any(r.startswith("embedding") for h in hits for r in h.reasons)

@@ -150,8 +150,9 @@ API_PROBES = [
     Probe("import_file(None)", lambda tg: tg.import_file(None), InvalidInput, "None"),
     Probe("import of a directory", lambda tg: tg.import_file(ROOT), ImportFormatError, "not a regular file"),
     Probe("forget(None)", lambda tg: tg.forget(None), InvalidGroup, "None"),
-    Probe("bad trust option", lambda tg: TemporalGraph(tg.store, trust="everyone"), InvalidInput, "everyone"),
-    Probe("bad size limit", lambda tg: TemporalGraph(tg.store, max_message_chars=0), InvalidInput, "0"),
+    Probe("bad trust option", lambda tg: TemporalGraph(tg.core.store, trust="everyone"), InvalidInput,
+          "everyone"),
+    Probe("bad size limit", lambda tg: TemporalGraph(tg.core.store, max_message_chars=0), InvalidInput, "0"),
 ]
 
 
@@ -326,7 +327,7 @@ def test_a_reused_id_against_the_memory_is_a_conflict(mem: TemporalGraph, tmp_pa
     mem.import_file(first, progress=False)
     report = mem.import_file(second, progress=False)
     assert [c.line for c in report.conflicts] == [1] and "the memory" in report.conflicts[0].reason
-    assert [e.content for e in mem.store.episodes("default") if e.source_id == "x"] == ["I like tea."]
+    assert [e.content for e in mem.core.store.episodes("default") if e.source_id == "x"] == ["I like tea."]
 
 
 @pytest.mark.parametrize(
@@ -528,7 +529,7 @@ def test_cli_forget_with_yes_and_group(db: Path) -> None:
 def test_cli_output_into_a_closed_pipe_is_one_line(tmp_path: Path) -> None:
     db = tmp_path / "big.db"
     with TemporalGraph.open(db) as tg:
-        tg.write("default", lambda w: [w.start(w.entity(f"Person {i}"), "LIKES", w.entity(f"thing {i}"),
+        tg.core.write("default", lambda w: [w.start(w.entity(f"Person {i}"), "LIKES", w.entity(f"thing {i}"),
                                                 valid_at=None, invalid_at=None, default_start=w.now)
                                        for i in range(400)])
     env = {**os.environ, "HF_HUB_OFFLINE": "1"}

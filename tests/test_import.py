@@ -50,7 +50,7 @@ def moves(n: int, people: int = 20) -> list[str]:
 
 def belief(tg: TemporalGraph, group: str) -> set:
     return {(f.subject, f.relation, f.object, f.valid_at, f.invalid_at)
-            for f in tg.store.facts(FactQuery(group))}
+            for f in tg.core.store.facts(FactQuery(group))}
 
 
 def test_jsonl_import_orders_messages_and_resolves_contradictions(tmp_path):
@@ -88,7 +88,7 @@ def test_a_locomo_conversation(tmp_path):
         assert report.format == "locomo" and report.errors == []
         assert report.episodes_imported == report.episodes_read > 300
         group = one["sample_id"]
-        first = tg.store.episode_by_source(group, f"{group}:D1:3")
+        first = tg.core.store.episode_by_source(group, f"{group}:D1:3")
         assert first is not None and "support group" in first.content
         assert tg.history("Caroline", group_id=group)  # facts were extracted about the speakers
         again = tg.import_file(path, progress=False)

@@ -72,7 +72,7 @@ def test_history_with_dates_and_provenance(told):
     move = ids["Next month I move to Shanghai as an AI architect."]
     assert history[1].episode_ids == (move,)
     assert ids["I live in Hangzhou."] in history[0].episode_ids
-    episodes = tg.store.episodes("default", ids=list(history[1].episode_ids))
+    episodes = tg.core.store.episodes("default", ids=list(history[1].episode_ids))
     assert episodes[0].content.startswith("Next month")
 
 

@@ -128,7 +128,7 @@ def test_an_import_that_stopped_resumes_where_it_stopped(memory, tmp_path: Path)
     memory.extractor = Told(fail_on="Ann LIVES_IN City120")
     with pytest.raises(RuntimeError):
         memory.import_file(log, progress=False)
-    assert len(memory.store.episodes("default")) == 100
+    assert len(memory.core.store.episodes("default")) == 100
 
     memory.extractor = Told()
     report = memory.import_file(log, progress=False)

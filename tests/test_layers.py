@@ -59,3 +59,15 @@ def test_the_checker_sees_relative_and_function_level_imports(tmp_path):
         "temporal_graph/core/probe.py": ["queries.search", "temporal_graph.client",
                                          "temporal_graph.client.TemporalGraph"]
     }
+
+
+def test_the_interfaces_reach_the_layers_through_the_facade():
+    """The CLI, console, MCP server, async client and tools call ``TemporalGraph``'s methods: they
+    import no layer, and the tools and ``tgraph show`` never reach into ``tg.core``."""
+    layers = ("ingestion", "queries")
+    assert offences("temporal_graph/interfaces", layers) == {}
+    tools = ROOT / "temporal_graph" / "tools.py"
+    assert sorted(m for m in imported_modules(tools) if m.split(".")[0] in layers) == []
+    for path in (tools, ROOT / "temporal_graph" / "interfaces" / "show.py"):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        assert not [n for n in ast.walk(tree) if isinstance(n, ast.Attribute) and n.attr == "core"], path

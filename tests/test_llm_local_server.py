@@ -201,7 +201,7 @@ def test_import_keeps_what_was_extracted_before_the_server_went_away(servers, tm
     with TemporalGraph.open(tmp_path / "memory.db", llm=llm) as tg:
         with pytest.raises(LLMUnavailable):
             tg.import_file(log, progress=False)
-        assert len(tg.store.episodes("g")) == 3
+        assert len(tg.core.store.episodes("g")) == 3
     # a re-run against a working server skips the saved ones and finishes the rest
     server.fail_after = None
     with TemporalGraph.open(tmp_path / "memory.db", llm=client(server, tmp_path)) as tg:

@@ -91,7 +91,7 @@ def test_entities_and_episodes_are_searchable_with_reasons(memory, clock):
         reference_time=datetime(2024, 11, 2, tzinfo=UTC),
         created_at=clock(),
     )
-    memory.store.write(lambda tx: tx.apply(ChangeSet(episodes=[episode])))
+    memory.core.store.write(lambda tx: tx.apply(ChangeSet(episodes=[episode])))
     assert memory.reindex() == 1  # written past the client: reindex embeds it
     hits = memory.search("retriever shelter")
     assert hits[0].kind == "episode" and hits[0].episode.id == "ep-dog"
@@ -112,8 +112,8 @@ def test_groups_are_isolated_and_bad_arguments_named(memory):
 
 def test_records_are_embedded_when_written(memory):
     probe = [1.0] + [0.0] * 383
-    assert len(memory.store.vector_search("default", "fact", probe, 100)) > 0
-    assert len(memory.store.vector_search("default", "entity", probe, 100)) > 0
+    assert len(memory.core.store.vector_search("default", "fact", probe, 100)) > 0
+    assert len(memory.core.store.vector_search("default", "entity", probe, 100)) > 0
     assert memory.reindex() == 0  # nothing was left for later
 
 

@@ -38,7 +38,7 @@ def test_a_bulk_load_summarizes_each_entity_once_from_all_its_batches(tg: Tempor
     tick()
     people = [(f"Person {i}", "lives in", "Paris", "2020") for i in range(6)]
     tg.add_facts([*people, ("Person 0", "works at", "Acme", "2021")], batch_size=2)
-    paris = tg.store.summaries("default", tg.find_entity("Paris").id, all_versions=True)
+    paris = tg.core.store.summaries("default", tg.find_entity("Paris").id, all_versions=True)
     assert len(paris) == 1  # one version, though six batches named Paris
     assert all(f"Person {i} lives in Paris" in paris[0].text for i in range(6))
     assert tg.summary("Person 0").text.startswith("Person 0 works at Acme since 2021.")

@@ -1,8 +1,8 @@
 """``add_facts``: many structured facts at once, with the rows ``add_fact`` one by one would give.
 
-Items are checked first (a bad one is reported, or with ``strict`` stops everything before a
-write); then each (subject, relation) key is reconciled once with :meth:`FactWriter.start_many`, so
-only final rows are written, in transactions of whole keys.
+Items are checked first, as :class:`FactInput` (a bad one is reported, or with ``strict`` stops
+everything before a write); then each (subject, relation) key is reconciled once with
+:meth:`FactWriter.start_many`, so only final rows are written, in transactions of whole keys.
 """
 
 from __future__ import annotations
@@ -14,32 +14,26 @@ from datetime import datetime
 from functools import partial
 from typing import Any
 
-from pydantic import ValidationError
-
 from .bundle import DEFAULT_GROUP, Core
 from .errors import InvalidInput
-from .model import BulkError, BulkReport, FactInput
-from .names import check_group, clean_name, name_key, normalize_relation
+from .model import BulkError, BulkReport, Entity, FactInput
+from .names import check_group, name_key
 from .progress import progress_bar
 from .rules import check_interval
 from .writer import BulkStart, FactWriter
+from .writes import fact_input
 
 BATCH_FACTS = 20_000
 
 
 @dataclass(frozen=True)
 class _Pending:
-    """A checked item of ``add_facts``."""
+    """A checked item of ``add_facts``, its times read."""
 
     index: int
-    subject: str
-    relation: str
-    object: str
+    fact: FactInput
     valid_at: datetime | None
     invalid_at: datetime | None
-    text: str | None
-    confidence: float
-    importance: int
 
 
 def add_facts(
@@ -57,18 +51,25 @@ def add_facts(
     check_group(group_id)
     report = BulkReport()
     keys: dict[tuple[str, str], list[_Pending]] = {}
+    # The type each new entity gets: as add_fact one by one gives it, from the first item naming it
+    # (keys are written in another order than the items, so it is chosen here, in item order).
+    types: dict[str, str | None] = {}
     parse = _cached_times(core)
     for index, item in enumerate(facts):
         report.items += 1
         try:
             pending = _pending(index, item, parse)
-        except (InvalidInput, ValidationError, TypeError, ValueError) as exc:
-            reason = _one_line(exc)
+        except (InvalidInput, TypeError, ValueError) as exc:
+            reason = " ".join(str(exc).split())
             if strict:
                 raise InvalidInput(f"item {index}: {reason}") from None
             report.errors.append(BulkError(index=index, reason=reason))
             continue
-        keys.setdefault((name_key(pending.subject), pending.relation), []).append(pending)
+        fact = pending.fact
+        subject = name_key(fact.subject)
+        keys.setdefault((subject, fact.relation), []).append(pending)
+        types.setdefault(subject, fact.subject_type)
+        types.setdefault(name_key(fact.object), fact.object_type or core.ontology.object_type(fact.relation))
 
     created: set[str] = set()  # entities this load created: their keys need no reading
     touched: dict[str, None] = {}  # entities whose facts changed, for the after-write hooks
@@ -76,16 +77,12 @@ def add_facts(
     def load(w: FactWriter, batch: list[list[_Pending]]) -> None:
         seen = 0
         for items in batch:
-            first = items[0]
-            subject = w.entity(first.subject, what="subject")
+            first = items[0].fact
+            subject = w.entity(first.subject, type=types[name_key(first.subject)], what="subject")
             created.update(e.id for e in w.entities_created[seen:])
             seen = len(w.entities_created)
-            starts = [
-                BulkStart(p.index, w.entity(p.object, type=core.ontology.object_type(p.relation),
-                                            what="object"),
-                          p.valid_at, p.invalid_at, p.text, p.confidence, p.importance)
-                for p in items
-            ]
+            starts = [_start(p, w.entity(p.fact.object, type=types[name_key(p.fact.object)], what="object"))
+                      for p in items]
             rows, refused = w.start_many(subject, first.relation, starts, fresh=subject.id in created)
             report.rows_written += len(rows)
             report.errors += [BulkError(index=i, reason=reason) for i, reason in refused]
@@ -106,24 +103,16 @@ def add_facts(
 
 
 def _pending(index: int, item: Any, time_of: Callable[[Any, str], datetime | None]) -> _Pending:
-    if isinstance(item, Mapping):
-        item = FactInput.model_validate(dict(item))
-    elif isinstance(item, (tuple, list)):
-        if not 3 <= len(item) <= 5:
-            raise InvalidInput(
-                f"expected (subject, relation, object[, valid_at[, invalid_at]]), got {item!r}"
-            )
-        fields = ("subject", "relation", "object", "valid_at", "invalid_at")
-        item = FactInput(**dict(zip(fields, item, strict=False)))  # the times are optional
-    elif not isinstance(item, FactInput):
-        raise InvalidInput(f"expected a FactInput, a mapping or a tuple, got {type(item).__name__}")
-    if not 0.0 <= item.confidence <= 1.0:
-        raise InvalidInput(f"confidence: {item.confidence!r} is not between 0 and 1")
-    start, end = time_of(item.valid_at, "valid_at"), time_of(item.invalid_at, "invalid_at")
+    fact = fact_input(item)
+    start, end = time_of(fact.valid_at, "valid_at"), time_of(fact.invalid_at, "invalid_at")
     check_interval(start, end)
-    return _Pending(index, clean_name(item.subject, "subject"), normalize_relation(item.relation),
-                    clean_name(item.object, "object"), start, end, item.text, item.confidence,
-                    item.importance)
+    return _Pending(index, fact, start, end)
+
+
+def _start(item: _Pending, obj: Entity) -> BulkStart:
+    f = item.fact
+    return BulkStart(item.index, obj, item.valid_at, item.invalid_at, f.text, f.confidence, f.importance,
+                     f.episode_id, f.attributes)
 
 
 def _cached_times(core: Core) -> Callable[[Any, str], datetime | None]:
@@ -152,10 +141,3 @@ def _key_batches(keys: Iterable[list[_Pending]], size: int) -> Iterable[list[lis
             batch, count = [], 0
     if batch:
         yield batch
-
-
-def _one_line(exc: Exception) -> str:
-    if isinstance(exc, ValidationError):
-        first = exc.errors()[0]
-        return f"{'.'.join(map(str, first['loc'])) or 'item'}: {first['msg']}"
-    return " ".join(str(exc).split())

@@ -20,9 +20,10 @@ a caller. The tree::
     │   ├── StoreClosed                  used after close()
     │   ├── ConnectionLost               the server went away or cannot be reached
     │   └── ConstraintViolation          a write broke a uniqueness or integrity rule
-    └── LLMError                         the configured LLM could not be used
-        ├── LLMUnavailable
-        └── LLMOutputError
+    ├── LLMError                         the configured LLM could not be used
+    │   ├── LLMUnavailable
+    │   └── LLMOutputError
+    └── MissingExtra (ImportError)       an optional part is used without its package installed
 """
 
 from __future__ import annotations
@@ -97,3 +98,8 @@ class LLMOutputError(LLMError):
 
     Nothing is cached for such an answer; callers keep the episode and record a warning.
     """
+
+
+class MissingExtra(TemporalGraphError, ImportError):
+    """An optional part (Neo4j, the MCP server, an LLM) was used without its package; the message
+    names the extra that installs it, e.g. ``pip install 'temporal-graph[neo4j]'``."""

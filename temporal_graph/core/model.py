@@ -5,14 +5,24 @@ from __future__ import annotations
 from datetime import date, datetime
 from typing import Annotated, Any, Final, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from .errors import InvalidInput
 from .intervals import covers
+from .names import clean_name, normalize_relation
+from .time import to_utc
 
 _FROZEN = ConfigDict(frozen=True)
 # How much a fact matters, 1 (trivia) to 10 (life-changing); facts nobody rated get the middle.
 DEFAULT_IMPORTANCE = 5
 Importance = Annotated[int, Field(ge=1, le=10)]
+
+
+def check_importance(value: object, what: str = "importance") -> int:
+    """``value`` if it is a whole number from 1 to 10, else :class:`InvalidInput` naming ``what``."""
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 10:
+        raise InvalidInput(f"{what}: {value!r} is not a whole number from 1 to 10"[:200])
+    return value
 
 RecordKindName = Literal["fact", "entity", "episode"]
 
@@ -28,6 +38,10 @@ class RecordKind:
 RECORD_KINDS: tuple[RecordKindName, ...] = (RecordKind.FACT, RecordKind.ENTITY, RecordKind.EPISODE)
 # The rankings hybrid search fuses (``queries.search``); a hit's ``reasons`` name them.
 SEARCH_METHODS: tuple[str, ...] = ("bm25", "embedding", "graph")
+# The orders search can give its hits (``queries.ranking``), and its defaults.
+RANKS: tuple[str, ...] = ("relevance", "recency", "importance", "blend")
+DEFAULT_RANK = "relevance"
+DEFAULT_HALF_LIFE_DAYS = 30.0
 
 
 class Episode(BaseModel):
@@ -312,7 +326,14 @@ class ImportReport(BaseModel):
 
 
 class FactInput(BaseModel):
-    """One structured fact for :meth:`TemporalGraph.add_facts` (the arguments of ``add_fact``)."""
+    """One structured fact to write: the arguments of :meth:`TemporalGraph.add_fact`, and an item
+    of :meth:`TemporalGraph.add_facts`.
+
+    Checked when made, with the errors ``add_fact`` raises (:class:`~temporal_graph.errors.InvalidName`
+    for a name, :class:`~temporal_graph.errors.InvalidTime` for a value that is no time, else
+    :class:`~temporal_graph.errors.InvalidInput`, wrapped in pydantic's ``ValidationError``): names are
+    trimmed, the relation normalized (``"lives in"`` -> ``LIVES_IN``). Time strings are read later,
+    in the memory's zone. Numbers may be given as text (a CSV cell)."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
@@ -324,6 +345,73 @@ class FactInput(BaseModel):
     text: str | None = None
     confidence: float = 1.0
     importance: Importance = DEFAULT_IMPORTANCE
+    episode_id: str | None = None
+    attributes: dict[str, Any] | None = None
+    subject_type: str | None = None
+    object_type: str | None = None
+
+    @model_validator(mode="before")
+    @classmethod
+    def _checked(cls, data: Any) -> Any:
+        # One pass over the raw fields with the domain's own checks, so a bad value is refused with
+        # the message add_fact has always given (pydantic would coerce 12345 into a 1970 datetime).
+        if not isinstance(data, dict):
+            return data
+        fields = dict(data)
+        for name in ("subject", "object"):
+            if name in fields:
+                fields[name] = clean_name(fields[name], name)
+        if "relation" in fields:
+            fields["relation"] = normalize_relation(fields["relation"])
+        for name in ("valid_at", "invalid_at"):
+            value = fields.get(name)
+            if value is not None and not isinstance(value, (datetime, date, str)):
+                to_utc(value, name=name)  # refuses it, naming it (numbers and booleans are no times)
+        if "confidence" in fields:
+            fields["confidence"] = _confidence(fields["confidence"])
+        if "importance" in fields:
+            fields["importance"] = check_importance(_whole_number(fields["importance"]))
+        for name in ("text", "episode_id", "subject_type", "object_type"):
+            value = fields.get(name)
+            if value is not None and not isinstance(value, str):
+                raise InvalidInput(f"{name}: expected text, got {type(value).__name__} {value!r}"[:200])
+        attributes = fields.get("attributes")
+        if attributes is not None and not isinstance(attributes, dict):
+            got = f"{type(attributes).__name__} {attributes!r}"
+            raise InvalidInput(f"attributes: expected a dict, got {got}"[:200])
+        return fields
+
+
+def _confidence(value: object) -> float:
+    if isinstance(value, str):
+        try:
+            value = float(value)
+        except ValueError:
+            pass
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0.0 <= value <= 1.0:
+        raise InvalidInput(f"confidence: {value!r} is not a number between 0 and 1"[:200])
+    return float(value)
+
+
+def _whole_number(value: object) -> object:
+    """An integer written as text (a CSV cell) as the integer; anything else as it is."""
+    if isinstance(value, str):
+        try:
+            return int(value)
+        except ValueError:
+            pass
+    return value
+
+
+class FactFileReport(BaseModel):
+    """What one ``import_facts`` (``tgraph import-facts``) did; errors name the file and line."""
+
+    path: str
+    items: int = 0
+    rows_written: int = 0
+    entities_created: int = 0
+    errors: list[ImportLineError] = Field(default_factory=list)
+    seconds: float = 0.0
 
 
 class BulkError(BaseModel):

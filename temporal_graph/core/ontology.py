@@ -14,7 +14,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from .errors import InvalidInput
-from .model import DEFAULT_IMPORTANCE, Importance
+from .model import DEFAULT_IMPORTANCE, Importance, check_importance
 from .names import normalize_relation
 
 Cardinality = Literal["one", "many"]
@@ -59,13 +59,6 @@ HAS_RELATIVE""",
     4: "LIKES DISLIKES OWNS WATCHED READS READ",
 }
 _DEFAULT_IMPORTANCES = {r: n for n, names in _DEFAULT_IMPORTANCE_BY_LEVEL.items() for r in names.split()}
-
-
-def check_importance(value: object, what: str = "importance") -> int:
-    """``value`` if it is a whole number from 1 to 10, else :class:`InvalidInput` naming ``what``."""
-    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 10:
-        raise InvalidInput(f"{what}: {value!r} is not a whole number from 1 to 10"[:200])
-    return value
 
 
 class Ontology(BaseModel):

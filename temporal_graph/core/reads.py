@@ -1,19 +1,24 @@
 """The plain temporal reads: what holds now, at a time, as known then; a subject's timeline; a
-fact's versions; what changed between two times.
+fact's versions; what changed between two times; the graph at a time; a group's export.
 
 Plain functions of a :class:`~temporal_graph.core.Core`, so the facade's ``now``/``as_of``/
-``history``/``audit``/``diff`` and the query layer (``queries.answering``) share one implementation.
-Names are resolved to entity ids here; a name the memory does not know reads as "no facts".
+``history``/``audit``/``diff``/``snapshot``/``export`` and the query layer (``queries.answering``)
+share one implementation (the writes are in :mod:`~temporal_graph.core.writes`). Names are resolved
+to entity ids here; a name the memory does not know reads as "no facts".
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from datetime import datetime
+from typing import Any
+
+import networkx as nx
 
 from .bundle import DEFAULT_GROUP, Core, fact_order
 from .errors import InvalidInput, NotFound
 from .intervals import covers
-from .model import Diff, Fact
+from .model import Diff, Entity, Fact
 from .names import check_group, normalize_relation
 from .stores.protocol import FactQuery
 from .time import TimeLike
@@ -62,6 +67,9 @@ def as_of(
     rows = query_facts(core, group_id, subject=subject, relation=relation, object=object,
                        valid_time=t, known_at=k)
     return sorted(rows or [], key=fact_order)
+
+
+_as_of = as_of  # for snapshot(), whose argument of that name hides it
 
 
 def now(
@@ -145,3 +153,44 @@ def diff(
             key=fact_order,
         ),
     )
+
+
+def snapshot(
+    core: Core, as_of: TimeLike | None = None, known_at: TimeLike | None = None, *,
+    group_id: str = DEFAULT_GROUP,
+) -> nx.MultiDiGraph:
+    """The graph of facts valid at ``as_of`` as known at ``known_at`` (both default now)."""
+    facts = _as_of(core, core.time_or_now(as_of, "as_of"), known_at=known_at, group_id=group_id)
+    ids = list(dict.fromkeys(i for f in facts for i in (f.subject_id, f.object_id)))
+    return facts_to_graph(facts, core.store.entities(group_id, ids=ids))
+
+
+def facts_to_graph(facts: Iterable[Fact], entities: Iterable[Entity]) -> nx.MultiDiGraph:
+    """Entities as nodes (by id), facts as edges keyed by row id, attributes as plain values."""
+    graph: nx.MultiDiGraph = nx.MultiDiGraph()
+    for e in entities:
+        graph.add_node(e.id, name=e.name, type=e.type)
+    for f in facts:
+        graph.add_edge(
+            f.subject_id, f.object_id, key=f.id, relation=f.relation, fact=f, fact_id=f.fact_id,
+            valid_at=f.valid_at, invalid_at=f.invalid_at, text=f.text,
+        )
+    return graph
+
+
+def export(core: Core, group_id: str = DEFAULT_GROUP) -> dict[str, Any]:
+    """Everything of one group (entities, episodes, assertions, every fact version), as JSON data."""
+    store = core.store
+    check_group(group_id)
+    assertions = sorted(store.group_assertions(group_id), key=lambda a: (a.created_at, a.seq, a.id))
+    facts = sorted(store.facts(FactQuery(group_id, all_versions=True)), key=lambda f: (f.created_at, f.id))
+    summaries = sorted(store.summaries(group_id, all_versions=True),
+                       key=lambda s: (s.created_at, s.entity_id))
+    return {
+        "group_id": group_id,
+        "entities": [e.model_dump(mode="json") for e in store.entities(group_id)],
+        "episodes": [e.model_dump(mode="json") for e in store.episodes(group_id)],
+        "assertions": [a.model_dump(mode="json") for a in assertions],
+        "facts": [f.model_dump(mode="json") for f in facts],
+        "summaries": [s.model_dump(mode="json") for s in summaries],
+    }

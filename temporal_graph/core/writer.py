@@ -60,6 +60,8 @@ class BulkStart:
     text: str | None = None
     confidence: float = 1.0
     importance: int = DEFAULT_IMPORTANCE
+    episode_id: str | None = None
+    attributes: dict[str, Any] | None = None
 
 
 def _attributed(attributes: dict[str, Any] | None, claimed_by: str | None) -> dict[str, Any]:
@@ -280,8 +282,8 @@ class FactWriter:
             statement = Assertion(
                 id=new_id(), group_id=self.group_id, subject_id=subject.id, relation=relation,
                 object_id=item.object.id, kind="start", created_at=created_at, seq=seq, at=at,
-                until=item.invalid_at, episode_id=None, confidence=item.confidence,
-                importance=item.importance, attributes={},
+                until=item.invalid_at, episode_id=item.episode_id, confidence=item.confidence,
+                importance=item.importance, attributes=_attributed(item.attributes, None),
                 text=item.text or f"{subject.name} {relation_phrase(relation)} {item.object.name}",
             )
             every = [*assertions, *added, statement]
@@ -294,7 +296,9 @@ class FactWriter:
                 refused.append((item.index, "another fact starts at the same instant"))
                 continue
             added.append(statement)
-            live_start = True
+            # As in start(): an item's unknown start reads the key's own timeline, which a claim
+            # given in its attributes (``claimed_by``) does not make live.
+            live_start = live_start or claimant(statement) is None
         if not added:
             return [], refused
         plan, _ = self._apply(subject, relation, [*assertions, *added], added[-1], new=added, fresh=fresh)

@@ -17,33 +17,20 @@ from __future__ import annotations
 import asyncio
 import contextvars
 import functools
+import inspect
 from collections import deque
-from collections.abc import AsyncIterator, Awaitable, Callable, Generator, Iterable, Sequence
+from collections.abc import AsyncIterator, Callable, Coroutine, Generator, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
 from pathlib import Path as FilePath
-from typing import Any, TypeVar
-
-import networkx as nx
+from typing import Any, Concatenate, Literal, ParamSpec, TypeVar
 
 from ..client import TemporalGraph
 from ..core import DEFAULT_GROUP
-from ..core.model import (
-    Answer,
-    BulkReport,
-    Diff,
-    Entity,
-    EntitySummary,
-    Fact,
-    FactInput,
-    ImportReport,
-    IngestResult,
-    Path,
-    SearchHit,
-)
-from ..core.time import TimeLike
 
 T = TypeVar("T")
+R = TypeVar("R")
+P = ParamSpec("P")
 
 
 class _Gate:
@@ -126,9 +113,56 @@ class _Opening:
             await self._memory.aclose()
 
 
+Admission = Literal["read", "write", "extract"]
+
+
+def _mirror(
+    sync: Callable[Concatenate[TemporalGraph, P], R],
+    admission: Admission = "read",
+    *,
+    prepare: Callable[[dict[str, Any]], None] | None = None,
+) -> Callable[Concatenate[AsyncTemporalGraph, P], Coroutine[Any, Any, R]]:
+    """``sync`` as a coroutine method with its very parameters (type checkers see them through
+    ``P``), admitted as a read, a write or an extraction of the ``group_id`` it is called with
+    (``None``: of every group, alone). ``prepare`` adjusts the arguments given, on the event loop."""
+    signature = inspect.signature(sync)
+    assert "group_id" in signature.parameters, sync  # the admission is per group
+
+    async def call(self: AsyncTemporalGraph, *args: P.args, **kwargs: P.kwargs) -> R:
+        bound = signature.bind(self.sync, *args, **kwargs)  # a wrong argument raises here, as sync would
+        if prepare is not None:
+            prepare(bound.arguments)
+        bound.apply_defaults()
+        rest, options = bound.args[1:], bound.kwargs
+        return await self.run(lambda g: sync(g, *rest, **options), group_id=bound.arguments["group_id"],
+                              write=admission != "read", extracts=admission == "extract")
+
+    functools.update_wrapper(call, sync)  # name, and the signature (``__wrapped__``) for help()
+    call.__module__, call.__qualname__ = __name__, f"AsyncTemporalGraph.{sync.__name__}"
+    call.__doc__ = f"Coroutine of :meth:`TemporalGraph.{sync.__name__}`.\n\n{inspect.getdoc(sync) or ''}"
+    return call
+
+
+def _read_items(arguments: dict[str, Any]) -> None:
+    """Read the facts' iterable here, on the loop, not in the worker thread."""
+    arguments["facts"] = list(arguments["facts"])
+
+
+def _quiet(arguments: dict[str, Any]) -> None:
+    """No progress bar unless asked for: an async program's terminal is not the import's."""
+    arguments.setdefault("progress", False)
+
+
+def _listed_relations(arguments: dict[str, Any]) -> None:
+    relations = arguments.get("relations")
+    if isinstance(relations, Iterable) and not isinstance(relations, str):
+        arguments["relations"] = list(relations)
+
+
 class AsyncTemporalGraph:
-    """The public methods of :class:`TemporalGraph`, as coroutines, safe to use concurrently from
-    one event loop. Wrap an open memory, or use :meth:`open` / :meth:`connect`."""
+    """The public methods of :class:`TemporalGraph`, as coroutines with the same parameters, safe to
+    use concurrently from one event loop (the settings and :meth:`TemporalGraph.moment` are read on
+    :attr:`sync`). Wrap an open memory, or use :meth:`open` / :meth:`connect`."""
 
     def __init__(self, graph: TemporalGraph, *, max_workers: int | None = None) -> None:
         self.sync = graph  # the synchronous memory underneath (do not use it while calls are running)
@@ -205,106 +239,30 @@ class AsyncTemporalGraph:
             await asyncio.wait([running])
             raise
 
-    def _read(self, group_id: str, fn: Callable[..., T], *args: Any, **kwargs: Any) -> Awaitable[T]:
-        return self.run(lambda g: fn(g, *args, group_id=group_id, **kwargs), group_id=group_id)
+    # -- the methods of TemporalGraph, as coroutines (signatures and types are the sync ones) ---------
+    add_fact = _mirror(TemporalGraph.add_fact, "write")
+    add_facts = _mirror(TemporalGraph.add_facts, "write", prepare=_read_items)
+    end_fact = _mirror(TemporalGraph.end_fact, "write")
+    retract_fact = _mirror(TemporalGraph.retract_fact, "write")
+    add_episode = _mirror(TemporalGraph.add_episode, "extract")
+    import_file = _mirror(TemporalGraph.import_file, "extract", prepare=_quiet)
+    import_facts = _mirror(TemporalGraph.import_facts, "write")
+    reindex = _mirror(TemporalGraph.reindex, "write")
+    forget = _mirror(TemporalGraph.forget, "write")
 
-    def _write(self, group_id: str, fn: Callable[..., T], *args: Any, **kwargs: Any) -> Awaitable[T]:
-        return self.run(lambda g: fn(g, *args, group_id=group_id, **kwargs), group_id=group_id, write=True)
-
-    # -- writing -------------------------------------------------------------------------------------
-    async def add_fact(self, subject: str, relation: str, object: str, *, group_id: str = DEFAULT_GROUP,
-                       **options: Any) -> Fact:
-        """See :meth:`TemporalGraph.add_fact` (``valid_at``, ``invalid_at``, ``text``, ...)."""
-        return await self._write(group_id, TemporalGraph.add_fact, subject, relation, object, **options)
-
-    async def add_facts(self, facts: Iterable[FactInput | Any], *, group_id: str = DEFAULT_GROUP,
-                        **options: Any) -> BulkReport:
-        items = list(facts)  # read the iterable here, not in the worker thread
-        return await self._write(group_id, TemporalGraph.add_facts, items, **options)
-
-    async def end_fact(self, subject: str, relation: str, object: str | None = None, *, at: TimeLike,
-                       group_id: str = DEFAULT_GROUP) -> list[Fact]:
-        return await self._write(group_id, TemporalGraph.end_fact, subject, relation, object, at=at)
-
-    async def retract_fact(self, subject: str, relation: str, object: str, *,
-                           group_id: str = DEFAULT_GROUP) -> list[Fact]:
-        return await self._write(group_id, TemporalGraph.retract_fact, subject, relation, object)
-
-    async def add_episode(self, content: str, *, reference_time: TimeLike, group_id: str = DEFAULT_GROUP,
-                          **options: Any) -> IngestResult:
-        """See :meth:`TemporalGraph.add_episode` (``speaker``, ``source``, ``source_id``)."""
-        def add(g: TemporalGraph) -> IngestResult:
-            return g.add_episode(content, reference_time=reference_time, group_id=group_id, **options)
-
-        return await self._extract(add, group_id)
-
-    async def import_file(self, path: str | FilePath, *, group_id: str | None = None,
-                          progress: bool = False, **options: Any) -> ImportReport:
-        """See :meth:`TemporalGraph.import_file`; without ``group_id`` the file names its groups,
-        so the import runs alone."""
-        return await self._extract(
-            lambda g: g.import_file(path, group_id=group_id, progress=progress, **options), group_id
-        )
-
-    async def reindex(self, group_id: str | None = None, **options: Any) -> int:
-        return await self.run(lambda g: g.reindex(group_id, **options), group_id=group_id, write=True)
-
-    async def forget(self, group_id: str) -> int:
-        return await self.run(lambda g: g.forget(group_id), group_id=group_id, write=True)
-
-    # -- reading -------------------------------------------------------------------------------------
-    async def now(self, subject: str | None = None, relation: str | None = None, object: str | None = None, *,
-                  group_id: str = DEFAULT_GROUP) -> list[Fact]:
-        return await self._read(group_id, TemporalGraph.now, subject, relation, object)
-
-    async def as_of(self, valid_time: TimeLike, *, known_at: TimeLike | None = None,
-                    subject: str | None = None, relation: str | None = None, object: str | None = None,
-                    group_id: str = DEFAULT_GROUP) -> list[Fact]:
-        return await self._read(group_id, TemporalGraph.as_of, valid_time, known_at=known_at, subject=subject,
-                                relation=relation, object=object)
-
-    async def history(self, subject: str, relation: str | None = None, *,
-                      group_id: str = DEFAULT_GROUP) -> list[Fact]:
-        return await self._read(group_id, TemporalGraph.history, subject, relation)
-
-    async def audit(self, fact_id: str, *, group_id: str = DEFAULT_GROUP) -> list[Fact]:
-        return await self._read(group_id, TemporalGraph.audit, fact_id)
-
-    async def diff(self, start: TimeLike, end: TimeLike, *, subject: str | None = None,
-                   group_id: str = DEFAULT_GROUP) -> Diff:
-        return await self._read(group_id, TemporalGraph.diff, start, end, subject=subject)
-
-    async def paths(self, start: str, *, group_id: str = DEFAULT_GROUP, **options: Any) -> list[Path]:
-        """See :meth:`TemporalGraph.paths` (``end``, ``relations``, ``max_hops``, ``as_of``, ...)."""
-        if isinstance(options.get("relations"), Iterable) and not isinstance(options["relations"], str):
-            options["relations"] = list(options["relations"])
-        return await self._read(group_id, TemporalGraph.paths, start, **options)
-
-    async def search(self, query: str, *, group_id: str = DEFAULT_GROUP, **options: Any) -> list[SearchHit]:
-        """See :meth:`TemporalGraph.search` (``as_of``, ``limit``, ...)."""
-        return await self._read(group_id, TemporalGraph.search, query, **options)
-
-    async def context(self, query: str, *, group_id: str = DEFAULT_GROUP, **options: Any) -> str:
-        """See :meth:`TemporalGraph.context` (``budget_tokens``, ``as_of``)."""
-        return await self._read(group_id, TemporalGraph.context, query, **options)
-
-    async def ask(self, question: str, *, reference_time: TimeLike | None = None,
-                  group_id: str = DEFAULT_GROUP) -> Answer:
-        return await self._read(group_id, TemporalGraph.ask, question, reference_time=reference_time)
-
-    async def snapshot(self, as_of: TimeLike | None = None, known_at: TimeLike | None = None, *,
-                       group_id: str = DEFAULT_GROUP) -> nx.MultiDiGraph:
-        return await self._read(group_id, TemporalGraph.snapshot, as_of, known_at)
-
-    async def export(self, group_id: str = DEFAULT_GROUP) -> dict[str, Any]:
-        return await self.run(lambda g: g.export(group_id), group_id=group_id)
-
-    async def summary(self, entity: str, *, known_at: TimeLike | None = None,
-                      group_id: str = DEFAULT_GROUP) -> EntitySummary | None:
-        return await self._read(group_id, TemporalGraph.summary, entity, known_at=known_at)
-
-    async def find_entity(self, name: str, group_id: str = DEFAULT_GROUP) -> Entity | None:
-        return await self.run(lambda g: g.find_entity(name, group_id), group_id=group_id)
+    now = _mirror(TemporalGraph.now)
+    as_of = _mirror(TemporalGraph.as_of)
+    history = _mirror(TemporalGraph.history)
+    audit = _mirror(TemporalGraph.audit)
+    diff = _mirror(TemporalGraph.diff)
+    paths = _mirror(TemporalGraph.paths, prepare=_listed_relations)
+    search = _mirror(TemporalGraph.search)
+    context = _mirror(TemporalGraph.context)
+    ask = _mirror(TemporalGraph.ask)
+    snapshot = _mirror(TemporalGraph.snapshot)
+    export = _mirror(TemporalGraph.export)
+    summary = _mirror(TemporalGraph.summary)
+    find_entity = _mirror(TemporalGraph.find_entity)
 
 
 __all__: Sequence[str] = ["AsyncTemporalGraph"]

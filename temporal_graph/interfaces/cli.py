@@ -25,13 +25,23 @@ from typing import Any
 from pydantic import BaseModel
 from rich.console import Console
 
-from queries.ranking import DEFAULT_HALF_LIFE_DAYS, DEFAULT_RANK, RANKS
-from queries.search import KINDS, METHODS
-
 from ..client import TemporalGraph
 from ..core import MAX_MESSAGE_CHARS, TRUST_MODES
 from ..core.errors import InvalidInput, NotFound, TemporalGraphError
-from ..core.model import DEFAULT_IMPORTANCE, Answer, Diff, Fact, ImportReport, IngestResult, SearchHit
+from ..core.model import (
+    DEFAULT_HALF_LIFE_DAYS,
+    DEFAULT_IMPORTANCE,
+    DEFAULT_RANK,
+    RANKS,
+    RECORD_KINDS,
+    SEARCH_METHODS,
+    Answer,
+    Diff,
+    Fact,
+    ImportReport,
+    IngestResult,
+    SearchHit,
+)
 from ..core.names import check_group
 from ..core.time import ACCEPTED_FORMATS
 from . import render
@@ -310,16 +320,14 @@ def _import(tg: TemporalGraph, args: argparse.Namespace) -> ImportReport:
 
 @command("import-facts", "bulk-load structured facts from CSV (with a header) or JSONL",
          arg("path", help="columns/keys: subject, relation, object, valid_at, invalid_at, text, confidence, "
-                          "importance (1-10)"),
+                          "importance (1-10), episode_id, subject_type, object_type; attributes (JSONL)"),
          STRICT, QUIET,
          arg("--no-embed", action="store_true",
              help="do not embed the facts (faster; run 'tgraph reindex' before searching)"),
          show=lambda report, args, out: render.fact_file_report(out, report, group(args)), creates_db=True)
 def _import_facts(tg: TemporalGraph, args: argparse.Namespace) -> Any:
-    from ingestion.fact_files import import_facts
-
-    return import_facts(tg.core, args.path, group_id=group(args), strict=args.strict,
-                        embed=False if args.no_embed else None, progress=not (args.quiet or args.json))
+    return tg.import_facts(args.path, group_id=group(args), strict=args.strict,
+                           embed=False if args.no_embed else None, progress=not (args.quiet or args.json))
 
 
 @command("add-fact", "record that SUBJECT RELATION OBJECT holds (contradictions follow the relation's rules)",
@@ -456,9 +464,9 @@ def _paths(tg: TemporalGraph, args: argparse.Namespace) -> list[list[Fact]]:
          arg("--as-of", metavar="TIME", help="facts valid at this time (default: current facts)"),
          arg("--limit", type=int, default=10, help="most hits to show (default 10)"),
          arg("--include-history", action="store_true", help="facts of any valid time, as currently believed"),
-         arg("--kind", action="append", dest="kinds", choices=KINDS,
+         arg("--kind", action="append", dest="kinds", choices=RECORD_KINDS,
              help="only this kind of record (repeatable; default all)"),
-         arg("--method", action="append", dest="methods", choices=METHODS,
+         arg("--method", action="append", dest="methods", choices=SEARCH_METHODS,
              help="only this ranking (repeatable; default all), e.g. to compare them"),
          arg("--pool", type=int, metavar="N",
              help="how deep each ranking goes before fusion (default max(30, 3*limit))"),
@@ -469,8 +477,8 @@ def _paths(tg: TemporalGraph, args: argparse.Namespace) -> list[list[Fact]]:
          show=lambda hits, args, out: render.search_table(out, hits, args.query))
 def _search(tg: TemporalGraph, args: argparse.Namespace) -> list[SearchHit]:
     return tg.search(args.query, as_of=args.as_of, limit=args.limit, group_id=group(args),
-                     include_history=args.include_history, kinds=args.kinds or KINDS,
-                     methods=args.methods or METHODS, pool=args.pool, rank=args.rank,
+                     include_history=args.include_history, kinds=args.kinds or RECORD_KINDS,
+                     methods=args.methods or SEARCH_METHODS, pool=args.pool, rank=args.rank,
                      half_life_days=args.half_life)
 
 
@@ -561,7 +569,7 @@ def _cypher(args: argparse.Namespace) -> Done:
         print(EMBEDDED_EXPLANATION, file=sys.stderr)
         return Done(EXIT_BAD_INPUT)
     with open_graph(args) as tg:
-        code = run_console(tg.store, write=args.write, group_id=group(args), clock=tg.core.clock)
+        code = run_console(tg.core.store, write=args.write, group_id=group(args), clock=tg.core.clock)
         return Done(code or EXIT_OK)
 
 

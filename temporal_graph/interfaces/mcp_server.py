@@ -14,11 +14,16 @@ import logging
 from typing import Any
 from urllib.parse import quote, unquote
 
-import anyio
-import mcp_types as types
-from mcp.server import Server
-from mcp.server.stdio import stdio_server
-from mcp.shared.exceptions import MCPError
+from ..core.extras import missing
+
+try:
+    import anyio
+    import mcp_types as types
+    from mcp.server import Server
+    from mcp.server.stdio import stdio_server
+    from mcp.shared.exceptions import MCPError
+except ImportError as exc:  # the optional part: say which extra brings it
+    raise missing("mcp", "the MCP server", exc) from None
 
 from .. import __version__
 from ..client import TemporalGraph

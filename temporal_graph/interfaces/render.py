@@ -8,16 +8,12 @@ from __future__ import annotations
 import shlex
 from collections.abc import Sequence
 from datetime import datetime
-from typing import TYPE_CHECKING
 
 from rich.console import Console
 from rich.table import Table
 
-from ..core.model import Answer, Diff, Fact, ImportReport, IngestResult, SearchHit
+from ..core.model import Answer, Diff, Fact, FactFileReport, ImportReport, IngestResult, SearchHit
 from ..core.names import name_key
-
-if TYPE_CHECKING:
-    from ingestion.fact_files import FactFileReport
 
 MOST_ERRORS_SHOWN = 20
 FACT_COLUMNS = ("subject", "relation", "object", "valid from (UTC)", "valid until (UTC)",

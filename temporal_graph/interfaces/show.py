@@ -35,7 +35,7 @@ def entity_view(
     entity = tg.find_entity(name, group_id)
     if entity is None:
         raise NotFound(f"entity: no entity named {name!r} in group {group_id!r}")
-    moment = tg.core.time_or_now(known_at, "known_at")
+    moment = tg.moment(known_at, name="known_at")
     facts = tg.as_of(moment, known_at=moment, subject=entity.name, group_id=group_id)
     seen = {f.id for f in facts}
     facts += [f for f in tg.as_of(moment, known_at=moment, object=entity.name, group_id=group_id)

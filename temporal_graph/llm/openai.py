@@ -15,6 +15,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from ..core.extras import missing
 from .transport import LLMRequest, LLMResponse, ResponseFormat
 
 log = logging.getLogger(__name__)
@@ -72,7 +73,10 @@ class OpenAITransport:
         response_format: ResponseFormat = "json_schema",
         max_tokens: int | None = None,
     ) -> None:
-        import openai
+        try:
+            import openai
+        except ImportError as exc:
+            raise missing("llm", "the LLM client", exc) from None
 
         self._client = openai.OpenAI(api_key=api_key, base_url=base_url, timeout=timeout, max_retries=0)
         self._lock = threading.Lock()

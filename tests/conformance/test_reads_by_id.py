@@ -20,16 +20,16 @@ def test_rows_by_id_are_filtered_by_time_in_the_store(tg: TemporalGraph, tick, g
     rome_now = tg.history("Ana", "lives in", group_id=g)[0]  # Rome's successor, ending 2022
     ids = (rome.id, rome_now.id, paris.id, chess.id, theirs.id, "no-such-row")
 
-    current = tg.store.facts(FactQuery(g, ids=ids))
+    current = tg.core.store.facts(FactQuery(g, ids=ids))
     assert {f.id for f in current} == {rome_now.id, paris.id, chess.id}  # rome.id is expired
-    in_2020 = tg.store.facts(FactQuery(g, ids=ids, valid_time=tg.time("2020-06-01")))
+    in_2020 = tg.core.store.facts(FactQuery(g, ids=ids, valid_time=tg.core.time("2020-06-01")))
     assert {f.object for f in in_2020} == {"Rome", "chess"}
-    assert tg.store.facts(FactQuery(g, ids=())) == []
-    assert tg.store.count_facts(FactQuery(g, ids=ids)) == 3
-    assert tg.store.count_facts(FactQuery(g, valid_time=tg.time("2020-06-01"))) == 2
-    assert len(tg.store.facts(FactQuery(g, limit=2))) == 2
+    assert tg.core.store.facts(FactQuery(g, ids=())) == []
+    assert tg.core.store.count_facts(FactQuery(g, ids=ids)) == 3
+    assert tg.core.store.count_facts(FactQuery(g, valid_time=tg.core.time("2020-06-01"))) == 2
+    assert len(tg.core.store.facts(FactQuery(g, limit=2))) == 2
     # Another group's row is never returned, whatever the ids say.
-    assert tg.store.facts(FactQuery(other, ids=(chess.id,))) == []
+    assert tg.core.store.facts(FactQuery(other, ids=(chess.id,))) == []
 
 
 @pytest.mark.slow
@@ -41,13 +41,13 @@ def test_vectors_are_written_with_the_records_and_follow_expiry(store_factory, c
             tg.add_fact("Ana", "lives in", "Rome", valid_at="2019-01-01", group_id=g,
                         text="Ana lives in Rome")
             query = tg.embedder.encode(["Ana lives in Rome"])[0]
-            first = tg.store.vector_search(g, "fact", query, 5)
+            first = tg.core.store.vector_search(g, "fact", query, 5)
             assert [f for f, _ in first] and first[0][1] > 0.99
             tick()
             tg.add_fact("Ana", "lives in", "Paris", valid_at="2022-01-01", group_id=g,
                         text="Ana lives in Paris")
-            found = dict(tg.store.vector_search(g, "fact", query, 5))
-            current = {f.id for f in tg.store.facts(FactQuery(g))}
+            found = dict(tg.core.store.vector_search(g, "fact", query, 5))
+            current = {f.id for f in tg.core.store.facts(FactQuery(g))}
             assert set(found) == current  # the expired Rome row left the index; its successor came in
             assert tg.reindex(g) == 0
         finally:

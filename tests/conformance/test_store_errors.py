@@ -36,8 +36,8 @@ def test_a_closed_store_raises_store_closed_for_reads_and_writes(store_factory, 
         lambda: tg.now(group_id=g),
         lambda: tg.audit(fact.fact_id, group_id=g),
         lambda: tg.add_fact("Ana", "likes", "tea", group_id=g),
-        lambda: tg.store.facts(FactQuery(g)),
-        lambda: tg.store.groups(),
+        lambda: tg.core.store.facts(FactQuery(g)),
+        lambda: tg.core.store.groups(),
     ]
     for call in calls:
         with pytest.raises(StoreClosed, match="closed"):

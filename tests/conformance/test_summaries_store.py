@@ -19,7 +19,7 @@ def test_versions_supersede_and_are_read_by_transaction_time(tg: TemporalGraph, 
     g, other = groups(), groups("other")
     t0 = clock()
     t1, t2 = t0 + timedelta(days=1), t0 + timedelta(days=2)
-    store = tg.store
+    store = tg.core.store
     store.apply_summaries(g, [_version(g, "ana", "first", t0), _version(g, "bo", "bo's", t0)])
     store.apply_summaries(g, [_version(g, "ana", "second", t1, method="llm")])
     store.apply_summaries(other, [_version(other, "ana", "theirs", t0)])
@@ -45,7 +45,7 @@ def test_forget_removes_the_summaries_of_the_group_only(tg: TemporalGraph, tick,
     tick()
     tg.add_fact("Ana", "lives in", "Rome", group_id=g)
     tg.add_fact("Ana", "lives in", "Rome", group_id=other)
-    assert tg.store.summaries(g) and tg.export(g)["summaries"]
+    assert tg.core.store.summaries(g) and tg.export(g)["summaries"]
     tg.forget(g)
-    assert tg.store.summaries(g, all_versions=True) == []
-    assert sorted(s.entity for s in tg.store.summaries(other)) == ["Ana", "Rome"]
+    assert tg.core.store.summaries(g, all_versions=True) == []
+    assert sorted(s.entity for s in tg.core.store.summaries(other)) == ["Ana", "Rome"]

@@ -42,6 +42,7 @@ from ..errors import (
     StoreError,
     StoreLocked,
 )
+from ..extras import missing
 from ..model import Assertion, Entity, EntitySummary, Episode, Fact, RecordKind
 from ..names import check_identifier, name_key, quoted_terms
 from ..time import UTC
@@ -463,7 +464,10 @@ class Neo4jStore:
         driver: Any = None,
         apply_schema: bool = True,
     ) -> None:
-        import neo4j
+        try:
+            import neo4j
+        except ImportError as exc:
+            raise missing("neo4j", "the Neo4j store", exc) from None
 
         self.uri = uri
         self.database = database

@@ -1,0 +1,147 @@
+"""The write verbs: add a fact, end it, retract it, embed what has no vector, forget a group.
+
+Plain functions of a :class:`~temporal_graph.core.Core`, as :mod:`~temporal_graph.core.reads` holds
+the reads: the facade's ``add_fact``/``end_fact``/``retract_fact``/``reindex``/``forget`` forward
+here, and every statement goes through :class:`~temporal_graph.core.writer.FactWriter` in one
+transaction of :meth:`Core.write`. A fact to write is a :class:`FactInput` (the model
+:func:`~temporal_graph.core.bulk.add_facts` checks its items with too).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from pydantic import ValidationError
+
+from .bundle import DEFAULT_GROUP, Core
+from .errors import InvalidInput
+from .model import Entity, Episode, Fact, FactInput, RecordKind
+from .names import check_group, clean_name, normalize_relation
+from .progress import progress_bar
+from .stores.protocol import FactQuery
+from .time import TimeLike
+from .writer import FactWriter
+
+FACT_FIELDS = ("subject", "relation", "object", "valid_at", "invalid_at")
+
+
+def fact_input(item: FactInput | Mapping[str, Any] | Sequence[Any]) -> FactInput:
+    """``item`` as a checked :class:`FactInput`: one already, a mapping of its fields, or a tuple
+    ``(subject, relation, object[, valid_at[, invalid_at]])``. A bad field raises the error its
+    check raises (:class:`InvalidName`, :class:`InvalidTime`, ...; :class:`InvalidInput` for the rest)."""
+    if isinstance(item, FactInput):
+        return item
+    if isinstance(item, Mapping):
+        fields = dict(item)
+    elif isinstance(item, (tuple, list)):
+        if not 3 <= len(item) <= 5:
+            raise InvalidInput(
+                f"expected (subject, relation, object[, valid_at[, invalid_at]]), got {item!r}"
+            )
+        fields = dict(zip(FACT_FIELDS, item, strict=False))  # the times are optional
+    else:
+        raise InvalidInput(f"expected a FactInput, a mapping or a tuple, got {type(item).__name__}")
+    try:
+        return FactInput.model_validate(fields)
+    except ValidationError as exc:
+        raise input_error(exc) from None
+
+
+def input_error(exc: ValidationError) -> InvalidInput:
+    """The first problem pydantic found, as the domain error a check raised (kept as it is) or as
+    :class:`InvalidInput` ``"field: what is wrong"``."""
+    first = exc.errors()[0]
+    raised = first.get("ctx", {}).get("error")
+    if isinstance(raised, InvalidInput):
+        return raised
+    return InvalidInput(f"{'.'.join(map(str, first['loc'])) or 'item'}: {first['msg']}"[:300])
+
+
+def add_fact(core: Core, fact: FactInput | Mapping[str, Any], *, group_id: str = DEFAULT_GROUP) -> Fact:
+    """Write one fact (see :meth:`TemporalGraph.add_fact`); returns the row written or merged into."""
+    fact = fact_input(fact)
+    start = core.optional_time(fact.valid_at, "valid_at")
+    end = core.optional_time(fact.invalid_at, "invalid_at")
+
+    def run(w: FactWriter) -> Fact:
+        s = w.entity(fact.subject, type=fact.subject_type, what="subject")
+        o = w.entity(fact.object, type=fact.object_type or core.ontology.object_type(fact.relation),
+                     what="object")
+        outcome = w.start(
+            s, fact.relation, o, valid_at=start, invalid_at=end, default_start=w.now, text=fact.text,
+            episode_id=fact.episode_id, confidence=fact.confidence, importance=fact.importance,
+            attributes=fact.attributes,
+        )
+        if outcome.fact is None:  # lost a same-instant tie to a later statement
+            raise InvalidInput(f"{fact.subject} {fact.relation} {fact.object}: another fact starts at the "
+                               "same instant")
+        return outcome.fact
+
+    return core.write(group_id, run)
+
+
+def end_fact(
+    core: Core, subject: str, relation: str, object: str | None = None, *, at: TimeLike,
+    group_id: str = DEFAULT_GROUP,
+) -> list[Fact]:
+    """Close the fact(s) holding at ``at`` (every object when ``object`` is None)."""
+    relation = normalize_relation(relation)
+    moment = core.time(at, "at")
+    if object is not None:
+        clean_name(object, "object")
+
+    def run(w: FactWriter) -> list[Fact]:
+        # The ending is recorded even when nothing is known yet about the fact: a start
+        # learned later must still end here, or the belief would depend on arrival order.
+        s = w.entity(subject, what="subject")
+        o = None
+        if object is not None:
+            o = w.entity(object, type=core.ontology.object_type(relation), what="object")
+        return w.end(s, relation, o, at=moment).ended
+
+    return core.write(group_id, run)
+
+
+def retract_fact(
+    core: Core, subject: str, relation: str, object: str, *, group_id: str = DEFAULT_GROUP
+) -> list[Fact]:
+    """Everything believed about ``subject relation object`` was wrong: expire it, no successor."""
+    relation = normalize_relation(relation)
+    clean_name(object, "object")
+
+    def run(w: FactWriter) -> list[Fact]:
+        s, o = w.existing(subject), w.existing(object)
+        if s is None or o is None:
+            return []
+        return w.retract(s, relation, o).retracted
+
+    return core.write(group_id, run)
+
+
+def reindex(core: Core, group_id: str | None = None, *, progress: bool = False, batch_size: int = 256) -> int:
+    """Embed every record that has no vector yet, in batches; returns how many were embedded.
+    ``group_id=None`` covers every group."""
+    store = core.store
+    groups = [check_group(group_id)] if group_id is not None else store.groups()
+    loaders: dict[str, Callable[[str, list[str]], Sequence[Fact | Entity | Episode]]] = {
+        RecordKind.ENTITY: lambda g, ids: store.entities(g, ids=ids),
+        RecordKind.EPISODE: lambda g, ids: store.episodes(g, ids=ids),
+        RecordKind.FACT: lambda g, ids: store.facts(FactQuery(g, ids=tuple(ids))),
+    }
+    done = 0
+    with progress_bar(progress, "embedding", total=None) as advance:
+        for group in groups:
+            for kind, load in loaders.items():
+                while ids := store.missing_embeddings(group, kind, batch_size):
+                    records = load(group, ids)
+                    if not records:  # listed but unreadable: never loop forever
+                        break
+                    done += core.embed_records(records)
+                    advance(len(records))
+    return done
+
+
+def forget(core: Core, group_id: str) -> int:
+    """Delete one group entirely; returns the number of records removed."""
+    return core.store.forget(check_group(group_id))
