@@ -34,14 +34,29 @@ def test_the_summary_states_the_current_facts_newest_first(tg: TemporalGraph, ti
     assert tg.summary("Acme").text == "Alice works at Acme since June 2021."
 
 
-def test_a_bulk_load_summarizes_each_entity_once_from_all_its_batches(tg: TemporalGraph, tick) -> None:
+def test_a_bulk_load_commits_each_batch_with_its_summaries(tg: TemporalGraph, tick) -> None:
     tick()
     people = [(f"Person {i}", "lives in", "Paris", "2020") for i in range(6)]
     tg.add_facts([*people, ("Person 0", "works at", "Acme", "2021")], batch_size=2)
     paris = tg.core.store.summaries("default", tg.find_entity("Paris").id, all_versions=True)
-    assert len(paris) == 1  # one version, though six batches named Paris
-    assert all(f"Person {i} lives in Paris" in paris[0].text for i in range(6))
+    assert len(paris) == 3  # one version per batch that named Paris: each batch is complete alone
+    assert all(f"Person {i} lives in Paris" in tg.summary("Paris").text for i in range(6))
     assert tg.summary("Person 0").text.startswith("Person 0 works at Acme since 2021.")
+
+
+def test_a_bulk_load_without_summaries_leaves_them_to_refresh_summaries(tg: TemporalGraph, tick) -> None:
+    tick()
+    people = [(f"Person {i}", "lives in", "Paris", "2020") for i in range(6)]
+    tg.add_facts(people, batch_size=2, summaries=False)
+    assert tg.summary("Paris") is None and tg.core.store.summaries("default") == []
+    assert tg.refresh_summaries() == 7  # Paris and the six people, one version each
+    paris = tg.core.store.summaries("default", tg.find_entity("Paris").id, all_versions=True)
+    assert len(paris) == 1 and all(f"Person {i} lives in Paris" in paris[0].text for i in range(6))
+    assert tg.refresh_summaries() == 0  # nothing is stale any more
+    with TemporalGraph.open(":memory:", summaries=False, embed=False) as quiet:  # the memory's setting
+        quiet.add_fact("Ana", "lives in", "Rome")
+        assert quiet.summary("Ana") is None and quiet.summaries is False
+        assert quiet.refresh_summaries() == 2 and quiet.summary("Ana").text == "Ana lives in Rome."
 
 
 def test_a_contradiction_changes_the_summary_and_the_old_one_stays_readable(tg: TemporalGraph, tick) -> None:

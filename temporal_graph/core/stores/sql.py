@@ -30,6 +30,8 @@ CREATE TABLE IF NOT EXISTS entities (
     id TEXT PRIMARY KEY, group_id TEXT NOT NULL, name TEXT NOT NULL, type TEXT NOT NULL,
     aliases TEXT NOT NULL, summary TEXT NOT NULL, created_at INTEGER NOT NULL, embedding BLOB);
 CREATE INDEX IF NOT EXISTS entities_group ON entities (group_id);
+-- Entities of a group in id order: refresh_summaries pages through them.
+CREATE INDEX IF NOT EXISTS entities_group_id ON entities (group_id, id);
 CREATE TABLE IF NOT EXISTS entity_keys (
     group_id TEXT NOT NULL, key TEXT NOT NULL, entity_id TEXT NOT NULL, PRIMARY KEY (group_id, key));
 CREATE TABLE IF NOT EXISTS episodes (
@@ -54,6 +56,13 @@ CREATE INDEX IF NOT EXISTS facts_key ON facts (group_id, subject_id, relation, e
 CREATE INDEX IF NOT EXISTS facts_fact_id ON facts (group_id, fact_id);
 CREATE INDEX IF NOT EXISTS facts_object ON facts (group_id, object_id);
 CREATE INDEX IF NOT EXISTS facts_current ON facts (group_id, created_at, valid_at, invalid_at, expired_at)
+    WHERE expired_at IS NULL;
+-- An entity's current rows newest first, as subject and as object (its summary reads a few of them).
+CREATE INDEX IF NOT EXISTS facts_subject_newest ON facts
+    (group_id, subject_id, coalesce(valid_at, created_at) DESC, created_at DESC, fact_id DESC, id DESC)
+    WHERE expired_at IS NULL;
+CREATE INDEX IF NOT EXISTS facts_object_newest ON facts
+    (group_id, object_id, coalesce(valid_at, created_at) DESC, created_at DESC, fact_id DESC, id DESC)
     WHERE expired_at IS NULL;
 -- Expired versions only: (group, transaction time, valid time) boxes in whole minutes, rounded
 -- outwards; exact predicates are applied to the candidates.
@@ -253,6 +262,26 @@ def count_facts_scan(group_id: str, t: int, k: int, subject_id: str | None = Non
 
 RELATIONS = "SELECT DISTINCT relation FROM facts WHERE group_id = ? ORDER BY relation"
 
+# An entity's current rows not ended at a time, newest first (params: group, entity, at, depth for
+# the subject side, the same for the object side, then limit and offset). Each side walks its
+# index in order and stops after ``depth`` (= limit + offset) rows; a row about the entity itself
+# on both sides is counted once.
+def _newest_order(a: str = "") -> str:
+    return f"coalesce({a}valid_at, {a}created_at) DESC, {a}created_at DESC, {a}fact_id DESC, {a}id DESC"
+
+
+def _newest_side(column: str) -> str:
+    return (f"SELECT id FROM (SELECT id FROM facts INDEXED BY facts_{column.removesuffix('_id')}_newest "
+            f"WHERE group_id = ? AND {column} = ? AND expired_at IS NULL AND (invalid_at IS NULL OR "
+            f"invalid_at > ?) ORDER BY {_newest_order()} LIMIT ?)")
+
+
+NEWEST_FACTS = (
+    f"WITH newest(id) AS ({_newest_side('subject_id')} UNION {_newest_side('object_id')}) "
+    f"SELECT {FACT_COLUMNS} FROM newest JOIN facts f ON f.id = newest.id {_NAMES_JOIN} "
+    f"ORDER BY {_newest_order('f.')} LIMIT ? OFFSET ?"
+)
+
 # -- other reads ---------------------------------------------------------------------------------
 ENTITY_BY_KEY = ("SELECT e.* FROM entity_keys k JOIN entities e ON e.id = k.entity_id "
                  "WHERE k.group_id = ? AND k.key = ?")
@@ -306,6 +335,12 @@ def missing_embeddings(kind: str) -> str:
 def stored_vectors(kind: str) -> str:
     return (f"SELECT id, embedding FROM {EMBEDDED[kind][0]} WHERE group_id = ? AND embedding IS NOT NULL "
             f"{_current_only(kind)}")
+
+
+def fact_vectors(count: int) -> str:
+    """Texts and vectors of the embedded versions of ``count`` facts (params: group, fact ids)."""
+    return (f"SELECT text, embedding FROM facts WHERE group_id = ? AND fact_id IN ({','.join('?' * count)}) "
+            "AND embedding IS NOT NULL")
 
 
 def set_embedding(kind: str) -> str:
@@ -365,6 +400,20 @@ END_SUMMARY = ("UPDATE summaries SET expired_at = ? "
                "WHERE group_id = ? AND entity_id = ? AND expired_at IS NULL")
 INSERT_SUMMARY = ("INSERT INTO summaries (id, group_id, entity_id, entity, text, method, fact_ids, "
                   "created_at, expired_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, NULL)")
+# A row changed since the entity's current summary ``s`` was made (or, with none, a row it should
+# state); params: the time rows must not have ended by.
+_CHANGED_SINCE_SUMMARY = (
+    "((f.expired_at IS NULL AND (f.invalid_at IS NULL OR f.invalid_at > ?) "
+    "AND (s.id IS NULL OR f.created_at > s.created_at)) OR f.expired_at > s.created_at)"
+)
+# Entities whose summary may be out of date (params: group, after id, at, at, limit).
+STALE_SUMMARIES = (
+    "SELECT e.id FROM entities e LEFT JOIN summaries s ON s.group_id = e.group_id "
+    "AND s.entity_id = e.id AND s.expired_at IS NULL WHERE e.group_id = ? AND e.id > ? AND ("
+    f"EXISTS (SELECT 1 FROM facts f WHERE f.group_id = e.group_id AND f.subject_id = e.id "
+    f"AND {_CHANGED_SINCE_SUMMARY}) OR EXISTS (SELECT 1 FROM facts f WHERE f.group_id = e.group_id "
+    f"AND f.object_id = e.id AND {_CHANGED_SINCE_SUMMARY})) ORDER BY e.id LIMIT ?"
+)
 
 # -- forgetting a group ----------------------------------------------------------------------------
 # Search entries and provenance of the group's rows first (they are found through the rows).
