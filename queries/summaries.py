@@ -59,10 +59,11 @@ class _LLMSummary(BaseModel):
 
 # -- pure rules ------------------------------------------------------------------------------------
 def newest_first(facts: Iterable[Fact]) -> list[Fact]:
-    """Latest start first (a fact with no known start counts from when it was recorded); the
-    order :meth:`StoreTx.newest_facts` reads them in."""
-    return sorted(facts, key=lambda f: (f.valid_at or f.created_at, f.created_at, f.fact_id, f.id),
-                  reverse=True)
+    """Latest start first (a fact with no known start counts from when it was recorded), then the
+    latest recorded, then by relation and entity ids: the order :meth:`StoreTx.newest_facts` reads
+    them in."""
+    ties = sorted(facts, key=lambda f: (f.relation, f.subject_id, f.object_id, f.id))
+    return sorted(ties, key=lambda f: (f.valid_at or f.created_at, f.created_at), reverse=True)
 
 
 def _date(moment: datetime, granularity: str | None) -> str:
@@ -201,7 +202,7 @@ def refresh_in_write(core: Core, w: FactWriter) -> None:
             expected = version.id
         if action == "llm":
             rewrites.append(_Rewrite(entity, window, expected))
-    w.write_summaries(versions, ended)
+    w.write_summaries(versions, ended, refreshed=list(w.touched))
     if rewrites:
         w.after_commit.append(partial(_rewrite_with_llm, core, w.group_id, rewrites))
 

@@ -7,11 +7,15 @@ import asyncio
 import json
 import re
 from collections.abc import Iterator
+from datetime import date, timedelta
 from pathlib import Path
 
 import pytest
 
-from temporal_graph import TemporalGraph
+from queries.summaries import PAGE
+from temporal_graph import Fact, TemporalGraph
+from temporal_graph.core.stores.protocol import FactQuery
+from temporal_graph.core.stores.sqlite import SQLiteStore
 from temporal_graph.errors import InvalidInput, NotFound
 from temporal_graph.llm.testing import ScriptedLLM
 
@@ -57,6 +61,39 @@ def test_a_bulk_load_without_summaries_leaves_them_to_refresh_summaries(tg: Temp
         quiet.add_fact("Ana", "lives in", "Rome")
         assert quiet.summary("Ana") is None and quiet.summaries is False
         assert quiet.refresh_summaries() == 2 and quiet.summary("Ana").text == "Ana lives in Rome."
+
+
+class CountingStore(SQLiteStore):
+    """The embedded store, counting the fact rows its reads return."""
+
+    rows_read = 0
+
+    def facts(self, query: FactQuery) -> list[Fact]:
+        found = super().facts(query)
+        self.rows_read += len(found)
+        return found
+
+    def newest_facts(self, group_id: str, entity_id: str, **kwargs) -> list[Fact]:
+        found = super().newest_facts(group_id, entity_id, **kwargs)
+        self.rows_read += len(found)
+        return found
+
+
+def test_a_summary_refresh_reads_only_the_facts_it_can_state(clock, tick) -> None:
+    store = CountingStore(":memory:")
+    with TemporalGraph(store, clock=clock, embed=False) as tg:
+        tick()
+        start = date(2000, 1, 1)
+        tg.add_facts([(f"Person {i:04d}", "lives in", "Paris", (start + timedelta(days=i)).isoformat())
+                      for i in range(1000)])
+        tick()
+        store.rows_read = 0
+        tg.add_fact("Newcomer", "lives in", "Paris", valid_at="2024-05-08")
+        assert store.rows_read <= 2 * PAGE + 2  # Paris has 1,001 facts; its summary states ~15
+        text = tg.summary("Paris").text
+        assert text.startswith("Newcomer lives in Paris since 2024-05-08. Person 0999 lives in Paris since "
+                               "2002-09-26. Person 0998 lives in Paris since 2002-09-25.")
+        assert len(text) <= 600 and tg.summary("Newcomer").text == "Newcomer lives in Paris since 2024-05-08."
 
 
 def test_a_contradiction_changes_the_summary_and_the_old_one_stays_readable(tg: TemporalGraph, tick) -> None:

@@ -138,6 +138,8 @@ class Core:
                 self._embed_written(w, ready)
             if summarize is not None and w.touched:
                 summarize(w)
+            elif w.touched:
+                w.summaries_due(list(w.touched))
             return result
 
         result = self.store.write(run)

@@ -135,14 +135,24 @@ class FactWriter:
         return self._tx.summaries(self.group_id, entity_id, all_versions=all_versions)
 
     def write_summaries(
-        self, versions: Sequence[EntitySummary], ended: Sequence[tuple[str, datetime]] = ()
+        self, versions: Sequence[EntitySummary], ended: Sequence[tuple[str, datetime]] = (),
+        refreshed: Sequence[str] = (),
     ) -> None:
         """Each of ``versions`` supersedes its entity's current summary; each ``(entity_id, at)`` of
-        ``ended`` ends that entity's summary with no successor."""
-        if versions or ended:
-            self._tx.apply(ChangeSet(summaries=list(versions),
-                                     summaries_ended=[(self.group_id, e, at) for e, at in ended]))
+        ``ended`` ends that entity's summary with no successor; the entities ``refreshed`` (those
+        too, and those whose summary stays as it is) no longer wait for a refresh."""
+        changes = ChangeSet(summaries=list(versions),
+                            summaries_ended=[(self.group_id, e, at) for e, at in ended],
+                            summary_due=[(self.group_id, e, False) for e in refreshed])
+        if changes:
+            self._tx.apply(changes)
             self.summaries_written += len(versions) + len(ended)
+
+    def summaries_due(self, entity_ids: Sequence[str]) -> None:
+        """These entities' facts changed and their summaries were not refreshed: mark them for
+        ``refresh_summaries``."""
+        if entity_ids:
+            self._tx.apply(ChangeSet(summary_due=[(self.group_id, e, True) for e in entity_ids]))
 
     def stored_fact_vectors(self, fact_ids: Sequence[str]) -> dict[str, list[float]]:
         """Vectors already stored on versions of these facts, by text (see :meth:`StoreTx.fact_vectors`)."""

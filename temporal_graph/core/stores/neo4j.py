@@ -316,6 +316,7 @@ class Neo4jTx(_Reads):
             *(e.group_id for e in changes.entities), *(e.group_id for e in changes.episodes),
             *(a.group_id for a in changes.assertions), *(f.group_id for f in changes.insert),
             *(v.group_id for v in changes.summaries), *(g for g, _, _ in changes.summaries_ended),
+            *(g for g, _, _ in changes.summary_due),
         }
         for group_id in sorted(groups):
             self._apply_group(group_id, changes)
@@ -448,6 +449,9 @@ class Neo4jTx(_Reads):
             self._r.run("summaries_end", {"group_id": group_id, "rows": ends})
         if rows:
             self._r.run("summaries_supersede", {"group_id": group_id, "rows": rows})
+        due = [{"id": entity_id, "due": due} for g, entity_id, due in changes.summary_due if g == group_id]
+        if due:
+            self._r.run("entity_summary_due", {"group_id": group_id, "rows": due})
 
     def _typed_writes(
         self,

@@ -56,11 +56,14 @@ class ChangeSet:
     # entity's current version at ``at`` with no successor.
     summaries: list[EntitySummary] = field(default_factory=list)
     summaries_ended: list[tuple[str, str, datetime]] = field(default_factory=list)
+    # (group_id, entity_id, due): whether the entity's summary waits for refresh_summaries (a write
+    # without summaries changed its facts) or no longer does.
+    summary_due: list[tuple[str, str, bool]] = field(default_factory=list)
 
     def __bool__(self) -> bool:
         return any(
             (self.entities, self.episodes, self.assertions, self.expire, self.insert, self.provenance,
-             self.summaries, self.summaries_ended)
+             self.summaries, self.summaries_ended, self.summary_due)
         )
 
 
@@ -84,7 +87,8 @@ class StoreTx(Protocol):
     ) -> list[Fact]:
         """The entity's current rows (as subject or object) not ended at ``at`` (``invalid_at`` is
         None or later), newest first: latest start (an unknown start counts from ``created_at``),
-        then ``created_at``, ``fact_id`` and row id, all descending; ``limit`` of them after
+        then latest ``created_at``, then by relation, subject id, object id and row id (entity ids
+        are stable, so ties do not fall to random row ids); ``limit`` of them after
         ``offset``. Read through an index in that order, so a summary reads only what it states."""
         ...
 
@@ -155,10 +159,10 @@ class Store(Protocol):
 
     def stale_summaries(self, group_id: str, *, at: datetime, after: str = "", limit: int) -> list[str]:
         """Up to ``limit`` ids (greater than ``after``, ascending) of entities whose summary may be
-        out of date: an entity with a current row not ended at ``at`` and no current summary, or
-        with a row created (not ended at ``at``) or expired after its current summary was made.
-        For :meth:`TemporalGraph.refresh_summaries` after a load without summaries, or a file an
-        older version wrote."""
+        out of date: marked due (``ChangeSet.summary_due``), or with a current row not ended at
+        ``at`` and no current summary, or with a row created (not ended at ``at``) or expired after
+        its current summary was made. For :meth:`TemporalGraph.refresh_summaries` after a load
+        without summaries, or a file an older version wrote."""
         ...
 
     def missing_embeddings(self, group_id: str, kind: str, limit: int) -> list[str]:

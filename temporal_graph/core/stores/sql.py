@@ -59,10 +59,10 @@ CREATE INDEX IF NOT EXISTS facts_current ON facts (group_id, created_at, valid_a
     WHERE expired_at IS NULL;
 -- An entity's current rows newest first, as subject and as object (its summary reads a few of them).
 CREATE INDEX IF NOT EXISTS facts_subject_newest ON facts
-    (group_id, subject_id, coalesce(valid_at, created_at) DESC, created_at DESC, fact_id DESC, id DESC)
+    (group_id, subject_id, coalesce(valid_at, created_at) DESC, created_at DESC, relation, object_id, id)
     WHERE expired_at IS NULL;
 CREATE INDEX IF NOT EXISTS facts_object_newest ON facts
-    (group_id, object_id, coalesce(valid_at, created_at) DESC, created_at DESC, fact_id DESC, id DESC)
+    (group_id, object_id, coalesce(valid_at, created_at) DESC, created_at DESC, relation, subject_id, id)
     WHERE expired_at IS NULL;
 -- Expired versions only: (group, transaction time, valid time) boxes in whole minutes, rounded
 -- outwards; exact predicates are applied to the candidates.
@@ -93,6 +93,8 @@ CREATE VIRTUAL TABLE IF NOT EXISTS episodes_fts USING fts5 (content);
 ADDED_COLUMNS = (
     ("assertions", "importance", f"INTEGER NOT NULL DEFAULT {DEFAULT_IMPORTANCE}"),
     ("facts", "importance", f"INTEGER NOT NULL DEFAULT {DEFAULT_IMPORTANCE}"),
+    # 1: a write changed the entity's facts without refreshing its summary (summaries=False).
+    ("entities", "summary_due", "INTEGER NOT NULL DEFAULT 0"),
 )
 
 
@@ -265,9 +267,11 @@ RELATIONS = "SELECT DISTINCT relation FROM facts WHERE group_id = ? ORDER BY rel
 # An entity's current rows not ended at a time, newest first (params: group, entity, at, depth for
 # the subject side, the same for the object side, then limit and offset). Each side walks its
 # index in order and stops after ``depth`` (= limit + offset) rows; a row about the entity itself
-# on both sides is counted once.
+# on both sides is counted once. Rows of the same times are ordered by relation and entity ids
+# (stable ids, made from the names), so an offline summary does not depend on random row ids.
 def _newest_order(a: str = "") -> str:
-    return f"coalesce({a}valid_at, {a}created_at) DESC, {a}created_at DESC, {a}fact_id DESC, {a}id DESC"
+    return (f"coalesce({a}valid_at, {a}created_at) DESC, {a}created_at DESC, {a}relation, {a}subject_id, "
+            f"{a}object_id, {a}id")
 
 
 def _newest_side(column: str) -> str:
@@ -396,6 +400,7 @@ def read_summaries(group_id: str, entity_id: str | None, known_at: int | None, a
     return f"SELECT * FROM summaries WHERE {where}", params
 
 
+SET_SUMMARY_DUE = "UPDATE entities SET summary_due = ? WHERE group_id = ? AND id = ? AND summary_due != ?"
 END_SUMMARY = ("UPDATE summaries SET expired_at = ? "
                "WHERE group_id = ? AND entity_id = ? AND expired_at IS NULL")
 INSERT_SUMMARY = ("INSERT INTO summaries (id, group_id, entity_id, entity, text, method, fact_ids, "
@@ -406,10 +411,12 @@ _CHANGED_SINCE_SUMMARY = (
     "((f.expired_at IS NULL AND (f.invalid_at IS NULL OR f.invalid_at > ?) "
     "AND (s.id IS NULL OR f.created_at > s.created_at)) OR f.expired_at > s.created_at)"
 )
-# Entities whose summary may be out of date (params: group, after id, at, at, limit).
+# Entities whose summary may be out of date (params: group, after id, at, at, limit): marked due,
+# or with rows changed since it was made (files of older versions).
 STALE_SUMMARIES = (
     "SELECT e.id FROM entities e LEFT JOIN summaries s ON s.group_id = e.group_id "
-    "AND s.entity_id = e.id AND s.expired_at IS NULL WHERE e.group_id = ? AND e.id > ? AND ("
+    "AND s.entity_id = e.id AND s.expired_at IS NULL "
+    "WHERE e.group_id = ? AND e.id > ? AND (e.summary_due = 1 OR "
     f"EXISTS (SELECT 1 FROM facts f WHERE f.group_id = e.group_id AND f.subject_id = e.id "
     f"AND {_CHANGED_SINCE_SUMMARY}) OR EXISTS (SELECT 1 FROM facts f WHERE f.group_id = e.group_id "
     f"AND f.object_id = e.id AND {_CHANGED_SINCE_SUMMARY})) ORDER BY e.id LIMIT ?"

@@ -250,6 +250,8 @@ class SQLiteStore:
             for item_id, vector in vectors.items():
                 self._set_embedding(kind, item_id, vector)
         self._write_summaries(changes.summaries, changes.summaries_ended)
+        self._conn.executemany(sql.SET_SUMMARY_DUE, [(int(due), group_id, entity_id, int(due))
+                                                     for group_id, entity_id, due in changes.summary_due])
 
     def _upsert_entity(self, e: Entity) -> None:
         """A new entity, or new aliases/type/summary of a known one; its names stay searchable."""
