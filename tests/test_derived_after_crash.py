@@ -293,3 +293,32 @@ def test_reindex_rebuilds_the_vectors_and_summaries_an_older_version_left_out(cl
         assert "Lima" not in tg.summary("Person 0", group_id=GROUP).text  # stale now
         assert tg.reindex(GROUP) == 3  # Person 0 (moved), Lima (new), the city Person 0 left
         assert tg.summary("Person 0", group_id=GROUP).text.startswith("Person 0 lives in Lima since 2030.")
+
+
+# -- the model never runs while the write lock is held --------------------------------------------------
+class WatchingEmbedder(HashEmbedder):
+    """Counts the texts encoded while the store has a transaction open (holding the write lock)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.store: SQLiteStore | None = None
+        self.inside = 0
+
+    def encode(self, texts: Sequence[str]) -> list[list[float]]:
+        if self.store is not None and self.store._conn._conn.in_transaction:  # noqa: SLF001
+            self.inside += len(texts)
+        return super().encode(texts)
+
+
+def test_what_a_write_embeds_is_encoded_before_its_transaction_opens(tmp_path: Path) -> None:
+    watching = WatchingEmbedder()
+    with memory(tmp_path / "memory.db", embedder=watching) as tg:
+        watching.store = tg.core.store  # type: ignore[assignment]
+        tg.add_fact("Ana", "lives in", "Rome", valid_at="2020")
+        tg.add_fact("ana", "lives in", "Oslo", valid_at="2024")  # Rome's new version re-uses its vector
+        tg.end_fact("Ana", "lives in", at="2024-06-01")
+        tg.add_episode("I live in Lima.", reference_time="2024-07-01", speaker="Ben")
+        import_chat(tg, chat_log(tmp_path / "chat.jsonl"))
+        assert watching.calls > 5 and watching.inside == 0
+        assert all(state(tg, group)["missing_vectors"] == {"fact": 0, "entity": 0, "episode": 0}
+                   for group in ("default", GROUP))
