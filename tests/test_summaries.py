@@ -180,6 +180,29 @@ def test_with_an_llm_a_contradiction_or_a_failed_call_falls_back_to_the_offline_
         assert _summary_requests(llm) == 2
 
 
+def test_an_llm_rewrite_never_replaces_a_summary_a_later_write_made(clock, tick) -> None:
+    """The rewrite runs after its write committed; a write that lands meanwhile has its own summary,
+    which the late rewrite must not overwrite with one made from older facts."""
+    tg = TemporalGraph.open(":memory:", clock=clock, embed=False, summary_chars=200, summary_llm_every=3)
+    calls: list[str] = []
+
+    def answer(request) -> dict:
+        calls.append(request.messages[-1]["content"])
+        if len(calls) == 1:  # while the first rewrite is out, another write lands
+            tg.add_fact("Alice", "likes", "golf")
+        return {"summary": f"rewrite {len(calls)}"}
+
+    tg.llm = ScriptedLLM(answer)
+    with tg:
+        tick()
+        for hobby in ("jazz", "chess", "tennis"):
+            tg.add_fact("Alice", "likes", hobby)
+        versions = tg.core.store.summaries("default", tg.find_entity("Alice").id, all_versions=True)
+        assert len(calls) == 2 and "golf" not in calls[0] and "golf" in calls[1]
+        assert tg.summary("Alice").text == "rewrite 2"  # made from the facts golf included
+        assert "rewrite 1" not in [v.text for v in versions]  # the stale rewrite was dropped
+
+
 def test_tgraph_show_prints_the_summary_the_current_facts_and_the_timeline(
     tmp_path, clock, tick, capsys
 ) -> None:
