@@ -84,16 +84,12 @@ def add_fact(core: Core, fact: FactInput | Mapping[str, Any], *, group_id: str =
 
 
 def _expected_texts(core: Core, group_id: str, fact: FactInput) -> Iterator[str]:
-    """What ``add_fact`` will embed: its text and its names, spelled as the group already spells
-    them (read only when the write embeds)."""
-    subject, obj = (_spelled(core, group_id, name) for name in (fact.subject, fact.object))
+    """What ``add_fact`` will embed: its text and the names it adds, spelled as the group already
+    spells them (read only when the write embeds)."""
+    found = [(name, core.find_entity(name, group_id)) for name in (fact.subject, fact.object)]
+    subject, obj = (name if e is None else e.name for name, e in found)
     yield fact.text or fact_words(subject, fact.relation, obj)
-    yield from (subject, obj)
-
-
-def _spelled(core: Core, group_id: str, name: str) -> str:
-    found = core.find_entity(name, group_id)
-    return name if found is None else found.name
+    yield from (name for name, e in found if e is None)
 
 
 def end_fact(
