@@ -23,7 +23,7 @@ from temporal_graph.core.names import check_group
 from temporal_graph.core.progress import progress_bar
 from temporal_graph.core.writer import FactWriter
 
-from .pipeline import CONTEXT_EPISODES, apply_episode, extract, make_episode, new_names
+from .pipeline import CONTEXT_EPISODES, apply_episode, expected_texts, extract, make_episode, new_names
 from .readers import FORMATS, ChatMessage, ReadError, detect_format, read_messages
 from .resolution import EntityResolver
 
@@ -128,6 +128,7 @@ def import_file(
     strict: bool = False,
     replay: bool = False,
     embed: bool | None = None,
+    summaries: bool | None = None,
     batch_size: int = BATCH_EPISODES,
 ) -> ImportReport:
     """Import the chat log at ``path`` into ``core``'s store: facts from ``extractor``, names
@@ -135,7 +136,9 @@ def import_file(
 
     ``replay=True`` records each message at its own time in transaction time too, as if the memory
     had been listening live, so "as known at K" questions about the log's own past make sense.
-    Each committed batch is embedded right away (``embed=False``: not at all; ``reindex`` later).
+    Each batch commits with its vectors (``embed=False``: none; ``reindex`` later) and entity
+    summaries (``summaries=False``: none; ``refresh_summaries`` later), so an import stopped at
+    any point leaves every committed message complete, and a re-run imports the rest.
     """
     started = time.perf_counter()
     path = Path(path)
@@ -160,7 +163,7 @@ def import_file(
             report.episodes_skipped += len(episodes) - len(todo)
             advance(len(episodes) - len(todo))
             for batch, extractions in _extract_all(extractor, workers, todo, episodes, batch_size):
-                results = _apply_batch(core, resolver, group, batch, extractions, replay, embed)
+                results = _apply_batch(core, resolver, group, batch, extractions, replay, embed, summaries)
                 for result in results:
                     _count(report, result)
                 advance(len(batch))
@@ -217,7 +220,7 @@ def _extract_all(
 def _apply_batch(
     core: Core, resolver: EntityResolver, group: str, batch: Sequence[Episode],
     extractions: Sequence[tuple[Extraction, list[str]]],
-    replay: bool, embed: bool | None,
+    replay: bool, embed: bool | None, summaries: bool | None,
 ) -> list[IngestResult]:
     resolver.prefetch(new_names(core, group, [x for x, _ in extractions]))
 
@@ -229,7 +232,8 @@ def _apply_batch(
             results.append(apply_episode(core, w, e, x, resolver, notes))
         return results
 
-    return core.write(group, run, embed=embed)
+    return core.write(group, run, embed=embed, summaries=summaries,
+                      texts=expected_texts(batch, [x for x, _ in extractions]))
 
 
 def _count(report: ImportReport, result: IngestResult) -> None:

@@ -55,7 +55,7 @@ def read_fact_rows(path: Path) -> Iterator[tuple[int, dict[str, Any] | str]]:
 
 def import_facts(
     core: Core, path: str | Path, *, group_id: str = DEFAULT_GROUP, strict: bool = False,
-    embed: bool | None = None, progress: bool = False,
+    embed: bool | None = None, progress: bool = False, summaries: bool | None = None,
 ) -> FactFileReport:
     """Load a CSV or JSONL file of structured facts; bad lines are reported with file and line
     and skipped (``strict``: the first one raises and nothing is written)."""
@@ -74,7 +74,8 @@ def import_facts(
         lines.append(line)
         items.append(fields)
     try:
-        bulk = add_facts(core, items, group_id=group_id, strict=strict, embed=embed, progress=progress)
+        bulk = add_facts(core, items, group_id=group_id, strict=strict, embed=embed, summaries=summaries,
+                         progress=progress)
     except InvalidInput as exc:  # strict: "item N: ..." names the line instead
         index, _, reason = str(exc).partition(": ")
         line = lines[int(index.removeprefix("item "))] if index.startswith("item ") else 0

@@ -17,7 +17,7 @@ from temporal_graph.core.time import TimeLike
 from temporal_graph.llm import LLMClient
 
 from .batch import BATCH_EPISODES, import_file
-from .pipeline import CONTEXT_EPISODES, apply_episode, extract, make_episode, new_names
+from .pipeline import CONTEXT_EPISODES, apply_episode, expected_texts, extract, make_episode, new_names
 from .resolution import EntityResolver
 
 
@@ -97,7 +97,8 @@ class Ingestion:
         extraction, warnings = extract(self.extractor, episode, context)
         resolver = self.resolver()
         resolver.prefetch(new_names(core, group_id, [extraction]))
-        return core.write(group_id, lambda w: apply_episode(core, w, episode, extraction, resolver, warnings))
+        return core.write(group_id, lambda w: apply_episode(core, w, episode, extraction, resolver, warnings),
+                          texts=expected_texts([episode], [extraction]))
 
     def import_file(
         self,
@@ -109,12 +110,13 @@ class Ingestion:
         strict: bool = False,
         replay: bool = False,
         embed: bool | None = None,
+        summaries: bool | None = None,
         batch_size: int = BATCH_EPISODES,
     ) -> ImportReport:
         """Import a chat log: ordered, idempotent, resumable (see :func:`ingestion.batch.import_file`)."""
         return import_file(self.core, path, extractor=self.extractor, resolver=self.resolver(embed),
                            format=format, group_id=group_id, progress=progress, strict=strict,
-                           replay=replay, embed=embed, batch_size=batch_size)
+                           replay=replay, embed=embed, summaries=summaries, batch_size=batch_size)
 
 
 def default_extractor(core: Core) -> Extractor:

@@ -9,14 +9,15 @@ from __future__ import annotations
 
 import logging
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from datetime import datetime, timedelta
 
 from temporal_graph.core import Core
+from temporal_graph.core.embeddings import item_text
 from temporal_graph.core.errors import InvalidInput, LLMOutputError
 from temporal_graph.core.extraction import ExtractedFact, Extraction, Extractor
 from temporal_graph.core.model import Entity, Episode, Fact, IngestResult
-from temporal_graph.core.names import check_group, clean_name, name_key, normalize_relation
+from temporal_graph.core.names import check_group, clean_name, fact_words, name_key, normalize_relation
 from temporal_graph.core.rules import claimant
 from temporal_graph.core.time import TimeLike, resolve_time
 from temporal_graph.core.writer import FactWriter, episode_id_for
@@ -91,6 +92,16 @@ def new_names(core: Core, group_id: str, extractions: Sequence[Extraction]) -> l
     """Names in these extractions that no entity of the group has yet (those need embedding)."""
     names = {n for x in extractions for f in x.facts for n in (f.subject, f.object, f.replaces) if n}
     return [n for n in names if n.strip() and core.store.entity_by_key(group_id, name_key(n)) is None]
+
+
+def expected_texts(episodes: Sequence[Episode], extractions: Sequence[Extraction]) -> Iterator[str]:
+    """What writing these episodes will embed besides new names (the resolver has those): the
+    episodes and their facts' texts, encoded before the write's transaction opens."""
+    yield from (item_text(e) for e in episodes)
+    for x in extractions:
+        for f in x.facts:
+            if f.kind != "ending" and f.object:
+                yield f.text or fact_words(f.subject, normalize_relation(f.relation), f.object)
 
 
 def apply_episode(

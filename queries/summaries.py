@@ -1,33 +1,41 @@
 """Entity summaries: what the memory currently believes about an entity, in a few sentences.
 
 A summary is derived from the entity's facts (as subject or object) that are currently believed
-and have not ended by the time of the write. It is refreshed after every write that changed those
-facts and kept as versions in transaction time, so ``summary(..., known_at=t)`` shows the summary
-as the memory believed it at ``t``.
+and have not ended by the time of the write. It is refreshed inside every write that changed
+those facts, in the write's own transaction (``Core.summarizer``), so a crash never leaves a row
+without its summary; versions are kept in transaction time, so ``summary(..., known_at=t)`` shows
+the summary as the memory believed it at ``t``.
 
-- Offline: one deterministic sentence per fact, newest first, cut to ``Core.summary_chars``.
-- With an LLM (``Core.llm`` set): one call once the entity gained at least
-  ``Core.summary_llm_every`` facts since its last LLM-written summary. Between calls that summary
-  is kept as long as every fact it was made from is still believed; when one is not (a
-  contradiction, a retraction), or the call fails, the offline summary takes its place, so a
-  summary never states what the memory no longer believes.
+- Offline: one deterministic sentence per fact, newest first, cut to ``Core.summary_chars``. The
+  facts are read newest first from the store, a page at a time, only as many as the cap lets the
+  summary state: the work of a refresh does not grow with the entity's history.
+- With an LLM (``Core.llm`` set): once the entity gained at least ``Core.summary_llm_every`` facts
+  since its last LLM-written summary, the write commits the offline summary and, after the commit,
+  one call rewrites it from the newest ``LLM_MAX_FACTS`` facts; the rewrite replaces the offline
+  version only if no later write replaced it first. Between calls that summary is kept as long as
+  every fact it was made from is still believed; when one is not (a contradiction, a retraction),
+  the offline summary takes its place. If the call fails (or the process dies first), the offline
+  summary stands: a summary never states what the memory no longer believes, and is never missing.
 """
 
 from __future__ import annotations
 
 import logging
 import uuid
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
 from datetime import datetime
+from functools import partial
+from itertools import chain, islice
 from typing import Literal
 
 from pydantic import BaseModel, Field
 
 from temporal_graph.core import DEFAULT_GROUP, Core
-from temporal_graph.core.errors import LLMError, NotFound
+from temporal_graph.core.errors import LLMError, NotFound, StoreError
 from temporal_graph.core.model import Entity, EntitySummary, Fact
-from temporal_graph.core.names import check_group, relation_phrase
-from temporal_graph.core.stores.protocol import FactQuery
+from temporal_graph.core.names import check_group, fact_words
+from temporal_graph.core.writer import FactWriter
 
 from .answer_text import date_text
 
@@ -36,6 +44,8 @@ log = logging.getLogger(__name__)
 Action = Literal["keep", "offline", "llm", "end"]
 # At most this many facts go into one LLM prompt (the newest); the rest are left out.
 LLM_MAX_FACTS = 50
+# Facts an offline refresh reads at a time, newest first (a 600-character summary states ~15).
+PAGE = 16
 _SYSTEM = (
     "You write the memory's summary of one entity from the facts it currently believes. "
     "Use only these facts; prefer the newest; keep dates; no speculation. "
@@ -49,8 +59,11 @@ class _LLMSummary(BaseModel):
 
 # -- pure rules ------------------------------------------------------------------------------------
 def newest_first(facts: Iterable[Fact]) -> list[Fact]:
-    """Latest start first (a fact with no known start counts from when it was recorded)."""
-    return sorted(facts, key=lambda f: (f.valid_at or f.created_at, f.created_at, f.fact_id), reverse=True)
+    """Latest start first (a fact with no known start counts from when it was recorded), then the
+    latest recorded, then by relation and entity ids: the order :meth:`StoreTx.newest_facts` reads
+    them in."""
+    ties = sorted(facts, key=lambda f: (f.relation, f.subject_id, f.object_id, f.id))
+    return sorted(ties, key=lambda f: (f.valid_at or f.created_at, f.created_at), reverse=True)
 
 
 def _date(moment: datetime, granularity: str | None) -> str:
@@ -59,7 +72,7 @@ def _date(moment: datetime, granularity: str | None) -> str:
 
 def fact_sentence(fact: Fact) -> str:
     """``Alice lives in Berlin since March 2024.`` (a claim: ``Bob says Alice ...``)."""
-    words = f"{fact.subject} {relation_phrase(fact.relation)} {fact.object}"
+    words = fact_words(fact.subject, fact.relation, fact.object)
     start = fact.valid_at and _date(fact.valid_at, fact.attributes.get("valid_at_granularity"))
     end = fact.invalid_at and _date(fact.invalid_at, fact.attributes.get("invalid_at_granularity"))
     if start and end:
@@ -73,13 +86,14 @@ def fact_sentence(fact: Fact) -> str:
     return words + "."
 
 
-def offline_text(facts: Sequence[Fact], limit: int) -> tuple[str, tuple[str, ...]]:
-    """The sentences of ``facts`` (newest first) that fit in ``limit`` characters, and the ids
-    of the facts they state. A first sentence longer than the cap is cut with an ellipsis."""
+def offline_text(facts: Iterable[Fact], limit: int) -> tuple[str, tuple[str, ...]]:
+    """The sentences of ``facts`` (given newest first) that fit in ``limit`` characters, and the
+    ids of the facts they state; reads ``facts`` only as far as it needs. A first sentence longer
+    than the cap is cut with an ellipsis."""
     parts: list[str] = []
     used: list[str] = []
     size = 0
-    for fact in newest_first(facts):
+    for fact in facts:
         sentence = fact_sentence(fact)
         extra = len(sentence) + (1 if parts else 0)
         if size + extra > limit:
@@ -97,8 +111,9 @@ def choose_action(
     facts: Sequence[Fact], current: EntitySummary | None, last_llm: EntitySummary | None, *,
     llm: bool, every: int,
 ) -> Action:
-    """What a refresh does for one entity: keep the current version, write an offline or an
-    LLM version, or end the summary (no facts left)."""
+    """What a refresh does for one entity, from its newest facts (any at all, offline; the newest
+    ``LLM_MAX_FACTS`` with an LLM): keep the current version, write an offline version (then, for
+    "llm", have the LLM rewrite it after the commit), or end the summary (no facts left)."""
     if not facts:
         return "end" if current is not None else "keep"
     if not llm:
@@ -113,20 +128,21 @@ def choose_action(
 
 
 # -- reading the store -----------------------------------------------------------------------------
-def entity_facts(core: Core, group_id: str, entity_id: str, at: datetime) -> list[Fact]:
-    """The entity's currently believed facts (as subject or object) that have not ended at ``at``."""
-    rows = {
-        f.id: f
-        for query in (FactQuery(group_id, subject_id=entity_id), FactQuery(group_id, object_id=entity_id))
-        for f in core.store.facts(query)
-    }
-    return [f for f in rows.values() if f.invalid_at is None or f.invalid_at > at]
+def newest_facts(w: FactWriter, entity_id: str, page: int = PAGE) -> Iterator[Fact]:
+    """The entity's facts newest first, read from the store ``page`` at a time, as they are used."""
+    offset = 0
+    while True:
+        rows = w.newest_facts(entity_id, limit=page, offset=offset)
+        yield from rows
+        if len(rows) < page:
+            return
+        offset += page
 
 
 def _llm_text(core: Core, entity: Entity, facts: Sequence[Fact]) -> tuple[str, tuple[str, ...]] | None:
     """The LLM's summary of ``facts`` (newest first, at most LLM_MAX_FACTS), or None when it fails."""
     assert core.llm is not None
-    chosen = newest_first(facts)[:LLM_MAX_FACTS]
+    chosen = list(facts)[:LLM_MAX_FACTS]
     lines = "\n".join(f"- {fact_sentence(f)}" for f in chosen)
     messages = [
         {"role": "system", "content": _SYSTEM.replace("LIMIT", str(core.summary_chars))},
@@ -135,7 +151,7 @@ def _llm_text(core: Core, entity: Entity, facts: Sequence[Fact]) -> tuple[str, t
     try:
         answer = core.llm.structured(messages, _LLMSummary, purpose="summary")
     except (LLMError, LookupError) as exc:  # LookupError: a scripted client ran out of answers
-        log.warning("summary of %s: the LLM failed (%s); writing the offline summary", entity.name, exc)
+        log.warning("summary of %s: the LLM failed (%s); the offline summary stands", entity.name, exc)
         return None
     text = " ".join(answer.summary.split())
     if not text:
@@ -146,46 +162,74 @@ def _llm_text(core: Core, entity: Entity, facts: Sequence[Fact]) -> tuple[str, t
 
 
 # -- refreshing ------------------------------------------------------------------------------------
-def refresh_summaries(
-    core: Core, group_id: str, entity_ids: Iterable[str], at: datetime
-) -> list[EntitySummary]:
-    """Bring the summaries of ``entity_ids`` up to date with their facts; the new versions start at
-    ``at`` (the write's transaction time; never before the version they supersede). Returns them."""
-    ids = list(dict.fromkeys(entity_ids))
-    if not ids:
-        return []
-    entities = {e.id: e for e in core.store.entities(group_id, ids=ids)}
+@dataclass(frozen=True)
+class _Rewrite:
+    """An LLM rewrite to try once the write has committed: of ``expected``, the version current then."""
+
+    entity: Entity
+    facts: list[Fact]
+    expected: str
+
+
+def refresh_in_write(core: Core, w: FactWriter) -> None:
+    """``Core.summarizer``: bring the summaries of the entities ``w`` changed up to date with their
+    facts, in ``w``'s transaction; new versions start at the write's time (never before the version
+    they supersede). LLM rewrites are left for after the commit."""
+    llm = core.llm is not None
     versions: list[EntitySummary] = []
     ended: list[tuple[str, datetime]] = []
-    for entity_id in ids:
-        entity = entities.get(entity_id)
-        if entity is None:
-            continue
+    rewrites: list[_Rewrite] = []
+    for entity in w.entities_by_id(list(w.touched)):
         # Older versions matter only for counting the facts gained since the last LLM summary.
-        history = core.store.summaries(group_id, entity_id, all_versions=core.llm is not None)
+        history = w.summaries(entity.id, all_versions=llm)
         current = next((s for s in history if s.expired_at is None), None)
         last_llm = max((s for s in history if s.method == "llm"), key=lambda s: s.created_at, default=None)
-        when = max(at, current.created_at) if current is not None else at
-        facts = entity_facts(core, group_id, entity_id, at)
-        action = choose_action(facts, current, last_llm, llm=core.llm is not None,
-                               every=core.summary_llm_every)
+        when = max(w.now, current.created_at) if current is not None else w.now
+        facts = newest_facts(w, entity.id, LLM_MAX_FACTS if llm else PAGE)
+        window = list(islice(facts, LLM_MAX_FACTS if llm else 1))
+        action = choose_action(window, current, last_llm, llm=llm, every=core.summary_llm_every)
         if action == "end":
-            ended.append((entity_id, when))
+            ended.append((entity.id, when))
             continue
         if action == "keep":
             continue
-        made = _llm_text(core, entity, facts) if action == "llm" else None
-        method: Literal["offline", "llm"] = "llm" if made is not None else "offline"
-        text, fact_ids = made or offline_text(facts, core.summary_chars)
-        if current is not None and (current.text, current.method) == (text, method):
-            continue  # nothing a reader would see changed
-        versions.append(EntitySummary(
-            id=uuid.uuid4().hex, group_id=group_id, entity_id=entity_id, entity=entity.name, text=text,
-            method=method, fact_ids=fact_ids, created_at=when,
-        ))
-    if versions or ended:
-        core.store.apply_summaries(group_id, versions, ended)
-    return versions
+        text, fact_ids = offline_text(chain(window, facts), core.summary_chars)
+        expected = current.id if current is not None else ""
+        if current is None or (current.text, current.method) != (text, "offline"):
+            version = EntitySummary(id=uuid.uuid4().hex, group_id=w.group_id, entity_id=entity.id,
+                                    entity=entity.name, text=text, fact_ids=fact_ids, created_at=when)
+            versions.append(version)
+            expected = version.id
+        if action == "llm":
+            rewrites.append(_Rewrite(entity, window, expected))
+    w.write_summaries(versions, ended, refreshed=list(w.touched))
+    if rewrites:
+        w.after_commit.append(partial(_rewrite_with_llm, core, w.group_id, rewrites))
+
+
+def _rewrite_with_llm(core: Core, group_id: str, rewrites: Sequence[_Rewrite]) -> None:
+    """After a write committed: the LLM's summaries replace the offline ones it wrote, unless a
+    later write has replaced those already. A failure leaves the offline summaries as they are."""
+    made = [(r, found) for r in rewrites if (found := _llm_text(core, r.entity, r.facts)) is not None]
+    if not made:
+        return
+
+    def swap(w: FactWriter) -> None:
+        versions = []
+        for r, (text, fact_ids) in made:
+            current = next(iter(w.summaries(r.entity.id)), None)
+            if current is None or current.id != r.expected:
+                continue  # a later write changed the facts: its summary stands
+            versions.append(EntitySummary(
+                id=uuid.uuid4().hex, group_id=group_id, entity_id=r.entity.id, entity=r.entity.name,
+                text=text, method="llm", fact_ids=fact_ids, created_at=max(w.now, current.created_at),
+            ))
+        w.write_summaries(versions)
+
+    try:
+        core.write(group_id, swap, embed=False, summaries=False)
+    except StoreError as exc:  # the store is busy or gone: the offline summaries stand
+        log.warning("LLM summaries of group %s not stored (%s); the offline summaries stand", group_id, exc)
 
 
 def summary(

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime, tzinfo
+from functools import partial
 from pathlib import Path as FilePath
 from typing import Any
 
@@ -61,7 +62,6 @@ from .core.model import (
 from .core.ontology import Ontology
 from .core.stores.protocol import Store
 from .core.time import UTC, Clock, TimeLike, system_clock
-from .core.writer import FactWriter
 from .llm import LLMClient
 
 
@@ -86,13 +86,16 @@ class TemporalGraph:
         trust: str = "speaker",
         summary_chars: int = SUMMARY_CHARS,
         summary_llm_every: int = SUMMARY_LLM_EVERY,
+        summaries: bool = True,
     ) -> None:
         self.core = Core(
             store, clock=clock or system_clock, ontology=ontology or Ontology.default_personal(), llm=llm,
             zone=zone, embed=embed, max_message_chars=max_message_chars, trust=trust,
             embedder_override=embedder, summary_chars=summary_chars, summary_llm_every=summary_llm_every,
+            summaries=summaries,
         )
-        self.core.after_write.append(self._refresh_summaries)
+        # Entity summaries are refreshed inside each write's transaction, by the query layer's rules.
+        self.core.summarizer = partial(queries.summaries.refresh_in_write, self.core)
         # The ingestion layer of this memory, made on first use: it keeps the extractor and the
         # entity resolver, so nothing of ingestion's is stored on the memory itself.
         self._ingestion: Ingestion | None = None
@@ -170,6 +173,12 @@ class TemporalGraph:
         return self.core.embed
 
     @property
+    def summaries(self) -> bool:
+        """Whether each write refreshes the summaries of the entities it changed (False, for bulk
+        loads: leave it to :meth:`refresh_summaries`)."""
+        return self.core.summaries
+
+    @property
     def max_message_chars(self) -> int:
         """The longest message ``add_episode`` and imports accept, in characters."""
         return self.core.max_message_chars
@@ -234,6 +243,7 @@ class TemporalGraph:
         embed: bool | None = None,
         progress: bool = False,
         batch_size: int = bulk.BATCH_FACTS,
+        summaries: bool | None = None,
     ) -> BulkReport:
         """Load many structured facts at once: the same rows as calling :meth:`add_fact` for each,
         in order, but each (subject, relation) timeline is derived once and only final rows are
@@ -242,9 +252,12 @@ class TemporalGraph:
         Items are :class:`FactInput`, mappings with its fields, or tuples ``(subject, relation,
         object[, valid_at[, invalid_at]])``. A bad item is reported in the result and skipped;
         with ``strict=True`` the first one raises :class:`InvalidInput` before anything is written.
+        Each batch commits with its vectors (``embed=False``: none, :meth:`reindex` later) and
+        entity summaries (``summaries=False``: none, :meth:`refresh_summaries` later); a load
+        stopped part way is completed by running it again.
         """
         return bulk.add_facts(self.core, facts, group_id=group_id, strict=strict, embed=embed,
-                              progress=progress, batch_size=batch_size)
+                              summaries=summaries, progress=progress, batch_size=batch_size)
 
     def end_fact(
         self,
@@ -265,10 +278,17 @@ class TemporalGraph:
         return writes.retract_fact(self.core, subject, relation, object, group_id=group_id)
 
     def reindex(self, group_id: str | None = None, *, progress: bool = False, batch_size: int = 256) -> int:
-        """Embed every record that has no vector yet (after an import with ``embed=False``, or
-        from a version that embedded lazily). Idempotent; returns how many were embedded.
-        ``group_id=None`` covers every group."""
+        """Repair derived data: embed every record that has no vector yet (after an import with
+        ``embed=False``, or from a version that embedded lazily), then rebuild missing or stale
+        entity summaries (:meth:`refresh_summaries`). Idempotent; returns how many records it
+        embedded or summarized. ``group_id=None`` covers every group."""
         return writes.reindex(self.core, group_id, progress=progress, batch_size=batch_size)
+
+    def refresh_summaries(self, group_id: str | None = None, *, progress: bool = False) -> int:
+        """Bring every entity summary up to date with the entity's facts: those a load with
+        ``summaries=False`` left out, or a file from an older version lacks. Idempotent; returns
+        how many summaries it wrote or ended. ``group_id=None`` covers every group."""
+        return writes.refresh_summaries(self.core, group_id, progress=progress)
 
     def forget(self, group_id: str) -> int:
         """Delete one group entirely (right to be forgotten); returns the number of records removed."""
@@ -361,29 +381,32 @@ class TemporalGraph:
     def import_file(
         self, path: str | FilePath, *, format: str = "auto", group_id: str | None = None,
         progress: bool = True, strict: bool = False, replay: bool = False, embed: bool | None = None,
+        summaries: bool | None = None,
     ) -> ImportReport:
         """Import a chat log (JSONL, CSV, LoCoMo JSON, ChatGPT export): ordered, idempotent, resumable.
 
         ``group_id`` puts every message in one group (default: each conversation's id);
         ``strict`` stops at the first bad line with nothing written; ``replay`` uses each message's
         time as its transaction time (a replayed history) instead of the clock; ``embed=False``
-        leaves embedding to :meth:`reindex`.
+        leaves embedding to :meth:`reindex`, ``summaries=False`` entity summaries to
+        :meth:`refresh_summaries`. Each batch of messages commits with its vectors and summaries.
         """
         return self._ingest().import_file(
             _file_path(path), format=format, group_id=group_id, progress=progress, strict=strict,
-            replay=replay, embed=embed,
+            replay=replay, embed=embed, summaries=summaries,
         )
 
     def import_facts(
         self, path: str | FilePath, *, group_id: str = DEFAULT_GROUP, strict: bool = False,
-        embed: bool | None = None, progress: bool = False,
+        embed: bool | None = None, progress: bool = False, summaries: bool | None = None,
     ) -> FactFileReport:
         """Bulk-load structured facts from a CSV file (with a header) or JSON Lines, one fact per
         row with the fields of :class:`FactInput`, through :meth:`add_facts`. Bad lines are reported
         with file and line and skipped; ``strict`` stops at the first one with nothing written
         (see :mod:`ingestion.fact_files`)."""
         return ingestion.fact_files.import_facts(
-            self.core, _file_path(path), group_id=group_id, strict=strict, embed=embed, progress=progress
+            self.core, _file_path(path), group_id=group_id, strict=strict, embed=embed, progress=progress,
+            summaries=summaries,
         )
 
     # -- queries ---------------------------------------------------------------------------------
@@ -396,10 +419,6 @@ class TemporalGraph:
         return queries.summaries.summary(
             self.core, entity, known_at=self.core.optional_time(known_at, "known_at"), group_id=group_id
         )
-
-    def _refresh_summaries(self, group_id: str, writer: FactWriter) -> None:
-        """After each write (``Core.after_write``): the summaries of the entities it changed."""
-        queries.summaries.refresh_summaries(self.core, group_id, writer.touched, writer.now)
 
     def paths(
         self,

@@ -54,6 +54,7 @@ def _built() -> dict[str, list[tuple[str, list]]]:
         "missing_embeddings": [(sql.missing_embeddings(kind), ["g", 5]) for kind in RECORD_KINDS],
         "stored_vectors": [(sql.stored_vectors(kind), ["g"]) for kind in RECORD_KINDS],
         "set_embedding": [(sql.set_embedding(kind), [b"", "id"]) for kind in RECORD_KINDS],
+        "fact_vectors": [(sql.fact_vectors(2), ["g", "a", "b"])],
         "read_summaries": [sql.read_summaries("g", entity, k, every)
                            for entity in (None, "e") for k in (None, K) for every in (False, True)],
     }

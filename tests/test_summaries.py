@@ -7,11 +7,15 @@ import asyncio
 import json
 import re
 from collections.abc import Iterator
+from datetime import date, timedelta
 from pathlib import Path
 
 import pytest
 
-from temporal_graph import TemporalGraph
+from queries.summaries import PAGE
+from temporal_graph import Fact, TemporalGraph
+from temporal_graph.core.stores.protocol import FactQuery
+from temporal_graph.core.stores.sqlite import SQLiteStore
 from temporal_graph.errors import InvalidInput, NotFound
 from temporal_graph.llm.testing import ScriptedLLM
 
@@ -34,14 +38,62 @@ def test_the_summary_states_the_current_facts_newest_first(tg: TemporalGraph, ti
     assert tg.summary("Acme").text == "Alice works at Acme since June 2021."
 
 
-def test_a_bulk_load_summarizes_each_entity_once_from_all_its_batches(tg: TemporalGraph, tick) -> None:
+def test_a_bulk_load_commits_each_batch_with_its_summaries(tg: TemporalGraph, tick) -> None:
     tick()
     people = [(f"Person {i}", "lives in", "Paris", "2020") for i in range(6)]
     tg.add_facts([*people, ("Person 0", "works at", "Acme", "2021")], batch_size=2)
     paris = tg.core.store.summaries("default", tg.find_entity("Paris").id, all_versions=True)
-    assert len(paris) == 1  # one version, though six batches named Paris
-    assert all(f"Person {i} lives in Paris" in paris[0].text for i in range(6))
+    assert len(paris) == 3  # one version per batch that named Paris: each batch is complete alone
+    assert all(f"Person {i} lives in Paris" in tg.summary("Paris").text for i in range(6))
     assert tg.summary("Person 0").text.startswith("Person 0 works at Acme since 2021.")
+
+
+def test_a_bulk_load_without_summaries_leaves_them_to_refresh_summaries(tg: TemporalGraph, tick) -> None:
+    tick()
+    people = [(f"Person {i}", "lives in", "Paris", "2020") for i in range(6)]
+    tg.add_facts(people, batch_size=2, summaries=False)
+    assert tg.summary("Paris") is None and tg.core.store.summaries("default") == []
+    assert tg.refresh_summaries() == 7  # Paris and the six people, one version each
+    paris = tg.core.store.summaries("default", tg.find_entity("Paris").id, all_versions=True)
+    assert len(paris) == 1 and all(f"Person {i} lives in Paris" in paris[0].text for i in range(6))
+    assert tg.refresh_summaries() == 0  # nothing is stale any more
+    with TemporalGraph.open(":memory:", summaries=False, embed=False) as quiet:  # the memory's setting
+        quiet.add_fact("Ana", "lives in", "Rome")
+        assert quiet.summary("Ana") is None and quiet.summaries is False
+        assert quiet.refresh_summaries() == 2 and quiet.summary("Ana").text == "Ana lives in Rome."
+
+
+class CountingStore(SQLiteStore):
+    """The embedded store, counting the fact rows its reads return."""
+
+    rows_read = 0
+
+    def facts(self, query: FactQuery) -> list[Fact]:
+        found = super().facts(query)
+        self.rows_read += len(found)
+        return found
+
+    def newest_facts(self, group_id: str, entity_id: str, **kwargs) -> list[Fact]:
+        found = super().newest_facts(group_id, entity_id, **kwargs)
+        self.rows_read += len(found)
+        return found
+
+
+def test_a_summary_refresh_reads_only_the_facts_it_can_state(clock, tick) -> None:
+    store = CountingStore(":memory:")
+    with TemporalGraph(store, clock=clock, embed=False) as tg:
+        tick()
+        start = date(2000, 1, 1)
+        tg.add_facts([(f"Person {i:04d}", "lives in", "Paris", (start + timedelta(days=i)).isoformat())
+                      for i in range(1000)])
+        tick()
+        store.rows_read = 0
+        tg.add_fact("Newcomer", "lives in", "Paris", valid_at="2024-05-08")
+        assert store.rows_read <= 2 * PAGE + 2  # Paris has 1,001 facts; its summary states ~15
+        text = tg.summary("Paris").text
+        assert text.startswith("Newcomer lives in Paris since 2024-05-08. Person 0999 lives in Paris since "
+                               "2002-09-26. Person 0998 lives in Paris since 2002-09-25.")
+        assert len(text) <= 600 and tg.summary("Newcomer").text == "Newcomer lives in Paris since 2024-05-08."
 
 
 def test_a_contradiction_changes_the_summary_and_the_old_one_stays_readable(tg: TemporalGraph, tick) -> None:
@@ -126,6 +178,29 @@ def test_with_an_llm_a_contradiction_or_a_failed_call_falls_back_to_the_offline_
         summary = tg.summary("Alice")
         assert summary.method == "offline" and "Alice likes go." in summary.text
         assert _summary_requests(llm) == 2
+
+
+def test_an_llm_rewrite_never_replaces_a_summary_a_later_write_made(clock, tick) -> None:
+    """The rewrite runs after its write committed; a write that lands meanwhile has its own summary,
+    which the late rewrite must not overwrite with one made from older facts."""
+    tg = TemporalGraph.open(":memory:", clock=clock, embed=False, summary_chars=200, summary_llm_every=3)
+    calls: list[str] = []
+
+    def answer(request) -> dict:
+        calls.append(request.messages[-1]["content"])
+        if len(calls) == 1:  # while the first rewrite is out, another write lands
+            tg.add_fact("Alice", "likes", "golf")
+        return {"summary": f"rewrite {len(calls)}"}
+
+    tg.llm = ScriptedLLM(answer)
+    with tg:
+        tick()
+        for hobby in ("jazz", "chess", "tennis"):
+            tg.add_fact("Alice", "likes", hobby)
+        versions = tg.core.store.summaries("default", tg.find_entity("Alice").id, all_versions=True)
+        assert len(calls) == 2 and "golf" not in calls[0] and "golf" in calls[1]
+        assert tg.summary("Alice").text == "rewrite 2"  # made from the facts golf included
+        assert "rewrite 1" not in [v.text for v in versions]  # the stale rewrite was dropped
 
 
 def test_tgraph_show_prints_the_summary_the_current_facts_and_the_timeline(

@@ -17,7 +17,7 @@ from typing import Any
 from .bundle import DEFAULT_GROUP, Core
 from .errors import InvalidInput
 from .model import BulkError, BulkReport, Entity, FactInput
-from .names import check_group, name_key
+from .names import check_group, fact_words, name_key
 from .progress import progress_bar
 from .rules import check_interval
 from .writer import BulkStart, FactWriter
@@ -43,10 +43,13 @@ def add_facts(
     group_id: str = DEFAULT_GROUP,
     strict: bool = False,
     embed: bool | None = None,
+    summaries: bool | None = None,
     progress: bool = False,
     batch_size: int = BATCH_FACTS,
 ) -> BulkReport:
-    """Load ``facts`` into ``group_id`` (see :meth:`TemporalGraph.add_facts`)."""
+    """Load ``facts`` into ``group_id`` (see :meth:`TemporalGraph.add_facts`). Each batch is one
+    transaction with its vectors and entity summaries, so a load stopped at any point leaves every
+    committed batch complete, and running it again adds the rest."""
     started = time.perf_counter()
     check_group(group_id)
     report = BulkReport()
@@ -72,7 +75,6 @@ def add_facts(
         types.setdefault(name_key(fact.object), fact.object_type or core.ontology.object_type(fact.relation))
 
     created: set[str] = set()  # entities this load created: their keys need no reading
-    touched: dict[str, None] = {}  # entities whose facts changed, for the after-write hooks
 
     def load(w: FactWriter, batch: list[list[_Pending]]) -> None:
         seen = 0
@@ -87,16 +89,12 @@ def add_facts(
             report.rows_written += len(rows)
             report.errors += [BulkError(index=i, reason=reason) for i, reason in refused]
         report.entities_created += len(w.entities_created)
-        touched.update(w.touched)
 
     with progress_bar(progress, "loading facts", report.items - len(report.errors)) as advance:
         for batch in _key_batches(keys.values(), batch_size):
-            core.write(group_id, partial(load, batch=batch), embed=embed, hooks=False)
+            core.write(group_id, partial(load, batch=batch), embed=embed, summaries=summaries,
+                       texts=_texts(batch) if (core.embed if embed is None else embed) else ())
             advance(sum(len(items) for items in batch))
-    # The hooks (entity summaries) run once for the whole load, not per batch: an entity spread over
-    # many batches (a city every batch names) is summarized once, from all of its new facts.
-    if touched:
-        core.write(group_id, lambda w: w.touched.update(touched), embed=False)
     report.errors.sort(key=lambda e: e.index)
     report.seconds = time.perf_counter() - started
     return report
@@ -107,6 +105,17 @@ def _pending(index: int, item: Any, time_of: Callable[[Any, str], datetime | Non
     start, end = time_of(fact.valid_at, "valid_at"), time_of(fact.invalid_at, "invalid_at")
     check_interval(start, end)
     return _Pending(index, fact, start, end)
+
+
+def _texts(batch: list[list[_Pending]]) -> Iterable[str]:
+    """What a batch will embed: its facts' texts and the names it mentions (encoded before its
+    transaction opens; names of entities already known are encoded for nothing, at little cost)."""
+    for items in batch:
+        for p in items:
+            f = p.fact
+            yield f.text or fact_words(f.subject, f.relation, f.object)
+            yield f.subject
+            yield f.object
 
 
 def _start(item: _Pending, obj: Entity) -> BulkStart:

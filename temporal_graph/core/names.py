@@ -112,3 +112,8 @@ def quoted_terms(text: str) -> str | None:
 def relation_phrase(relation: str) -> str:
     """``LIVES_IN`` -> ``"lives in"``: a relation as words in a sentence."""
     return relation.lower().replace("_", " ")
+
+
+def fact_words(subject: str, relation: str, object: str) -> str:
+    """``Alice lives in Paris``: the text of a fact told without one."""
+    return f"{subject} {relation_phrase(relation)} {object}"

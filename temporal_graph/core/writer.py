@@ -10,14 +10,14 @@ the next statement in the same transaction sees it.
 from __future__ import annotations
 
 import uuid
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
 from .errors import InvalidInput
-from .model import DEFAULT_IMPORTANCE, Assertion, AssertionKind, Entity, Episode, Fact
-from .names import clean_name, name_key, normalize_relation, relation_phrase
+from .model import DEFAULT_IMPORTANCE, Assertion, AssertionKind, Entity, EntitySummary, Episode, Fact
+from .names import clean_name, fact_words, name_key, normalize_relation
 from .ontology import Ontology
 from .rules import (
     Plan,
@@ -102,6 +102,10 @@ class FactWriter:
     _rows: dict[str, Fact] = field(default_factory=dict)  # rows inserted by this write, still current
     # Ids of the entities whose facts this write changed (as subject or object), in first-touch order.
     touched: dict[str, None] = field(default_factory=dict)
+    # Work to do once the transaction has committed (an LLM rewrite of a summary written in it):
+    # it may fail or never run without leaving anything missing.
+    after_commit: list[Callable[[], None]] = field(default_factory=list)
+    summaries_written: int = 0  # summary versions written or ended by this write
 
     # -- reading inside the transaction ----------------------------------------------------------
     def existing(self, name: str) -> Entity | None:
@@ -119,6 +123,44 @@ class FactWriter:
     def current_rows(self, subject: Entity, relation: str) -> list[Fact]:
         """The rows of ``subject relation *`` believed now (unexpired), every object and claimant."""
         return self._tx.current_rows(self.group_id, subject.id, normalize_relation(relation))
+
+    # -- data derived from the rows, kept in the same transaction -----------------------------------
+    def newest_facts(self, entity_id: str, *, limit: int, offset: int = 0) -> list[Fact]:
+        """The entity's current rows not ended at this write's time, newest first (see
+        :meth:`StoreTx.newest_facts`), as this write leaves them."""
+        return self._tx.newest_facts(self.group_id, entity_id, at=self.now, limit=limit, offset=offset)
+
+    def summaries(self, entity_id: str, *, all_versions: bool = False) -> list[EntitySummary]:
+        """The entity's current summary (a list of at most one), or every version of it."""
+        return self._tx.summaries(self.group_id, entity_id, all_versions=all_versions)
+
+    def write_summaries(
+        self, versions: Sequence[EntitySummary], ended: Sequence[tuple[str, datetime]] = (),
+        refreshed: Sequence[str] = (),
+    ) -> None:
+        """Each of ``versions`` supersedes its entity's current summary; each ``(entity_id, at)`` of
+        ``ended`` ends that entity's summary with no successor; the entities ``refreshed`` (those
+        too, and those whose summary stays as it is) no longer wait for a refresh."""
+        changes = ChangeSet(summaries=list(versions),
+                            summaries_ended=[(self.group_id, e, at) for e, at in ended],
+                            summary_due=[(self.group_id, e, False) for e in refreshed])
+        if changes:
+            self._tx.apply(changes)
+            self.summaries_written += len(versions) + len(ended)
+
+    def summaries_due(self, entity_ids: Sequence[str]) -> None:
+        """These entities' facts changed and their summaries were not refreshed: mark them for
+        ``refresh_summaries``."""
+        if entity_ids:
+            self._tx.apply(ChangeSet(summary_due=[(self.group_id, e, True) for e in entity_ids]))
+
+    def stored_fact_vectors(self, fact_ids: Sequence[str]) -> dict[str, list[float]]:
+        """Vectors already stored on versions of these facts, by text (see :meth:`StoreTx.fact_vectors`)."""
+        return self._tx.fact_vectors(self.group_id, list(fact_ids)) if fact_ids else {}
+
+    def write_vectors(self, changes: ChangeSet) -> None:
+        """Store the vectors of ``changes`` (what this write added, embedded) in this transaction."""
+        self._tx.apply(changes)
 
     # -- entities ------------------------------------------------------------------------------
     def entity(self, name: str, *, type: str | None = None, what: str = "name") -> Entity:
@@ -199,7 +241,7 @@ class FactWriter:
             )
         statement = self._assertion(
             assertions, subject, relation, obj.id, "start", at=at, until=invalid_at,
-            episode_id=episode_id, text=text or f"{subject.name} {relation_phrase(relation)} {obj.name}",
+            episode_id=episode_id, text=text or fact_words(subject.name, relation, obj.name),
             confidence=confidence, importance=importance, attributes=attributes,
         )
         plan, segments = self._apply(subject, relation, [*assertions, statement], statement)
@@ -284,7 +326,7 @@ class FactWriter:
                 object_id=item.object.id, kind="start", created_at=created_at, seq=seq, at=at,
                 until=item.invalid_at, episode_id=item.episode_id, confidence=item.confidence,
                 importance=item.importance, attributes=_attributed(item.attributes, None),
-                text=item.text or f"{subject.name} {relation_phrase(relation)} {item.object.name}",
+                text=item.text or fact_words(subject.name, relation, item.object.name),
             )
             every = [*assertions, *added, statement]
             # Alone on its key a start always holds; next to others it may lose a same-instant tie,

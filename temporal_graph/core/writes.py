@@ -1,4 +1,5 @@
-"""The write verbs: add a fact, end it, retract it, embed what has no vector, forget a group.
+"""The write verbs: add a fact, end it, retract it, repair derived data (vectors, summaries),
+forget a group.
 
 Plain functions of a :class:`~temporal_graph.core.Core`, as :mod:`~temporal_graph.core.reads` holds
 the reads: the facade's ``add_fact``/``end_fact``/``retract_fact``/``reindex``/``forget`` forward
@@ -9,7 +10,8 @@ transaction of :meth:`Core.write`. A fact to write is a :class:`FactInput` (the 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from functools import partial
 from typing import Any
 
 from pydantic import ValidationError
@@ -17,7 +19,7 @@ from pydantic import ValidationError
 from .bundle import DEFAULT_GROUP, Core
 from .errors import InvalidInput
 from .model import Entity, Episode, Fact, FactInput, RecordKind
-from .names import check_group, clean_name, normalize_relation
+from .names import check_group, clean_name, fact_words, normalize_relation
 from .progress import progress_bar
 from .stores.protocol import FactQuery
 from .time import TimeLike
@@ -78,7 +80,16 @@ def add_fact(core: Core, fact: FactInput | Mapping[str, Any], *, group_id: str =
                                "same instant")
         return outcome.fact
 
-    return core.write(group_id, run)
+    return core.write(group_id, run, texts=_expected_texts(core, group_id, fact))
+
+
+def _expected_texts(core: Core, group_id: str, fact: FactInput) -> Iterator[str]:
+    """What ``add_fact`` will embed: its text and the names it adds, spelled as the group already
+    spells them (read only when the write embeds)."""
+    found = [(name, core.find_entity(name, group_id)) for name in (fact.subject, fact.object)]
+    subject, obj = (name if e is None else e.name for name, e in found)
+    yield fact.text or fact_words(subject, fact.relation, obj)
+    yield from (name for name, e in found if e is None)
 
 
 def end_fact(
@@ -120,10 +131,11 @@ def retract_fact(
 
 
 def reindex(core: Core, group_id: str | None = None, *, progress: bool = False, batch_size: int = 256) -> int:
-    """Embed every record that has no vector yet, in batches; returns how many were embedded.
-    ``group_id=None`` covers every group."""
+    """Repair derived data: embed every record that has no vector yet, then bring stale or missing
+    entity summaries up to date (:func:`refresh_summaries`), in batches; returns how many records
+    it embedded or summarized. ``group_id=None`` covers every group."""
     store = core.store
-    groups = [check_group(group_id)] if group_id is not None else store.groups()
+    groups = _groups(core, group_id)
     loaders: dict[str, Callable[[str, list[str]], Sequence[Fact | Entity | Episode]]] = {
         RecordKind.ENTITY: lambda g, ids: store.entities(g, ids=ids),
         RecordKind.EPISODE: lambda g, ids: store.episodes(g, ids=ids),
@@ -139,7 +151,40 @@ def reindex(core: Core, group_id: str | None = None, *, progress: bool = False, 
                         break
                     done += core.embed_records(records)
                     advance(len(records))
+    return done + refresh_summaries(core, group_id, progress=progress, batch_size=batch_size)
+
+
+def refresh_summaries(
+    core: Core, group_id: str | None = None, *, progress: bool = False, batch_size: int = 256
+) -> int:
+    """Rewrite the summaries of the entities whose facts changed since their summary was made, or
+    that have none (after a load with ``summaries=False``, or in a file an older version wrote),
+    ``batch_size`` entities a transaction; returns how many summaries it wrote or ended.
+    ``group_id=None`` covers every group."""
+    if core.summarizer is None:
+        return 0
+    done = 0
+    with progress_bar(progress, "summarizing", total=None) as advance:
+        for group in _groups(core, group_id):
+            after = ""
+            while ids := core.store.stale_summaries(group, at=core.now(), after=after, limit=batch_size):
+                after = ids[-1]
+                writers: list[FactWriter] = []
+                core.write(group, partial(_summarize, ids=ids, writers=writers), embed=False, summaries=True)
+                done += writers[-1].summaries_written
+                advance(len(ids))
     return done
+
+
+def _summarize(w: FactWriter, ids: Sequence[str], writers: list[FactWriter]) -> None:
+    """Mark ``ids`` as changed, so the write's summary refresh covers them (``writers``: to read
+    how many it wrote once it has)."""
+    w.touched.update(dict.fromkeys(ids))
+    writers.append(w)
+
+
+def _groups(core: Core, group_id: str | None) -> list[str]:
+    return [check_group(group_id)] if group_id is not None else core.store.groups()
 
 
 def forget(core: Core, group_id: str) -> int:

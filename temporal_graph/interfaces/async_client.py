@@ -248,6 +248,7 @@ class AsyncTemporalGraph:
     import_file = _mirror(TemporalGraph.import_file, "extract", prepare=_quiet)
     import_facts = _mirror(TemporalGraph.import_facts, "write")
     reindex = _mirror(TemporalGraph.reindex, "write")
+    refresh_summaries = _mirror(TemporalGraph.refresh_summaries, "write")
     forget = _mirror(TemporalGraph.forget, "write")
 
     now = _mirror(TemporalGraph.now)

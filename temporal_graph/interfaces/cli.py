@@ -290,6 +290,9 @@ SUBJECT_FILTERS = (arg("--relation", help="only this relation (e.g. LIVES_IN or 
 STATEMENT = (arg("subject", help="the entity the fact is about, e.g. Alice"),
              arg("relation", help="the relation, e.g. LIVES_IN or 'lives in'"))
 OUTPUT = arg("--output", "-o", metavar="FILE", help="write to this file instead of standard output")
+NO_SUMMARIES = arg("--no-summaries", action="store_true",
+                   help="do not refresh entity summaries while loading (faster bulk load; "
+                        "run 'tgraph reindex' afterwards)")
 
 
 def _facts(title: str | Callable[[argparse.Namespace], str], *, versions: bool = False) -> Show:
@@ -311,11 +314,13 @@ def _facts(title: str | Callable[[argparse.Namespace], str], *, versions: bool =
              help="record each message at its own time in transaction time too (a replayed history)"),
          arg("--no-embed", action="store_true",
              help="do not embed while importing (faster bulk load; run 'tgraph reindex' before searching)"),
+         NO_SUMMARIES,
          show=lambda report, args, out: render.import_report(out, report, _db_flags(args)), creates_db=True)
 def _import(tg: TemporalGraph, args: argparse.Namespace) -> ImportReport:
     return tg.import_file(args.path, format=args.format, group_id=args.group,
                           progress=not (args.quiet or args.json), strict=args.strict, replay=args.replay,
-                          embed=False if args.no_embed else None)
+                          embed=False if args.no_embed else None,
+                          summaries=False if args.no_summaries else None)
 
 
 @command("import-facts", "bulk-load structured facts from CSV (with a header) or JSONL",
@@ -324,10 +329,12 @@ def _import(tg: TemporalGraph, args: argparse.Namespace) -> ImportReport:
          STRICT, QUIET,
          arg("--no-embed", action="store_true",
              help="do not embed the facts (faster; run 'tgraph reindex' before searching)"),
+         NO_SUMMARIES,
          show=lambda report, args, out: render.fact_file_report(out, report, group(args)), creates_db=True)
 def _import_facts(tg: TemporalGraph, args: argparse.Namespace) -> Any:
     return tg.import_facts(args.path, group_id=group(args), strict=args.strict,
-                           embed=False if args.no_embed else None, progress=not (args.quiet or args.json))
+                           embed=False if args.no_embed else None, progress=not (args.quiet or args.json),
+                           summaries=False if args.no_summaries else None)
 
 
 @command("add-fact", "record that SUBJECT RELATION OBJECT holds (contradictions follow the relation's rules)",
@@ -381,10 +388,12 @@ def _add_episode(tg: TemporalGraph, args: argparse.Namespace) -> IngestResult:
                           group_id=group(args), source=args.source, source_id=args.source_id)
 
 
-@command("reindex", "embed every record that has no vector yet (all groups unless --group)", QUIET,
-         show=lambda done, args, out: out.print(f"embedded {done['embedded']} records"))
+@command("reindex", "embed every record that has no vector yet and rebuild missing or stale entity summaries "
+                    "(all groups unless --group)", QUIET,
+         show=lambda done, args, out: out.print(f"repaired {done['repaired']} records "
+                                                "(vectors and summaries)"))
 def _reindex(tg: TemporalGraph, args: argparse.Namespace) -> dict[str, int]:
-    return {"embedded": tg.reindex(args.group, progress=not (args.quiet or args.json))}
+    return {"repaired": tg.reindex(args.group, progress=not (args.quiet or args.json))}
 
 
 # -- reading ---------------------------------------------------------------------------------------

@@ -4,9 +4,10 @@ forgetting a group removes its summaries."""
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from temporal_graph import EntitySummary, TemporalGraph
+from temporal_graph.core.time import UTC
 
 
 def _version(group: str, entity_id: str, text: str, at, *, method: str = "offline") -> EntitySummary:
@@ -49,3 +50,48 @@ def test_forget_removes_the_summaries_of_the_group_only(tg: TemporalGraph, tick,
     tg.forget(g)
     assert tg.core.store.summaries(g, all_versions=True) == []
     assert sorted(s.entity for s in tg.core.store.summaries(other)) == ["Ana", "Rome"]
+
+
+def test_newest_facts_come_newest_first_a_page_at_a_time(tg: TemporalGraph, clock, tick, groups) -> None:
+    g, other = groups(), groups("other")
+    tick()
+    tg.add_fact("Ana", "lives in", "Rome", valid_at="2001", group_id=g)
+    tg.add_fact("Ana", "likes", "jazz", group_id=g)  # no start: counts from when it was recorded
+    tg.add_fact("Bo", "knows", "Ana", valid_at="2010", group_id=g)  # Ana as the object
+    tg.add_fact("Ana", "works at", "Acme", valid_at="2005", invalid_at="2008", group_id=g)  # ended
+    tg.add_fact("Ana", "knows", "Ana", valid_at="2015", group_id=g)  # both sides: counted once
+    tg.add_fact("Ana", "lives in", "Rome", valid_at="2001", group_id=other)
+    store, ana = tg.core.store, tg.find_entity("Ana", g).id
+    rows = store.newest_facts(g, ana, at=clock(), limit=10)
+    assert [(f.subject, f.relation, f.object) for f in rows] == [
+        ("Ana", "LIKES", "jazz"), ("Ana", "KNOWS", "Ana"), ("Bo", "KNOWS", "Ana"),
+        ("Ana", "LIVES_IN", "Rome"),
+    ]
+    page = store.newest_facts(g, ana, at=clock(), limit=2, offset=1)
+    assert [f.id for f in page] == [f.id for f in rows[1:3]]
+    then = store.newest_facts(g, ana, at=datetime(2006, 1, 1, tzinfo=UTC), limit=9)  # Acme had not ended
+    assert [f.object for f in then][-2:] == ["Acme", "Rome"]
+    assert store.newest_facts(g, ana, at=clock(), limit=0) == []
+    theirs = store.newest_facts(other, tg.find_entity("Ana", other).id, at=clock(), limit=9)
+    assert [(f.group_id, f.object) for f in theirs] == [(other, "Rome")]
+    assert store.newest_facts(g, tg.find_entity("Ana", other).id, at=clock(), limit=9) == []
+
+
+def test_stale_summaries_are_those_whose_facts_changed_since_they_were_made(
+    tg: TemporalGraph, clock, tick, groups
+) -> None:
+    g = groups()
+    tick()
+    tg.add_facts([("Ana", "lives in", "Rome"), ("Bo", "lives in", "Oslo")], group_id=g, summaries=False)
+    store = tg.core.store
+    ids = {tg.find_entity(name, g).id: name for name in ("Ana", "Rome", "Bo", "Oslo")}
+    stale = store.stale_summaries(g, at=clock(), limit=10)
+    assert stale == sorted(ids)
+    assert store.stale_summaries(g, at=clock(), after=stale[1], limit=1) == [stale[2]]
+    assert tg.refresh_summaries(g) == 4 and store.stale_summaries(g, at=clock(), limit=10) == []
+    tick()
+    tg.add_facts([("Ana", "lives in", "Lima")], group_id=g, summaries=False)  # ends Rome, Ana's changes
+    names = {ids.get(i) or "Lima" for i in store.stale_summaries(g, at=clock(), limit=10)}
+    assert names == {"Ana", "Rome", "Lima"}
+    assert tg.refresh_summaries(g) == 3 and tg.summary("Rome", group_id=g) is None
+    assert tg.summary("Ana", group_id=g).text == "Ana lives in Lima since 2025-01-03."

@@ -188,6 +188,32 @@ class _Reads:
     def assertions_all(self, group_id: str) -> list[Assertion]:
         return [records.assertion(r, NEO4J) for r in self._r.run("assertions_all", {"group_id": group_id})]
 
+    def newest_facts(
+        self, group_id: str, entity_id: str, *, at: datetime, limit: int, offset: int = 0
+    ) -> list[Fact]:
+        params = {"group_id": group_id, "entity_id": entity_id, "at": _utc(at),
+                  "skip": max(0, int(offset)), "limit": max(0, int(limit))}
+        facts = [records.fact(r, NEO4J) for r in self._r.run("facts_newest", params)]
+        for f in facts:
+            self.relation_of[f.id] = f.relation
+        return facts
+
+    def fact_vectors(self, group_id: str, fact_ids: Sequence[str]) -> dict[str, list[float]]:
+        relations = [r for r in self.relations(group_id) if _safe(r)]
+        if not fact_ids or not relations:
+            return {}
+        rows = self._r.run("fact_vectors", {"group_id": group_id, "fact_ids": list(dict.fromkeys(fact_ids))},
+                           types=relations)
+        return {row["text"]: [float(x) for x in row["vector"]] for row in rows}
+
+    def summaries(
+        self, group_id: str, entity_id: str | None = None, *, known_at: datetime | None = None,
+        all_versions: bool = False,
+    ) -> list[EntitySummary]:
+        params = {"group_id": group_id, "entity_id": entity_id, "known_at": _utc(known_at),
+                  "all_versions": bool(all_versions)}
+        return [records.summary(row, NEO4J) for row in self._r.run("summaries_read", params)]
+
 
 def _safe(identifier: str) -> bool:
     try:
@@ -261,13 +287,36 @@ class Neo4jTx(_Reads):
         self._lock(group_id)
         return super().episode_by_source(group_id, source_id)
 
+    def newest_facts(
+        self, group_id: str, entity_id: str, *, at: datetime, limit: int, offset: int = 0
+    ) -> list[Fact]:
+        self._lock(group_id)
+        found = super().newest_facts(group_id, entity_id, at=at, limit=limit, offset=offset)
+        for f in found:
+            self._row_group[f.id] = f.group_id
+        return found
+
+    def summaries(
+        self, group_id: str, entity_id: str | None = None, *, known_at: datetime | None = None,
+        all_versions: bool = False,
+    ) -> list[EntitySummary]:
+        self._lock(group_id)
+        return super().summaries(group_id, entity_id, known_at=known_at, all_versions=all_versions)
+
+    def fact_vectors(self, group_id: str, fact_ids: Sequence[str]) -> dict[str, list[float]]:
+        self._lock(group_id)
+        return super().fact_vectors(group_id, fact_ids)
+
     def apply(self, changes: ChangeSet) -> None:
         """Write a change set inside the managed transaction, one private step per kind of change
         in the embedded store's order: entities, episodes and assertions (per group, under its
-        lock); then fact rows expired, inserted, given provenance; embeddings; mentions last."""
+        lock); then fact rows expired, inserted, given provenance; embeddings; mentions; entity
+        summaries last."""
         groups = {
             *(e.group_id for e in changes.entities), *(e.group_id for e in changes.episodes),
             *(a.group_id for a in changes.assertions), *(f.group_id for f in changes.insert),
+            *(v.group_id for v in changes.summaries), *(g for g, _, _ in changes.summaries_ended),
+            *(g for g, _, _ in changes.summary_due),
         }
         for group_id in sorted(groups):
             self._apply_group(group_id, changes)
@@ -282,6 +331,8 @@ class Neo4jTx(_Reads):
                               (RecordKind.EPISODE, changes.episode_embeddings)):
             self._node_embeddings(kind, vectors, changes)
         self._link_mentions(changes.insert)
+        for group_id in sorted(groups):
+            self._write_summaries(group_id, changes)
 
     def _apply_group(self, group_id: str, changes: ChangeSet) -> None:
         entities = [e for e in changes.entities if e.group_id == group_id]
@@ -386,6 +437,21 @@ class Neo4jTx(_Reads):
             self._r.run("mentions_link", {"group_id": group_id, "rows": [
                 {"episode_id": ep, "entity_id": ent} for ep, ent in sorted(pairs)
             ]})
+
+    def _write_summaries(self, group_id: str, changes: ChangeSet) -> None:
+        """End the summaries that end, then add the new versions (each supersedes its entity's)."""
+        ends = [{"entity_id": entity_id, "at": _utc(at)} for g, entity_id, at in changes.summaries_ended
+                if g == group_id]
+        rows = [{"id": v.id, "entity_id": v.entity_id, "entity": v.entity, "text": v.text, "method": v.method,
+                 "fact_ids": list(v.fact_ids), "created_at": _utc(v.created_at)}
+                for v in changes.summaries if v.group_id == group_id]
+        if ends:
+            self._r.run("summaries_end", {"group_id": group_id, "rows": ends})
+        if rows:
+            self._r.run("summaries_supersede", {"group_id": group_id, "rows": rows})
+        due = [{"id": entity_id, "due": due} for g, entity_id, due in changes.summary_due if g == group_id]
+        if due:
+            self._r.run("entity_summary_due", {"group_id": group_id, "rows": due})
 
     def _typed_writes(
         self,
@@ -671,29 +737,28 @@ class Neo4jStore:
         self, group_id: str, entity_id: str | None = None, *, known_at: datetime | None = None,
         all_versions: bool = False,
     ) -> list[EntitySummary]:
-        params = {"group_id": group_id, "entity_id": entity_id, "known_at": _utc(known_at),
-                  "all_versions": bool(all_versions)}
-        rows = self._read(lambda r: r._r.run("summaries_read", params))
-        return [records.summary(row, NEO4J) for row in rows]
+        return self._read(
+            lambda r: r.summaries(group_id, entity_id, known_at=known_at, all_versions=all_versions)
+        )
 
     @_edge
     def apply_summaries(
         self, group_id: str, versions: Sequence[EntitySummary], ended: Sequence[tuple[str, datetime]] = ()
     ) -> None:
-        rows = [{"id": v.id, "entity_id": v.entity_id, "entity": v.entity, "text": v.text, "method": v.method,
-                 "fact_ids": list(v.fact_ids), "created_at": _utc(v.created_at)} for v in versions]
-        ends = [{"entity_id": entity_id, "at": _utc(at)} for entity_id, at in ended]
+        changes = ChangeSet(summaries=[v.model_copy(update={"group_id": group_id}) for v in versions],
+                            summaries_ended=[(group_id, entity_id, at) for entity_id, at in ended])
+        self.write(lambda tx: tx.apply(changes))
 
-        def work(tx: Any) -> None:
-            runner = _Runner(tx)
-            runner.run("group_lock", {"group_id": group_id, "count": 0})  # one writer per group
-            if ends:
-                runner.run("summaries_end", {"group_id": group_id, "rows": ends})
-            if rows:
-                runner.run("summaries_supersede", {"group_id": group_id, "rows": rows})
+    @_edge
+    def newest_facts(
+        self, group_id: str, entity_id: str, *, at: datetime, limit: int, offset: int = 0
+    ) -> list[Fact]:
+        return self._read(lambda r: r.newest_facts(group_id, entity_id, at=at, limit=limit, offset=offset))
 
-        with self._session() as session:
-            session.execute_write(work)
+    @_edge
+    def stale_summaries(self, group_id: str, *, at: datetime, after: str = "", limit: int) -> list[str]:
+        params = {"group_id": group_id, "after": after, "at": _utc(at), "limit": max(0, int(limit))}
+        return [row["id"] for row in self._read(lambda r: r._r.run("summaries_stale", params))]
 
     # -- whole groups ------------------------------------------------------------------------
     @_edge

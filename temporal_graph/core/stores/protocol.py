@@ -51,10 +51,19 @@ class ChangeSet:
     fact_embeddings: dict[str, list[float]] = field(default_factory=dict)  # row id -> vector
     entity_embeddings: dict[str, list[float]] = field(default_factory=dict)  # entity id -> vector
     episode_embeddings: dict[str, list[float]] = field(default_factory=dict)  # episode id -> vector
+    # Entity summary versions: each supersedes its entity's current version (which expires at the
+    # new one's created_at); each (group_id, entity_id, at) of ``summaries_ended`` expires that
+    # entity's current version at ``at`` with no successor.
+    summaries: list[EntitySummary] = field(default_factory=list)
+    summaries_ended: list[tuple[str, str, datetime]] = field(default_factory=list)
+    # (group_id, entity_id, due): whether the entity's summary waits for refresh_summaries (a write
+    # without summaries changed its facts) or no longer does.
+    summary_due: list[tuple[str, str, bool]] = field(default_factory=list)
 
     def __bool__(self) -> bool:
         return any(
-            (self.entities, self.episodes, self.assertions, self.expire, self.insert, self.provenance)
+            (self.entities, self.episodes, self.assertions, self.expire, self.insert, self.provenance,
+             self.summaries, self.summaries_ended, self.summary_due)
         )
 
 
@@ -72,6 +81,29 @@ class StoreTx(Protocol):
     def entities(self, group_id: str, *, ids: Sequence[str] | None = None) -> list[Entity]: ...
 
     def episodes(self, group_id: str, *, ids: Sequence[str] | None = None) -> list[Episode]: ...
+
+    def newest_facts(
+        self, group_id: str, entity_id: str, *, at: datetime, limit: int, offset: int = 0
+    ) -> list[Fact]:
+        """The entity's current rows (as subject or object) not ended at ``at`` (``invalid_at`` is
+        None or later), newest first: latest start (an unknown start counts from ``created_at``),
+        then latest ``created_at``, then by relation, subject id, object id and row id (entity ids
+        are stable, so ties do not fall to random row ids); ``limit`` of them after
+        ``offset``. Read through an index in that order, so a summary reads only what it states."""
+        ...
+
+    def fact_vectors(self, group_id: str, fact_ids: Sequence[str]) -> dict[str, list[float]]:
+        """The vectors stored on versions of these facts, by the version's text (a new version of
+        a fact with the same text re-uses its vector instead of encoding it again)."""
+        ...
+
+    def summaries(
+        self, group_id: str, entity_id: str | None = None, *, known_at: datetime | None = None,
+        all_versions: bool = False,
+    ) -> list[EntitySummary]:
+        """Entity summary versions of the group (one entity's when ``entity_id`` is given): the
+        current ones, those believed at ``known_at``, or every version; in any order."""
+        ...
 
     def apply(self, changes: ChangeSet) -> None: ...
 
@@ -119,6 +151,20 @@ class Store(Protocol):
         current rows only), best first."""
         ...
 
+    def newest_facts(
+        self, group_id: str, entity_id: str, *, at: datetime, limit: int, offset: int = 0
+    ) -> list[Fact]:
+        """As :meth:`StoreTx.newest_facts`, outside a write."""
+        ...
+
+    def stale_summaries(self, group_id: str, *, at: datetime, after: str = "", limit: int) -> list[str]:
+        """Up to ``limit`` ids (greater than ``after``, ascending) of entities whose summary may be
+        out of date: marked due (``ChangeSet.summary_due``), or with a current row not ended at
+        ``at`` and no current summary, or with a row created (not ended at ``at``) or expired after
+        its current summary was made. For :meth:`TemporalGraph.refresh_summaries` after a load
+        without summaries, or a file an older version wrote."""
+        ...
+
     def missing_embeddings(self, group_id: str, kind: str, limit: int) -> list[str]:
         """Up to ``limit`` ids of ``kind`` records with no embedding yet (facts: current rows), for
         :meth:`TemporalGraph.reindex`; found through an index, not a scan."""
@@ -141,7 +187,8 @@ class Store(Protocol):
     ) -> None:
         """In one transaction: each of ``versions`` supersedes its entity's current summary (which
         expires at the new version's ``created_at``); each ``(entity_id, at)`` of ``ended`` expires
-        that entity's current summary at ``at`` with no successor."""
+        that entity's current summary at ``at`` with no successor (a write's summaries go in its
+        :class:`ChangeSet` instead)."""
         ...
 
     def forget(self, group_id: str) -> int: ...

@@ -30,6 +30,8 @@ CREATE TABLE IF NOT EXISTS entities (
     id TEXT PRIMARY KEY, group_id TEXT NOT NULL, name TEXT NOT NULL, type TEXT NOT NULL,
     aliases TEXT NOT NULL, summary TEXT NOT NULL, created_at INTEGER NOT NULL, embedding BLOB);
 CREATE INDEX IF NOT EXISTS entities_group ON entities (group_id);
+-- Entities of a group in id order: refresh_summaries pages through them.
+CREATE INDEX IF NOT EXISTS entities_group_id ON entities (group_id, id);
 CREATE TABLE IF NOT EXISTS entity_keys (
     group_id TEXT NOT NULL, key TEXT NOT NULL, entity_id TEXT NOT NULL, PRIMARY KEY (group_id, key));
 CREATE TABLE IF NOT EXISTS episodes (
@@ -54,6 +56,13 @@ CREATE INDEX IF NOT EXISTS facts_key ON facts (group_id, subject_id, relation, e
 CREATE INDEX IF NOT EXISTS facts_fact_id ON facts (group_id, fact_id);
 CREATE INDEX IF NOT EXISTS facts_object ON facts (group_id, object_id);
 CREATE INDEX IF NOT EXISTS facts_current ON facts (group_id, created_at, valid_at, invalid_at, expired_at)
+    WHERE expired_at IS NULL;
+-- An entity's current rows newest first, as subject and as object (its summary reads a few of them).
+CREATE INDEX IF NOT EXISTS facts_subject_newest ON facts
+    (group_id, subject_id, coalesce(valid_at, created_at) DESC, created_at DESC, relation, object_id, id)
+    WHERE expired_at IS NULL;
+CREATE INDEX IF NOT EXISTS facts_object_newest ON facts
+    (group_id, object_id, coalesce(valid_at, created_at) DESC, created_at DESC, relation, subject_id, id)
     WHERE expired_at IS NULL;
 -- Expired versions only: (group, transaction time, valid time) boxes in whole minutes, rounded
 -- outwards; exact predicates are applied to the candidates.
@@ -84,6 +93,8 @@ CREATE VIRTUAL TABLE IF NOT EXISTS episodes_fts USING fts5 (content);
 ADDED_COLUMNS = (
     ("assertions", "importance", f"INTEGER NOT NULL DEFAULT {DEFAULT_IMPORTANCE}"),
     ("facts", "importance", f"INTEGER NOT NULL DEFAULT {DEFAULT_IMPORTANCE}"),
+    # 1: a write changed the entity's facts without refreshing its summary (summaries=False).
+    ("entities", "summary_due", "INTEGER NOT NULL DEFAULT 0"),
 )
 
 
@@ -253,6 +264,28 @@ def count_facts_scan(group_id: str, t: int, k: int, subject_id: str | None = Non
 
 RELATIONS = "SELECT DISTINCT relation FROM facts WHERE group_id = ? ORDER BY relation"
 
+# An entity's current rows not ended at a time, newest first (params: group, entity, at, depth for
+# the subject side, the same for the object side, then limit and offset). Each side walks its
+# index in order and stops after ``depth`` (= limit + offset) rows; a row about the entity itself
+# on both sides is counted once. Rows of the same times are ordered by relation and entity ids
+# (stable ids, made from the names), so an offline summary does not depend on random row ids.
+def _newest_order(a: str = "") -> str:
+    return (f"coalesce({a}valid_at, {a}created_at) DESC, {a}created_at DESC, {a}relation, {a}subject_id, "
+            f"{a}object_id, {a}id")
+
+
+def _newest_side(column: str) -> str:
+    return (f"SELECT id FROM (SELECT id FROM facts INDEXED BY facts_{column.removesuffix('_id')}_newest "
+            f"WHERE group_id = ? AND {column} = ? AND expired_at IS NULL AND (invalid_at IS NULL OR "
+            f"invalid_at > ?) ORDER BY {_newest_order()} LIMIT ?)")
+
+
+NEWEST_FACTS = (
+    f"WITH newest(id) AS ({_newest_side('subject_id')} UNION {_newest_side('object_id')}) "
+    f"SELECT {FACT_COLUMNS} FROM newest JOIN facts f ON f.id = newest.id {_NAMES_JOIN} "
+    f"ORDER BY {_newest_order('f.')} LIMIT ? OFFSET ?"
+)
+
 # -- other reads ---------------------------------------------------------------------------------
 ENTITY_BY_KEY = ("SELECT e.* FROM entity_keys k JOIN entities e ON e.id = k.entity_id "
                  "WHERE k.group_id = ? AND k.key = ?")
@@ -308,6 +341,12 @@ def stored_vectors(kind: str) -> str:
             f"{_current_only(kind)}")
 
 
+def fact_vectors(count: int) -> str:
+    """Texts and vectors of the embedded versions of ``count`` facts (params: group, fact ids)."""
+    return (f"SELECT text, embedding FROM facts WHERE group_id = ? AND fact_id IN ({','.join('?' * count)}) "
+            "AND embedding IS NOT NULL")
+
+
 def set_embedding(kind: str) -> str:
     """Store a vector; returns the row's group and, for facts, its expired_at (only current rows
     are searchable)."""
@@ -361,10 +400,27 @@ def read_summaries(group_id: str, entity_id: str | None, known_at: int | None, a
     return f"SELECT * FROM summaries WHERE {where}", params
 
 
+SET_SUMMARY_DUE = "UPDATE entities SET summary_due = ? WHERE group_id = ? AND id = ? AND summary_due != ?"
 END_SUMMARY = ("UPDATE summaries SET expired_at = ? "
                "WHERE group_id = ? AND entity_id = ? AND expired_at IS NULL")
 INSERT_SUMMARY = ("INSERT INTO summaries (id, group_id, entity_id, entity, text, method, fact_ids, "
                   "created_at, expired_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, NULL)")
+# A row changed since the entity's current summary ``s`` was made (or, with none, a row it should
+# state); params: the time rows must not have ended by.
+_CHANGED_SINCE_SUMMARY = (
+    "((f.expired_at IS NULL AND (f.invalid_at IS NULL OR f.invalid_at > ?) "
+    "AND (s.id IS NULL OR f.created_at > s.created_at)) OR f.expired_at > s.created_at)"
+)
+# Entities whose summary may be out of date (params: group, after id, at, at, limit): marked due,
+# or with rows changed since it was made (files of older versions).
+STALE_SUMMARIES = (
+    "SELECT e.id FROM entities e LEFT JOIN summaries s ON s.group_id = e.group_id "
+    "AND s.entity_id = e.id AND s.expired_at IS NULL "
+    "WHERE e.group_id = ? AND e.id > ? AND (e.summary_due = 1 OR "
+    f"EXISTS (SELECT 1 FROM facts f WHERE f.group_id = e.group_id AND f.subject_id = e.id "
+    f"AND {_CHANGED_SINCE_SUMMARY}) OR EXISTS (SELECT 1 FROM facts f WHERE f.group_id = e.group_id "
+    f"AND f.object_id = e.id AND {_CHANGED_SINCE_SUMMARY})) ORDER BY e.id LIMIT ?"
+)
 
 # -- forgetting a group ----------------------------------------------------------------------------
 # Search entries and provenance of the group's rows first (they are found through the rows).

@@ -249,6 +249,9 @@ class SQLiteStore:
         ):
             for item_id, vector in vectors.items():
                 self._set_embedding(kind, item_id, vector)
+        self._write_summaries(changes.summaries, changes.summaries_ended)
+        self._conn.executemany(sql.SET_SUMMARY_DUE, [(int(due), group_id, entity_id, int(due))
+                                                     for group_id, entity_id, due in changes.summary_due])
 
     def _upsert_entity(self, e: Entity) -> None:
         """A new entity, or new aliases/type/summary of a known one; its names stay searchable."""
@@ -323,6 +326,22 @@ class SQLiteStore:
         if found and found[0][1] is None:  # facts: only current rows are searchable
             self._staged.append((found[0][0], kind, item_id, np.frombuffer(blob, dtype=np.float32)))
 
+    def _write_summaries(
+        self, versions: Sequence[EntitySummary], ended: Sequence[tuple[str, str, datetime]]
+    ) -> None:
+        """Expire each entity's current summary (at the new version's time, or at ``at``), then add
+        the new versions as current."""
+        if not versions and not ended:
+            return
+        closing = [(to_micros(v.created_at), v.group_id, v.entity_id) for v in versions]
+        closing += [(to_micros(at), group_id, entity_id) for group_id, entity_id, at in ended]
+        self._conn.executemany(sql.END_SUMMARY, closing)
+        self._conn.executemany(
+            sql.INSERT_SUMMARY,
+            [(v.id, v.group_id, v.entity_id, v.entity, v.text, v.method, json.dumps(list(v.fact_ids)),
+              to_micros(v.created_at)) for v in versions],
+        )
+
     def _add_provenance(self, row_id: str, episode_ids: Iterable[str], start: int | None = None) -> None:
         if start is None:  # appending to a kept row: after what it has
             (start,) = self._conn.execute(sql.NEXT_PROVENANCE_SEQ, (row_id,)).fetchone()
@@ -340,6 +359,24 @@ class SQLiteStore:
         for part in sql.fact_plan(query, self._group_number):
             limit = None if query.limit is None else max(0, query.limit - len(out))
             out += [records.fact(r, SQLITE) for r in self._rows(*sql.select_facts(part, limit))]
+        return out
+
+    @_edge
+    def newest_facts(
+        self, group_id: str, entity_id: str, *, at: datetime, limit: int, offset: int = 0
+    ) -> list[Fact]:
+        side = (group_id, entity_id, to_micros(at), max(0, limit) + max(0, offset))
+        rows = self._rows(sql.NEWEST_FACTS, (*side, *side, max(0, limit), max(0, offset)))
+        return [records.fact(r, SQLITE) for r in rows]
+
+    @_edge
+    def fact_vectors(self, group_id: str, fact_ids: Sequence[str]) -> dict[str, list[float]]:
+        out: dict[str, list[float]] = {}
+        ids = list(dict.fromkeys(fact_ids))
+        for i in range(0, len(ids), 500):
+            chunk = ids[i : i + 500]
+            for text, blob in self._rows(sql.fact_vectors(len(chunk)), [group_id, *chunk]):
+                out[text] = np.frombuffer(blob, dtype=np.float32).tolist()
         return out
 
     @_edge
@@ -456,20 +493,15 @@ class SQLiteStore:
     def apply_summaries(
         self, group_id: str, versions: Sequence[EntitySummary], ended: Sequence[tuple[str, datetime]] = ()
     ) -> None:
-        def run(_: SQLiteStore) -> None:
-            c = self._conn
-            closing = [(v.entity_id, v.created_at) for v in versions] + list(ended)
-            c.executemany(
-                sql.END_SUMMARY,
-                [(to_micros(at), group_id, entity_id) for entity_id, at in closing],
-            )
-            c.executemany(
-                sql.INSERT_SUMMARY,
-                [(v.id, group_id, v.entity_id, v.entity, v.text, v.method, json.dumps(list(v.fact_ids)),
-                  to_micros(v.created_at)) for v in versions],
-            )
+        changes = ChangeSet(summaries=[v.model_copy(update={"group_id": group_id}) for v in versions],
+                            summaries_ended=[(group_id, entity_id, at) for entity_id, at in ended])
+        self.write(lambda tx: tx.apply(changes))
 
-        self.write(run)
+    @_edge
+    def stale_summaries(self, group_id: str, *, at: datetime, after: str = "", limit: int) -> list[str]:
+        micros = to_micros(at)
+        rows = self._rows(sql.STALE_SUMMARIES, (group_id, after, micros, micros, max(0, limit)))
+        return [r[0] for r in rows]
 
     # -- whole groups ------------------------------------------------------------------------
     @_edge
