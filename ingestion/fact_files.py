@@ -4,14 +4,14 @@ Columns / keys: the fields of :class:`~temporal_graph.core.model.FactInput`: ``s
 ``relation``, ``object`` (required), ``valid_at``, ``invalid_at``, ``text``, ``confidence``,
 ``importance`` (1-10), ``episode_id``, ``subject_type``, ``object_type`` and, in JSON Lines,
 ``attributes`` (an object) (optional; empty means none). Other columns are refused, so a typo in a
-header is an error rather than a silently dropped time. Loaded through
-:func:`temporal_graph.core.bulk.add_facts` (``TemporalGraph.add_facts``), so the result equals adding
-each fact one by one, in file order. ``TemporalGraph.import_facts`` calls it.
+header is an error rather than a silently dropped time. A UTF-8 BOM is accepted; a line with invalid
+UTF-8, a cell too long for its field or any other fault is reported with file and line and the rest
+is loaded. Loaded through :func:`temporal_graph.core.bulk.add_facts` (``TemporalGraph.add_facts``),
+so the result equals adding each fact one by one, in file order. ``TemporalGraph.import_facts`` calls it.
 """
 
 from __future__ import annotations
 
-import csv
 import json
 from collections.abc import Iterator
 from pathlib import Path
@@ -22,35 +22,51 @@ from temporal_graph.core.bulk import add_facts
 from temporal_graph.core.errors import ImportFormatError, InvalidInput
 from temporal_graph.core.model import FactFileReport, FactInput, ImportLineError
 
+from .readers.delimited import csv_rows
+from .readers.files import bad_bytes, decoded_lines
+
 COLUMNS = tuple(FactInput.model_fields)
 
 
 def read_fact_rows(path: Path) -> Iterator[tuple[int, dict[str, Any] | str]]:
-    """``(line, fields)`` per fact, or ``(line, reason)`` for a line that cannot be read."""
+    """``(line, fields)`` per fact, or ``(line, reason)`` for a line that cannot be read (a bad UTF-8
+    byte, bad JSON, a CSV row that does not fit the header): file and line go in the report."""
     if path.suffix.lower() == ".csv":
-        with path.open(newline="", encoding="utf-8", errors="replace") as handle:
-            reader = csv.DictReader(handle)
-            unknown = [c for c in reader.fieldnames or [] if c not in COLUMNS]
-            if unknown or not reader.fieldnames:
-                raise ImportFormatError(
-                    f"{path}: header has unknown column(s) {unknown}; expected {', '.join(COLUMNS)}"
-                )
-            for row in reader:
-                if None in row:
-                    yield reader.line_num, "more fields than the header names"
-                    continue
-                yield reader.line_num, {k: v for k, v in row.items() if v not in ("", None)}
+        yield from _csv_facts(path)
         return
-    with path.open(encoding="utf-8", errors="replace") as handle:
-        for line_number, line in enumerate(handle, start=1):
-            if not line.strip():
-                continue
+    for line, text, bad_offset in decoded_lines(path):
+        if bad_offset is not None:
+            yield line, bad_bytes(bad_offset)
+        elif text.strip():
             try:
-                fields = json.loads(line)
+                fields = json.loads(text)
             except json.JSONDecodeError as exc:
-                yield line_number, f"not JSON ({exc.msg})"
+                yield line, f"not JSON ({exc.msg})"
                 continue
-            yield line_number, fields if isinstance(fields, dict) else "not a JSON object"
+            yield line, fields if isinstance(fields, dict) else "not a JSON object"
+
+
+def _csv_facts(path: Path) -> Iterator[tuple[int, dict[str, Any] | str]]:
+    rows = csv_rows(path)
+    first = next(rows, None)
+    if first is None:
+        raise ImportFormatError(f"{path}: empty; expected a header naming {', '.join(COLUMNS)}")
+    line, header = first
+    if isinstance(header, str):
+        raise ImportFormatError(f"{path}:{line}: the header cannot be read: {header}")
+    names = [cell.strip() for cell in header]
+    unknown = [c for c in names if c not in COLUMNS]
+    twice = sorted({c for c in names if names.count(c) > 1})
+    if unknown or twice:
+        problem = f"unknown column(s) {unknown}" if unknown else f"column(s) named twice {twice}"
+        raise ImportFormatError(f"{path}: header has {problem}; expected {', '.join(COLUMNS)}")
+    for line, row in rows:
+        if isinstance(row, str):
+            yield line, row
+        elif len(row) > len(names):
+            yield line, "more fields than the header names"
+        else:  # a short row leaves its last fields out; an empty cell means none
+            yield line, {k: v for k, v in zip(names, row, strict=False) if v != ""}
 
 
 def import_facts(

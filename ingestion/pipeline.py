@@ -16,6 +16,7 @@ from temporal_graph.core import Core
 from temporal_graph.core.embeddings import item_text
 from temporal_graph.core.errors import InvalidInput, LLMOutputError
 from temporal_graph.core.extraction import ExtractedFact, Extraction, Extractor
+from temporal_graph.core.limits import MAX_SOURCE_CHARS, checked_text
 from temporal_graph.core.model import Entity, Episode, Fact, IngestResult
 from temporal_graph.core.names import check_group, clean_name, fact_words, name_key, normalize_relation
 from temporal_graph.core.rules import claimant
@@ -42,9 +43,10 @@ def make_episode(
     check_group(group_id)
     content = checked_content(content, core.max_message_chars)
     ref = core.time(reference_time, "reference_time")
-    for what, value in (("speaker", speaker), ("source", source), ("source_id", source_id)):
+    for what, value in (("speaker", speaker), ("source_id", source_id)):
         if value is not None and not isinstance(value, str):
             raise InvalidInput(f"{what}: expected text, got {type(value).__name__} {value!r}"[:200])
+    checked_text(source, "source", MAX_SOURCE_CHARS)
     if speaker is not None:
         speaker = clean_name(speaker, "speaker") if speaker.strip() else None
     return Episode(

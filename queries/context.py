@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from temporal_graph.core import DEFAULT_GROUP, Core
-from temporal_graph.core.errors import InvalidInput
+from temporal_graph.core.limits import BUDGET_TOKENS, whole_number
 from temporal_graph.core.model import Episode, Fact, RecordKind
 from temporal_graph.core.names import check_group, relation_phrase
 from temporal_graph.core.time import TimeLike
@@ -70,8 +70,7 @@ def context(
 ) -> str:
     """The memory block for ``query`` within ``budget_tokens`` tokens ("" when nothing fits)."""
     check_group(group_id)
-    if not isinstance(budget_tokens, int) or budget_tokens < 0:
-        raise InvalidInput(f"budget_tokens: {budget_tokens!r} must be a whole number >= 0")
+    whole_number(budget_tokens, "budget_tokens", BUDGET_TOKENS)
     if budget_tokens == 0 or not query.strip():
         return ""
     hits = search(core, query, as_of=as_of, limit=MAX_FACTS + MAX_EPISODES, group_id=group_id,

@@ -29,6 +29,7 @@ from datetime import datetime
 from temporal_graph.core import DEFAULT_GROUP, Core
 from temporal_graph.core.errors import InvalidInput
 from temporal_graph.core.intervals import ALWAYS, Interval, common, intersection, valid_interval
+from temporal_graph.core.limits import HOPS, RESULTS, whole_number
 from temporal_graph.core.model import Fact, Path
 from temporal_graph.core.names import check_group, normalize_relation
 from temporal_graph.core.stores.protocol import FactQuery
@@ -57,10 +58,8 @@ def paths(
     ``overlapping`` / ``during``: see the module docstring; they replace ``as_of``.
     """
     check_group(group_id)
-    if not isinstance(max_hops, int) or max_hops < 1:
-        raise InvalidInput(f"max_hops: {max_hops!r} must be a positive whole number")
-    if not isinstance(limit, int) or limit < 1:
-        raise InvalidInput(f"limit: {limit!r} must be a positive whole number")
+    whole_number(max_hops, "max_hops", HOPS)
+    whole_number(limit, "limit", RESULTS)
     if direction not in ("out", "any"):
         raise InvalidInput(f"direction: {direction!r} is not 'out' or 'any'")
     wanted = _relations(relations)

@@ -22,11 +22,11 @@ relevance order.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping, Sequence
 from datetime import datetime
 
 from temporal_graph.core.errors import InvalidInput
+from temporal_graph.core.limits import positive_number
 
 # The ranks and their defaults are the core's, so the facade and the CLI offer them without this layer.
 from temporal_graph.core.model import DEFAULT_HALF_LIFE_DAYS, DEFAULT_IMPORTANCE, RANKS, SearchHit
@@ -45,9 +45,7 @@ def check_rank(rank: object) -> str:
 
 
 def check_half_life(days: object) -> float:
-    if isinstance(days, bool) or not isinstance(days, (int, float)) or not math.isfinite(days) or days <= 0:
-        raise InvalidInput(f"half_life_days: {days!r} must be a positive number of days"[:200])
-    return float(days)
+    return positive_number(days, "half_life_days", unit=" of days")
 
 
 def recency(told: datetime, now: datetime, half_life_days: float) -> float:

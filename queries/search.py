@@ -47,6 +47,7 @@ from typing import Any
 from temporal_graph.core import DEFAULT_GROUP, Core
 from temporal_graph.core.embeddings import kind_of
 from temporal_graph.core.errors import InvalidInput
+from temporal_graph.core.limits import RESULTS, optional_whole_number, whole_number
 from temporal_graph.core.model import (
     DEFAULT_HALF_LIFE_DAYS,
     DEFAULT_RANK,
@@ -175,8 +176,8 @@ def search(
     ``half_life_days``: the order of the hits (see :mod:`queries.ranking`).
     """
     check_group(group_id)
-    if not isinstance(limit, int) or limit < 1:
-        raise InvalidInput(f"limit: {limit!r} must be a positive whole number")
+    whole_number(limit, "limit", RESULTS)
+    optional_whole_number(pool, "pool", RESULTS)
     bad = [k for k in kinds if k not in KINDS] + [m for m in methods if m not in METHODS]
     if bad:
         raise InvalidInput(f"search: unknown kind or method {bad[0]!r}")

@@ -32,7 +32,7 @@ from typing import Literal
 from pydantic import BaseModel, Field
 
 from temporal_graph.core import DEFAULT_GROUP, Core
-from temporal_graph.core.errors import LLMError, NotFound, StoreError
+from temporal_graph.core.errors import LLMError, StoreError, no_entity
 from temporal_graph.core.model import Entity, EntitySummary, Fact
 from temporal_graph.core.names import check_group, fact_words
 from temporal_graph.core.writer import FactWriter
@@ -240,6 +240,6 @@ def summary(
     check_group(group_id)
     found = core.find_entity(entity, group_id)
     if found is None:
-        raise NotFound(f"entity: no entity named {entity!r} in group {group_id!r}")
+        raise no_entity(entity, group_id)
     rows = core.store.summaries(group_id, found.id, known_at=known_at)
     return max(rows, key=lambda s: s.created_at, default=None)

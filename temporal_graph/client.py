@@ -40,6 +40,7 @@ from .core import (
 from .core.embeddings import Embedder
 from .core.errors import InvalidInput
 from .core.extraction import Extractor
+from .core.limits import query_text
 from .core.model import (
     DEFAULT_HALF_LIFE_DAYS,
     DEFAULT_IMPORTANCE,
@@ -267,14 +268,22 @@ class TemporalGraph:
         *,
         at: TimeLike,
         group_id: str = DEFAULT_GROUP,
+        create_names: bool = False,
     ) -> list[Fact]:
-        """Close the fact(s) holding at ``at`` (every object when ``object`` is None)."""
-        return writes.end_fact(self.core, subject, relation, object, at=at, group_id=group_id)
+        """Close the fact(s) holding at ``at`` (every object when ``object`` is None).
+
+        A subject or object the memory does not know raises :class:`NotFound` naming it (a typo
+        must not become a new entity). An ending between known entities is recorded even when no
+        fact holds yet, so a start told later still ends there; ``create_names=True`` records it
+        for unknown names too (creating them), e.g. when replaying statements out of order."""
+        return writes.end_fact(self.core, subject, relation, object, at=at, group_id=group_id,
+                               create_names=create_names)
 
     def retract_fact(
         self, subject: str, relation: str, object: str, *, group_id: str = DEFAULT_GROUP
     ) -> list[Fact]:
-        """Everything believed about ``subject relation object`` was wrong: expire it, no successor."""
+        """Everything believed about ``subject relation object`` was wrong: expire it, no successor.
+        A subject or object the memory does not know raises :class:`NotFound` naming it."""
         return writes.retract_fact(self.core, subject, relation, object, group_id=group_id)
 
     def reindex(self, group_id: str | None = None, *, progress: bool = False, batch_size: int = 256) -> int:
@@ -475,7 +484,7 @@ class TemporalGraph:
         "blend" of the three (see :mod:`queries.ranking`).
         """
         return queries.search.search(
-            self.core, _text(query, "query"), as_of=as_of, limit=limit, group_id=group_id,
+            self.core, query_text(query, "query"), as_of=as_of, limit=limit, group_id=group_id,
             include_history=include_history, kinds=kinds, methods=methods, pool=pool, rank=rank,
             half_life_days=half_life_days,
         )
@@ -491,7 +500,7 @@ class TemporalGraph:
         """A memory block for a prompt: the facts most relevant to ``query`` with their dates, then
         the messages supporting them, never more than ``budget_tokens`` tokens ("" when nothing
         fits; see :mod:`queries.context`)."""
-        return queries.context.context(self.core, _text(query, "query"), budget_tokens=budget_tokens,
+        return queries.context.context(self.core, query_text(query, "query"), budget_tokens=budget_tokens,
                                        as_of=as_of, group_id=group_id)
 
     def ask(
@@ -501,15 +510,8 @@ class TemporalGraph:
         know" (``known=False``); never invented. ``reference_time`` (default now) is when the
         question is asked: "now", "last year" and "since 2023" are read from it (see
         :mod:`queries.ask`)."""
-        return queries.ask.ask(self.core, _text(question, "question"), reference_time=reference_time,
+        return queries.ask.ask(self.core, query_text(question, "question"), reference_time=reference_time,
                                group_id=group_id)
-
-
-def _text(value: object, what: str) -> str:
-    """Free text an argument must be (a query, a question)."""
-    if not isinstance(value, str):
-        raise InvalidInput(f"{what}: expected text, got {type(value).__name__} {value!r}"[:200])
-    return value
 
 
 def _file_path(path: object) -> str | FilePath:

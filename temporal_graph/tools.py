@@ -22,6 +22,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from .client import TemporalGraph
 from .core import DEFAULT_GROUP
 from .core.errors import InvalidInput
+from .core.limits import BUDGET_TOKENS, HOPS, IMPORTANCE, RESULTS
 from .core.model import DEFAULT_IMPORTANCE, Answer, EntitySummary, Fact, IngestResult, SearchHit
 from .core.names import name_key
 
@@ -46,6 +47,13 @@ def _time(what: str, default: Any = ...) -> Any:
     return Field(default, description=f"{what}; {TIME_FORMATS}")
 
 
+def _whole(default: int, what: str, bounds: tuple[int, int]) -> Any:
+    """A whole-number argument: strict, so ``true`` or ``"7"`` is refused rather than read as 1 or 7;
+    the range is in the schema for the model, and checked by the library with its own message."""
+    low, high = bounds
+    return Field(default, description=what, strict=True, json_schema_extra={"minimum": low, "maximum": high})
+
+
 class AddEpisodeInput(_Input):
     content: str = _name("The message or note, as said; facts are extracted from it.")
     reference_time: str | None = _time("When it was said (relative phrases such as 'last year' are read "
@@ -61,8 +69,8 @@ class AddFactInput(_Input):
     valid_at: str | None = _time("When it started to hold; omit if unknown", None)
     invalid_at: str | None = _time("When it stopped holding; omit if it still holds", None)
     text: str | None = Field(None, description="The fact as a sentence (default: made from the names).")
-    importance: int = Field(DEFAULT_IMPORTANCE, description="How much it matters, 1 (trivia) to 10 "
-                            "(life-changing: a birth, a marriage, a diagnosis); default 5.")
+    importance: int = _whole(DEFAULT_IMPORTANCE, "How much it matters, 1 (trivia) to 10 (life-changing: "
+                             "a birth, a marriage, a diagnosis); default 5.", IMPORTANCE)
 
 
 class EndFactInput(_Input):
@@ -81,11 +89,12 @@ class RetractFactInput(_Input):
 class SearchInput(_Input):
     query: str = _name("Words to look for in facts, entity names and messages.")
     as_of: str | None = _time("Facts valid at this time instead of the current ones", None)
-    limit: int = Field(10, description="Most hits to return (a positive whole number).")
+    limit: int = _whole(10, "Most hits to return.", RESULTS)
     rank: str = Field("relevance", description="Order of the hits: 'relevance' (default), 'recency' "
                       "(most recently told first), 'importance' or 'blend' (all three combined).")
-    half_life_days: float = Field(30.0, description="For recency and blend: days after which a fact "
-                                  "counts half as recent.")
+    half_life_days: float = Field(30.0, strict=True, json_schema_extra={"exclusiveMinimum": 0},
+                                  description="For recency and blend: days after which a fact counts half "
+                                  "as recent.")
 
 
 class _Filters(_Input):
@@ -118,7 +127,7 @@ class PathsInput(_Input):
     start: str = _name("The entity to start from.")
     end: str | None = Field(None, description="Only chains ending at this entity.")
     relations: list[str] | None = Field(None, description="Follow only these relations, e.g. ['MARRIED_TO'].")
-    max_hops: int = Field(3, description="Longest chain (a positive whole number).")
+    max_hops: int = _whole(3, "Longest chain, in hops.", HOPS)
     as_of: str | None = _time("Every hop valid at this moment (default now)", None)
 
 
@@ -129,7 +138,7 @@ class AskInput(_Input):
 
 class ContextInput(_Input):
     query: str = _name("What the memory block is for, e.g. the user's latest message.")
-    budget_tokens: int = Field(1000, description="Most tokens in the block (a whole number >= 0).")
+    budget_tokens: int = _whole(1000, "Most tokens in the block.", BUDGET_TOKENS)
     as_of: str | None = _time("Facts valid at this moment (default now)", None)
 
 

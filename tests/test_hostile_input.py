@@ -153,6 +153,51 @@ API_PROBES = [
     Probe("bad trust option", lambda tg: TemporalGraph(tg.core.store, trust="everyone"), InvalidInput,
           "everyone"),
     Probe("bad size limit", lambda tg: TemporalGraph(tg.core.store, max_message_chars=0), InvalidInput, "0"),
+    # issue 22: numbers and booleans are no times, booleans no numbers, in every path of the library
+    Probe("add_facts tuple with year numbers",
+          lambda tg: tg.add_facts([("Cy", "plays for", "PSV", 2003, 2007)], strict=True), InvalidInput,
+          "2003"),
+    Probe("add_facts mapping with a boolean time",
+          lambda tg: tg.add_facts([{"subject": "Cy", "relation": "likes", "object": "tea", "valid_at": True}],
+                                  strict=True), InvalidInput, "True"),
+    Probe("importance True", _fact(importance=True), InvalidInput, "True"),
+    Probe("confidence True", _fact(confidence=True), InvalidInput, "True"),
+    Probe("search limit True", lambda tg: tg.search("Alice", limit=True), InvalidInput, "True"),
+    Probe("paths max_hops True", lambda tg: tg.paths("Alice", max_hops=True), InvalidInput, "True"),
+    Probe("context budget True", lambda tg: tg.context("Alice", budget_tokens=True), InvalidInput, "True"),
+    Probe("half-life True", lambda tg: tg.search("Alice", half_life_days=True), InvalidInput, "True"),
+    # numbers out of range: refused, naming the range
+    Probe("search limit 2**70", lambda tg: tg.search("Alice", limit=2**70), InvalidInput, "from 1 to 10,000"),
+    Probe("search pool 0", lambda tg: tg.search("Alice", pool=0), InvalidInput, "pool: 0"),
+    Probe("search pool -5", lambda tg: tg.search("Alice", pool=-5), InvalidInput, "pool: -5"),
+    Probe("paths max_hops 2**70", lambda tg: tg.paths("Alice", max_hops=2**70), InvalidInput, "from 1 to 10"),
+    Probe("paths limit 0", lambda tg: tg.paths("Alice", limit=0), InvalidInput, "limit: 0"),
+    Probe("context budget 2**70", lambda tg: tg.context("Alice", budget_tokens=2**70), InvalidInput,
+          "from 0 to 1,000,000"),
+    Probe("add_facts batch size 0", lambda tg: tg.add_facts([("Cy", "likes", "tea")], batch_size=0),
+          InvalidInput, "batch_size: 0"),
+    Probe("reindex batch size True", lambda tg: tg.reindex(batch_size=True), InvalidInput,
+          "batch_size: True"),
+    # size caps: refused with the limit named, never cut
+    Probe("fact text over 10,000 characters", _fact(text="x" * 10_001), InvalidInput,
+          "10,001 characters is over the limit of 10,000"),
+    Probe("episode source over 200 characters", _episode(source="s" * 201), InvalidInput,
+          "over the limit of 200"),
+    Probe("search query over 2,000 characters", lambda tg: tg.search("x" * 2001), InvalidInput,
+          "query: 2,001 characters"),
+    Probe("context query over 2,000 characters", lambda tg: tg.context("x" * 2001), InvalidInput,
+          "query: 2,001 characters"),
+    Probe("question over 2,000 characters", lambda tg: tg.ask("x" * 2001), InvalidInput,
+          "question: 2,001 characters"),
+    # a typo is no new entity: ending or retracting an unknown name is NotFound, naming it
+    Probe("end_fact of an unknown subject", lambda tg: tg.end_fact("Typo", "lives in", at="2024"), NotFound,
+          "no entity named 'Typo'"),
+    Probe("end_fact of an unknown object", lambda tg: tg.end_fact("Alice", "lives in", "Pariss", at="2024"),
+          NotFound, "object: no entity named 'Pariss'"),
+    Probe("retract_fact of an unknown subject", lambda tg: tg.retract_fact("Typo", "lives in", "Paris"),
+          NotFound, "subject: no entity named 'Typo'"),
+    Probe("retract_fact of an unknown object", lambda tg: tg.retract_fact("Alice", "likes", "coffee"),
+          NotFound, "object: no entity named 'coffee'"),
 ]
 
 
@@ -165,6 +210,34 @@ def test_api_probe_is_refused_clearly_and_writes_nothing(db: Path, mem: Temporal
     assert probe.says in str(raised.value), f"{str(raised.value)!r} does not say {probe.says!r}"
     assert "\n" not in str(raised.value).strip()
     assert store_digest(db) == before
+
+
+def test_an_ending_told_before_its_fact_is_still_recorded_between_known_names() -> None:
+    """DESIGN: out-of-order input gives the same final belief. Between names the memory knows, an
+    ending before its fact is kept; for new names it takes ``create_names=True`` (``--create-names``)."""
+    tg = TemporalGraph.open(":memory:", clock=ManualClock("2024-06-01"), embed=False)
+    tg.add_fact("Alice", "likes", "tea")
+    tg.add_fact("Bob", "works at", "Acme")
+    assert tg.end_fact("Alice", "works at", "Acme", at="2023-01-01") == []  # nothing holds yet
+    tg.add_fact("Alice", "works at", "Acme", valid_at="2020")
+    assert [(f.object, f.invalid_at) for f in tg.history("Alice", "works at")] == [
+        ("Acme", to_utc("2023-01-01"))]
+    with pytest.raises(NotFound, match="Zed"):
+        tg.end_fact("Zed", "lives in", "Oslo", at="2023")
+    assert tg.find_entity("Zed") is None and tg.find_entity("Oslo") is None
+    tg.end_fact("Zed", "lives in", "Oslo", at="2023", create_names=True)
+    tg.add_fact("Zed", "lives in", "Oslo", valid_at="2019")
+    assert [(f.object, f.invalid_at) for f in tg.history("Zed")] == [("Oslo", to_utc("2023"))]
+
+
+def test_the_cli_records_an_early_ending_with_create_names(db: Path,
+                                                          capsys: pytest.CaptureFixture[str]) -> None:
+    ending = ["end-fact", "Zed", "lives in", "Oslo", "--at", "2023", "--create-names"]
+    assert main(["--db", str(db), *ending]) == 0
+    assert main(["--db", str(db), "add-fact", "Zed", "lives in", "Oslo", "--valid-at", "2019"]) == 0
+    capsys.readouterr()
+    with TemporalGraph.open(db) as tg:
+        assert [(f.object, f.invalid_at) for f in tg.history("Zed")] == [("Oslo", to_utc("2023"))]
 
 
 # -- times: what is accepted reads as expected ---------------------------------------------------------
@@ -445,6 +518,10 @@ class CliProbe:
     says: str
 
 
+def _on_db(*args: str) -> Callable[[Path, Path], list[str]]:
+    return lambda db, d: ["--db", str(db), *args]
+
+
 CLI_PROBES = [
     CliProbe("--db of a missing file", lambda db, d: ["--db", str(d / "typo.db"), "now"], 2,
              "--create"),
@@ -476,6 +553,28 @@ CLI_PROBES = [
     CliProbe("not a database", lambda db, d: ["--db", str(_text_file(d)), "now"], 1, "not a database"),
     CliProbe("import of a missing file", lambda db, d: ["--db", str(db), "import", str(d / "nope.jsonl")], 2,
              "no such file"),
+    # issue 22: numbers out of range and over-long text are exit 2, one line; typos create nothing
+    CliProbe("search --limit 2**70", _on_db("search", "Alice", "--limit", str(2**70)), 2, "from 1 to 10,000"),
+    CliProbe("search --pool 0", _on_db("search", "Alice", "--pool", "0"), 2, "pool: 0"),
+    CliProbe("search --pool -5", _on_db("search", "Alice", "--pool", "-5"), 2, "pool: -5"),
+    CliProbe("search --half-life nan", _on_db("search", "Alice", "--half-life", "nan"), 2,
+             "half_life_days: nan"),
+    CliProbe("paths --max-hops 11", _on_db("paths", "Alice", "--max-hops", "11"), 2, "from 1 to 10"),
+    CliProbe("context --budget 2**70", _on_db("context", "Alice", "--budget", str(2**70)), 2,
+             "budget_tokens"),
+    CliProbe("add-fact --importance 11", _on_db("add-fact", "Alice", "likes", "jazz", "--importance", "11"),
+             2, "from 1 to 10"),
+    CliProbe("add-fact --confidence nan", _on_db("add-fact", "Alice", "likes", "jazz", "--confidence", "nan"),
+             2, "confidence: nan"),
+    CliProbe("add-fact --text too long", _on_db("add-fact", "Alice", "likes", "jazz", "--text", "x" * 10_001),
+             2, "over the limit of 10,000"),
+    CliProbe("ask a 2,001-character question", _on_db("ask", "x" * 2001), 2, "over the limit of 2,000"),
+    CliProbe("end-fact of a typo", _on_db("end-fact", "Alise", "lives in", "--at", "2024"), 2,
+             "no entity named 'Alise'"),
+    CliProbe("retract of a typo", _on_db("retract", "Alice", "lives in", "Pariss"), 2,
+             "no entity named 'Pariss'"),
+    CliProbe("--llm-timeout nan", _on_db("--llm", "--llm-timeout", "nan", "now"), 2, "LLM timeout: nan"),
+    CliProbe("--llm-retries -1", _on_db("--llm", "--llm-retries", "-1", "now"), 2, "LLM max_retries: -1"),
 ]
 
 
@@ -599,3 +698,18 @@ def test_cli_forget_on_a_terminal_asks_first(db: Path, answer: str, code: int, l
     assert b"Type the group name to confirm" in out
     with TemporalGraph.open(db) as tg:
         assert bool(tg.now("Alice")) is left
+
+
+def test_the_readme_limits_and_early_ending_examples(capsys: pytest.CaptureFixture[str]) -> None:
+    import re
+    import textwrap
+
+    blocks = re.findall(r"```python\n(.*?)```", (ROOT / "README.md").read_text(encoding="utf-8"), re.DOTALL)
+    limits = next(b for b in blocks if "limit=2**70" in b)
+    exec(limits, {})
+    printed = capsys.readouterr().out.splitlines()
+    assert printed[0] == f"limit: {2**70} must be a whole number from 1 to 10,000"
+    assert "valid_at: expected a datetime" in printed[1] and "5,000 characters" in printed[2]
+    early = textwrap.dedent(next(b for b in blocks if "create_names=True" in b))
+    exec(early, {})
+    assert capsys.readouterr().out.strip() == "2023-01-01 00:00:00+00:00"

@@ -82,7 +82,14 @@ async def _every_tool(client: Client) -> None:
         ("add_fact", {"subject": "Alice", "relation": "lives in"}, "add_fact: object is required"),
         ("as_of", {"valid_time": "the day after never"}, "valid_time: cannot read 'the day after never'"),
         ("now", {"subjet": "Alice"}, "now: unknown argument 'subjet'"),
-        ("paths", {"start": "Alice", "max_hops": 0}, "max_hops: 0 must be a positive whole number"),
+        ("paths", {"start": "Alice", "max_hops": 0}, "max_hops: 0 must be a whole number from 1 to 10"),
+        # issue 22: out of range, booleans as numbers, unknown names, over-long text
+        ("search", {"query": "Alice", "limit": 2**70}, f"limit: {2**70} must be a whole number from 1"),
+        ("add_fact", {"subject": "Bo", "relation": "likes", "object": "tea", "importance": True},
+         "add_fact: importance: Input should be a valid integer, got True"),
+        ("end_fact", {"subject": "Typo", "relation": "lives in", "at": "2024"},
+         "subject: no entity named 'Typo'"),
+        ("ask", {"question": "x" * 2001}, "question: 2,001 characters is over the limit of 2,000"),
         ("forget_group", {"group_id": "default"}, "unknown tool 'forget_group'"),
     ]:
         result = await client.call_tool(name, arguments)

@@ -12,7 +12,7 @@ import pytest
 from jsonschema import Draft202012Validator
 
 from temporal_graph import TemporalGraph
-from temporal_graph.errors import InvalidInput
+from temporal_graph.errors import InvalidInput, NotFound
 from temporal_graph.interfaces.cli import main as cli_main
 from temporal_graph.tools import TOOLS, call_tool, group_summary, tool_schemas
 
@@ -97,6 +97,19 @@ def test_arguments_may_be_json_text_as_function_calling_apis_send_them(tg):
     ("remember", {}, "unknown tool 'remember'; tools: add_episode, add_fact"),
     ("forget_group", {"group_id": "default"}, "unknown tool 'forget_group' (start the memory with forget"),
     ("add_fact", {"subject": " ", "relation": "lives in", "object": "Rome"}, "subject"),
+    # issue 22: a boolean is no number and no time, a number no time; ranges are checked
+    ("add_fact", {"subject": "Al", "relation": "likes", "object": "tea", "importance": True},
+     "add_fact: importance: Input should be a valid integer, got True"),
+    ("add_fact", {"subject": "Al", "relation": "likes", "object": "tea", "valid_at": 2020},
+     "add_fact: valid_at: Input should be a valid string, got 2020"),
+    ("search", {"query": "x", "limit": True}, "search: limit: Input should be a valid integer, got True"),
+    ("search", {"query": "x", "half_life_days": False}, "search: half_life_days: Input should be a valid"),
+    ("context", {"query": "x", "budget_tokens": True}, "context: budget_tokens: Input should be a valid"),
+    ("paths", {"start": "Al", "max_hops": "2"}, "paths: max_hops: Input should be a valid integer"),
+    ("search", {"query": "x", "limit": 2**70}, f"limit: {2**70} must be a whole number from 1 to 10,000"),
+    ("add_fact", {"subject": "Al", "relation": "likes", "object": "tea", "importance": 11},
+     "importance: 11 must be a whole number from 1 to 10"),
+    ("search", {"query": "x" * 2001}, "query: 2,001 characters is over the limit of 2,000"),
 ])
 def test_bad_arguments_raise_one_line_naming_the_problem(tg, name, arguments, message):
     with pytest.raises(InvalidInput) as caught:
@@ -106,16 +119,43 @@ def test_bad_arguments_raise_one_line_naming_the_problem(tg, name, arguments, me
     assert tg.now() == []  # nothing written
 
 
+@pytest.mark.parametrize(("name", "arguments"), [
+    ("end_fact", {"subject": "Typo", "relation": "lives in", "at": "2024"}),
+    ("end_fact", {"subject": "Alice", "relation": "lives in", "object": "Rme", "at": "2024"}),
+    ("retract_fact", {"subject": "Alice", "relation": "lives in", "object": "Rme"}),
+])
+def test_ending_or_retracting_an_unknown_name_creates_nothing(tg, name, arguments):
+    call_tool(tg, "add_fact", {"subject": "Alice", "relation": "lives in", "object": "Rome"})
+    before = tg.export()
+    with pytest.raises(NotFound, match="no entity named 'Typo'|no entity named 'Rme'"):
+        call_tool(tg, name, arguments)
+    assert tg.export() == before
+
+
+def test_number_arguments_carry_their_range_in_the_schema():
+    params = {s["function"]["name"]: s["function"]["parameters"]["properties"] for s in tool_schemas()}
+    def bounds(tool: str, name: str) -> tuple[int, int]:
+        return params[tool][name]["minimum"], params[tool][name]["maximum"]
+
+    assert bounds("search", "limit") == (1, 10_000) and bounds("paths", "max_hops") == (1, 10)
+    assert bounds("add_fact", "importance") == (1, 10)
+    assert bounds("context", "budget_tokens") == (0, 1_000_000)
+
+
 @pytest.mark.parametrize(("tool", "arguments", "command"), [
     ("as_of", {"valid_time": "the day after never"}, ["as-of", "the day after never"]),
     ("search", {"query": "Alice", "limit": 0}, ["search", "Alice", "--limit", "0"]),
     ("paths", {"start": "Alice", "max_hops": 0}, ["paths", "Alice", "--max-hops", "0"]),
     ("context", {"query": "Alice", "budget_tokens": -1}, ["context", "Alice", "--budget", "-1"]),
+    ("search", {"query": "Alice", "limit": 2**70}, ["search", "Alice", "--limit", str(2**70)]),
+    ("end_fact", {"subject": "Typo", "relation": "lives in", "at": "2024"},
+     ["end-fact", "Typo", "lives in", "--at", "2024"]),
+    ("ask", {"question": "x" * 2001}, ["ask", "x" * 2001]),
 ])
 def test_errors_read_as_the_command_line_says_them(tmp_path, capsys, tool, arguments, command):
     db = str(tmp_path / "memory.db")
     with TemporalGraph.open(db, embed=False) as tg:
-        with pytest.raises(InvalidInput) as caught:
+        with pytest.raises((InvalidInput, NotFound)) as caught:
             call_tool(tg, tool, arguments)
     assert cli_main(["--db", db, *command]) == 2
     assert capsys.readouterr().err.strip() == f"tgraph: {caught.value}"

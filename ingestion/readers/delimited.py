@@ -1,10 +1,13 @@
 """CSV chat logs (also ``;``, tab or ``|`` separated): a header row naming the columns, then one
-message per row, streamed. A quoted cell may span lines; errors name the row's first line."""
+message per row, streamed. A quoted cell may span lines; errors name the row's first line.
+:func:`csv_rows` reads the rows, for structured fact files too."""
 
 from __future__ import annotations
 
 import csv
+import threading
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from .files import bad_bytes, decoded_lines
@@ -12,32 +15,10 @@ from .messages import ChatMessage, ReadError, build_message, pick_fields
 
 
 def csv_messages(path: str | Path, file: str, delimiter: str) -> Iterator[ChatMessage | ReadError]:
-    bad: dict[int, int] = {}  # line number -> offset of its first bad byte
-
-    def lines() -> Iterator[str]:
-        for number, text, bad_offset in decoded_lines(path):
-            if bad_offset is not None:
-                bad[number] = bad_offset
-            yield text
-
-    reader = csv.reader(lines(), delimiter=delimiter)
     header: list[str] | None = None
-    end = 0  # last physical line of the previous row; a row starts on the line after it
-    while True:
-        try:
-            row = next(reader)
-        except StopIteration:
-            return
-        except csv.Error as exc:
-            yield ReadError(file=file, line=end + 1, reason=f"unreadable CSV row ({exc})")
-            end = reader.line_num
-            continue
-        start, end = end + 1, reader.line_num  # line_num counts physical lines, quoted newlines too
-        offsets = [bad.pop(n) for n in range(start, end + 1) if n in bad]
-        if offsets:
-            yield ReadError(file=file, line=start, reason=bad_bytes(offsets[0]))
-            continue
-        if not any(cell.strip() for cell in row):
+    for start, row in csv_rows(path, delimiter):
+        if isinstance(row, str):
+            yield ReadError(file=file, line=start, reason=row)
             continue
         if header is None:
             header = [cell.strip().lower() for cell in row]
@@ -48,3 +29,60 @@ def csv_messages(path: str | Path, file: str, delimiter: str) -> Iterator[ChatMe
             continue
         fields = pick_fields(dict(zip(header, row, strict=False)))  # a short row leaves the last fields out
         yield build_message(fields, file=file, line=start, default_source_id=f"line:{start}")
+
+
+def csv_rows(path: str | Path, delimiter: str = ",") -> Iterator[tuple[int, list[str] | str]]:
+    """``(first line, cells)`` per row of a CSV file, or ``(first line, reason)`` for a row that cannot
+    be read (a bad UTF-8 byte, a CSV error): one bad row never costs the others. Blank rows are
+    skipped; a UTF-8 BOM before the header is dropped. Cells may be of any length (the callers'
+    own limits refuse what is too long, by row)."""
+    bad: dict[int, int] = {}  # line number -> offset of its first bad byte
+
+    def lines() -> Iterator[str]:
+        for number, text, bad_offset in decoded_lines(path):
+            if bad_offset is not None:
+                bad[number] = bad_offset
+            yield text
+
+    with _any_field_size():
+        reader = csv.reader(lines(), delimiter=delimiter)
+        end = 0  # last physical line of the previous row; a row starts on the line after it
+        while True:
+            try:
+                row = next(reader)
+            except StopIteration:
+                return
+            except csv.Error as exc:
+                yield end + 1, f"unreadable CSV row ({exc})"
+                end = reader.line_num
+                continue
+            start, end = end + 1, reader.line_num  # line_num counts physical lines, quoted newlines too
+            offsets = [bad.pop(n) for n in range(start, end + 1) if n in bad]
+            if offsets:
+                yield start, bad_bytes(offsets[0])
+            elif any(cell.strip() for cell in row):
+                yield start, row
+
+
+_field_lock = threading.Lock()
+_field_users = 0
+_field_limit = 0
+
+
+@contextmanager
+def _any_field_size() -> Iterator[None]:
+    """Lift the csv module's cell limit (131,072 characters unless changed; one setting for the whole
+    process) while a file is read, restoring it after the last reader: a long cell is then refused
+    by the limit of what it holds, on its own row, instead of breaking the row apart."""
+    global _field_users, _field_limit
+    with _field_lock:
+        if _field_users == 0:
+            _field_limit = csv.field_size_limit(2**31 - 1)
+        _field_users += 1
+    try:
+        yield
+    finally:
+        with _field_lock:
+            _field_users -= 1
+            if _field_users == 0:
+                csv.field_size_limit(_field_limit)

@@ -16,6 +16,7 @@ from typing import Any
 
 from .bundle import DEFAULT_GROUP, Core
 from .errors import InvalidInput
+from .limits import BATCH, whole_number
 from .model import BulkError, BulkReport, Entity, FactInput
 from .names import check_group, fact_words, name_key
 from .progress import progress_bar
@@ -52,6 +53,7 @@ def add_facts(
     committed batch complete, and running it again adds the rest."""
     started = time.perf_counter()
     check_group(group_id)
+    whole_number(batch_size, "batch_size", BATCH)
     report = BulkReport()
     keys: dict[tuple[str, str], list[_Pending]] = {}
     # The type each new entity gets: as add_fact one by one gives it, from the first item naming it

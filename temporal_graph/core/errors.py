@@ -103,3 +103,8 @@ class LLMOutputError(LLMError):
 class MissingExtra(TemporalGraphError, ImportError):
     """An optional part (Neo4j, the MCP server, an LLM) was used without its package; the message
     names the extra that installs it, e.g. ``pip install 'temporal-graph[neo4j]'``."""
+
+
+def no_entity(name: str, group_id: str, what: str = "entity") -> NotFound:
+    """The error for a name no entity of the group has (``what``: the argument that named it)."""
+    return NotFound(f"{what}: no entity named {name!r} in group {group_id!r}")

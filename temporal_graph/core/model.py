@@ -9,7 +9,8 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from .errors import InvalidInput
 from .intervals import covers
-from .names import clean_name, normalize_relation
+from .limits import IMPORTANCE, MAX_TEXT_CHARS, checked_text, whole_number
+from .names import MAX_NAME_CHARS, clean_name, normalize_relation
 from .time import to_utc
 
 _FROZEN = ConfigDict(frozen=True)
@@ -20,9 +21,8 @@ Importance = Annotated[int, Field(ge=1, le=10)]
 
 def check_importance(value: object, what: str = "importance") -> int:
     """``value`` if it is a whole number from 1 to 10, else :class:`InvalidInput` naming ``what``."""
-    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 10:
-        raise InvalidInput(f"{what}: {value!r} is not a whole number from 1 to 10"[:200])
-    return value
+    return whole_number(value, what, IMPORTANCE)
+
 
 RecordKindName = Literal["fact", "entity", "episode"]
 
@@ -333,7 +333,8 @@ class FactInput(BaseModel):
     for a name, :class:`~temporal_graph.errors.InvalidTime` for a value that is no time, else
     :class:`~temporal_graph.errors.InvalidInput`, wrapped in pydantic's ``ValidationError``): names are
     trimmed, the relation normalized (``"lives in"`` -> ``LIVES_IN``). Time strings are read later,
-    in the memory's zone. Numbers may be given as text (a CSV cell)."""
+    in the memory's zone. Numbers may be given as text (a CSV cell); numbers and booleans are never
+    times, and booleans never numbers. ``text`` holds at most 10,000 characters (``MAX_TEXT_CHARS``)."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
@@ -372,9 +373,8 @@ class FactInput(BaseModel):
         if "importance" in fields:
             fields["importance"] = check_importance(_whole_number(fields["importance"]))
         for name in ("text", "episode_id", "subject_type", "object_type"):
-            value = fields.get(name)
-            if value is not None and not isinstance(value, str):
-                raise InvalidInput(f"{name}: expected text, got {type(value).__name__} {value!r}"[:200])
+            if fields.get(name) is not None:
+                checked_text(fields[name], name, MAX_TEXT_CHARS if name == "text" else MAX_NAME_CHARS)
         attributes = fields.get("attributes")
         if attributes is not None and not isinstance(attributes, dict):
             got = f"{type(attributes).__name__} {attributes!r}"

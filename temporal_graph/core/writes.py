@@ -17,7 +17,8 @@ from typing import Any
 from pydantic import ValidationError
 
 from .bundle import DEFAULT_GROUP, Core
-from .errors import InvalidInput
+from .errors import InvalidInput, no_entity
+from .limits import BATCH, whole_number
 from .model import Entity, Episode, Fact, FactInput, RecordKind
 from .names import check_group, clean_name, fact_words, normalize_relation
 from .progress import progress_bar
@@ -94,21 +95,26 @@ def _expected_texts(core: Core, group_id: str, fact: FactInput) -> Iterator[str]
 
 def end_fact(
     core: Core, subject: str, relation: str, object: str | None = None, *, at: TimeLike,
-    group_id: str = DEFAULT_GROUP,
+    group_id: str = DEFAULT_GROUP, create_names: bool = False,
 ) -> list[Fact]:
-    """Close the fact(s) holding at ``at`` (every object when ``object`` is None)."""
+    """Close the fact(s) holding at ``at`` (every object when ``object`` is None). Unknown names
+    raise :class:`NotFound` unless ``create_names`` (see :meth:`TemporalGraph.end_fact`)."""
     relation = normalize_relation(relation)
     moment = core.time(at, "at")
+    subject = clean_name(subject, "subject")
     if object is not None:
-        clean_name(object, "object")
+        object = clean_name(object, "object")
 
     def run(w: FactWriter) -> list[Fact]:
         # The ending is recorded even when nothing is known yet about the fact: a start
         # learned later must still end here, or the belief would depend on arrival order.
-        s = w.entity(subject, what="subject")
-        o = None
-        if object is not None:
-            o = w.entity(object, type=core.ontology.object_type(relation), what="object")
+        if create_names:
+            s = w.entity(subject, what="subject")
+            o = None if object is None else w.entity(object, type=core.ontology.object_type(relation),
+                                                     what="object")
+        else:
+            s = _known(w, subject, "subject")
+            o = None if object is None else _known(w, object, "object")
         return w.end(s, relation, o, at=moment).ended
 
     return core.write(group_id, run)
@@ -117,17 +123,24 @@ def end_fact(
 def retract_fact(
     core: Core, subject: str, relation: str, object: str, *, group_id: str = DEFAULT_GROUP
 ) -> list[Fact]:
-    """Everything believed about ``subject relation object`` was wrong: expire it, no successor."""
+    """Everything believed about ``subject relation object`` was wrong: expire it, no successor.
+    Unknown names raise :class:`NotFound` (there is nothing to retract about them)."""
     relation = normalize_relation(relation)
-    clean_name(object, "object")
+    subject, object = clean_name(subject, "subject"), clean_name(object, "object")
 
     def run(w: FactWriter) -> list[Fact]:
-        s, o = w.existing(subject), w.existing(object)
-        if s is None or o is None:
-            return []
-        return w.retract(s, relation, o).retracted
+        return w.retract(_known(w, subject, "subject"), relation, _known(w, object, "object")).retracted
 
     return core.write(group_id, run)
+
+
+def _known(w: FactWriter, name: str, what: str) -> Entity:
+    """The entity ``name`` names, or :class:`NotFound`: a typo must never become a new entity."""
+    found = w.existing(name)
+    if found is None:
+        raise no_entity(name, w.group_id, what)
+    w.matched(found)
+    return found
 
 
 def reindex(core: Core, group_id: str | None = None, *, progress: bool = False, batch_size: int = 256) -> int:
@@ -135,6 +148,7 @@ def reindex(core: Core, group_id: str | None = None, *, progress: bool = False, 
     entity summaries up to date (:func:`refresh_summaries`), in batches; returns how many records
     it embedded or summarized. ``group_id=None`` covers every group."""
     store = core.store
+    whole_number(batch_size, "batch_size", BATCH)
     groups = _groups(core, group_id)
     loaders: dict[str, Callable[[str, list[str]], Sequence[Fact | Entity | Episode]]] = {
         RecordKind.ENTITY: lambda g, ids: store.entities(g, ids=ids),

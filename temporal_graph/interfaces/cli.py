@@ -14,7 +14,6 @@ Exit codes: 0 success, 2 bad input (with a one-line message saying what was wron
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
 import unicodedata
@@ -44,8 +43,9 @@ from ..core.model import (
 )
 from ..core.names import check_group
 from ..core.time import ACCEPTED_FORMATS
-from . import render
+from . import render, safe_text
 from .graph_files import FORMATS, graph_file
+from .safe_text import json_text, visible
 from .show import EntityView, entity_view, render_entity
 
 EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT = 0, 1, 2
@@ -190,8 +190,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         args = build_parser().parse_args(argv)
         spec = COMMANDS[args.command]
         # Tables stay readable when piped: a fixed width instead of the 80 columns of a non-terminal.
-        # markup=False: names and messages are data; "[/x]" in a name must print as is.
-        console = Console(markup=False) if sys.stdout.isatty() else Console(width=160, markup=False)
+        # Stored text is data: no markup, and control characters are shown escaped (safe_text).
+        console = safe_text.console() if sys.stdout.isatty() else safe_text.console(width=160)
         if not spec.opens_graph:
             return emit(spec.run(args), spec, args, console)
         with open_graph(args) as tg:
@@ -223,7 +223,7 @@ def emit(result: Any, spec: Command, args: argparse.Namespace, console: Console)
     if isinstance(result, Document):
         _write_document(result)
     elif args.json:
-        print(json.dumps(plain(result), indent=2, ensure_ascii=False))
+        print(json_text(plain(result)))
     else:
         spec.show(result, args, console)
     return EXIT_OK
@@ -241,7 +241,7 @@ def plain(value: Any) -> Any:
 
 
 def _show_json(result: Any, args: argparse.Namespace, console: Console) -> None:
-    print(json.dumps(plain(result), indent=2, ensure_ascii=False))
+    print(json_text(plain(result)))
 
 
 def _write_document(document: Document) -> None:
@@ -253,11 +253,11 @@ def _write_document(document: Document) -> None:
             handle.write(document.text)
     except OSError as exc:
         raise InvalidInput(f"--output {document.path}: cannot write it ({exc.strerror or exc})") from None
-    print(f"wrote {document.path}", file=sys.stderr)
+    print(f"wrote {visible(document.path)}", file=sys.stderr)
 
 
 def _fail(code: int, message: str) -> int:
-    line = " ".join(message.split()) or "failed"  # one line, whatever the message held
+    line = visible(" ".join(message.split())) or "failed"  # one line, whatever the message held
     try:
         print(f"tgraph: {line}", file=sys.stderr)
     except OSError:
@@ -363,9 +363,13 @@ def _add_fact(tg: TemporalGraph, args: argparse.Namespace) -> Fact:
 @command("end-fact", "close the fact(s) SUBJECT RELATION [OBJECT] holding at a time",
          *STATEMENT, arg("object", nargs="?", help="only this object (default: every current object)"),
          arg("--at", metavar="TIME", required=True, help="when it stopped holding"),
+         arg("--create-names", action="store_true",
+             help="record the ending even if SUBJECT or OBJECT is not known yet, creating them (an ending "
+                  "told before its fact); without it an unknown name is an error"),
          show=_facts("ended"))
 def _end_fact(tg: TemporalGraph, args: argparse.Namespace) -> list[Fact]:
-    return tg.end_fact(args.subject, args.relation, args.object, at=args.at, group_id=group(args))
+    return tg.end_fact(args.subject, args.relation, args.object, at=args.at, group_id=group(args),
+                       create_names=args.create_names)
 
 
 @command("retract", "SUBJECT RELATION OBJECT was never true: expire it in transaction time, no successor",
@@ -503,7 +507,7 @@ def _ask(tg: TemporalGraph, args: argparse.Namespace) -> Answer:
          arg("query", help="what the block is for, e.g. a question"),
          arg("--budget", type=int, default=1000, help="most tokens in the block (default 1000)"),
          arg("--as-of", metavar="TIME", help="facts valid at this time (default now)"),
-         show=lambda block, args, out: print(block["context"]))
+         show=lambda block, args, out: print(visible(block["context"])))
 def _context(tg: TemporalGraph, args: argparse.Namespace) -> dict[str, Any]:
     block = tg.context(args.query, budget_tokens=args.budget, as_of=args.as_of, group_id=group(args))
     return {"query": args.query, "budget_tokens": args.budget, "as_of": args.as_of, "context": block}
@@ -522,7 +526,7 @@ def _snapshot(tg: TemporalGraph, args: argparse.Namespace) -> Document:
 
 @command("export", "everything of one group as JSON", OUTPUT)
 def _export(tg: TemporalGraph, args: argparse.Namespace) -> Document:
-    return Document(json.dumps(tg.export(group(args)), indent=2, ensure_ascii=False), args.output)
+    return Document(json_text(tg.export(group(args))), args.output)
 
 
 @command("forget", "delete one group entirely (asks first on a terminal; --yes otherwise)",

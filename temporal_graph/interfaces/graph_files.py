@@ -1,22 +1,38 @@
-"""A snapshot graph (``TemporalGraph.snapshot``) as a file other tools read: GraphML or node-link JSON."""
+"""A snapshot graph (``TemporalGraph.snapshot``) as a file other tools read: GraphML or node-link JSON.
+
+GraphML is always well-formed XML 1.0 in UTF-8. Characters a terminal could act on (carriage return,
+DEL, C1 controls, bidi overrides, invisible ones: see :mod:`.safe_text`) are character references
+(``&#x202e;``), so a reader gets them back exactly and a terminal never sees them raw. Characters XML 1.0
+cannot hold at all (C0 controls other than tab, newline and carriage return; lone surrogates;
+U+FFFE and U+FFFF) are written as visible escapes in the value (``\\x1b``, ``\\ufffe``); ``tgraph
+export`` keeps every value exactly. Node-link JSON escapes as :func:`.safe_text.json_text` does.
+"""
 
 from __future__ import annotations
 
-import json
+import io
+import re
 from datetime import datetime
 from typing import Any
 
 import networkx as nx
 
+from .safe_text import UNSAFE, escape, json_text
+
 FORMATS = ("graphml", "json")
+# What XML 1.0's Char production leaves out (below U+10000: the rest is allowed).
+NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
 
 
 def graph_file(graph: nx.MultiDiGraph, format: str) -> str:
     """The text of ``graph`` in ``format`` (one of :data:`FORMATS`)."""
     plain = _plain(graph)
     if format == "graphml":
-        return "\n".join(nx.generate_graphml(plain)) + "\n"
-    return json.dumps(nx.node_link_data(plain, edges="edges"), indent=2, ensure_ascii=False) + "\n"
+        buffer = io.BytesIO()
+        nx.write_graphml(plain, buffer)  # UTF-8 with an XML declaration; values can hold only XML chars
+        # Only values can hold these, so a reference anywhere never touches markup.
+        return UNSAFE.sub(lambda m: f"&#x{ord(m.group()):x};", buffer.getvalue().decode("utf-8"))
+    return json_text(nx.node_link_data(plain, edges="edges")) + "\n"
 
 
 def _plain(graph: nx.MultiDiGraph) -> nx.MultiDiGraph:
@@ -32,5 +48,10 @@ def _plain(graph: nx.MultiDiGraph) -> nx.MultiDiGraph:
 
 
 def _values(attributes: dict[str, Any]) -> dict[str, Any]:
-    return {k: v.isoformat() if isinstance(v, datetime) else v
-            for k, v in attributes.items() if v is not None}
+    return {k: _xml_value(v) for k, v in attributes.items() if v is not None}
+
+
+def _xml_value(value: Any) -> Any:
+    if isinstance(value, datetime):
+        return value.isoformat()
+    return NOT_XML.sub(lambda m: escape(m.group()), value) if isinstance(value, str) else value

@@ -13,7 +13,7 @@ from rich.console import Console
 
 from ..client import TemporalGraph
 from ..core import DEFAULT_GROUP
-from ..core.errors import NotFound
+from ..core.errors import no_entity
 from ..core.model import EntitySummary, Fact
 from ..core.time import TimeLike
 from .render import day, fact_table
@@ -34,7 +34,7 @@ def entity_view(
 ) -> EntityView:
     entity = tg.find_entity(name, group_id)
     if entity is None:
-        raise NotFound(f"entity: no entity named {name!r} in group {group_id!r}")
+        raise no_entity(name, group_id)
     moment = tg.moment(known_at, name="known_at")
     facts = tg.as_of(moment, known_at=moment, subject=entity.name, group_id=group_id)
     seen = {f.id for f in facts}

@@ -39,6 +39,7 @@ from typing import Any, Self, TypeVar
 from pydantic import BaseModel
 
 from ..core.errors import InvalidInput, LLMError, LLMOutputError, LLMUnavailable
+from ..core.limits import positive_number, whole_number
 from .cache import DEFAULT_CACHE_DIR, ResponseCache
 from .openai import OpenAITransport
 from .retry import AdaptiveGate, backoff_delay, is_sdk_error, is_timeout, is_transient
@@ -106,19 +107,16 @@ class LLMClient:
         env = os.environ if env is None else env
         if max_retries is None:
             max_retries = _env_number(env, "TGRAPH_LLM_RETRIES", int, DEFAULT_RETRIES)
-        if max_retries < 0:
-            raise ValueError(f"max_retries must be >= 0, got {max_retries!r}")
+        max_retries = whole_number(max_retries, "LLM max_retries", (0, 100))
         if timeout is None:
             timeout = _env_number(env, "TGRAPH_LLM_TIMEOUT", float, DEFAULT_TIMEOUT)
         max_tokens = max_tokens if max_tokens is not None else _env_number(
             env, "TGRAPH_LLM_MAX_TOKENS", int, DEFAULT_MAX_TOKENS)
         self.concurrency = concurrency if concurrency is not None else _env_number(
             env, "TGRAPH_LLM_WORKERS", int, DEFAULT_WORKERS)
-        for name, value, low in (("concurrency", self.concurrency, 1), ("max_tokens", max_tokens, 1)):
-            if value < low:
-                raise InvalidInput(f"LLM {name} must be >= {low}, got {value!r}")
-        if timeout <= 0:
-            raise InvalidInput(f"LLM timeout must be > 0 seconds, got {timeout!r}")
+        self.concurrency = whole_number(self.concurrency, "LLM concurrency", (1, 256))
+        max_tokens = whole_number(max_tokens, "LLM max_tokens", (1, 1_000_000))
+        timeout = positive_number(timeout, "LLM timeout", most=86_400, unit=" of seconds")
         if rules_in_user is None and env.get("TGRAPH_LLM_RULES_IN_USER", "") != "":
             rules_in_user = env["TGRAPH_LLM_RULES_IN_USER"].strip().lower() in ("1", "true", "yes", "on")
         self.rules_in_user = rules_in_user

@@ -13,7 +13,7 @@ import pytest
 from test_bad_input import BAD_WRITES
 
 from temporal_graph import Ontology, TemporalGraph
-from temporal_graph.errors import InvalidInput
+from temporal_graph.errors import InvalidInput, NotFound
 
 
 def d(year: int, month: int = 1, day: int = 1) -> datetime:
@@ -140,10 +140,24 @@ def test_ending_one_of_many_leaves_the_others(tg: TemporalGraph, tick, groups) -
 def test_an_ending_told_before_its_start_still_applies(tg: TemporalGraph, tick, groups) -> None:
     g = groups()
     tick()
-    tg.end_fact("Alice", "works at", "Acme", at="2023", group_id=g)  # nothing known about it yet
+    with pytest.raises(NotFound, match="Alice"):  # a name never told: a typo, unless said otherwise
+        tg.end_fact("Alice", "works at", "Acme", at="2023", group_id=g)
+    tg.end_fact("Alice", "works at", "Acme", at="2023", group_id=g, create_names=True)  # nothing known yet
     tick()
     tg.add_fact("Alice", "works at", "Acme", valid_at="2020", group_id=g)
     assert timeline(tg.history("Alice", group_id=g)) == [("Acme", d(2020), d(2023))]
+
+
+def test_an_ending_between_known_names_before_its_start_applies(tg: TemporalGraph, tick, groups) -> None:
+    g = groups()
+    tick()
+    tg.add_fact("Bob", "works at", "Acme", group_id=g)
+    tg.add_fact("Alice", "likes", "tea", group_id=g)
+    tick()
+    assert tg.end_fact("Alice", "works at", "Acme", at="2023", group_id=g) == []  # no fact yet
+    tick()
+    tg.add_fact("Alice", "works at", "Acme", valid_at="2020", group_id=g)
+    assert timeline(tg.history("Alice", "works at", group_id=g)) == [("Acme", d(2020), d(2023))]
 
 
 # -- a correction retracts in transaction time ---------------------------------------------------
@@ -179,11 +193,15 @@ def test_retracting_something_never_said_changes_nothing(tg: TemporalGraph, tick
     g = groups()
     tick()
     tg.add_fact("Alice", "lives in", "Paris", valid_at="2021", group_id=g)
-    before = tg.export(g)["facts"]
+    tg.add_fact("Bob", "lives in", "Rome", valid_at="2021", group_id=g)
+    before = tg.export(g)
     tick()
     assert tg.retract_fact("Alice", "lives in", "Rome", group_id=g) == []
-    assert tg.retract_fact("Nobody", "lives in", "Paris", group_id=g) == []
-    assert tg.export(g)["facts"] == before
+    with pytest.raises(NotFound, match="Nobody"):  # a name the group never heard of
+        tg.retract_fact("Nobody", "lives in", "Paris", group_id=g)
+    with pytest.raises(NotFound, match="Lyon"):
+        tg.retract_fact("Alice", "lives in", "Lyon", group_id=g)
+    assert tg.export(g)["facts"] == before["facts"] and tg.export(g)["entities"] == before["entities"]
 
 
 # -- duplicates merge provenance; no new row -------------------------------------------------------
@@ -258,7 +276,7 @@ def test_facts_about_other_subjects_relations_or_groups_never_expire_this_one(
     tick()
     tg.end_fact("Alice", "lives in", at="2024", group_id=other)
     tick()
-    tg.retract_fact("Alice", "lives in", "Paris", group_id=other)
+    tg.retract_fact("Alice", "lives in", "Oslo", group_id=other)
 
     assert [(f.id, f.expired_at) for f in tg.audit(paris.fact_id, group_id=g)] == [(paris.id, None)]
     assert [f.object for f in tg.now("Alice", "lives in", group_id=g)] == ["Paris"]

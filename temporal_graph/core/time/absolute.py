@@ -65,7 +65,8 @@ def to_utc(value: TimeLike, *, zone: tzinfo = UTC, name: str = "time") -> dateti
     elif isinstance(value, str):
         moment = _parse_string(value, name)
     else:
-        raise InvalidTime(f"{name}: expected a datetime, date or string, got {value!r}")
+        hint = " (numbers are no times: write a year as '2020')" if isinstance(value, (int, float)) else ""
+        raise InvalidTime(f"{name}: expected a datetime, date or string, got {value!r}{hint}"[:300])
     if moment.tzinfo is None or moment.utcoffset() is None:
         moment = moment.replace(tzinfo=zone)
     _check_wall_time(moment, value, name)
