@@ -11,10 +11,11 @@ import os
 import uuid
 from datetime import datetime
 
+from .client import TemporalGraph
 from .core.stores import sql
 from .core.stores.neo4j import Neo4jStore
 from .core.stores.sqlite import SQLiteStore
-from .core.time import to_micros
+from .core.time import ManualClock, to_micros
 
 
 def neo4j_store_from_env(*, wipe: bool = False, group_prefix: str = "") -> Neo4jStore | None:
@@ -49,3 +50,39 @@ def count_facts_brute_force(
     baseline ``benchmarks/asof_latency.py`` measures the indexed reads against."""
     statement, params = sql.count_facts_scan(group_id, to_micros(valid_time), to_micros(known_at), subject_id)
     return store._rows(statement, params)[0][0]  # noqa: SLF001 - a benchmark reads the file as is
+
+
+# -- the Cypher exploration set (tests/data/cypher_exploration.json) ------------------------------
+EXPLORATION_GROUP = "explore"
+EXPLORATION_NOW = "2024-06-01T00:00:00+00:00"
+
+
+def exploration_memory(
+    tg: TemporalGraph, clock: ManualClock, group_id: str = EXPLORATION_GROUP, other_group: str = "other"
+) -> None:
+    """The small memory the Cypher exploration set is written against: typed entities, a move that
+    ends an earlier fact (an expired version and its successor), an ended job, a retraction, an
+    episode with its mentions, and a second group (``other_group``) the set must never see.
+    ``clock`` is the memory's clock; it is left at :data:`EXPLORATION_NOW`."""
+    g = group_id
+    clock.set("2024-01-10")
+    tg.add_fact("Zhang Wei", "lives in", "Hangzhou", valid_at="2019-05-01", group_id=g,
+                subject_type="person", object_type="city")
+    tg.add_fact("Zhang Wei", "works at", "Initech", valid_at="2021-03-01", group_id=g,
+                object_type="organization")
+    tg.add_fact("Alice", "works at", "Acme", valid_at="2020-02-01", group_id=g, subject_type="person",
+                object_type="organization", confidence=0.8)
+    tg.add_fact("Alice", "knows", "Zhang Wei", valid_at="2022-01-01", group_id=g)
+    tg.add_fact("Initech", "located in", "Hangzhou", group_id=g)
+    clock.set("2024-02-20")
+    tg.add_fact("Alice", "lives in", "Paris", valid_at="2022-06-01", group_id=g, object_type="city")
+    clock.set("2024-03-05")
+    tg.add_fact("Zhang Wei", "lives in", "Shanghai", valid_at="2024-03-01", group_id=g, object_type="city")
+    clock.set("2024-04-01")
+    tg.end_fact("Alice", "works at", "Acme", at="2023-06-30", group_id=g)
+    clock.set("2024-04-15")
+    tg.retract_fact("Alice", "lives in", "Paris", group_id=g)
+    clock.set("2024-05-02")
+    tg.add_episode("I live in Berlin.", reference_time="2024-05-01", speaker="Bob", group_id=g)
+    tg.add_fact("Zhang Wei", "lives in", "Tokyo", valid_at="2020-01-01", group_id=other_group)
+    clock.set(EXPLORATION_NOW)

@@ -117,6 +117,9 @@ def split_input(buffer: str) -> tuple[list[Command | Query], str]:
         stripped = rest.lstrip()
         if not stripped:
             return items, ""
+        if stripped.startswith("//"):  # a comment line before a statement or command
+            rest = stripped.partition("\n")[2]
+            continue
         if stripped.startswith(":"):
             line, _newline, after = stripped.partition("\n")
             name, _sep, argument = line[1:].strip().partition(" ")

@@ -12,6 +12,7 @@ statements of the exploration set need it. The rules:
   ``interval('1 years 2 months')``, ``x.prop.year`` (also month, day, hour, minute, second) →
   ``date_part('year', x.prop)``;
 - ``-[*1..3]->`` → ``-[* TRAIL 1..3]->``: no relationship twice in a path, as in Neo4j;
+- ``WITH x ORDER BY y`` → ``WITH x ORDER BY y SKIP 0`` (the engine wants a SKIP or LIMIT there);
 - a node label that is not a table (``(p:Person)``, the entity type) → a filter on the one
   ``Entity`` table (``(p:Entity {_type_label: 'Person'})``); ``WHERE n:Person`` →
   ``list_contains(n._labels, 'Person')``.
@@ -240,6 +241,32 @@ def _trails(tokens: list[Token]) -> list[Token]:
     return out
 
 
+_CLAUSES = {"MATCH", "OPTIONAL", "WITH", "RETURN", "UNWIND", "CALL", "UNION", "WHERE"}
+
+
+def _with_order(tokens: list[Token]) -> list[Token]:
+    """``WITH x ORDER BY y`` (an order for what follows, e.g. ``collect``) → ``... SKIP 0``: the
+    engine takes ORDER BY in WITH only before SKIP or LIMIT."""
+    out = list(tokens)
+    clause, ordered, bounded = "", False, False
+    for i, token in [*_top_level(tokens), (len(tokens), Token("ident", "RETURN"))]:
+        word = token.text.upper() if token.kind == "ident" else ""
+        if word in _CLAUSES and not (clause == "WITH" and word == "WITH"):
+            if clause == "WITH" and ordered and not bounded:
+                if i == len(tokens):
+                    out.append(Token("ident", " SKIP 0"))
+                else:
+                    out[i] = Token(token.kind, "SKIP 0 " + token.text)
+                bounded = True
+            if word != "WHERE":
+                clause, ordered, bounded = word, False, False
+        elif word == "ORDER":
+            ordered = True
+        elif word in ("SKIP", "LIMIT"):
+            bounded = True
+    return out
+
+
 def _variable_length(tokens: list[Token]) -> set[str]:
     """Names of variable-length relationships (``[r:A*1..3]``): lists of relationships in Neo4j."""
     names: set[str] = set()
@@ -350,23 +377,25 @@ def _node_labels(tokens: list[Token]) -> list[Token]:
 
 
 def _node_pattern_labels(tokens: list[Token], names: list[str], after: int) -> list[Token]:
+    """The labels of a node pattern as the engine's table and, for a type label, a property
+    filter; when the pattern has its own map, the filter joins it (its ``{`` is emitted here)."""
     tables = [n for n in names if n in NODE_LABELS]
     others = [n for n in names if n not in NODE_LABELS]
     if len(set(tables)) > 1:
         others.append("&".join(sorted(set(tables))))  # a node is never both: match nothing
-    text = ":" + (tables[0] if tables else ENTITY)
+    out = [Token("ident", ":" + (tables[0] if tables else ENTITY))]
+    map_at = _significant(tokens, after)
+    has_map = _is(tokens, map_at, "{")
+    if others or has_map:
+        out += [Token("space", " "), Token("punct", "{")]
     if others:
         wanted = "&".join(others)  # an entity has one type label: several match nothing
-        map_at = _significant(tokens, after)
-        if _is(tokens, map_at, "{"):
-            closing = _significant(tokens, map_at + 1)
-            sep = "" if _is(tokens, closing, "}") else ", "
-            text += f" {{{TYPE_LABEL}: {_quote(wanted)}{sep}"
-        else:
-            text += f" {{{TYPE_LABEL}: {_quote(wanted)}}}"
-    elif _is(tokens, _significant(tokens, after), "{"):
-        text += " {"
-    return [Token("ident", text)]
+        out.append(Token("ident", f"{TYPE_LABEL}: {_quote(wanted)}"))
+        if has_map and not _is(tokens, _significant(tokens, map_at + 1), "}"):
+            out.append(Token("punct", ","))
+        if not has_map:
+            out.append(Token("punct", "}"))
+    return out
 
 
 def translate(text: str, *, now: datetime) -> str:
@@ -381,7 +410,7 @@ def translate(text: str, *, now: datetime) -> str:
     tokens = _node_labels(tokens)
     tokens = _temporal(tokens, now)
     tokens = _functions(tokens)
-    return _join(_trails(tokens))
+    return _join(_with_order(_trails(tokens)))
 
 
 # -- column names ----------------------------------------------------------------------------------
