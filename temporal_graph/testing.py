@@ -7,9 +7,12 @@ imports it.
 
 from __future__ import annotations
 
+import json
 import os
 import uuid
 from datetime import datetime
+from pathlib import Path
+from typing import Any
 
 from .client import TemporalGraph
 from .core.stores import sql
@@ -86,3 +89,56 @@ def exploration_memory(
     tg.add_episode("I live in Berlin.", reference_time="2024-05-01", speaker="Bob", group_id=g)
     tg.add_fact("Zhang Wei", "lives in", "Tokyo", valid_at="2020-01-01", group_id=other_group)
     clock.set(EXPLORATION_NOW)
+
+
+EXPLORATION_SET = Path(__file__).resolve().parents[1] / "tests" / "data" / "cypher_exploration.json"
+
+
+def exploration_set() -> list[dict[str, Any]]:
+    """The statements of the exploration set, each with the columns and rows Neo4j gives."""
+    return json.loads(EXPLORATION_SET.read_text(encoding="utf-8"))["statements"]
+
+
+def exploration_text(entry: dict[str, Any]) -> str:
+    """The statement as typed: its own text, or the console snippet it names."""
+    if "snippet" in entry:
+        from .interfaces.console import SNIPPETS
+
+        return SNIPPETS[entry["snippet"]]
+    return entry["cypher"]
+
+
+def exploration_params(entry: dict[str, Any], group_id: str, now: datetime) -> dict[str, Any]:
+    """The parameters the console would hold: ``$group_id``, ``$now`` and the entry's own."""
+    from .core.time import to_utc
+
+    times = {k: to_utc(v) for k, v in entry.get("times", {}).items()}
+    return {"group_id": group_id, "now": now, **entry.get("params", {}), **times}
+
+
+def fact_symbols(tg: TemporalGraph, group_id: str) -> dict[str, str]:
+    """``fact_id -> "subject|RELATION|object"``: how the set writes the random fact ids."""
+    from .core.stores.protocol import FactQuery
+
+    return {f.fact_id: f"{f.subject}|{f.relation}|{f.object}"
+            for f in tg.core.store.facts(FactQuery(group_id, all_versions=True))}
+
+
+def comparable_rows(entry: dict[str, Any], rows: list[list[Any]], symbols: dict[str, str]) -> list[Any]:
+    """Rows as JSON data, fact ids as their symbols, floats rounded, label lists sorted, and in a
+    fixed order when the statement leaves the order open: equal for the same answer."""
+    from .interfaces.console import json_value
+
+    fact_columns = [entry["columns"].index(c) for c in entry.get("fact_columns", [])]
+
+    def cell(i: int, value: Any) -> Any:
+        if i in fact_columns:
+            return symbols.get(value, value)
+        if isinstance(value, float):
+            return round(value, 6)
+        if isinstance(value, list) and entry.get("sorted_lists"):
+            return sorted(value)
+        return value
+
+    data = [[cell(i, v) for i, v in enumerate(row)] for row in json_value(rows)]
+    return data if entry["ordered"] else sorted(data, key=lambda r: json.dumps(r, sort_keys=True))

@@ -10,55 +10,32 @@ import io
 import json
 import os
 from collections.abc import Iterator
-from datetime import datetime
 from pathlib import Path
-from typing import Any
 
 import pytest
 from rich.console import Console
 
 from temporal_graph import TemporalGraph
-from temporal_graph.core.stores.protocol import FactQuery
 from temporal_graph.interfaces.cli import main
-from temporal_graph.interfaces.console import SNIPPETS, json_value, run_console
+from temporal_graph.interfaces.console import SNIPPETS, run_console
 from temporal_graph.interfaces.cypher_embedded import EmbeddedCypher
 from temporal_graph.interfaces.cypher_embedded.dialect import return_columns, translate
-from temporal_graph.testing import EXPLORATION_GROUP, exploration_memory
+from temporal_graph.testing import (
+    EXPLORATION_GROUP,
+    comparable_rows,
+    exploration_memory,
+    exploration_params,
+    exploration_set,
+    exploration_text,
+    fact_symbols,
+)
 from temporal_graph.times import ManualClock, to_utc
 
-SET = json.loads((Path(__file__).parent / "data" / "cypher_exploration.json").read_text(encoding="utf-8"))
-STATEMENTS = {s["name"]: s for s in SET["statements"]}
+STATEMENTS = {s["name"]: s for s in exploration_set()}
 # What the embedded engine gets wrong, with the reason (benchmarks/cypher_engines.py counts them too).
 Memory = tuple[TemporalGraph, ManualClock]
 Capture = pytest.CaptureFixture[str]
 KNOWN_GAPS = {"collect()": "LadybugDB's collect() ignores an ORDER BY of the WITH before it"}
-
-
-def statement_text(entry: dict[str, Any]) -> str:
-    return SNIPPETS[entry["snippet"]] if "snippet" in entry else entry["cypher"]
-
-
-def statement_params(entry: dict[str, Any], group_id: str, now: datetime) -> dict[str, Any]:
-    times = {k: to_utc(v) for k, v in entry.get("times", {}).items()}
-    return {"group_id": group_id, "now": now, **entry.get("params", {}), **times}
-
-
-def comparable(entry: dict[str, Any], rows: list[list[Any]], symbols: dict[str, str]) -> list[Any]:
-    """Rows as JSON data, fact ids as their symbols, floats rounded, label lists sorted, and in
-    a fixed order when the statement leaves the order open."""
-    fact_columns = [entry["columns"].index(c) for c in entry.get("fact_columns", [])]
-
-    def cell(i: int, value: Any) -> Any:
-        if i in fact_columns:
-            return symbols.get(value, value)
-        if isinstance(value, float):
-            return round(value, 6)
-        if isinstance(value, list) and entry.get("sorted_lists"):
-            return sorted(value)
-        return value
-
-    data = [[cell(i, v) for i, v in enumerate(row)] for row in json_value(rows)]
-    return data if entry["ordered"] else sorted(data, key=lambda r: json.dumps(r, sort_keys=True))
 
 
 @pytest.fixture(scope="module")
@@ -70,15 +47,10 @@ def memory(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Memory]:
     tg.close()
 
 
-def fact_symbols(tg: TemporalGraph, group_id: str) -> dict[str, str]:
-    return {f.fact_id: f"{f.subject}|{f.relation}|{f.object}"
-            for f in tg.core.store.facts(FactQuery(group_id, all_versions=True))}
-
-
 # -- the exploration set ---------------------------------------------------------------------------
 def test_the_set_covers_what_the_issue_lists() -> None:
-    own = [s for s in SET["statements"] if "snippet" not in s]
-    assert len(own) >= 25 and {s["snippet"] for s in SET["statements"] if "snippet" in s} == set(SNIPPETS)
+    own = [s for s in STATEMENTS.values() if "snippet" not in s]
+    assert len(own) >= 25 and {s["snippet"] for s in STATEMENTS.values() if "snippet" in s} == set(SNIPPETS)
     text = " ".join(s["cypher"] for s in own)
     for needle in ("labels(", "|", "*1..3", "OPTIONAL MATCH", "WITH", "count(", "collect(", "min(", "max(",
                    "DISTINCT", "ORDER BY", "SKIP", "LIMIT", "type(", "toLower(", "size(", "coalesce(",
@@ -94,12 +66,13 @@ def test_exploration_statement_gives_neo4js_rows(name: str, memory: Memory) -> N
         pytest.xfail(KNOWN_GAPS[name])
     cypher = EmbeddedCypher(tg.core.store, clock=clock)
     try:
-        columns, rows = cypher.run(statement_text(entry), statement_params(entry, EXPLORATION_GROUP, clock()))
+        params = exploration_params(entry, EXPLORATION_GROUP, clock())
+        columns, rows = cypher.run(exploration_text(entry), params)
     finally:
         cypher.close()
     assert columns == entry["columns"]
     symbols = fact_symbols(tg, EXPLORATION_GROUP)
-    assert comparable(entry, rows, symbols) == comparable(entry, entry["rows"], symbols)
+    assert comparable_rows(entry, rows, symbols) == comparable_rows(entry, entry["rows"], symbols)
 
 
 def test_known_gaps_are_still_gaps(memory: Memory) -> None:
@@ -108,9 +81,9 @@ def test_known_gaps_are_still_gaps(memory: Memory) -> None:
     cypher = EmbeddedCypher(tg.core.store, clock=clock)
     for name in KNOWN_GAPS:
         entry = STATEMENTS[name]
-        params = statement_params(entry, EXPLORATION_GROUP, clock())
-        _columns, rows = cypher.run(statement_text(entry), params)
-        assert comparable(entry, rows, {}) != comparable(entry, entry["rows"], {}), name
+        params = exploration_params(entry, EXPLORATION_GROUP, clock())
+        _columns, rows = cypher.run(exploration_text(entry), params)
+        assert comparable_rows(entry, rows, {}) != comparable_rows(entry, entry["rows"], {}), name
     cypher.close()
 
 
@@ -161,10 +134,10 @@ def test_the_exploration_set_on_neo4j() -> None:  # pragma: no cover - needs a s
             for name, entry in STATEMENTS.items():
                 if entry.get("embedded_only"):
                     continue
-                result = session.run(statement_text(entry), statement_params(entry, group, clock()))
+                result = session.run(exploration_text(entry), exploration_params(entry, group, clock()))
                 keys = list(result.keys())
                 rows = [list(r.values()) for r in result]
-                if keys != entry["columns"] or comparable(entry, rows, symbols) != comparable(
+                if keys != entry["columns"] or comparable_rows(entry, rows, symbols) != comparable_rows(
                         entry, entry["rows"], symbols):
                     failures.append(name)
         assert failures == []
