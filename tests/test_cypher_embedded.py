@@ -116,6 +116,16 @@ def test_a_write_made_after_the_console_started_is_seen(tmp_path: Path) -> None:
         cypher.close()
 
 
+def test_a_group_without_facts_answers_the_snippets_with_no_rows(tmp_path: Path) -> None:
+    with TemporalGraph.open(tmp_path / "m.db", embed=False) as tg:
+        cypher = EmbeddedCypher(tg.core.store)
+        now = to_utc("2024-01-01")
+        params = {"group_id": "empty", "now": now, "t": now, "k": now, "name": "Ann"}
+        for name, text in SNIPPETS.items():
+            assert cypher.run(text, params)[1] == [], name
+        cypher.close()
+
+
 @pytest.mark.skipif(not os.environ.get("NEO4J_URI"), reason="NEO4J_URI not set")
 def test_the_exploration_set_on_neo4j() -> None:  # pragma: no cover - needs a server
     from temporal_graph.testing import neo4j_store_from_env, unique_test_group

@@ -509,7 +509,7 @@ class Shell:
             record = {"statement": item.text, "columns": outcome.keys,
                       "rows": [[json_value(v) for v in row] for row in outcome.rows]}
             self.out.print(json.dumps(record, ensure_ascii=False), markup=False, highlight=False,
-                           soft_wrap=True)
+                           emoji=False, soft_wrap=True)
             return True
         if outcome.keys:
             self.out.print(render_table(outcome.keys, outcome.rows))

@@ -37,6 +37,7 @@ _TYPES = {"string": "STRING", "strings": "STRING[]", "time": "TIMESTAMP_TZ", "fl
 _SEP = "\x1f"  # joins list items for loading: names and ids never hold control characters
 _MISSING_TABLE = re.compile(r"Table (\w+) does not exist")
 _MAX_NEW_TABLES = 16
+_NO_FACTS = "NO_FACTS_YET"
 
 
 class EngineError(ValueError):
@@ -110,6 +111,8 @@ class LadybugGraph:
         _load_rows(c, MENTIONS, ["string", "string"], [[m[0] for m in graph.mentions],
                                                        [m[1] for m in graph.mentions]])
         fact_kinds = ["string", "string", *FACT_PROPERTIES.values()]
+        if not graph.facts:  # r.fact_id must mean something before the first fact: an empty type
+            self._relation_table(_NO_FACTS)
         for relation, edges in sorted(graph.facts.items()):
             self._relation_table(relation)
             _load_rows(c, relation, fact_kinds, [
