@@ -118,7 +118,7 @@ def fact_properties(fact: Fact) -> dict[str, Any]:
             "created_at": fact.created_at, "expired_at": fact.expired_at,
             "episode_ids": list(dict.fromkeys(fact.episode_ids)), "confidence": fact.confidence,
             "importance": fact.importance, "claimed_by": fact.claimed_by,
-            "attributes_json": json.dumps(fact.attributes, sort_keys=True)}
+            "attributes_json": json.dumps(fact.attributes, sort_keys=True) if fact.attributes else "{}"}
 
 
 def read_group(store: Store, group_id: str) -> GroupGraph:
