@@ -221,6 +221,8 @@ def json_value(value: Any) -> Any:
     if hasattr(value, "nodes") and hasattr(value, "relationships"):  # a path, ours or neo4j's
         return {"nodes": [json_value(n) for n in value.nodes],
                 "relationships": [json_value(r) for r in value.relationships]}
+    if hasattr(value, "to_native") and hasattr(value, "iso_format"):  # a neo4j time: as Python's
+        return json_value(value.to_native())
     if hasattr(value, "iso_format"):
         return value.iso_format()
     if isinstance(value, (datetime, date)):
