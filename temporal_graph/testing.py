@@ -7,14 +7,18 @@ imports it.
 
 from __future__ import annotations
 
+import json
 import os
 import uuid
 from datetime import datetime
+from pathlib import Path
+from typing import Any
 
+from .client import TemporalGraph
 from .core.stores import sql
 from .core.stores.neo4j import Neo4jStore
 from .core.stores.sqlite import SQLiteStore
-from .core.time import to_micros
+from .core.time import ManualClock, to_micros
 
 
 def neo4j_store_from_env(*, wipe: bool = False, group_prefix: str = "") -> Neo4jStore | None:
@@ -49,3 +53,92 @@ def count_facts_brute_force(
     baseline ``benchmarks/asof_latency.py`` measures the indexed reads against."""
     statement, params = sql.count_facts_scan(group_id, to_micros(valid_time), to_micros(known_at), subject_id)
     return store._rows(statement, params)[0][0]  # noqa: SLF001 - a benchmark reads the file as is
+
+
+# -- the Cypher exploration set (tests/data/cypher_exploration.json) ------------------------------
+EXPLORATION_GROUP = "explore"
+EXPLORATION_NOW = "2024-06-01T00:00:00+00:00"
+
+
+def exploration_memory(
+    tg: TemporalGraph, clock: ManualClock, group_id: str = EXPLORATION_GROUP, other_group: str = "other"
+) -> None:
+    """The small memory the Cypher exploration set is written against: typed entities, a move that
+    ends an earlier fact (an expired version and its successor), an ended job, a retraction, an
+    episode with its mentions, and a second group (``other_group``) the set must never see.
+    ``clock`` is the memory's clock; it is left at :data:`EXPLORATION_NOW`."""
+    g = group_id
+    clock.set("2024-01-10")
+    tg.add_fact("Zhang Wei", "lives in", "Hangzhou", valid_at="2019-05-01", group_id=g,
+                subject_type="person", object_type="city")
+    tg.add_fact("Zhang Wei", "works at", "Initech", valid_at="2021-03-01", group_id=g,
+                object_type="organization")
+    tg.add_fact("Alice", "works at", "Acme", valid_at="2020-02-01", group_id=g, subject_type="person",
+                object_type="organization", confidence=0.8)
+    tg.add_fact("Alice", "knows", "Zhang Wei", valid_at="2022-01-01", group_id=g)
+    tg.add_fact("Initech", "located in", "Hangzhou", group_id=g)
+    clock.set("2024-02-20")
+    tg.add_fact("Alice", "lives in", "Paris", valid_at="2022-06-01", group_id=g, object_type="city")
+    clock.set("2024-03-05")
+    tg.add_fact("Zhang Wei", "lives in", "Shanghai", valid_at="2024-03-01", group_id=g, object_type="city")
+    clock.set("2024-04-01")
+    tg.end_fact("Alice", "works at", "Acme", at="2023-06-30", group_id=g)
+    clock.set("2024-04-15")
+    tg.retract_fact("Alice", "lives in", "Paris", group_id=g)
+    clock.set("2024-05-02")
+    tg.add_episode("I live in Berlin.", reference_time="2024-05-01", speaker="Bob", group_id=g)
+    tg.add_fact("Zhang Wei", "lives in", "Tokyo", valid_at="2020-01-01", group_id=other_group)
+    clock.set(EXPLORATION_NOW)
+
+
+EXPLORATION_SET = Path(__file__).resolve().parents[1] / "tests" / "data" / "cypher_exploration.json"
+
+
+def exploration_set() -> list[dict[str, Any]]:
+    """The statements of the exploration set, each with the columns and rows Neo4j gives."""
+    return json.loads(EXPLORATION_SET.read_text(encoding="utf-8"))["statements"]
+
+
+def exploration_text(entry: dict[str, Any]) -> str:
+    """The statement as typed: its own text, or the console snippet it names."""
+    if "snippet" in entry:
+        from .interfaces.console import SNIPPETS
+
+        return SNIPPETS[entry["snippet"]]
+    return entry["cypher"]
+
+
+def exploration_params(entry: dict[str, Any], group_id: str, now: datetime) -> dict[str, Any]:
+    """The parameters the console would hold: ``$group_id``, ``$now`` and the entry's own."""
+    from .core.time import to_utc
+
+    times = {k: to_utc(v) for k, v in entry.get("times", {}).items()}
+    return {"group_id": group_id, "now": now, **entry.get("params", {}), **times}
+
+
+def fact_symbols(tg: TemporalGraph, group_id: str) -> dict[str, str]:
+    """``fact_id -> "subject|RELATION|object"``: how the set writes the random fact ids."""
+    from .core.stores.protocol import FactQuery
+
+    return {f.fact_id: f"{f.subject}|{f.relation}|{f.object}"
+            for f in tg.core.store.facts(FactQuery(group_id, all_versions=True))}
+
+
+def comparable_rows(entry: dict[str, Any], rows: list[list[Any]], symbols: dict[str, str]) -> list[Any]:
+    """Rows as JSON data, fact ids as their symbols, floats rounded, label lists sorted, and in a
+    fixed order when the statement leaves the order open: equal for the same answer."""
+    from .interfaces.console import json_value
+
+    fact_columns = [entry["columns"].index(c) for c in entry.get("fact_columns", [])]
+
+    def cell(i: int, value: Any) -> Any:
+        if i in fact_columns:
+            return symbols.get(value, value)
+        if isinstance(value, float):
+            return round(value, 6)
+        if isinstance(value, list) and entry.get("sorted_lists"):
+            return sorted(value)
+        return value
+
+    data = [[cell(i, v) for i, v in enumerate(row)] for row in json_value(rows)]
+    return data if entry["ordered"] else sorted(data, key=lambda r: json.dumps(r, sort_keys=True))

@@ -1,5 +1,5 @@
 """The Cypher console's core, without a server: input splitting, write refusal, parameters,
-tables, and the explanation on the embedded store."""
+tables, and the refusal of --write on the embedded store."""
 
 from __future__ import annotations
 
@@ -10,7 +10,6 @@ from rich.console import Console
 
 from temporal_graph.core.stores.sqlite import SQLiteStore
 from temporal_graph.interfaces.console import (
-    EMBEDDED_EXPLANATION,
     Command,
     ConsoleState,
     Query,
@@ -103,12 +102,13 @@ def test_tables_show_times_and_hide_embeddings() -> None:
     assert "[384 numbers]" in shown and "{a: 1}" in shown
 
 
-def test_the_embedded_store_explains_that_cypher_needs_neo4j(tmp_path) -> None:
+def test_the_embedded_store_is_explored_read_only(tmp_path) -> None:
     out, text = _out()
     store = SQLiteStore(tmp_path / "m.db")
     try:
-        assert run_console(store, out=out, input_fn=lambda _: ":quit") == 2
+        assert run_console(store, write=True, out=out, input_fn=lambda _: ":quit") == 2
+        assert "read-only" in text.getvalue() and "--neo4j" in text.getvalue()
+        assert run_console(store, out=out, statements=["RETURN 1 AS one"]) == 0
     finally:
         store.close()
-    assert "needs the Neo4j store" in text.getvalue()
-    assert "docker run" in EMBEDDED_EXPLANATION
+    assert "one" in text.getvalue()

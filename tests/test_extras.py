@@ -1,6 +1,6 @@
-"""The optional parts (Neo4j, the MCP server, the LLM client) installed as pip extras: used without
-their package, each fails with one line naming the extra to install. The missing package is
-simulated by a ``None`` in ``sys.modules``, which makes its import fail."""
+"""The optional parts (Neo4j, the MCP server, the LLM client, the embedded Cypher engine) installed
+as pip extras: used without their package, each fails with one line naming the extra to install.
+The missing package is simulated by a ``None`` in ``sys.modules``, which makes its import fail."""
 
 from __future__ import annotations
 
@@ -54,6 +54,12 @@ def test_the_llm_client_without_its_package_names_the_extra(monkeypatch, capsys,
     monkeypatch.setenv("OPENAI_BASE_URL", "http://127.0.0.1:9")
     assert main(["--db", str(tmp_path / "m.db"), "--create", "--llm", "now"]) == 1
     assert "pip install 'temporal-graph[llm]'" in _one_line(capsys)
+
+
+def test_the_embedded_cypher_engine_without_its_package_names_the_extra(monkeypatch, capsys, tmp_path):
+    _without(monkeypatch, "ladybug")
+    assert main(["--db", str(tmp_path / "m.db"), "--create", "cypher", "-e", "RETURN 1"]) == 1
+    assert "pip install 'temporal-graph[cypher]'" in _one_line(capsys)
 
 
 def test_a_missing_extra_is_still_an_import_error() -> None:

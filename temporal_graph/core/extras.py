@@ -1,9 +1,10 @@
 """The optional parts and the pip extras that install them (``pyproject.toml``): a part used
 without its package fails with one line saying what to install, not a bare ``ModuleNotFoundError``.
 
-- ``neo4j``: :meth:`TemporalGraph.connect`, ``tgraph --neo4j`` and ``tgraph cypher``;
+- ``neo4j``: :meth:`TemporalGraph.connect`, ``tgraph --neo4j`` and ``tgraph --neo4j ... cypher``;
 - ``mcp``: the MCP server (``tgraph mcp``);
-- ``llm``: the OpenAI-compatible LLM client (``llm=``, ``tgraph --llm``).
+- ``llm``: the OpenAI-compatible LLM client (``llm=``, ``tgraph --llm``);
+- ``cypher``: the Cypher console on the embedded store (``tgraph cypher`` without ``--neo4j``).
 
 Each part imports its package where it starts (``try: import neo4j``) and raises :func:`missing`.
 """

@@ -573,17 +573,43 @@ def _mcp(tg: TemporalGraph, args: argparse.Namespace) -> Done:
     return Done(EXIT_OK)
 
 
-@command("cypher", "an interactive Cypher console on the Neo4j database",
-         arg("--write", action="store_true", help="allow writes (read-only by default)"), opens_graph=False)
+@command("cypher", "a Cypher console on the memory (Neo4j, or the embedded store's graph)",
+         arg("-e", "--execute", action="append", default=[], metavar="STATEMENT",
+             help="run this statement or ':' command instead of the console (repeatable, in order)"),
+         arg("--file", metavar="FILE",
+             help="run the statements of FILE ('-': standard input), before any -e"),
+         arg("--param", action="append", default=[], metavar="NAME=VALUE",
+             help="set $NAME before running (a JSON value, else text; repeatable)"),
+         arg("--write", action="store_true", help="allow writes (Neo4j only; read-only by default)"),
+         opens_graph=False)
 def _cypher(args: argparse.Namespace) -> Done:
-    from .console import EMBEDDED_EXPLANATION, run_console
+    from .console import parse_param, run_console
 
-    if not args.neo4j:
-        print(EMBEDDED_EXPLANATION, file=sys.stderr)
-        return Done(EXIT_BAD_INPUT)
+    params = {}
+    for text in args.param:
+        try:
+            name, value = parse_param(text)
+        except ValueError:
+            raise InvalidInput(f"--param {text!r}: write it as NAME=VALUE") from None
+        params[name] = value
+    statements: list[str] | None = None
+    if args.file is not None or args.execute:
+        statements = [_read_text(args.file)] if args.file is not None else []
+        statements.extend(args.execute)
+    # Fixed widths when piped, as for every command's tables.
+    out = Console(markup=False, width=None if sys.stdout.isatty() else 160)
+    err = Console(markup=False, width=None if sys.stderr.isatty() else 160, stderr=True)
     with open_graph(args) as tg:
-        code = run_console(tg.core.store, write=args.write, group_id=group(args), clock=tg.core.clock)
-        return Done(code or EXIT_OK)
+        code = run_console(tg.core.store, write=args.write, group_id=group(args), clock=tg.core.clock,
+                           statements=statements, params=params, json_lines=args.json, out=out, err=err)
+        return Done(code)
+
+
+def _read_text(path: str) -> str:
+    if path == "-":
+        return sys.stdin.read()
+    with open(path, encoding="utf-8") as handle:
+        return handle.read()
 
 
 if __name__ == "__main__":  # pragma: no cover

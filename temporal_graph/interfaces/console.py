@@ -1,10 +1,15 @@
-"""``tgraph cypher``: an interactive Cypher console on the memory's Neo4j database.
+"""``tgraph cypher``: a Cypher console on the memory, on Neo4j or on the embedded store.
 
 Statements end with ``;`` and may span lines; lines starting with ``:`` are console commands
-(``:help`` lists them). Results print as tables. The console is read-only unless started with
-``write=True`` (``--write``): statements run in READ transactions and write clauses are refused
-before they are sent. Ready parameters: ``$now`` (the current time), ``$group_id`` and, after
-``:asof``, ``$t`` (valid time) and ``$k`` (knowledge time) for the "as of" snippets.
+(``:help`` lists them). Results print as tables, or as one JSON object per statement. On Neo4j
+the console is read-only unless started with ``write=True`` (``--write``): statements run in READ
+transactions and write clauses are refused before they are sent. On the embedded store it is
+always read-only: the group is loaded into an embedded Cypher engine (``cypher_embedded``), the
+same graph model as the Neo4j store. Ready parameters: ``$now`` (the current time),
+``$group_id`` and, after ``:asof``, ``$t`` (valid time) and ``$k`` (knowledge time).
+
+Non-interactive use (``statements=``: ``tgraph cypher -e ... --file ...``) runs the statements and
+commands in order and stops at the first bad one (exit code 2).
 
 The core (splitting input into statements and commands, spotting write clauses, formatting
 values and tables) needs no server and is tested on its own.
@@ -17,7 +22,8 @@ import os
 import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import date, datetime, timedelta
+from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
@@ -26,17 +32,8 @@ from rich.table import Table
 
 from ..core.stores.statements import statement
 from ..core.time import Clock, system_clock, to_utc
-
-EMBEDDED_EXPLANATION = """\
-The Cypher console needs the Neo4j store: this memory is the embedded (SQLite) store, which has
-no Cypher engine. Start Neo4j 5 with one command, for example
-
-    docker run --rm -p 7474:7474 -p 7687:7687 -e NEO4J_AUTH=neo4j/password neo4j:5
-
-then load or import your memory into it and open the console with
-
-    NEO4J_USER=neo4j NEO4J_PASSWORD=password tgraph --neo4j neo4j://localhost:7687 cypher
-"""
+from .cypher_embedded.graph import GraphNode, GraphPath, GraphRelationship
+from .cypher_runners import Neo4jRunner, Runner, StatementFailed, open_runner
 
 # The documented queries of ``:snippets``, in the order shown: ``cypher/console/<name>.cypher``.
 SNIPPET_NAMES = ("now", "asof", "history", "audit", "provenance")
@@ -52,10 +49,11 @@ Statements end with ';' and may span several lines. Commands:
   :param name => value      set one parameter (JSON value, or a bare word / time string)
   :asof T [K]               set $t = T and $k = K (default: now) and print the "as of" snippet
   :now                      refresh $now (it is set when the console starts)
-  :group ID                 set $group_id
+  :group ID                 set $group_id (the embedded store then explores that group)
   :snippets [name]          documented queries: now, asof, history, audit, provenance
   :quit                     leave (also :exit, Ctrl-D)
-Ready parameters: $now, $group_id, and $t / $k after :asof. Read-only unless started with --write."""
+Ready parameters: $now, $group_id, and $t / $k after :asof. Read-only unless started with --write
+(Neo4j only)."""
 
 # Clauses that change the graph or the schema; refused unless the console was started with write.
 # (Administration commands are left to the server, which refuses them in a READ session.)
@@ -116,6 +114,9 @@ def split_input(buffer: str) -> tuple[list[Command | Query], str]:
         stripped = rest.lstrip()
         if not stripped:
             return items, ""
+        if stripped.startswith("//"):  # a comment line before a statement or command
+            rest = stripped.partition("\n")[2]
+            continue
         if stripped.startswith(":"):
             line, _newline, after = stripped.partition("\n")
             name, _sep, argument = line[1:].strip().partition(" ")
@@ -131,11 +132,13 @@ def split_input(buffer: str) -> tuple[list[Command | Query], str]:
         rest = stripped[end + 1 :]
 
 
-def write_clause(text: str) -> str | None:
-    """The first clause of ``text`` that would write, or None for a read-only statement."""
+def write_clause(text: str, more_words: Sequence[str] = ()) -> str | None:
+    """The first clause of ``text`` that would write, or None for a read-only statement
+    (``more_words``: an engine's own statements that write or touch files)."""
     visible = "".join(c for _, c in _scan(text))
+    refused = {*_WRITE_WORDS, *more_words}
     for word in re.findall(r"[A-Za-z_][A-Za-z0-9_.]*", visible):
-        if word.upper() in _WRITE_WORDS:
+        if word.upper() in refused:
             return word.upper()
     found = _WRITE_PROCEDURES.search(visible)
     if found:
@@ -164,6 +167,14 @@ def parse_param(argument: str) -> tuple[str, Any]:
 
 def format_value(value: Any) -> str:
     """Readable text for one cell: nodes as (:Label {..}), relationships as [:TYPE {..}], times ISO."""
+    if isinstance(value, GraphNode):
+        return f"(:{':'.join(value.labels)} {_props(dict(value.properties))})"
+    if isinstance(value, GraphRelationship):
+        return f"[:{value.type} {_props(dict(value.properties))}]"
+    if isinstance(value, GraphPath):
+        return " ".join(format_value(r) for r in value.relationships)
+    if isinstance(value, timedelta):
+        return iso_duration(value)
     labels = getattr(value, "labels", None)
     if labels is not None and hasattr(value, "element_id"):
         return f"(:{':'.join(sorted(labels))} {_props(dict(value))})"
@@ -186,6 +197,46 @@ def format_value(value: Any) -> str:
         return _props(value)
     if value is None:
         return ""
+    return str(value)
+
+
+def iso_duration(value: timedelta) -> str:
+    """``P30DT3600S``-style text for a duration (days and seconds, as the engines measure it)."""
+    seconds = value.seconds + value.microseconds / 1e6
+    time_part = f"T{seconds:g}S" if seconds else ""
+    return f"P{value.days}D{time_part}" if value.days or not time_part else f"P{time_part}"
+
+
+def json_value(value: Any) -> Any:
+    """JSON data for one cell: nodes as {labels, properties}, relationships as {type, properties},
+    paths as {nodes, relationships}, times as ISO text (on Neo4j and on the embedded store alike)."""
+    if isinstance(value, GraphNode):
+        return {"labels": list(value.labels), "properties": json_value(dict(value.properties))}
+    if isinstance(value, GraphRelationship):
+        return {"type": value.type, "properties": json_value(dict(value.properties))}
+    if hasattr(value, "element_id") and hasattr(value, "labels"):  # a neo4j Node
+        return {"labels": sorted(value.labels), "properties": json_value(dict(value))}
+    if hasattr(value, "element_id") and hasattr(value, "start_node"):  # a neo4j Relationship
+        return {"type": value.type, "properties": json_value(dict(value))}
+    if hasattr(value, "nodes") and hasattr(value, "relationships"):  # a path, ours or neo4j's
+        return {"nodes": [json_value(n) for n in value.nodes],
+                "relationships": [json_value(r) for r in value.relationships]}
+    if hasattr(value, "to_native") and hasattr(value, "iso_format"):  # a neo4j time: as Python's
+        return json_value(value.to_native())
+    if hasattr(value, "iso_format"):
+        return value.iso_format()
+    if isinstance(value, (datetime, date)):
+        return value.isoformat()
+    if isinstance(value, timedelta):
+        return iso_duration(value)
+    if isinstance(value, Decimal):
+        return float(value)
+    if isinstance(value, (list, tuple)):
+        return [json_value(v) for v in value]
+    if isinstance(value, dict):
+        return {str(k): json_value(v) for k, v in value.items() if k not in ("embedding", "name_text")}
+    if value is None or isinstance(value, (str, int, float, bool)):
+        return value
     return str(value)
 
 
@@ -215,12 +266,19 @@ class ConsoleState:
     params: dict[str, Any] = field(default_factory=dict)
     done: bool = False
     clock: Clock = system_clock  # what $now and a default :asof K read: the memory's clock
+    interactive: bool = True  # :asof also prints its snippet, for the eye
 
     def now(self) -> datetime:
         return to_utc(self.clock())
 
-    def handle(self, command: Command, out: Console, to_time: Callable[[str], datetime]) -> None:
+    def handle(self, command: Command, out: Console, to_time: Callable[[str], datetime]) -> bool:
+        """Carry out a command; False (after saying why on ``out``) when it was not understood."""
         name, arg = command.name, command.argument
+
+        def fail(message: str) -> bool:
+            out.print(message, markup=False)
+            return False
+
         if name in ("quit", "exit", "q"):
             self.done = True
         elif name in ("help", "h", "?"):
@@ -231,65 +289,50 @@ class ConsoleState:
             try:
                 value = json.loads(arg)
             except json.JSONDecodeError as exc:
-                out.print(f"not a JSON object: {exc}", markup=False)
-                return
+                return fail(f"not a JSON object: {exc}")
             if not isinstance(value, dict):
-                out.print("usage: :params {\"name\": value, ...}", markup=False)
-                return
+                return fail("usage: :params {\"name\": value, ...}")
             self.params = value
         elif name == "param":
             try:
                 key, value = parse_param(arg)
             except ValueError as exc:
-                out.print(str(exc), markup=False)
-                return
+                return fail(str(exc))
             self.params[key] = value
         elif name == "now":
             self.params["now"] = self.now()
             out.print(f"$now = {self.params['now'].isoformat()}", markup=False)
         elif name == "group":
             if not arg:
-                out.print("usage: :group ID", markup=False)
-                return
+                return fail("usage: :group ID")
             self.params["group_id"] = arg
         elif name == "asof":
             parts = arg.split()
             if not parts or len(parts) > 2:
-                out.print("usage: :asof T [K]   (K, the knowledge time, defaults to now)", markup=False)
-                return
+                return fail("usage: :asof T [K]   (K, the knowledge time, defaults to now)")
             try:
                 self.params["t"] = to_time(parts[0])
                 self.params["k"] = to_time(parts[1]) if len(parts) == 2 else self.now()
             except ValueError as exc:
-                out.print(str(exc), markup=False)
-                return
-            out.print(f"$t = {self.params['t'].isoformat()}   $k = {self.params['k'].isoformat()}",
-                      markup=False)
-            out.print(ASOF_SNIPPET, markup=False, highlight=False)
+                return fail(str(exc))
+            if self.interactive:
+                out.print(f"$t = {self.params['t'].isoformat()}   $k = {self.params['k'].isoformat()}",
+                          markup=False)
+                out.print(ASOF_SNIPPET, markup=False, highlight=False)
         elif name == "snippets":
             chosen = [arg] if arg else list(SNIPPETS)
+            unknown = [key for key in chosen if key not in SNIPPETS]
+            if unknown:
+                return fail(f"no snippet {unknown[0]!r}; there are: {', '.join(SNIPPETS)}")
             for key in chosen:
-                if key not in SNIPPETS:
-                    out.print(f"no snippet {key!r}; there are: {', '.join(SNIPPETS)}", markup=False)
-                    continue
                 out.print(SNIPPETS[key] + "\n", markup=False, highlight=False)
         else:
-            out.print(f"unknown command :{name} (try :help)", markup=False)
+            return fail(f"unknown command :{name} (try :help)")
+        return True
 
 
 def _to_time(text: str) -> datetime:
     return to_utc(text, name="time")
-
-
-def _driver_of(target: Any) -> tuple[Any, str | None]:
-    """The neo4j driver and database of a Neo4jStore, a TemporalGraph on one, or a driver."""
-    store = getattr(target, "store", target)
-    driver = getattr(store, "driver", None)
-    if driver is not None and hasattr(driver, "session"):
-        return driver, getattr(store, "database", None)
-    if hasattr(target, "session") and hasattr(target, "verify_connectivity"):
-        return target, None
-    return None, None
 
 
 def _history_file() -> Path:
@@ -320,18 +363,55 @@ def _read_line_factory() -> Callable[[str], str]:
     return input
 
 
-def run_statement(
-    session: Any, text: str, params: dict[str, Any], *, write: bool
-) -> tuple[list[str], list[list[Any]], Any]:
-    """Run one statement in a managed transaction (READ unless ``write``); keys, rows, summary."""
+@dataclass
+class Shell:
+    """Carries out commands and statements, writing tables (or JSON lines) to ``out`` and what goes
+    wrong to ``err``."""
 
-    def work(tx: Any) -> tuple[list[str], list[list[Any]], Any]:
-        result = tx.run(text, params)
-        keys = list(result.keys())
-        rows = [list(record.values()) for record in result]
-        return keys, rows, result.consume()
+    runner: Runner
+    state: ConsoleState
+    out: Console
+    err: Console
+    json_lines: bool = False
 
-    return (session.execute_write if write else session.execute_read)(work)
+    def execute(self, item: Command | Query) -> bool:
+        """True when the item ran; False after one line on ``err`` saying why not."""
+        if isinstance(item, Command):
+            return self.state.handle(item, self.err if self.json_lines else self.out, _to_time)
+        clause = None if self.state.write else write_clause(item.text, self.runner.refused_words)
+        if clause is not None:
+            return self._fail(f"refused: {clause} writes to the graph or touches files and this console "
+                              "is read-only" + ("" if self.runner.refused_words else
+                                                " (start it with --write to allow writes)"))
+        try:
+            outcome = self.runner.run(item.text, self.state.params)
+        except StatementFailed as exc:
+            return self._fail(f"error: {exc}")
+        if self.json_lines:
+            record = {"statement": item.text, "columns": outcome.keys,
+                      "rows": [[json_value(v) for v in row] for row in outcome.rows]}
+            self.out.print(json.dumps(record, ensure_ascii=False), markup=False, highlight=False,
+                           emoji=False, soft_wrap=True)
+            return True
+        if outcome.keys:
+            self.out.print(render_table(outcome.keys, outcome.rows))
+        note = f"{len(outcome.rows)} row(s)"
+        self.out.print(note + (f"; {outcome.changes}" if outcome.changes else ""), markup=False)
+        return True
+
+    def _fail(self, message: str) -> bool:
+        self.err.print(message, markup=False, highlight=False, soft_wrap=True)
+        return False
+
+
+def script_items(statements: Sequence[str]) -> list[Command | Query]:
+    """The commands and statements of ``-e`` texts and files, in order; the last statement of each
+    text may leave out its ``;``."""
+    items: list[Command | Query] = []
+    for text in statements:
+        found, _rest = split_input(text + "\n;")
+        items.extend(found)
+    return items
 
 
 def run_console(
@@ -342,66 +422,62 @@ def run_console(
     database: str | None = None,
     input_fn: Callable[[str], str] | None = None,
     out: Console | None = None,
+    err: Console | None = None,
     clock: Clock = system_clock,
+    statements: Sequence[str] | None = None,
+    params: dict[str, Any] | None = None,
+    json_lines: bool = False,
 ) -> int:
-    """Run the console on ``target`` (a Neo4jStore, a TemporalGraph on one, or a neo4j driver);
-    ``$now`` is read from ``clock``.
+    """Run the console on ``target`` (a Neo4jStore, a TemporalGraph, a neo4j driver, or the
+    embedded store); ``$now`` is read from ``clock``, ``params`` are set first.
 
-    Returns an exit code: 0 after ``:quit`` / end of input, 2 when the target has no Cypher engine.
+    Interactive unless ``statements`` are given (texts of statements and ``:`` commands): then they
+    run in order, and the first that fails stops the run. Returns an exit code: 0, or 2 after a
+    statement or command that failed (with one line on ``err``) in a non-interactive run, or when
+    ``write`` is asked of the embedded store.
     """
     out = out or Console()
-    driver, store_database = _driver_of(target)
-    if driver is None:
-        out.print(EMBEDDED_EXPLANATION, markup=False, highlight=False)
-        return 2
-    import neo4j
-    from neo4j.exceptions import Neo4jError
-
-    read_line = input_fn or _read_line_factory()
-    state = ConsoleState(write=write, params={"group_id": group_id}, clock=clock)
+    err = err or out
+    state = ConsoleState(write=write, params={"group_id": group_id}, clock=clock,
+                         interactive=statements is None)
     state.params["now"] = state.now()
-    mode = "read-write" if write else "read-only"
-    out.print(f"Cypher console ({mode}) on group {group_id!r}. ';' ends a statement, :help for help.",
-              markup=False)
-    access = neo4j.WRITE_ACCESS if write else neo4j.READ_ACCESS
-    buffer = ""
-    with driver.session(database=database or store_database, default_access_mode=access) as session:
-        while not state.done:
-            try:
-                line = read_line("cypher> " if not buffer.strip() else "   ...> ")
-            except EOFError:
-                break
-            except KeyboardInterrupt:
-                buffer = ""
-                out.print("(cancelled)", markup=False)
-                continue
-            buffer += line + "\n"
-            items, buffer = split_input(buffer)
-            for item in items:
-                if isinstance(item, Command):
-                    state.handle(item, out, _to_time)
+    state.params.update(params or {})
+    try:
+        with open_runner(target, write=write, database=database, clock=clock) as runner:
+            shell = Shell(runner, state, out, err, json_lines=json_lines)
+            if statements is not None:
+                for item in script_items(statements):
+                    if not shell.execute(item):
+                        return 2
                     if state.done:
                         break
-                    continue
-                clause = None if write else write_clause(item.text)
-                if clause is not None:
-                    out.print(
-                        f"refused: {clause} writes to the graph and this console is read-only "
-                        "(start it with --write to allow writes)",
-                        markup=False,
-                    )
-                    continue
-                try:
-                    keys, rows, summary = run_statement(session, item.text, state.params, write=write)
-                except Neo4jError as exc:
-                    out.print(f"error: {exc.message or exc}", markup=False)
-                    continue
-                if keys:
-                    out.print(render_table(keys, rows))
-                counters = getattr(summary, "counters", None)
-                changes = counters.contains_updates if counters is not None else False
-                note = f"{len(rows)} row(s)"
-                if changes:
-                    note += f"; {counters}"
-                out.print(note, markup=False)
+                return 0
+            _interactive(shell, input_fn or _read_line_factory())
+    except StatementFailed as exc:
+        err.print(str(exc), markup=False, highlight=False, soft_wrap=True)
+        return 2
     return 0
+
+
+def _interactive(shell: Shell, read_line: Callable[[str], str]) -> None:
+    state = shell.state
+    mode = "read-write" if state.write else "read-only"
+    engine = "" if isinstance(shell.runner, Neo4jRunner) else ", embedded engine"
+    shell.out.print(f"Cypher console ({mode}{engine}) on group {state.params['group_id']!r}. "
+                    "';' ends a statement, :help for help.", markup=False)
+    buffer = ""
+    while not state.done:
+        try:
+            line = read_line("cypher> " if not buffer.strip() else "   ...> ")
+        except EOFError:
+            break
+        except KeyboardInterrupt:
+            buffer = ""
+            shell.out.print("(cancelled)", markup=False)
+            continue
+        buffer += line + "\n"
+        items, buffer = split_input(buffer)
+        for item in items:
+            shell.execute(item)
+            if state.done:
+                break
