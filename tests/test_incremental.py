@@ -65,7 +65,8 @@ def _run(store: SQLiteStore, full: bool, now: datetime, op: tuple, episode: str)
                            episode_id=episode, claimed_by=who)
         if kind == "end":
             _, _, obj, at, who = op
-            return w.end(ana, relation, w.entity(obj) if obj else None, at=at, episode_id=episode, claimed_by=who)
+            ended = w.entity(obj) if obj else None
+            return w.end(ana, relation, ended, at=at, episode_id=episode, claimed_by=who)
         if kind == "retract":
             _, _, obj, who = op
             return w.retract(ana, relation, w.entity(obj), episode_id=episode, claimed_by=who)

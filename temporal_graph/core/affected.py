@@ -31,7 +31,9 @@ from .ontology import Cardinality
 from .rules import Segment, claimant, live_assertions, merges_into, replay
 from .stores.protocol import AssertionQuery, RowQuery, StoreTx
 
-PAGE = 8  # rows read at a time while looking for a stream's row among other claimants' rows
+# Rows read at first (then 4 times more each time) while looking for a stream's row among other
+# claimants' rows.
+PAGE = 2
 _EARLIEST = datetime.min.replace(tzinfo=UTC)  # before every dated row: a bound that keeps only undated ones
 _EVENTS: tuple[AssertionKind, ...] = ("start", "end")
 
