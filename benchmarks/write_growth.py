@@ -176,13 +176,16 @@ def verdict(keys: dict, chat: dict, sizes: list[int]) -> dict:
 
 def table(result: dict) -> str:
     sizes = result["sizes"]
-    head = f"{'scenario':10} {'op':12}" + "".join(f"{'N=' + str(n):>17}" for n in sizes) + f"{'p50 growth':>12}"
+    columns = "".join(f"{'N=' + str(n):>17}" for n in sizes)
+    head = f"{'scenario':10} {'op':12}{columns}{'p50 growth':>12}"
     lines = [f"write cost against history, p50 / p95 ms (embed={result['embed']}, "
              f"summaries={result['summaries']})", head]
     for scenario, ops in result["keys"].items():
         for op, by_size in ops.items():
-            cells = "".join(f"{by_size[str(n)]['p50_ms']:>8.1f} /{by_size[str(n)]['p95_ms']:>7.1f}" for n in sizes)
-            lines.append(f"{scenario:10} {op:12}{cells}{result['verdict']['p50_growth'][f'{scenario}.{op}']:>11}x")
+            cells = "".join(f"{by_size[str(n)]['p50_ms']:>8.1f} /{by_size[str(n)]['p95_ms']:>7.1f}"
+                            for n in sizes)
+            growth = result["verdict"]["p50_growth"][f"{scenario}.{op}"]
+            lines.append(f"{scenario:10} {op:12}{cells}{growth:>11}x")
     chat = result["chat"]
     lines.append(f"chat import, {chat['messages']} messages of one speaker about herself, msg/s per 1,000: "
                  + " ".join(f"{r:.0f}" for r in chat["msg_per_s_per_1000"])

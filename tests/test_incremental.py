@@ -35,7 +35,7 @@ OBJECTS = ("Paris", "Rome", "Lyon", "Oslo")
 CLAIMANTS = (None, None, None, "Bob", "Cy")  # mostly the memory's own belief
 TIMES = tuple(datetime(2020, 1, 1, tzinfo=UTC) + timedelta(days=90 * i) for i in range(8))
 CLOCK0 = datetime(2024, 1, 1, tzinfo=UTC)
-EXAMPLES = int(os.environ.get("TG_PROPERTY_EXAMPLES", "150"))
+EXAMPLES = int(os.environ.get("TG_PROPERTY_EXAMPLES", "120"))
 
 times = st.sampled_from(TIMES)
 maybe_time = st.none() | times
