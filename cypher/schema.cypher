@@ -23,6 +23,12 @@ CREATE INDEX episode_reference_time IF NOT EXISTS FOR (n:Episode) ON (n.referenc
 CREATE INDEX episode_created_at IF NOT EXISTS FOR (n:Episode) ON (n.created_at);
 CREATE INDEX assertion_group IF NOT EXISTS FOR (n:Assertion) ON (n.group_id);
 CREATE INDEX assertion_key IF NOT EXISTS FOR (n:Assertion) ON (n.group_id, n.subject_id, n.relation);
+// A write reads one key's assertions by kind and time, or of one object, and the last to arrive.
+CREATE INDEX assertion_kind IF NOT EXISTS FOR (n:Assertion) ON (n.group_id, n.subject_id, n.relation, n.kind, n.at);
+CREATE INDEX assertion_object IF NOT EXISTS FOR (n:Assertion)
+ON (n.group_id, n.subject_id, n.relation, n.object_id, n.kind, n.at);
+CREATE INDEX assertion_arrival IF NOT EXISTS FOR (n:Assertion)
+ON (n.group_id, n.subject_id, n.relation, n.created_at, n.seq);
 CREATE FULLTEXT INDEX entity_names IF NOT EXISTS FOR (n:Entity) ON EACH [n.name_text];
 CREATE FULLTEXT INDEX episode_contents IF NOT EXISTS FOR (n:Episode) ON EACH [n.content];
 CREATE VECTOR INDEX entity_embedding IF NOT EXISTS FOR (n:Entity) ON n.embedding

@@ -13,7 +13,7 @@ from pathlib import Path
 from temporal_graph import TemporalGraph
 from temporal_graph.core.model import RECORD_KINDS
 from temporal_graph.core.stores import sql
-from temporal_graph.core.stores.protocol import FactQuery
+from temporal_graph.core.stores.protocol import AssertionQuery, FactQuery, RowQuery
 from temporal_graph.core.stores.sqlite import SQLiteStore
 from temporal_graph.core.time import UTC, ManualClock
 from temporal_graph.testing import count_facts_brute_force
@@ -29,6 +29,22 @@ QUERIES = [
     FactQuery("g", ids=("a", "b"), known_at=datetime(2021, 1, 1, tzinfo=UTC)),
     FactQuery("g", ids=()),
     FactQuery("g", valid_time=datetime(2020, 1, 1, tzinfo=UTC), known_at=datetime(2021, 1, 1, tzinfo=UTC)),
+]
+MOMENT = datetime(2020, 1, 1, tzinfo=UTC)
+ROW_QUERIES = [
+    RowQuery("g", "s", "LIVES_IN"),
+    RowQuery("g", "s", "LIVES_IN", before=MOMENT, latest_first=True, limit=8),
+    RowQuery("g", "s", "LIKES", object_id="o", since=MOMENT, limit=8),
+    RowQuery("g", "s", "LIKES", since=MOMENT, before=MOMENT + timedelta(days=9)),
+    RowQuery("g", "s", "LIKES", before=MOMENT, ending_after=MOMENT),
+]
+ASSERTION_QUERIES = [
+    AssertionQuery("g", "s", "LIVES_IN", kinds=("start", "end"), since=MOMENT, through=MOMENT),
+    AssertionQuery("g", "s", "LIVES_IN", kinds=("start", "end"), through=MOMENT),
+    AssertionQuery("g", "s", "LIKES", kinds=("start", "end"), object_id="o", since=MOMENT),
+    AssertionQuery("g", "s", "LIKES", endings_of_all=True, since=MOMENT, through=MOMENT),
+    AssertionQuery("g", "s", "LIKES", kinds=("retract",), object_id="o"),
+    AssertionQuery("g", "s", "LIKES", object_id="o"),
 ]
 
 
@@ -55,6 +71,9 @@ def _built() -> dict[str, list[tuple[str, list]]]:
         "stored_vectors": [(sql.stored_vectors(kind), ["g"]) for kind in RECORD_KINDS],
         "set_embedding": [(sql.set_embedding(kind), [b"", "id"]) for kind in RECORD_KINDS],
         "fact_vectors": [(sql.fact_vectors(2), ["g", "a", "b"])],
+        "drop_index": [(sql.drop_index(name), []) for name in sql.RETIRED_INDEXES],
+        "key_rows": [part for q in ROW_QUERIES for part in sql.key_rows(q)],
+        "key_assertions": [part for q in ASSERTION_QUERIES for part in sql.key_assertions(q)],
         "read_summaries": [sql.read_summaries("g", entity, k, every)
                            for entity in (None, "e") for k in (None, K) for every in (False, True)],
     }
@@ -88,6 +107,23 @@ def test_every_statement_builder_is_compiled_by_the_test() -> None:
     builders = {name for name, f in inspect.getmembers(sql, inspect.isfunction)
                 if f.__module__ == sql.__name__ and not name.startswith("_")}
     assert builders == set(_built()), "add the new builder to _built()"
+
+
+def test_a_write_reads_its_key_through_an_index_never_a_scan() -> None:
+    """The reads a write makes (the stretch of one timeline around a statement) seek an index on
+    the key; none walks the table or the whole group."""
+    conn = sqlite3.connect(":memory:")
+    conn.executescript(sql.SCHEMA)
+    for table, column, declaration in sql.ADDED_COLUMNS:
+        conn.execute(sql.add_column(table, column, declaration))
+    reads = [*sql.key_rows(ROW_QUERIES[1]), *sql.key_rows(ROW_QUERIES[2]), *sql.key_rows(ROW_QUERIES[4]),
+             *sql.key_assertions(ASSERTION_QUERIES[0]), *sql.key_assertions(ASSERTION_QUERIES[3]),
+             *sql.key_assertions(ASSERTION_QUERIES[4]), (sql.LATEST_ASSERTION, ["g", "s", "LIVES_IN"])]
+    for text, params in reads:
+        top = [r[3] for r in conn.execute(f"EXPLAIN QUERY PLAN {text}", params) if r[1] == 0]
+        read = [step for step in top if step.startswith(("SEARCH f ", "SEARCH assertions "))]
+        assert len(read) == 1 and "(group_id=? AND subject_id=? AND relation=?" in read[0], (text, top)
+        assert not [step for step in top if "TEMP B-TREE" in step], top  # in the index's order
 
 
 def test_the_store_holds_no_sql_of_its_own() -> None:

@@ -133,36 +133,53 @@ class _Stretch:
     until: datetime | None  # when every statement of the stretch has run out (None: open)
 
 
-def _sweep(events: list[tuple]) -> list[Segment]:
+class _Sweep:
     """One object holds from its start until another object starts, an ending is told, or every
-    statement of the stretch has run out; a restatement of the holder extends its stretch."""
-    segments: list[Segment] = []
-    current: _Stretch | None = None
+    statement of the stretch has run out; a restatement of the holder extends its stretch.
 
-    def close(at: datetime | None, ending: Assertion | None) -> None:
+    Fed events in order (:func:`_events`); ``segments`` are the stretches closed so far and
+    ``current`` the one holding after the last event fed."""
+
+    def __init__(self) -> None:
+        self.segments: list[Segment] = []
+        self.current: _Stretch | None = None
+
+    def _close(self, at: datetime | None, ending: Assertion | None) -> None:
+        current = self.current
         assert current is not None
         if current.start is None or at is None or current.start < at:
             parts = tuple(current.parts + ([ending] if ending else []))
-            segments.append(Segment(current.object_id, current.start, at, parts))
+            self.segments.append(Segment(current.object_id, current.start, at, parts))
+        self.current = None
 
-    for at, kind, a, obj in events:
+    def feed(self, event: tuple) -> None:
+        at, kind, a, obj = event
+        current = self.current
         if current is not None and current.until is not None and at is not None and current.until <= at:
-            close(current.until, None)  # ran out before this event
+            self._close(current.until, None)  # ran out before this event
             current = None
         if kind == _END:
             if current is not None and (obj is None or obj == current.object_id):
-                close(at, a)
-                current = None
+                self._close(at, a)
         elif current is not None and current.object_id == obj:
             current.parts.append(a)  # the same object again: merge, and last as long as the longest
             current.until = _later_until(current.until, a.until)
         else:
             if current is not None:
-                close(at, None)  # superseded: held until the new object began
-            current = _Stretch(obj, at, [a], a.until)
-    if current is not None:
-        close(current.until, None)
-    return segments
+                self._close(at, None)  # superseded: held until the new object began
+            self.current = _Stretch(obj, at, [a], a.until)
+
+    def finish(self) -> list[Segment]:
+        if self.current is not None:
+            self._close(self.current.until, None)
+        return self.segments
+
+
+def _sweep(events: list[tuple]) -> list[Segment]:
+    sweep = _Sweep()
+    for event in events:
+        sweep.feed(event)
+    return sweep.finish()
 
 
 def derive_timeline(assertions: Iterable[Assertion], cardinality: Cardinality) -> list[Segment]:
@@ -184,12 +201,50 @@ def _derive(assertions: Iterable[Assertion], cardinality: Cardinality) -> list[S
     live = live_assertions(assertions)
     if cardinality == "one":
         return _sweep(_events(live))
+    # Each object has a timeline of its own; "end all" applies to every one.
+    own: dict[str | None, list[Assertion]] = {a.object_id: [] for a in live if a.kind == "start"}
+    ending_all = [a for a in live if a.kind == "end" and a.object_id is None]
+    for a in live:
+        if a.object_id is not None and a.object_id in own:
+            own[a.object_id].append(a)
     segments: list[Segment] = []
-    objects = dict.fromkeys(a.object_id for a in live if a.kind == "start")
-    for obj in objects:  # each object has a timeline of its own; "end all" applies to every one
-        own = [a for a in live if a.object_id == obj or (a.kind == "end" and a.object_id is None)]
-        segments.extend(_sweep(_events(own)))
+    for statements in own.values():
+        segments.extend(_sweep(_events([*statements, *ending_all])))
     return segments
+
+
+def replay(assertions: Iterable[Assertion], through: datetime | None) -> tuple[list[Segment], bool]:
+    """The timeline of one stream (a claimant's, of one object or of every object) re-derived from
+    a moment where one of its stretches begins, by a sweep that starts there with nothing holding.
+
+    ``assertions``: the stream's starts and endings from that moment up to ``through`` (all of them,
+    when ``through`` is None), with the retractions that may cancel them. Starting afresh where a
+    stretch begins gives what the whole sweep gives from there on: a start that opens a stretch
+    does so whatever held before it. Returns the segments closed up to ``through`` and whether, after
+    every event at ``through``, a stretch that began at ``through`` holds: then the sweep is back in
+    step with the stored timeline, whose row starting at ``through`` and every later one stand.
+    """
+    sweep = _Sweep()
+    for event in _events(live_assertions(assertions)):
+        sweep.feed(event)
+    if through is None:
+        return sweep.finish(), True
+    current = sweep.current
+    return sweep.segments, current is not None and current.start == through
+
+
+def merges_into(row: Fact, statement: Assertion) -> bool:
+    """Whether the start ``statement`` only joins the stretch of ``row`` (same object, same
+    claimant; ``row`` the latest row of that timeline starting at or before the statement), leaving
+    every row's interval as it is: the stretch still holds where the statement lands, and ends
+    where it ended (it was open, or the statement runs out no later than the row ends)."""
+    if row.object_id != statement.object_id or claimant(row) != claimant(statement):
+        return False
+    if row.invalid_at is None:
+        return True  # an open stretch: no statement of it runs out, a restatement changes nothing
+    if statement.at is not None and row.invalid_at <= statement.at:
+        return False  # the stretch is over where the statement lands
+    return statement.until is not None and statement.until <= row.invalid_at
 
 
 def reconcile(

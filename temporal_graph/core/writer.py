@@ -2,9 +2,12 @@
 
 ``add_fact`` / ``end_fact`` / ``retract_fact`` and the ingestion pipeline all go through
 :class:`FactWriter`, so the contradiction rules have exactly one implementation (``rules.py``) and
-one caller. A writer lives for one transaction; each statement reads the key's assertions and
-rows, appends its assertion, derives the timeline and applies the reconciliation right away, so
-the next statement in the same transaction sees it.
+one caller. A writer lives for one transaction; each statement reads the rows it can change and
+the assertions they come from (:mod:`affected`: the stretch of one timeline around it, through the
+store's indexes, not the whole key), re-derives them with the statement, and applies the
+reconciliation right away, so the next statement in the same transaction sees it. With
+``full_derivation`` it reads and derives the whole key instead: the reference the tests hold the
+stretch-wise writes to.
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from .affected import KeyReader, Scope, Stream, affected
 from .errors import InvalidInput
 from .model import DEFAULT_IMPORTANCE, Assertion, AssertionKind, Entity, EntitySummary, Episode, Fact
 from .names import clean_name, fact_words, name_key, normalize_relation
@@ -106,6 +110,8 @@ class FactWriter:
     # it may fail or never run without leaving anything missing.
     after_commit: list[Callable[[], None]] = field(default_factory=list)
     summaries_written: int = 0  # summary versions written or ended by this write
+    # Derive each key's whole timeline from all its assertions (the reference; slower with history).
+    full_derivation: bool = False
 
     # -- reading inside the transaction ----------------------------------------------------------
     def existing(self, name: str) -> Entity | None:
@@ -228,23 +234,21 @@ class FactWriter:
         relation = normalize_relation(relation)
         check_interval(valid_at, invalid_at)
         attributes = _attributed(attributes, claimed_by)
-        assertions = self._tx.assertions(self.group_id, subject.id, relation)
+        key = self._key(subject, relation)
         cardinality = self.ontology.cardinality(relation)
-        same_voice = [a for a in assertions if claimant(a) == claimed_by]
-        live_starts = [a for a in live_assertions(same_voice) if a.kind == "start"]
-        at = resolve_start(
-            valid_at, cardinality=cardinality, timeline_empty=not live_starts, default_start=default_start
-        )
+        empty = cardinality == "one" and valid_at is None and self._timeline_empty(key, claimed_by)
+        at = resolve_start(valid_at, cardinality=cardinality, timeline_empty=empty,
+                           default_start=default_start)
         if at is not None and invalid_at is not None and invalid_at <= at:
             raise InvalidInput(
                 f"invalid_at {invalid_at.isoformat()} is not after the fact's start {at.isoformat()}"
             )
         statement = self._assertion(
-            assertions, subject, relation, obj.id, "start", at=at, until=invalid_at,
-            episode_id=episode_id, text=text or fact_words(subject.name, relation, obj.name),
+            key, obj.id, "start", at=at, until=invalid_at, episode_id=episode_id,
+            text=text or fact_words(subject.name, relation, obj.name),
             confidence=confidence, importance=importance, attributes=attributes,
         )
-        plan, segments = self._apply(subject, relation, [*assertions, statement], statement)
+        plan, segments = self._write(subject, key, statement)
         outcome = Outcome()
         own = next((s for s in segments if statement in s.assertions), None)
         if own is not None:
@@ -271,13 +275,12 @@ class FactWriter:
     ) -> Outcome:
         """``obj`` (None: whatever held) stopped holding at ``at`` (in ``claimed_by``'s claims only,
         when given)."""
-        relation = normalize_relation(relation)
-        assertions = self._tx.assertions(self.group_id, subject.id, relation)
+        key = self._key(subject, normalize_relation(relation))
         statement = self._assertion(
-            assertions, subject, relation, obj.id if obj else None, "end", at=at,
-            episode_id=episode_id, text=text or "", confidence=1.0, attributes=_attributed(None, claimed_by),
+            key, obj.id if obj else None, "end", at=at, episode_id=episode_id, text=text or "",
+            confidence=1.0, attributes=_attributed(None, claimed_by),
         )
-        plan, segments = self._apply(subject, relation, [*assertions, statement], statement)
+        plan, segments = self._write(subject, key, statement)
         return Outcome(ended=[plan.row_for(s) for s in segments if statement in s.assertions])
 
     def retract(
@@ -286,13 +289,12 @@ class FactWriter:
     ) -> Outcome:
         """Everything said so far about ``subject relation obj`` was wrong (everything
         ``claimed_by`` claimed, when given)."""
-        relation = normalize_relation(relation)
-        assertions = self._tx.assertions(self.group_id, subject.id, relation)
+        key = self._key(subject, normalize_relation(relation))
         statement = self._assertion(
-            assertions, subject, relation, obj.id, "retract", episode_id=episode_id,
-            text="", confidence=1.0, attributes=_attributed(None, claimed_by),
+            key, obj.id, "retract", episode_id=episode_id, text="", confidence=1.0,
+            attributes=_attributed(None, claimed_by),
         )
-        plan, _ = self._apply(subject, relation, [*assertions, statement], statement)
+        plan, _ = self._write(subject, key, statement)
         expired = {"expired_at": statement.created_at}  # returned as they now stand: expired
         return Outcome(retracted=[r.model_copy(update=expired) for r in plan.expire if r.object_id == obj.id])
 
@@ -309,8 +311,9 @@ class FactWriter:
         assertions = [] if fresh else self._tx.assertions(self.group_id, subject.id, relation)
         own = [a for a in assertions if claimant(a) is None]  # claims of speakers are another timeline
         live_start = any(a.kind == "start" for a in live_assertions(own))
-        seq = max((a.seq for a in assertions), default=-1)
-        created_at = max([self.now, *(a.created_at for a in assertions)])
+        latest = None if fresh else self._key(subject, relation).latest()
+        seq = latest.seq if latest else -1
+        created_at = max(self.now, latest.created_at) if latest else self.now
         added: list[Assertion] = []
         refused: list[tuple[int, str]] = []
         for item in items:
@@ -328,46 +331,62 @@ class FactWriter:
                 importance=item.importance, attributes=_attributed(item.attributes, None),
                 text=item.text or fact_words(subject.name, relation, item.object.name),
             )
-            every = [*assertions, *added, statement]
-            # Alone on its key a start always holds; next to others it may lose a same-instant tie,
-            # which start() refuses (so the item is refused here too).
-            if (assertions or added) and not any(
-                statement in s.assertions for s in derive_timeline(every, cardinality)
-            ):
-                seq -= 1
-                refused.append((item.index, "another fact starts at the same instant"))
-                continue
             added.append(statement)
             # As in start(): an item's unknown start reads the key's own timeline, which a claim
             # given in its attributes (``claimed_by``) does not make live.
             live_start = live_start or claimant(statement) is None
         if not added:
             return [], refused
-        plan, _ = self._apply(subject, relation, [*assertions, *added], added[-1], new=added, fresh=fresh)
+        # A whole batch of one key is derived in full: its cost is shared by the batch.
+        current = [] if fresh else self._tx.current_rows(self.group_id, subject.id, relation)
+        scope = Scope(current, derive_timeline([*assertions, *added], cardinality))
+        plan = self._apply(subject, relation, scope, added, added[-1].created_at)
         return plan.insert, refused
 
     # -- internals -----------------------------------------------------------------------------
+    def _key(self, subject: Entity, relation: str) -> KeyReader:
+        return KeyReader(self._tx, self.group_id, subject.id, relation)
+
+    def _timeline_empty(self, key: KeyReader, claimed_by: str | None) -> bool:
+        """Whether ``claimed_by``'s timeline of the key has no live start, which is when it has no
+        current row (a live start always lands in a segment that is not empty)."""
+        if self.full_derivation:
+            same_voice = [a for a in self._tx.assertions(self.group_id, key.subject_id, key.relation)
+                          if claimant(a) == claimed_by]
+            return not any(a.kind == "start" for a in live_assertions(same_voice))
+        return key.latest_row(Stream(claimed_by, None)) is None
+
     def _assertion(
-        self, existing: list[Assertion], subject: Entity, relation: str, object_id: str | None,
-        kind: AssertionKind, **fields: Any,
+        self, key: KeyReader, object_id: str | None, kind: AssertionKind, **fields: Any
     ) -> Assertion:
-        # Transaction time never runs backwards for a key, so no row expires before it was made.
-        latest = max((a.created_at for a in existing), default=self.now)
+        """A new assertion about the key, arriving after every earlier one. Transaction time never
+        runs backwards for a key, so no row expires before it was made."""
+        latest = key.latest()
+        created_at = max(self.now, latest.created_at) if latest else self.now
         return Assertion(
-            id=new_id(), group_id=self.group_id, subject_id=subject.id, relation=relation,
-            object_id=object_id, kind=kind, created_at=max(self.now, latest),
-            seq=max((a.seq for a in existing), default=-1) + 1, **fields,
+            id=new_id(), group_id=self.group_id, subject_id=key.subject_id, relation=key.relation,
+            object_id=object_id, kind=kind, created_at=created_at, seq=latest.seq + 1 if latest else 0,
+            **fields,
         )
 
+    def _write(self, subject: Entity, key: KeyReader, statement: Assertion) -> tuple[Plan, list[Segment]]:
+        """Append ``statement`` and bring the rows it changes in line; returns the plan and the
+        segments of the stretch it re-derived."""
+        cardinality = self.ontology.cardinality(key.relation)
+        if self.full_derivation:
+            every = [*self._tx.assertions(self.group_id, subject.id, key.relation), statement]
+            current = self._tx.current_rows(self.group_id, subject.id, key.relation)
+            scope = Scope(current, derive_timeline(every, cardinality))
+        else:
+            scope = affected(key, statement, cardinality)
+        return self._apply(subject, key.relation, scope, [statement], statement.created_at), scope.segments
+
     def _apply(
-        self, subject: Entity, relation: str, assertions: list[Assertion], statement: Assertion,
-        *, new: Sequence[Assertion] | None = None, fresh: bool = False,
-    ) -> tuple[Plan, list[Segment]]:
-        """Derive the key's timeline from ``assertions`` and reconcile its rows; ``new`` are the
-        assertions to append (default: ``statement``); ``fresh``: the key has no rows yet."""
-        segments = derive_timeline(assertions, self.ontology.cardinality(relation))
-        current = [] if fresh else self._tx.current_rows(self.group_id, subject.id, relation)
-        tx_time = statement.created_at
+        self, subject: Entity, relation: str, scope: Scope, new: Sequence[Assertion], tx_time: datetime
+    ) -> Plan:
+        """Append the assertions ``new`` and turn ``scope`` (rows, and the segments they must
+        become) into row changes at ``tx_time``."""
+        segments, current = scope.segments, scope.rows
         names = {subject.id: subject.name}
         object_ids = {s.object_id for s in segments} - {r.object_id for r in current}
         for entity_id in object_ids:
@@ -396,13 +415,13 @@ class FactWriter:
             self.touched.update({row.subject_id: None, row.object_id: None})
         self._tx.apply(
             ChangeSet(
-                assertions=list(new) if new is not None else [statement],
+                assertions=list(new),
                 expire=[(r.id, tx_time) for r in plan.expire],
                 insert=plan.insert,
                 provenance=plan.provenance,
             )
         )
-        return plan, segments
+        return plan
 
     def _name_of(self, entity_id: str) -> str:
         if entity_id in self._seen:

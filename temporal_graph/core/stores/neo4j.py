@@ -48,7 +48,7 @@ from ..names import check_identifier, name_key, quoted_terms
 from ..time import UTC
 from . import records
 from .edge import MapErrors
-from .protocol import ChangeSet, FactQuery
+from .protocol import AssertionQuery, ChangeSet, FactQuery, RowQuery
 from .records import NEO4J
 from .statements import load, render, split_statements, statement
 
@@ -169,6 +169,36 @@ class _Reads:
     def current_rows(self, group_id: str, subject_id: str, relation: str) -> list[Fact]:
         return self.facts(FactQuery(group_id, subject_id=subject_id, relation=relation))
 
+    def key_rows(self, query: RowQuery) -> list[Fact]:
+        if not _safe(query.relation):
+            return []  # no fact row can have a relation that is not a safe identifier
+        name = "rows_of_key_latest_first" if query.latest_first else "rows_of_key"
+        params = {
+            "group_id": query.group_id, "subject_id": query.subject_id, "object_id": query.object_id,
+            "since": _utc(query.since), "before": _utc(query.before),
+            "ending_after": _utc(query.ending_after),
+            "limit": _NO_LIMIT if query.limit is None else max(0, int(query.limit)),
+        }
+        facts = [records.fact(r, NEO4J) for r in self._r.run(name, params, rel=query.relation)]
+        for f in facts:
+            self.relation_of[f.id] = f.relation
+        return facts
+
+    def key_assertions(self, query: AssertionQuery) -> list[Assertion]:
+        params = {
+            "group_id": query.group_id, "subject_id": query.subject_id, "relation": query.relation,
+            "kinds": ["end"] if query.endings_of_all else list(query.kinds),
+            "object_id": None if query.endings_of_all else query.object_id,
+            "endings_of_all": query.endings_of_all,
+            "since": _utc(query.since), "through": _utc(query.through),
+        }
+        return [records.assertion(r, NEO4J) for r in self._r.run("assertions_of_key", params)]
+
+    def latest_assertion(self, group_id: str, subject_id: str, relation: str) -> Assertion | None:
+        params = {"group_id": group_id, "subject_id": subject_id, "relation": relation}
+        rows = self._r.run("assertion_latest", params)
+        return records.assertion(rows[0], NEO4J) if rows else None
+
     def facts(self, query: FactQuery) -> list[Fact]:
         if query.relation is not None and not _safe(query.relation):
             return []  # no fact row can have a relation that is not a safe identifier
@@ -282,6 +312,18 @@ class Neo4jTx(_Reads):
     def current_rows(self, group_id: str, subject_id: str, relation: str) -> list[Fact]:
         self._lock(group_id)
         return super().current_rows(group_id, subject_id, relation)
+
+    def key_rows(self, query: RowQuery) -> list[Fact]:
+        self._lock(query.group_id)
+        return super().key_rows(query)
+
+    def key_assertions(self, query: AssertionQuery) -> list[Assertion]:
+        self._lock(query.group_id)
+        return super().key_assertions(query)
+
+    def latest_assertion(self, group_id: str, subject_id: str, relation: str) -> Assertion | None:
+        self._lock(group_id)
+        return super().latest_assertion(group_id, subject_id, relation)
 
     def episode_by_source(self, group_id: str, source_id: str) -> Episode | None:
         self._lock(group_id)

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Protocol, TypeVar
 
-from ..model import Assertion, Entity, EntitySummary, Episode, Fact
+from ..model import Assertion, AssertionKind, Entity, EntitySummary, Episode, Fact
 
 T = TypeVar("T")
 
@@ -36,6 +36,43 @@ class FactQuery:
     def __post_init__(self) -> None:
         if self.ids is not None and not isinstance(self.ids, tuple):
             object.__setattr__(self, "ids", tuple(self.ids))
+
+
+@dataclass(frozen=True)
+class RowQuery:
+    """Current rows of one (group, subject, relation), by where they start in valid time, read
+    through an index (a write reads only the stretch of a timeline it can change).
+
+    An unknown start counts as the earliest: ``since=None`` includes those rows, ``since=t``
+    does not. Rows come in start order (latest first with ``latest_first``), at most ``limit``.
+    """
+
+    group_id: str
+    subject_id: str
+    relation: str
+    object_id: str | None = None  # only the rows of this object
+    since: datetime | None = None  # valid_at >= since
+    before: datetime | None = None  # valid_at < before (None: no bound)
+    ending_after: datetime | None = None  # only rows still holding after this: invalid_at open or later
+    latest_first: bool = False
+    limit: int | None = None
+
+
+@dataclass(frozen=True)
+class AssertionQuery:
+    """Assertions of one (group, subject, relation) read through an index: of every object, of one
+    (``object_id``), or only the endings of whatever held (``endings_of_all``: object None); of
+    some kinds; told for a moment ``at`` in [since, through]. An undated one (a start since forever,
+    a retraction) counts as the earliest: ``since=None`` includes it, ``since=t`` does not."""
+
+    group_id: str
+    subject_id: str
+    relation: str
+    kinds: tuple[AssertionKind, ...] = ("start", "end", "retract")
+    object_id: str | None = None
+    endings_of_all: bool = False
+    since: datetime | None = None
+    through: datetime | None = None  # None: no bound
 
 
 @dataclass
@@ -75,6 +112,14 @@ class StoreTx(Protocol):
     def assertions(self, group_id: str, subject_id: str, relation: str) -> list[Assertion]: ...
 
     def current_rows(self, group_id: str, subject_id: str, relation: str) -> list[Fact]: ...
+
+    def key_rows(self, query: RowQuery) -> list[Fact]: ...
+
+    def key_assertions(self, query: AssertionQuery) -> list[Assertion]: ...
+
+    def latest_assertion(self, group_id: str, subject_id: str, relation: str) -> Assertion | None:
+        """The assertion about (subject, relation) that arrived last (latest ``created_at``, then ``seq``)."""
+        ...
 
     def episode_by_source(self, group_id: str, source_id: str) -> Episode | None: ...
 

@@ -19,7 +19,7 @@ from typing import Any, Literal
 
 from ..model import DEFAULT_IMPORTANCE, RecordKind
 from ..time import to_micros
-from .protocol import FactQuery
+from .protocol import AssertionQuery, FactQuery, RowQuery
 
 Query = tuple[str, list[Any]]  # a statement and its parameters
 
@@ -46,7 +46,12 @@ CREATE TABLE IF NOT EXISTS assertions (
     object_id TEXT, kind TEXT NOT NULL, at INTEGER, until INTEGER, created_at INTEGER NOT NULL,
     seq INTEGER NOT NULL, episode_id TEXT, text TEXT NOT NULL, confidence REAL NOT NULL,
     attributes TEXT NOT NULL);
-CREATE INDEX IF NOT EXISTS assertions_key ON assertions (group_id, subject_id, relation);
+-- A write reads the assertions of one key by kind and time, or of one object of it, and the
+-- last to arrive; never the whole key (see core/affected.py).
+CREATE INDEX IF NOT EXISTS assertions_kind ON assertions (group_id, subject_id, relation, kind, at);
+CREATE INDEX IF NOT EXISTS assertions_object ON assertions
+    (group_id, subject_id, relation, object_id, kind, at);
+CREATE INDEX IF NOT EXISTS assertions_arrival ON assertions (group_id, subject_id, relation, created_at, seq);
 CREATE TABLE IF NOT EXISTS facts (
     id TEXT NOT NULL UNIQUE, fact_id TEXT NOT NULL, group_id TEXT NOT NULL,
     subject_id TEXT NOT NULL, relation TEXT NOT NULL, object_id TEXT NOT NULL, text TEXT NOT NULL,
@@ -55,6 +60,11 @@ CREATE TABLE IF NOT EXISTS facts (
 CREATE INDEX IF NOT EXISTS facts_key ON facts (group_id, subject_id, relation, expired_at);
 CREATE INDEX IF NOT EXISTS facts_fact_id ON facts (group_id, fact_id);
 CREATE INDEX IF NOT EXISTS facts_object ON facts (group_id, object_id);
+-- The current rows of one key (of one object of it) by start: what a write can change.
+CREATE INDEX IF NOT EXISTS facts_key_start ON facts (group_id, subject_id, relation, valid_at)
+    WHERE expired_at IS NULL;
+CREATE INDEX IF NOT EXISTS facts_key_object ON facts (group_id, subject_id, relation, object_id, valid_at)
+    WHERE expired_at IS NULL;
 CREATE INDEX IF NOT EXISTS facts_current ON facts (group_id, created_at, valid_at, invalid_at, expired_at)
     WHERE expired_at IS NULL;
 -- An entity's current rows newest first, as subject and as object (its summary reads a few of them).
@@ -96,6 +106,13 @@ ADDED_COLUMNS = (
     # 1: a write changed the entity's facts without refreshing its summary (summaries=False).
     ("entities", "summary_due", "INTEGER NOT NULL DEFAULT 0"),
 )
+
+# Indexes older files have that the schema replaced (dropped when such a file is opened).
+RETIRED_INDEXES = ("assertions_key",)
+
+
+def drop_index(name: str) -> str:
+    return f"DROP INDEX IF EXISTS {name}"
 
 
 def table_columns(table: str) -> str:
@@ -262,6 +279,60 @@ def count_facts_scan(group_id: str, t: int, k: int, subject_id: str | None = Non
             "AND (? IS NULL OR subject_id = ?)", [group_id, *believed[1], *valid[1], subject_id, subject_id])
 
 
+def _undated_first(column: str, since: int | None, bound: Query | None) -> list[Query]:
+    """The two halves of a stretch of ``column`` from ``since`` (None: from the earliest, undated
+    rows included) up to ``bound``: the undated rows, then the dated ones (each on its index, which
+    an ``IS NULL OR`` would lose)."""
+    dated: list[Query] = [(f"{column} IS NOT NULL", [])]
+    if since is not None:
+        dated.append((f"{column} >= ?", [since]))
+    if bound is not None:
+        dated.append(bound)
+    return ([(f"{column} IS NULL", [])] if since is None else []) + [_where(*dated)]
+
+
+def key_rows(query: RowQuery) -> list[Query]:
+    """The statements whose results, concatenated and cut to ``query.limit``, answer ``query``
+    (undated rows count as the earliest, so they come first, or last when latest first)."""
+    key = "f.group_id = ? AND f.subject_id = ? AND f.relation = ? AND f.expired_at IS NULL"
+    filters: list[Query] = [(key, [query.group_id, query.subject_id, query.relation])]
+    if query.object_id is not None:
+        filters.append(("f.object_id = ?", [query.object_id]))
+    if query.ending_after is not None:
+        filters.append(("(f.invalid_at IS NULL OR f.invalid_at > ?)", [to_micros(query.ending_after)]))
+    since = None if query.since is None else to_micros(query.since)
+    bound = None if query.before is None else ("f.valid_at < ?", [to_micros(query.before)])
+    halves = _undated_first("f.valid_at", since, bound)
+    order = "ORDER BY f.valid_at DESC" if query.latest_first else "ORDER BY f.valid_at"
+    limit = "" if query.limit is None else " LIMIT ?"
+    out: list[Query] = []
+    for half in reversed(halves) if query.latest_first else halves:
+        where, params = _where(*filters, half)
+        out.append((f"SELECT {FACT_COLUMNS} FROM facts f {_NAMES_JOIN} WHERE {where} {order}{limit}",
+                    params + ([] if query.limit is None else [query.limit])))
+    return out
+
+
+def key_assertions(query: AssertionQuery) -> list[Query]:
+    """The statements whose results, concatenated, answer ``query``."""
+    filters: list[Query] = [("group_id = ? AND subject_id = ? AND relation = ?",
+                             [query.group_id, query.subject_id, query.relation])]
+    if query.endings_of_all:
+        filters.append(("object_id IS NULL AND kind = 'end'", []))
+    else:
+        if query.object_id is not None:
+            filters.append(("object_id = ?", [query.object_id]))
+        kinds = list(query.kinds)
+        filters.append((f"kind IN ({','.join('?' * len(kinds))})" if kinds else "0", kinds))
+    since = None if query.since is None else to_micros(query.since)
+    bound = None if query.through is None else ("at <= ?", [to_micros(query.through)])
+    out: list[Query] = []
+    for half in _undated_first("at", since, bound):
+        where, params = _where(*filters, half)
+        out.append((f"SELECT * FROM assertions WHERE {where}", params))
+    return out
+
+
 RELATIONS = "SELECT DISTINCT relation FROM facts WHERE group_id = ? ORDER BY relation"
 
 # An entity's current rows not ended at a time, newest first (params: group, entity, at, depth for
@@ -295,6 +366,8 @@ EPISODE_BY_SOURCE = "SELECT * FROM episodes WHERE group_id = ? AND source_id = ?
 RECENT_EPISODES = ("SELECT * FROM episodes WHERE group_id = ? AND reference_time < ? "
                    "ORDER BY reference_time DESC, rowid DESC LIMIT ?")
 ASSERTIONS = "SELECT * FROM assertions WHERE group_id = ? AND subject_id = ? AND relation = ?"
+LATEST_ASSERTION = ("SELECT * FROM assertions WHERE group_id = ? AND subject_id = ? AND relation = ? "
+                    "ORDER BY created_at DESC, seq DESC LIMIT 1")
 GROUP_ASSERTIONS = "SELECT * FROM assertions WHERE group_id = ?"
 GROUPS = "SELECT group_id FROM episodes UNION SELECT group_id FROM entities ORDER BY 1"
 GROUP_NUMBER = "SELECT gid FROM groups WHERE name = ?"

@@ -30,7 +30,7 @@ from ..names import name_key, quoted_terms
 from ..time import to_micros
 from . import records, sql
 from .edge import MapErrors
-from .protocol import ChangeSet, FactQuery
+from .protocol import AssertionQuery, ChangeSet, FactQuery, RowQuery
 from .records import SQLITE
 from .vector_index import VectorIndex
 
@@ -167,6 +167,8 @@ class SQLiteStore:
             present = {r["name"] for r in self._conn.execute(sql.table_columns(table))}
             if column not in present:
                 self._conn.execute(sql.add_column(table, column, declaration))
+        for index in sql.RETIRED_INDEXES:
+            self._conn.execute(sql.drop_index(index))
 
     # -- lifecycle -------------------------------------------------------------------------
     @_edge
@@ -208,6 +210,24 @@ class SQLiteStore:
     @_edge
     def current_rows(self, group_id: str, subject_id: str, relation: str) -> list[Fact]:
         return self.facts(FactQuery(group_id, subject_id=subject_id, relation=relation))
+
+    @_edge
+    def key_rows(self, query: RowQuery) -> list[Fact]:
+        out: list[Fact] = []
+        for statement, params in sql.key_rows(query):
+            if query.limit is not None and len(out) >= query.limit:
+                break
+            out += [records.fact(r, SQLITE) for r in self._rows(statement, params)]
+        return out if query.limit is None else out[: query.limit]
+
+    @_edge
+    def key_assertions(self, query: AssertionQuery) -> list[Assertion]:
+        return [records.assertion(r, SQLITE) for part in sql.key_assertions(query) for r in self._rows(*part)]
+
+    @_edge
+    def latest_assertion(self, group_id: str, subject_id: str, relation: str) -> Assertion | None:
+        rows = self._rows(sql.LATEST_ASSERTION, (group_id, subject_id, relation))
+        return records.assertion(rows[0], SQLITE) if rows else None
 
     @_edge
     def episode_by_source(self, group_id: str, source_id: str) -> Episode | None:

@@ -1,0 +1,113 @@
+"""A write reads what it can change, not the history of its key: the rows its transaction reads
+from the store stay the same whether the key holds 10 facts or 1,000 (``core/affected.py``).
+
+The store is wrapped so every read made inside a write transaction counts the rows it returns.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import pytest
+
+from temporal_graph import TemporalGraph
+from temporal_graph.core.stores.sqlite import SQLiteStore
+from temporal_graph.times import ManualClock
+
+DAY = timedelta(days=1)
+START = datetime(2000, 1, 1, tzinfo=UTC)
+
+
+class CountingTx:
+    """The transaction a write sees, counting the rows (records) each read returns."""
+
+    def __init__(self, tx: Any, counts: Counter[str]) -> None:
+        self._tx, self._counts = tx, counts
+
+    def __getattr__(self, name: str) -> Any:
+        found = getattr(self._tx, name)
+        if name == "apply" or not callable(found):
+            return found
+
+        def read(*args: Any, **kwargs: Any) -> Any:
+            result = found(*args, **kwargs)
+            self._counts[name] += len(result) if isinstance(result, list) else int(result is not None)
+            return result
+
+        return read
+
+
+class CountingStore:
+    """A store whose write transactions count what they read (``counts``, reset by ``reset``)."""
+
+    def __init__(self, store: SQLiteStore) -> None:
+        self._store = store
+        self.counts: Counter[str] = Counter()
+
+    def write(self, fn: Callable[[Any], Any]) -> Any:
+        return self._store.write(lambda tx: fn(CountingTx(tx, self.counts)))
+
+    def rows_read(self) -> int:
+        return sum(self.counts.values())
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._store, name)
+
+
+def _memory(history: list[tuple], clock: ManualClock) -> tuple[TemporalGraph, CountingStore]:
+    store = CountingStore(SQLiteStore(":memory:"))
+    tg = TemporalGraph(store, clock=clock, embed=False)  # type: ignore[arg-type]
+    report = tg.add_facts(history, strict=True)  # the bulk path builds the history
+    assert report.rows_written == len(history)
+    clock.set(clock() + DAY)
+    return tg, store
+
+
+def _likes(n: int) -> list[tuple]:
+    return [("Ana", "likes", f"thing {i}") for i in range(n)]
+
+
+def _homes(n: int) -> list[tuple]:
+    """``n`` versions of where Ana lives, one a week (distinct cities, so none merge), all before now."""
+    return [("Ana", "lives in", f"City {i}", START + 7 * i * DAY) for i in range(n)]
+
+
+# What a user does on a key with history, and what reads must not grow with it.
+WRITES: dict[str, tuple[Callable[[int], list[tuple]], Callable[[TemporalGraph, int], Any]]] = {
+    "a new object of a many-objects key": (
+        _likes, lambda tg, n: tg.add_fact("Ana", "likes", "jazz")),
+    "a restatement of one of its objects": (
+        _likes, lambda tg, n: tg.add_fact("Ana", "likes", f"thing {n // 2}")),
+    "an ending of one of its objects": (
+        _likes, lambda tg, n: tg.end_fact("Ana", "likes", f"thing {n // 2}", at=START + DAY)),
+    "a new version of a one-object key": (
+        _homes, lambda tg, n: tg.add_fact("Ana", "lives in", "Oslo", valid_at=START + 7 * n * DAY)),
+    "a restatement of the current version": (
+        _homes, lambda tg, n: tg.add_fact("Ana", "lives in", f"City {n - 1}")),
+    "late news between two old versions": (
+        _homes, lambda tg, n: tg.add_fact("Ana", "lives in", "Lima", valid_at=START + (7 * n // 2 + 3) * DAY)
+    ),
+    "an ending of what holds now": (
+        _homes, lambda tg, n: tg.end_fact("Ana", "lives in", at=START + 7 * n * DAY)),
+    "a retraction of an old version": (
+        _homes, lambda tg, n: tg.retract_fact("Ana", "lives in", f"City {n // 2}")),
+}
+
+
+@pytest.mark.parametrize("case", sorted(WRITES))
+def test_a_write_reads_the_same_rows_at_10_and_1000_facts_of_history(case: str) -> None:
+    history, write = WRITES[case]
+    read: dict[int, Counter[str]] = {}
+    for n in (10, 1000):
+        tg, store = _memory(history(n), ManualClock("2030-01-01T00:00:00+00:00"))
+        store.counts.clear()
+        write(tg, n)
+        read[n] = Counter(store.counts)
+        tg.close()
+    small, large = sum(read[10].values()), sum(read[1000].values())
+    assert large <= small + 2, (case, read)  # (measured: equal) at most a page more of neighbours
+    assert large <= 20, (case, read)
+    assert not read[1000]["assertions"] and not read[1000]["current_rows"], read  # never the whole key
