@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import logging
 import shutil
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -79,6 +80,18 @@ def test_a_failed_export_falls_back_to_torch_once_per_process_and_is_not_retried
     next(tmp_path.glob("*.failed")).unlink()  # as the message says: delete the note to retry
     load_packaged_model(MODEL)
     assert len(calls) == 2
+
+
+def test_without_onnxruntime_torch_runs_the_model_and_nothing_is_exported(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
+    monkeypatch.setenv("TGRAPH_CACHE_DIR", str(tmp_path))
+    monkeypatch.setitem(sys.modules, "onnxruntime", None)  # as if it were not installed
+    monkeypatch.setattr(onnx_export, "export", lambda *args: pytest.fail("exported without onnxruntime"))
+    with caplog.at_level(logging.WARNING, logger="temporal_graph.embeddings"):
+        assert isinstance(load_packaged_model(MODEL), SentenceTransformerEmbedder)
+    [line] = [r.getMessage() for r in caplog.records]
+    assert "embedding with torch" in line and "onnxruntime" in line
+    assert list(tmp_path.iterdir()) == []  # no note: installing onnxruntime is enough to use it
 
 
 def test_an_export_whose_vectors_differ_is_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -24,6 +24,8 @@ def load_packaged_model(model_path: Path | None = None) -> OnnxEmbedder | Senten
     torch with one log line saying why when that cannot be done."""
     path = model_path or packaged_model_path()
     try:
+        import onnxruntime  # noqa: F401 - first: without it, an export would be wasted (and noted as failed)
+
         return OnnxEmbedder(onnx_file(path), path)
     except Exception as exc:  # onnxruntime missing, export failed, unreadable cache: torch still works
         log.warning("temporal-graph: embedding with torch (slower to start): %s",
