@@ -10,6 +10,7 @@ import os
 import socket
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -113,6 +114,8 @@ def test_stdio_says_ready_on_stderr_and_nothing_on_stdout(tmp_path):
     process = subprocess.Popen(_command(tmp_path / "memory.db"), cwd=ROOT, env=ENV, stdin=subprocess.PIPE,
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     said: list[str] = []
+    guard = threading.Timer(300, process.kill)  # a server that never says ready fails the test, not hangs it
+    guard.start()
     try:
         assert process.stderr is not None
         for line in process.stderr:  # until the model is loaded (a fresh machine first exports it)
@@ -121,6 +124,7 @@ def test_stdio_says_ready_on_stderr_and_nothing_on_stdout(tmp_path):
                 break
     finally:
         out, _ = process.communicate(b"", timeout=60)  # no client: the server ends
+        guard.cancel()
     assert said and said[-1] == "tgraph mcp: ready (stdio)\n", said
     assert out == b""  # stdout is the protocol: not a byte of anything else
 
