@@ -4,7 +4,8 @@ It serves the tools of :mod:`temporal_graph.tools` (one source of truth for name
 and schemas) on one group, over stdio (default) or streamable HTTP, plus a resource per group
 summary. Calls run through :class:`AsyncTemporalGraph`, so a slow extraction never stalls the
 server. A bad argument comes back as a tool error (``isError``) with the command line's one-line
-message; the server keeps serving.
+message; the server keeps serving. It loads the embedding model as it starts (beside the serving
+loop) and then says ``tgraph mcp: ready ...`` on stderr, never on stdout, which is the protocol.
 """
 
 from __future__ import annotations
