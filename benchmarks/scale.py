@@ -16,6 +16,9 @@ so its peak memory is its own. Per size, in that one process:
 
 Bulk: ``add_facts`` of ``--bulk`` synthetic structured facts, against ``add_fact`` one by one on a
 20k sample (rate ratio); both without embeddings (a bulk load is reindexed afterwards).
+
+Cold start (``benchmarks/cold_start.py``): ``tgraph now``, ``search`` and ``add-fact`` on an existing
+50-fact memory, each the median of ``--cold-runs`` fresh processes, and their ratio to ``now``.
 """
 
 from __future__ import annotations
@@ -28,6 +31,10 @@ import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from benchmarks import cold_start  # noqa: E402
+
 DEFAULT_DATA = ROOT.parent / "shared" / "data" / "locomo" / "locomo_dev.json"
 
 _SIZE = r"""
@@ -186,9 +193,11 @@ def main() -> None:
     parser.add_argument("--sizes", default="1000,10000,100000")
     parser.add_argument("--bulk", type=int, default=1_000_000,
                         help="structured facts for add_facts (0: skip)")
+    parser.add_argument("--cold-runs", type=int, default=3,
+                        help="fresh processes per command for the cold-start line (0: skip)")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
-    result: dict = {"sizes": {}, "bulk": None}
+    result: dict = {"sizes": {}, "bulk": None, "cold_start": None}
     with tempfile.TemporaryDirectory(prefix="tg-scale-") as workdir:
         for size in (int(s) for s in args.sizes.split(",") if s):
             result["sizes"][str(size)] = row = child(_SIZE, args.data, str(size), workdir)
@@ -205,6 +214,11 @@ def main() -> None:
                 print(f"bulk: {bulk['facts']:,} facts in {bulk['seconds']} s ({bulk['facts_per_s']}/s) vs "
                       f"{bulk['one_by_one_facts_per_s']}/s one by one "
                       f"({bulk['facts_per_s'] / max(1, bulk['one_by_one_facts_per_s']):.0f}x)", flush=True)
+    if args.cold_runs:
+        result["cold_start"] = cold = cold_start.measure(args.cold_runs)
+        if not args.json:
+            print(cold_start.table(cold, f"cold start (median of {args.cold_runs} fresh processes, "
+                                         "50-fact memory):"), flush=True)
     if args.json:
         print(json.dumps(result, indent=2))
 

