@@ -23,12 +23,11 @@ from datetime import datetime
 from typing import Any
 
 from temporal_graph.core.model import Entity, Fact
+from temporal_graph.core.ontology import PLAN_RELATIONS
 from temporal_graph.core.rules import claimant
 from temporal_graph.core.time import TimeSpan, iso
 from temporal_graph.core.time.words import period_words
 from temporal_graph.core.writer import FactWriter, Outcome
-
-PLAN_RELATIONS = frozenset({"PLANS", "PLANS_TO_VISIT"})
 
 # Words of a plan reduced to what it is about: the kind of change (one verb per kind) and its object.
 _VERB_KIND = {
