@@ -395,7 +395,8 @@ def _plain(group: str, relation: str, object_type: str, kind: str = "plain") -> 
 PASTIME_RULES: list[Rule] = [
     # playing sports, games and instruments
     *_rule(r"<S>\s+<ADV>(?:(?i:quit|stopped|gave up on|gave up)\s+(?:(?i:playing)\s+)?"
-           r"|(?i:no longer)\s+(?i:playing|play|plays)\s+)" + _GAME_OBJ,
+           r"|(?i:no longer)\s+(?i:playing|play|plays)\s+"
+           r"|(?i:do not|does not)\s+(?i:play)\s+(?=(?:\S+\s+){0,3}(?i:anymore|any more)\b))" + _GAME_OBJ,
            _plain("o", "PLAYS", "Activity"), kind="ending", positive=False, implicit=True),
     *_rule(r"<S>\s+<ADV>" + _PLAY + r"\s+" + _GAME_OBJ, _plain("o", "PLAYS", "Activity"), implicit=True,
            opens_clause=True),
