@@ -228,7 +228,7 @@ class OfflineExtractor:
                            future=kind == "state" and (rule.future or relation in PLAN_RELATIONS
                                                        or bool(FUTURE.search(m.group(0)))))
             if kind == "ending" and relation in PLAN_RELATIONS:
-                draft.relation, draft.object = self._called_off(subject, obj, context, earlier)
+                draft.relation, draft.object = self._called_off(subject, obj, episode, context, earlier)
             if emit.object_kind == "petname":
                 draft.extra["species"] = groups["pet"].lower()
                 if raw is None:
@@ -262,11 +262,14 @@ class OfflineExtractor:
         return clause[:m.start()] + next(iter(names.values())) + clause[m.end():]
 
     def _called_off(
-        self, subject: str, cue: str, context: _Context, earlier: list[_Draft]
+        self, subject: str, cue: str, episode: Episode, context: _Context, earlier: list[_Draft]
     ) -> tuple[str, str]:
-        """A plan called off: the plan stated earlier that the cue names (its relation and object), or
-        the cue itself, which the pipeline matches against the plans the memory holds."""
-        for d in self._history(context, earlier):
+        """A plan called off: the plan this speaker stated earlier that the cue names (its relation and
+        object), or the cue itself, which the pipeline matches against the plans the memory holds.
+        Another speaker's word about the plan is theirs (a claim), never the one called off."""
+        own = [d for ep in reversed(context.episodes) if ep.speaker == episode.speaker
+               for d in reversed(context.drafts_of(ep))]
+        for d in (*reversed(earlier), *own):
             if (d.kind == "state" and d.relation in PLAN_RELATIONS
                     and name_key(d.subject) == name_key(subject)
                     and (not cue or cue_matches(cue, d.relation, d.object))):
