@@ -9,6 +9,7 @@ import pytest
 
 from ingestion.plans import cue_matches, fulfils, plan_words
 from temporal_graph import TemporalGraph
+from temporal_graph.extraction import ExtractedFact, Extraction
 
 
 def say(memory: TemporalGraph, text: str, at: str, speaker: str = "Sam") -> None:
@@ -116,3 +117,26 @@ def test_plan_words_match_cues_and_fulfilments() -> None:
     assert fulfils("VISITED", "Rome", "PLANS_TO_VISIT", "Rome")
     assert not fulfils("LIVES_IN", "Lyon", "PLANS_TO_VISIT", "Lyon")  # a visit is not a move
     assert not fulfils("LIKES", "Lyon", "PLANS", "move to Lyon")
+
+
+class _Told:
+    """An extractor that gives the facts it was built with (as an LLM would)."""
+
+    def __init__(self, *facts: ExtractedFact) -> None:
+        self.facts = list(facts)
+
+    def extract(self, episode, context=()):
+        return Extraction(facts=self.facts)
+
+
+def test_any_extractor_gets_plans_and_future_facts_dated_forward() -> None:
+    plan = ExtractedFact(subject="Ana", relation="PLANS", object="move to Oslo",
+                         text="Ana plans to move to Oslo.", time_text="in January")
+    move = ExtractedFact(subject="Ana", relation="LIVES_IN", object="Bergen", text="Ana moves to Bergen.",
+                         time_text="in March", future=True)
+    with TemporalGraph.open(":memory:", embed=False, extractor=_Told(plan, move)) as memory:
+        say(memory, "(anything)", "2023-12-01", speaker="Ana")
+        [held] = [f for f in memory.now("Ana") if f.relation == "PLANS"]
+        assert held.attributes["planned_for"].startswith("2024-01-01")
+        [bergen] = memory.history("Ana", "lives in")
+        assert bergen.valid_at == datetime(2024, 3, 1, tzinfo=UTC)
