@@ -166,8 +166,10 @@ def _apply_fact(
     claimed_by = claimant_of(core.trust, episode, subject)
 
     if fact.kind == "ending" and relation in PLAN_RELATIONS:  # called off: the plans it names end
-        out.ended += end_plans(w, subject, fact.object, at=span.start if span else ref, text=fact.text,
-                               episode_id=episode.id, claimed_by=claimed_by).ended
+        called_off = end_plans(w, subject, fact.object, at=span.start if span else ref, text=fact.text,
+                               episode_id=episode.id, claimed_by=claimed_by)
+        out.ended += called_off.ended
+        out.retracted += called_off.retracted
         return
     if fact.kind == "ending":
         obj = resolver.resolve(w, fact.object, object_type) if fact.object else None
@@ -207,8 +209,10 @@ def _apply_fact(
     out.merged += outcome.merged
     out.ended += outcome.ended
     if fact.kind == "state" and relation not in PLAN_RELATIONS:  # the plan it fulfils ends as it starts
-        out.ended += fulfil_plans(w, subject, relation, obj, at=start or ref, episode_id=episode.id,
-                                  claimed_by=claimed_by).ended
+        fulfilled = fulfil_plans(w, subject, relation, obj, at=start or ref, episode_id=episode.id,
+                                 claimed_by=claimed_by)
+        out.ended += fulfilled.ended
+        out.retracted += fulfilled.retracted
 
 
 def claimant_of(trust: str, episode: Episode, subject: Entity) -> str | None:

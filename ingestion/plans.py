@@ -92,13 +92,19 @@ def _standing(w: FactWriter, subject: Entity, at: datetime, claimed_by: str | No
 
 
 def _end(w: FactWriter, subject: Entity, plans: list[Fact], at: datetime, episode_id: str | None,
-         claimed_by: str | None, text: str | None) -> list[Fact]:
-    ended: list[Fact] = []
+         claimed_by: str | None, text: str | None) -> Outcome:
+    """Each plan ends at ``at``; one told at that very moment (the same message, or a chat whose
+    messages share their session's time) never stood, so it is retracted instead."""
+    out = Outcome()
     for plan in plans:
         obj = w.entities_by_id([plan.object_id])[0]
-        ended += w.end(subject, plan.relation, obj, at=at, text=text, episode_id=episode_id,
-                       claimed_by=claimed_by).ended
-    return ended
+        if plan.valid_at is not None and plan.valid_at >= at:
+            out.retracted += w.retract(subject, plan.relation, obj, episode_id=episode_id,
+                                       claimed_by=claimed_by).retracted
+        else:
+            out.ended += w.end(subject, plan.relation, obj, at=at, text=text, episode_id=episode_id,
+                               claimed_by=claimed_by).ended
+    return out
 
 
 def end_plans(w: FactWriter, subject: Entity, cue: str, *, at: datetime, episode_id: str | None,
@@ -106,13 +112,14 @@ def end_plans(w: FactWriter, subject: Entity, cue: str, *, at: datetime, episode
     """A plan called off: the standing plans the cue names end at ``at``; with no cue, the newest."""
     standing = _standing(w, subject, at, claimed_by)
     chosen = [p for p in standing if cue_matches(cue, p.relation, p.object)] if cue.strip() else standing[:1]
-    return Outcome(ended=_end(w, subject, chosen, at, episode_id, claimed_by, text))
+    return _end(w, subject, chosen, at, episode_id, claimed_by, text)
 
 
 def fulfil_plans(w: FactWriter, subject: Entity, relation: str, obj: Entity, *, at: datetime,
                  episode_id: str | None, claimed_by: str | None) -> Outcome:
     """``subject relation obj`` starts at ``at``: the standing plans it fulfils end there."""
+    if relation not in _FULFILLED_BY:
+        return Outcome()  # no plan to read: most facts fulfil none
     chosen = [p for p in _standing(w, subject, at, claimed_by)
               if fulfils(relation, obj.name, p.relation, p.object)]
-    return Outcome(ended=_end(w, subject, chosen, at, episode_id, claimed_by,
-                              f"{subject.name}'s plan happened."))
+    return _end(w, subject, chosen, at, episode_id, claimed_by, f"{subject.name}'s plan happened.")

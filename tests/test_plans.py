@@ -140,3 +140,10 @@ def test_any_extractor_gets_plans_and_future_facts_dated_forward() -> None:
         assert held.attributes["planned_for"].startswith("2024-01-01")
         [bergen] = memory.history("Ana", "lives in")
         assert bergen.valid_at == datetime(2024, 3, 1, tzinfo=UTC)
+
+
+def test_a_plan_called_off_in_the_same_session_never_stands() -> None:
+    with TemporalGraph.open(":memory:", embed=False) as memory:  # a chat whose messages share their day
+        say(memory, "I'm planning to move to Lyon in June.", "2023-12-01")
+        say(memory, "Ugh, the plan fell through.", "2023-12-01")
+        assert plans(memory) == [] and memory.history("Sam") == []
