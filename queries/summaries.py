@@ -61,6 +61,9 @@ class _LLMSummary(BaseModel):
 
 # Relations told as dated occurrences ("visited Rome in July 2019").
 _EVENTS = Ontology.default_personal().events
+# Told without a start: kin by birth. Dated like an event: being born ("born in Kyoto in 1990").
+_LIFELONG = frozenset({"HAS_SIBLING", "HAS_PARENT", "HAS_GRANDPARENT", "HAS_COUSIN", "HAS_RELATIVE"})
+_BIRTH = frozenset({"BORN_IN", "BORN_ON"})
 
 
 # -- pure rules ------------------------------------------------------------------------------------
@@ -89,7 +92,9 @@ def fact_sentence(fact: Fact, at: datetime | None = None) -> str:
     if fact.relation in PLAN_RELATIONS:  # told when, not since: a plan is no state of its target
         if end:
             words += f" (the plan ended {end})" if ended else f" (until {end})"
-    elif fact.relation in _EVENTS and fact.valid_at is not None:
+    elif fact.relation in _LIFELONG and not ended:
+        pass  # a sibling is no sibling "since" the day it was told
+    elif fact.relation in _EVENTS | _BIRTH and fact.valid_at is not None:
         words += " " + date_text(fact.valid_at, fact.attributes.get("valid_at_granularity"), preposition=True)
     elif start and end:
         words += f" from {start} until {end}"

@@ -110,7 +110,9 @@ def test_each_relation_reads_as_english(relation: str) -> None:
 
 
 def test_summary_sentences_are_dated_and_plans_are_plans() -> None:
-    assert fact_sentence(fact("HAS_SIBLING", "Lin")) == "Zhang Wei's sibling is Lin since March 2023."
+    assert fact_sentence(fact("HAS_SIBLING", "Lin")) == "Zhang Wei's sibling is Lin."  # no "since"
+    assert fact_sentence(fact("BORN_IN", "Suzhou", valid_at=datetime(1990, 1, 1, tzinfo=UTC))) == (
+        "Zhang Wei was born in Suzhou in 1990.")
     assert fact_sentence(fact("HAS_SIBLING", "Lin", text="Lin is Zhang Wei's younger sister.")).startswith(
         "Zhang Wei's younger sister is Lin")
     assert fact_sentence(fact("HAS_PET", "Bao", text="Zhang Wei has a dog named Bao.")).startswith(
