@@ -255,6 +255,8 @@ class OfflineExtractor:
         if m is None or speaker is None or not starts_clause(clause[:m.start()]):
             return clause
         kin = m.group("kin").lower()
+        if KIN.get(kin) in ("FRIEND_OF", "KNOWS", "MANAGED_BY", "HAS_PET"):
+            return clause  # one has many friends and colleagues: "my friend" names no one in particular
         names = {name_key(d.object): d.object for d in self._history(context, earlier)
                  if d.extra.get("kin") == kin and name_key(d.subject) == name_key(speaker)}
         if len(names) != 1:
