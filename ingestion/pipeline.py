@@ -11,6 +11,7 @@ import logging
 import unicodedata
 from collections.abc import Iterator, Sequence
 from datetime import datetime, timedelta
+from typing import Any
 
 from temporal_graph.core import Core
 from temporal_graph.core.embeddings import item_text
@@ -20,9 +21,10 @@ from temporal_graph.core.limits import MAX_SOURCE_CHARS, checked_text
 from temporal_graph.core.model import Entity, Episode, Fact, IngestResult
 from temporal_graph.core.names import check_group, clean_name, fact_words, name_key, normalize_relation
 from temporal_graph.core.rules import claimant
-from temporal_graph.core.time import TimeLike, resolve_time
+from temporal_graph.core.time import Prefer, TimeLike, resolve_time
 from temporal_graph.core.writer import FactWriter, episode_id_for
 
+from .plans import PLAN_RELATIONS, end_plans, fulfil_plans, plan_text, planned_for
 from .resolution import EntityResolver
 
 log = logging.getLogger(__name__)
@@ -154,12 +156,21 @@ def _apply_fact(
 ) -> None:
     relation = normalize_relation(fact.relation)
     ref = episode.reference_time
-    span = resolve_time(fact.time_text, ref) if fact.time_text else None
-    end_span = resolve_time(fact.end_time_text, ref) if fact.end_time_text else None
+    # What is still to come is dated forward: "in January" said in December is next January.
+    ahead = fact.future or (relation in PLAN_RELATIONS and fact.kind == "state")
+    prefer: Prefer = "future" if ahead else "past"
+    span = resolve_time(fact.time_text, ref, prefer=prefer) if fact.time_text else None
+    end_span = resolve_time(fact.end_time_text, ref, prefer=prefer) if fact.end_time_text else None
     subject = resolver.resolve(w, fact.subject, fact.subject_type or "Entity")
     object_type = fact.object_type or core.ontology.object_type(relation)
     claimed_by = claimant_of(core.trust, episode, subject)
 
+    if fact.kind == "ending" and relation in PLAN_RELATIONS:  # called off: the plans it names end
+        called_off = end_plans(w, subject, fact.object, at=span.start if span else ref, text=fact.text,
+                               episode_id=episode.id, claimed_by=claimed_by)
+        out.ended += called_off.ended
+        out.retracted += called_off.retracted
+        return
     if fact.kind == "ending":
         obj = resolver.resolve(w, fact.object, object_type) if fact.object else None
         at = span.start if span else ref
@@ -168,6 +179,8 @@ def _apply_fact(
         return
 
     until: datetime | None = end_span.end if end_span else None
+    attributes: dict[str, Any] = {}
+    text = fact.text
     if core.ontology.is_event(relation):
         # An event covers the period its phrase names; told without a time, it happened before now.
         start = span.start if span else None
@@ -175,6 +188,9 @@ def _apply_fact(
             until = span.end
         elif span is None:
             until = ref
+    elif relation in PLAN_RELATIONS:  # a plan holds from when it is told; its target is an attribute
+        attributes, text = planned_for(span), plan_text(text, span)
+        start, until = ref, None
     else:
         # A state told in the present tense holds from the message's time: we know no earlier
         # start, and a fixed start keeps the final belief independent of arrival order.
@@ -185,13 +201,18 @@ def _apply_fact(
     if start is not None and until is not None and until <= start:
         until = None if not core.ontology.is_event(relation) else start + timedelta(days=1)
     outcome = w.start(
-        subject, relation, obj, valid_at=start, invalid_at=until, default_start=ref, text=fact.text,
+        subject, relation, obj, valid_at=start, invalid_at=until, default_start=ref, text=text,
         episode_id=episode.id, confidence=fact.confidence, claimed_by=claimed_by,
-        importance=fact.importance or core.ontology.importance(relation),
+        importance=fact.importance or core.ontology.importance(relation), attributes=attributes,
     )
     out.added += outcome.added
     out.merged += outcome.merged
     out.ended += outcome.ended
+    if fact.kind == "state" and relation not in PLAN_RELATIONS:  # the plan it fulfils ends as it starts
+        fulfilled = fulfil_plans(w, subject, relation, obj, at=start or ref, episode_id=episode.id,
+                                 claimed_by=claimed_by)
+        out.ended += fulfilled.ended
+        out.retracted += fulfilled.retracted
 
 
 def claimant_of(trust: str, episode: Episode, subject: Entity) -> str | None:

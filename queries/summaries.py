@@ -34,10 +34,12 @@ from pydantic import BaseModel, Field
 from temporal_graph.core import DEFAULT_GROUP, Core
 from temporal_graph.core.errors import LLMError, StoreError, no_entity
 from temporal_graph.core.model import Entity, EntitySummary, Fact
-from temporal_graph.core.names import check_group, fact_words
+from temporal_graph.core.names import check_group
+from temporal_graph.core.ontology import PLAN_RELATIONS, Ontology
 from temporal_graph.core.writer import FactWriter
 
 from .answer_text import date_text
+from .sentences import fact_clause
 
 log = logging.getLogger(__name__)
 
@@ -57,6 +59,13 @@ class _LLMSummary(BaseModel):
     summary: str = Field(description="the entity's summary, plain sentences")
 
 
+# Relations told as dated occurrences ("visited Rome in July 2019").
+_EVENTS = Ontology.default_personal().events
+# Told without a start: kin by birth. Dated like an event: being born ("born in Kyoto in 1990").
+_LIFELONG = frozenset({"HAS_SIBLING", "HAS_PARENT", "HAS_GRANDPARENT", "HAS_COUSIN", "HAS_RELATIVE"})
+_BIRTH = frozenset({"BORN_IN", "BORN_ON"})
+
+
 # -- pure rules ------------------------------------------------------------------------------------
 def newest_first(facts: Iterable[Fact]) -> list[Fact]:
     """Latest start first (a fact with no known start counts from when it was recorded), then the
@@ -70,12 +79,24 @@ def _date(moment: datetime, granularity: str | None) -> str:
     return date_text(moment, granularity).removeprefix("by ")
 
 
-def fact_sentence(fact: Fact) -> str:
-    """``Alice lives in Berlin since March 2024.`` (a claim: ``Bob says Alice ...``)."""
-    words = fact_words(fact.subject, fact.relation, fact.object)
+def fact_sentence(fact: Fact, at: datetime | None = None) -> str:
+    """``Alice lives in Berlin since March 2024.``, ``Zhang Wei's sibling is Lin.``, ``Sam is planning to
+    move to Lyon in January 2024.``; a fact that ended by ``at``: ``Sam used to like chess (from 2019
+    until 2021).``; a claim: ``Bob says Alice ...``. Events are dated by when they happened
+    (``Alice visited Rome in July 2019.``)."""
+    ended = at is not None and fact.invalid_at is not None and fact.invalid_at <= at
+    words = fact_clause(fact.subject, fact.relation, fact.object, ended=ended, text=fact.text,
+                        attributes=fact.attributes)
     start = fact.valid_at and _date(fact.valid_at, fact.attributes.get("valid_at_granularity"))
     end = fact.invalid_at and _date(fact.invalid_at, fact.attributes.get("invalid_at_granularity"))
-    if start and end:
+    if fact.relation in PLAN_RELATIONS:  # told when, not since: a plan is no state of its target
+        if end:
+            words += f" (the plan ended {end})" if ended else f" (until {end})"
+    elif fact.relation in _LIFELONG and not ended:
+        pass  # a sibling is no sibling "since" the day it was told
+    elif fact.relation in _EVENTS | _BIRTH and fact.valid_at is not None:
+        words += " " + date_text(fact.valid_at, fact.attributes.get("valid_at_granularity"), preposition=True)
+    elif start and end:
         words += f" from {start} until {end}"
     elif start:
         words += f" since {start}"

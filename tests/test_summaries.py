@@ -127,7 +127,7 @@ def test_the_summary_keeps_within_the_length_cap(clock, tick) -> None:
             tg.add_fact("Alice", "visited", f"City number {year}", valid_at=f"{year}-07-01")
         text = tg.summary("Alice").text
         assert len(text) <= 120
-        assert text.startswith("Alice visited City number 2019 since July 2019.")  # newest first
+        assert text.startswith("Alice visited City number 2019 in July 2019.")  # newest first
         assert text.endswith(".")  # whole sentences only
 
 

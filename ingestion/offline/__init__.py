@@ -21,8 +21,14 @@ What it reads:
   BORN_IN, PLAYS, HAS_HOBBY, LEARNING, DIET, PLANS, PLANS_TO_VISIT) and events (VISITED, ATTENDED,
   DID), with the time phrase as written; a plan stays a plan ("we're going camping next month" →
   PLANS "go camping"), never a done event;
-* endings ("I quit Acme", "we divorced in 2020", "I moved out of Berlin") with kind="ending"; an
-  ending whose object is not said nor found in the context gets ``object=""`` ("whatever held");
+* endings ("I quit Acme", "we divorced in 2020", "I moved out of Berlin", "I gave up chess") with
+  kind="ending"; an ending whose object is not said nor found in the context gets ``object=""``
+  ("whatever held"); a plan called off ("the Lyon plan fell through", "not moving after all") ends
+  PLANS with the plan it names in the context, else with the cue itself ("Lyon", "move"), which the
+  pipeline matches against the plans the memory holds (``ingestion.plans``);
+* facts told as still to come ("I'm moving to Berlin on Friday", plans) carry ``future=True``, so
+  their time phrase resolves forward;
+* "my brother" as a subject is the brother the speaker named in this message or the last few turns;
 * corrections ("actually it was Lyon, not Paris", "sorry, I meant Lyon"), using earlier
   sentences and the context episodes to find which relation is being corrected.
 

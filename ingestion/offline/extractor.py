@@ -12,13 +12,16 @@ from temporal_graph.core.model import Episode
 from temporal_graph.core.names import name_key
 from temporal_graph.core.time import Prefer, TimeMatch, find_time_expressions, resolve_time
 
+from ..plans import PLAN_RELATIONS, cue_matches
 from .grammar import (
     CORRECTION_MARKER,
     CORRECTION_RULES,
     ENDING_RULES,
+    FUTURE,
     HEARSAY,
     HYPOTHETICAL,
     KIN_ADJ,
+    KIN_ALONE,
     KIN_COUNTED,
     KIN_IS,
     KIN_MENTION,
@@ -59,6 +62,7 @@ class _Draft:
     det: str | None = None
     extra: dict[str, str] = field(default_factory=dict)
     confidence: float = 0.9
+    future: bool = False  # told as still to come: its time phrase names the next such time
 
 
 class _Context:
@@ -103,6 +107,7 @@ class OfflineExtractor:
                     kind=d.kind, time_text=d.time.time_text if d.time else None,
                     end_time_text=d.time.end_time_text if d.time else None, replaces=d.replaces,
                     subject_type="Person", object_type=d.object_type, confidence=d.confidence,
+                    future=d.future,
                 )
             )
             for name, type_ in ((d.subject, "Person"), (d.object, d.object_type)):
@@ -141,6 +146,7 @@ class OfflineExtractor:
     def _clause(
         self, clause: str, episode: Episode, context: _Context, earlier: list[_Draft], corrections: bool
     ) -> list[_Draft]:
+        clause = self._name_kin(clause, episode.speaker, context, earlier)
         times = find_time_expressions(clause)
         text, anchors = _strip_times(clause, times)
         if HYPOTHETICAL.search(text):
@@ -218,7 +224,11 @@ class OfflineExtractor:
                     and re.search(r"\b(?:was|were) in\b", m.group(0))):
                 continue  # "I was in Paris" needs a time to be a visit
             draft = _Draft(subject, relation, obj, object_type, kind, time, det=det,
-                           confidence=0.7 if undated else 0.8 if rule.fallback else 0.9)
+                           confidence=0.7 if undated else 0.8 if rule.fallback else 0.9,
+                           future=kind == "state" and (rule.future or relation in PLAN_RELATIONS
+                                                       or bool(FUTURE.search(m.group(0)))))
+            if kind == "ending" and relation in PLAN_RELATIONS:
+                draft.relation, draft.object = self._called_off(subject, obj, episode, context, earlier)
             if emit.object_kind == "petname":
                 draft.extra["species"] = groups["pet"].lower()
                 if raw is None:
@@ -237,6 +247,36 @@ class OfflineExtractor:
             return speaker
         kin = re.match(rf"(?:[Mm]y|[Oo]ur)\s+(?:{KIN_ADJ}\s+)?(?:{KIN_RE})\s+(?P<name>.+)$", raw)
         return clean_name(kin.group("name") if kin else raw)
+
+    def _name_kin(self, clause: str, speaker: str | None, context: _Context, earlier: list[_Draft]) -> str:
+        """"My brother was born in Kyoto" -> "Kenji was born in Kyoto" when the speaker named exactly
+        one brother before (this message or the context); otherwise the clause as it is."""
+        m = KIN_ALONE.search(clause)
+        if m is None or speaker is None or not starts_clause(clause[:m.start()]):
+            return clause
+        kin = m.group("kin").lower()
+        if KIN.get(kin) in ("FRIEND_OF", "KNOWS", "MANAGED_BY", "HAS_PET"):
+            return clause  # one has many friends and colleagues: "my friend" names no one in particular
+        names = {name_key(d.object): d.object for d in self._history(context, earlier)
+                 if d.extra.get("kin") == kin and name_key(d.subject) == name_key(speaker)}
+        if len(names) != 1:
+            return clause
+        return clause[:m.start()] + next(iter(names.values())) + clause[m.end():]
+
+    def _called_off(
+        self, subject: str, cue: str, episode: Episode, context: _Context, earlier: list[_Draft]
+    ) -> tuple[str, str]:
+        """A plan called off: the plan this speaker stated earlier that the cue names (its relation and
+        object), or the cue itself, which the pipeline matches against the plans the memory holds.
+        Another speaker's word about the plan is theirs (a claim), never the one called off."""
+        own = [d for ep in reversed(context.episodes) if ep.speaker == episode.speaker
+               for d in reversed(context.drafts_of(ep))]
+        for d in (*reversed(earlier), *own):
+            if (d.kind == "state" and d.relation in PLAN_RELATIONS
+                    and name_key(d.subject) == name_key(subject)
+                    and (not cue or cue_matches(cue, d.relation, d.object))):
+                return d.relation, d.object
+        return "PLANS", cue
 
     def _disambiguate(
         self, relation: str, subject: str, obj: str, context: _Context, earlier: list[_Draft]

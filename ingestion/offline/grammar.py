@@ -130,6 +130,15 @@ _MOVE = (r"(?i:moved|move|moves|am moving|is moving|are moving|will move|will be
 _WORK = (r"(?i:work|works|am working|is working|are working|have been working|has been working|"
          r"have worked|has worked|will work|will be working)")
 
+# What a plan is called when it is called off: "the Lyon plan", "our trip to Rome", "moving to Lyon".
+_PLAN_NOUN = (r"(?:[\w'-]+\s+){0,3}?(?i:plan|plans|move|trip|visit|vacation|holiday|relocation|journey)"
+              r"(?:\s+(?i:to)\s+<PROPER>)?")
+_PLAN_GOING = r"(?i:moving|relocating|going|traveling|travelling|flying)(?:\s+(?i:to)\s+<PROPER>)?"
+# Verbs that tell what is still to come ("I'm moving to Lyon on Friday", "I will start at Acme").
+FUTURE = re.compile(
+    r"\b(?i:will|shall)\b|\b(?i:am|is|are)\s+(?:(?i:going\s+to)\b|(?i:moving|relocating|starting|joining|"
+    r"leaving|flying|heading|visiting|getting|marrying)\b)")
+
 # The rule tables: order matters only for the "fallback" rules (generic DID), which run last.
 ENDING_RULES: list[Rule] = [
     *_rule(r"<S>\s+<ADV>(?i:moved away from|moved out of|no longer live in|no longer lives in|do not live in|"
@@ -179,10 +188,35 @@ ENDING_RULES: list[Rule] = [
            N("o", "LIKES", "Thing"), kind="ending", positive=False),
     # "I quit badminton", "gave up chess", "stopped playing tennis": a pastime ends. Lowercase
     # only, so "quit Acme" stays a job, and never "my job" or "smoking"-like habits with an article.
-    *_rule(r"<S>\s+<ADV>(?i:quit|gave up|stopped doing)\s+"
+    # A game or an instrument given up also ends PLAYS (PASTIME_RULES).
+    *_rule(r"<S>\s+<ADV>(?i:quit|gave up on|gave up|stopped doing)\s+"
            r"(?![Mm]y\b|smoking\b|drinking\b|vaping\b|[Tt]he\b|[Aa]n?\b|[Hh]is\b|[Hh]er\b|[Tt]heir\b)"
            + _o("o", r"[a-z][a-z-]+") + r"(?=\s*(?:[,.!;]|$|\s+(?:and|now|last|this|in|since|because)\b))",
-           N("o", "LIKES", "Activity"), kind="ending", positive=False),
+           N("o", "LIKES", "Activity"), kind="ending", positive=False, implicit=True),
+    *_rule(r"<S>\s+<ADV>(?i:stopped)\s+" + _o("o", f"(?i:{_alt(HOBBY_PHRASES + HOBBY_GERUNDS)})")
+           + r"(?![\w-])(?!\s+(?:for|to)\b)",
+           N("o", "LIKES", "Activity"), kind="ending", positive=False, implicit=True),
+    # Plans called off: the ending names a cue ("the Lyon plan", "the move"); the plan it names ends.
+    *_rule(r"\b(?:[Tt]he|[Oo]ur|[Mm]y|[Tt]his|[Tt]hat)\s+" + _o("o", _PLAN_NOUN)
+           + r"\s+(?:(?i:has|have|had)\s+)?(?:(?i:is|was|are|were|got|been|has been)\s+)?"
+           r"(?i:fell through|fallen through|falls through|off(?!\s+to\b)|cancell?ed|called off|scrapped|"
+           r"not happening|dead|did not work out|is not going to happen)\b",
+           ("o", "PLANS", "cue", "Activity"), kind="ending", positive=False),
+    *_rule(r"<S>\s+<ADV>(?i:called off|call off|cancell?ed|scrapped|dropped|gave up on|abandoned|shelved)\s+"
+           r"(?i:the|our|my|his|her|their)\s+" + _o("o", _PLAN_NOUN),
+           ("o", "PLANS", "cue", "Activity"), kind="ending", positive=False, implicit=True),
+    *_rule(r"<S>\s+<ADV>(?i:am|is|are)\s+(?i:not|no longer)\s+" + _o("o", _PLAN_GOING)
+           + r"(?:\s+(?i:after all|anymore|any more))?(?=\s*(?:[,.!;]|$))",
+           ("o", "PLANS", "cue", "Activity"), kind="ending", positive=False),
+    *_rule(r"(?:^\s*|[,!]\s+)(?i:not|no longer)\s+" + _o("o", _PLAN_GOING)
+           + r"\s+(?i:after all|anymore|any more)",
+           ("o", "PLANS", "cue", "Activity"), kind="ending", positive=False),
+    *_rule(r"<S>\s+<ADV>(?i:decided|have decided|has decided|chose)\s+(?i:not)\s+to\s+"
+           + _o("o", r"(?i:move|relocate|go|travel|fly)(?:\s+(?i:to)\s+<PROPER>)?"),
+           ("o", "PLANS", "cue", "Activity"), kind="ending", positive=False, implicit=True),
+    *_rule(r"<S>\s+<ADV>(?i:changed)\s+(?i:my|our|his|her|their)\s+(?i:mind|minds)\s+(?i:about)\s+"
+           + _o("o", _PLAN_GOING + r"|(?i:the)\s+" + _PLAN_NOUN),
+           ("o", "PLANS", "cue", "Activity"), kind="ending", positive=False, implicit=True),
     *_rule(r"(?!.*\b(?:anymore|any more)\b)<S>\s+<ADV>"
            r"(?:(?i:do not|does not)\s+(?i:really\s+)?(?i:like|enjoy|care for)|(?i:hate|hates|dislike|"
            r"dislikes|detest|cannot stand|can not stand|am not a fan of|is not a fan of|am not into))\s+"
@@ -360,7 +394,9 @@ def _plain(group: str, relation: str, object_type: str, kind: str = "plain") -> 
 
 PASTIME_RULES: list[Rule] = [
     # playing sports, games and instruments
-    *_rule(r"<S>\s+<ADV>(?i:quit|stopped|gave up|no longer)\s+(?i:playing|play|plays)\s+" + _GAME_OBJ,
+    *_rule(r"<S>\s+<ADV>(?:(?i:quit|stopped|gave up on|gave up)\s+(?:(?i:playing)\s+)?"
+           r"|(?i:no longer)\s+(?i:playing|play|plays)\s+"
+           r"|(?i:do not|does not)\s+(?i:play)\s+(?=(?:\S+\s+){0,3}(?i:anymore|any more)\b))" + _GAME_OBJ,
            _plain("o", "PLAYS", "Activity"), kind="ending", positive=False, implicit=True),
     *_rule(r"<S>\s+<ADV>" + _PLAY + r"\s+" + _GAME_OBJ, _plain("o", "PLAYS", "Activity"), implicit=True,
            opens_clause=True),
@@ -466,6 +502,9 @@ KIN_COUNTED = re.compile(
     rf"\b(?:I|[Ww]e)\s+(?:have|have got|had)\s+(?:two|three|four|five|2|3|4|5)\s+"
     rf"(?P<kin>kids|children|sons|daughters|sisters|brothers|siblings|dogs|cats|puppies|kittens)[,:]?\s+(?:(?i:named|called)\s+)?"
     rf"(?P<names>{NAME}(?:,\s+{NAME})*,?\s+and\s+{NAME})(?![\w])")
+# "My brother was born in Kyoto": a kin word as a clause's subject, with no name after it.
+KIN_ALONE = re.compile(
+    rf"\b(?:[Mm]y|[Oo]ur)\s+(?:{KIN_ADJ}\s+)?(?P<kin>(?i:{KIN_RE}))\b(?!['’]s\b)(?!,?\s+{NAME})(?=\s+[a-z])")
 KIN_IS = re.compile(rf"(?<![\w'])(?P<name>{NAME})\s+is\s+my\s+(?:{KIN_ADJ}\s+)?(?P<kin>{KIN_RE})\b")
 KIN_NAMED = re.compile(
     rf"\bI\s+(?:have|had)\s+(?:an?|one)\s+(?:{KIN_ADJ}\s+)?(?P<kin>{KIN_RE})\s+(?:named|called)\s+"

@@ -74,6 +74,20 @@ def _split_det(text: str) -> tuple[str | None, str]:
     return None, text
 
 
+_CUE_FORMS = {"moving": "move", "relocating": "move", "going": "go", "traveling": "travel",
+              "travelling": "travel", "flying": "fly"}
+
+
+def plan_cue(raw: str) -> str:
+    """What names a plan being called off: "the Lyon plan" -> "Lyon", "moving to Lyon" -> "move to
+    Lyon", "the plan" -> "" (the newest plan)."""
+    words = [_CUE_FORMS.get(w.lower(), w) for w in raw.strip(" .,!;").split()]
+    while words and words[0].lower() in DETERMINERS:
+        words.pop(0)
+    words = [w for w in words if w.lower() not in ("plan", "plans")]
+    return " ".join(words)
+
+
 def _clean_np(text: str, *, max_words: int = 5, strict: bool = False) -> str | None:
     """A noun phrase object: cut at the next clause word, no pronouns, a few words.
 
@@ -127,7 +141,7 @@ def fact_text(
     if kind == "ending":
         if not o:
             return {"MARRIED_TO": f"{s} got divorced.", "DATING": f"{s} broke up with their partner.",
-                    "WORKS_AT": f"{s} left their job."}.get(
+                    "WORKS_AT": f"{s} left their job.", "PLANS": f"{s}'s plan was called off."}.get(
                 relation, f"{s} no longer has {relation.lower()}.")
         return {
             "LIVES_IN": f"{s} no longer lives in {o}.", "WORKS_AT": f"{s} no longer works at {o}.",
@@ -135,7 +149,9 @@ def fact_text(
             "MARRIED_TO": f"{s} is no longer married to {o}.", "DATING": f"{s} is no longer dating {o}.",
             "HAS_CONDITION": f"{s} no longer has {o}.",
             "OWNS": f"{s} no longer owns {o}." if o.endswith("s") else f"{s} no longer owns {a} {o}.",
-            "LIKES": f"{s} no longer likes {o}.",
+            "LIKES": f"{s} no longer likes {o}.", "PLAYS": f"{s} no longer plays {o}.",
+            "PLANS": f"{s} called off the plan ({o}).",
+            "PLANS_TO_VISIT": f"{s} no longer plans to visit {o}.",
         }.get(relation, f"{s} no longer {relation_phrase(relation)} {o}.")
     if "kin" in extra:
         return f"{o} is {s}'s {extra['kin']}."
@@ -235,6 +251,8 @@ def clean_object(emit: Emit, raw: str | None, groups: dict[str, str | None]) -> 
     kind = emit.object_kind
     if kind == "any":
         return ANY_OBJECT, None
+    if kind == "cue":
+        return plan_cue(raw or ""), None
     special = _vocab_object(kind, raw)
     if special is not False:
         return special, None

@@ -47,6 +47,11 @@ class ExtractedFact(BaseModel):
     replaces: str | None = Field(
         default=None, description="For a correction: the object that was wrong."
     )
+    future: bool = Field(
+        default=False,
+        description="True when the sentence tells what is still to come (a plan, a move it schedules): "
+        "its time then names the next such time ('in January' said in December is next January).",
+    )
     subject_type: str | None = None
     object_type: str | None = None
     confidence: float = Field(default=1.0, ge=0.0, le=1.0)

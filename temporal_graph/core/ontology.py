@@ -27,6 +27,10 @@ FRIEND_OF KNOWS ALLERGIC_TO HAS_CONDITION PLANS PLANS_TO_VISIT ATTENDED DID HAS_
 MEMBER_OF PLAYS READS WATCHED INTERESTED_IN STUDIED_AT WORKED_AT LIVED_IN LEARNING DIET HAS_GRANDPARENT
 HAS_GRANDCHILD HAS_COUSIN HAS_RELATIVE""".split()
 
+# Relations that hold a plan: true from when it is told until it is called off or happens, never a
+# state of what it plans (a plan to move to Lyon is not LIVES_IN Lyon).
+PLAN_RELATIONS = frozenset({"PLANS", "PLANS_TO_VISIT"})
+
 _DEFAULT_EVENTS = "VISITED ATTENDED DID WATCHED READ LIVED_IN WORKED_AT STUDIED_AT".split()
 
 # Types an object of a relation usually has; used to label entities created from facts.

@@ -1,0 +1,174 @@
+"""Facts as English sentences: one wording per relation of the default ontology, in the present
+("Zhang Wei's sibling is Lin", "Sam has a dog, Rex") and for a fact that has ended ("Sam used to
+like chess"), and a sensible guess for relations a user declares ("PLAYS_FOR" -> "plays for").
+
+Pure functions of names and relation; :func:`queries.summaries.fact_sentence` adds the dates.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from datetime import datetime
+from typing import Any
+
+from temporal_graph.core.names import relation_phrase
+from temporal_graph.core.time import from_iso
+from temporal_graph.core.time.words import period_words
+
+# {s} subject, {o} object, {a_o} object with an article when it needs one ("a car", "cats").
+# Each relation: (present, ended). Third person singular throughout: a subject is one entity.
+_WORDING: dict[str, tuple[str, str]] = {
+    "LIVES_IN": ("{s} lives in {o}", "{s} used to live in {o}"),
+    "LIVED_IN": ("{s} lived in {o}", "{s} lived in {o}"),
+    "WORKS_AT": ("{s} works at {o}", "{s} used to work at {o}"),
+    "WORKED_AT": ("{s} worked at {o}", "{s} worked at {o}"),
+    "WORKS_AS": ("{s} works as {a_o}", "{s} used to work as {a_o}"),
+    "JOB_TITLE": ("{s}'s job title is {o}", "{s}'s job title was {o}"),
+    "ROLE": ("{s}'s role is {o}", "{s}'s role was {o}"),
+    "STUDIES_AT": ("{s} studies at {o}", "{s} used to study at {o}"),
+    "STUDIED_AT": ("{s} studied at {o}", "{s} studied at {o}"),
+    "MARRIED_TO": ("{s} is married to {o}", "{s} was married to {o}"),
+    "ENGAGED_TO": ("{s} is engaged to {o}", "{s} was engaged to {o}"),
+    "DATING": ("{s} is dating {o}", "{s} used to date {o}"),
+    "RELATIONSHIP_STATUS": ("{s}'s relationship status is {o}", "{s}'s relationship status was {o}"),
+    "AGE": ("{s} is {o} years old", "{s} was {o} years old"),
+    "NATIONALITY": ("{s}'s nationality is {o}", "{s}'s nationality was {o}"),
+    "HOMETOWN": ("{s} is from {o}", "{s}'s hometown was {o}"),
+    "CURRENT_PROJECT": ("{s} is working on {o}", "{s} used to work on {o}"),
+    "MANAGED_BY": ("{s} is managed by {o}", "{s} was managed by {o}"),
+    "REPORTS_TO": ("{s} reports to {o}", "{s} used to report to {o}"),
+    "BORN_IN": ("{s} was born in {o}", "{s} was born in {o}"),
+    "BORN_ON": ("{s} was born on {o}", "{s} was born on {o}"),
+    "DIED_IN": ("{s} died in {o}", "{s} died in {o}"),
+    "DIED_ON": ("{s} died on {o}", "{s} died on {o}"),
+    "LIKES": ("{s} likes {o}", "{s} used to like {o}"),
+    "DISLIKES": ("{s} dislikes {o}", "{s} used to dislike {o}"),
+    "LOVES": ("{s} loves {o}", "{s} used to love {o}"),
+    "HATES": ("{s} hates {o}", "{s} used to hate {o}"),
+    "INTERESTED_IN": ("{s} is interested in {o}", "{s} used to be interested in {o}"),
+    "VISITED": ("{s} visited {o}", "{s} visited {o}"),
+    "ATTENDED": ("{s} attended {o}", "{s} attended {o}"),
+    "WATCHED": ("{s} watched {o}", "{s} watched {o}"),
+    "READ": ("{s} read {o}", "{s} read {o}"),
+    "READS": ("{s} reads {o}", "{s} used to read {o}"),
+    "OWNS": ("{s} owns {a_o}", "{s} used to own {a_o}"),
+    "HAS_PET": ("{s} has a pet, {o}", "{s} used to have a pet, {o}"),
+    "HAS_CHILD": ("{s}'s child is {o}", "{s}'s child was {o}"),
+    "HAS_PARENT": ("{s}'s parent is {o}", "{s}'s parent was {o}"),
+    "HAS_SIBLING": ("{s}'s sibling is {o}", "{s}'s sibling was {o}"),
+    "HAS_GRANDPARENT": ("{s}'s grandparent is {o}", "{s}'s grandparent was {o}"),
+    "HAS_GRANDCHILD": ("{s}'s grandchild is {o}", "{s}'s grandchild was {o}"),
+    "HAS_COUSIN": ("{s}'s cousin is {o}", "{s}'s cousin was {o}"),
+    "HAS_RELATIVE": ("{s}'s relative is {o}", "{s}'s relative was {o}"),
+    "FRIEND_OF": ("{s} is friends with {o}", "{s} used to be friends with {o}"),
+    "KNOWS": ("{s} knows {o}", "{s} used to know {o}"),
+    "ALLERGIC_TO": ("{s} is allergic to {o}", "{s} used to be allergic to {o}"),
+    "HAS_CONDITION": ("{s} has {o}", "{s} used to have {o}"),
+    "HAS_HOBBY": ("{s}'s hobbies include {o}", "{s} used to have {o} as a hobby"),
+    "PLAYS": ("{s} plays {o}", "{s} used to play {o}"),
+    "SPEAKS": ("{s} speaks {o}", "{s} used to speak {o}"),
+    "MEMBER_OF": ("{s} is a member of {o}", "{s} used to be a member of {o}"),
+    "LEARNING": ("{s} is learning {o}", "{s} was learning {o}"),
+    "DIET": ("{s} follows a {o} diet", "{s} used to follow a {o} diet"),
+    "DID": ("{s} did {o}", "{s} did {o}"),
+    "PLANS": ("{s} is planning to {o}", "{s} planned to {o}"),
+    "PLANS_TO_VISIT": ("{s} is planning to visit {o}", "{s} planned to visit {o}"),
+}
+# Diets said as what one is ("Sam is vegetarian"), not as a diet one follows.
+_DIET_ADJECTIVES = frozenset("""vegetarian vegan pescatarian gluten-free dairy-free sober plant-based
+kosher halal teetotal""".split()) | {"lactose intolerant"}
+# A past verb opening a DID object ("painted a sunrise"): said as it is, without "did".
+_PAST_VERB = re.compile(r"^(?:\w+ed|went|ran|swam|took|made|wrote|read|won|began|drew|sang|built|ate|"
+                        r"saw|met|flew|drove|rode|gave|got|bought|sold|taught|caught|found|held|left|"
+                        r"spent|threw|wore|did|had|led|felt|kept|lost|paid|put|sent|told|thought)\b")
+_MASS_OR_NAMED = re.compile(r"^(?:[A-Z]|a |an |the |some |\d)")
+
+
+def _article(obj: str) -> str:
+    """``a car``, ``an apartment``, ``cats``, ``Tesla`` (a name or a plural stays as it is)."""
+    if _MASS_OR_NAMED.match(obj) or (obj.endswith("s") and not obj.endswith("ss")):
+        return obj
+    return f"{'an' if obj[:1].lower() in 'aeiou' else 'a'} {obj}"
+
+
+def _kin_word(subject: str, obj: str, text: str | None) -> str | None:
+    """The kin word of a fact's own text ("Lin is Zhang Wei's sister." -> "sister")."""
+    m = re.match(rf"^{re.escape(obj)} is {re.escape(subject)}'s ([a-z][a-z -]*)\.?$", (text or "").strip())
+    return m.group(1) if m else None
+
+
+def _species(obj: str, text: str | None) -> str | None:
+    m = re.search(rf"\bhas an? ([a-z][a-z -]*?) (?:named|called) {re.escape(obj)}\b", text or "")
+    return m.group(1) if m else None
+
+
+def _third_person(verb: str) -> str:
+    if verb.endswith(("s", "sh", "ch", "x", "z", "o")):
+        return verb + "es"
+    if verb.endswith("y") and verb[-2:-1] not in "aeiou":
+        return verb[:-1] + "ies"
+    return verb + "s"
+
+
+def _declared(subject: str, relation: str, obj: str, ended: bool) -> str:
+    """A user-declared relation: ``HAS_MENTOR`` -> "X's mentor is Y", ``FAN_OF`` -> "X is a fan of
+    Y", ``EMPLOYED_BY`` -> "X is employed by Y", ``SUPPORT`` -> "X supports Y", ``PLAYS_FOR`` as is."""
+    words = relation_phrase(relation).split()
+    if not words:
+        return f"{subject} {obj}"
+    be = "was" if ended else "is"
+    head, rest = words[0], " ".join(words[1:])
+    if head in ("has", "have") and rest:
+        return f"{subject}'s {rest} {be} {obj}"
+    if head in ("is", "was", "are", "were"):
+        return f"{subject} {be} {rest} {obj}".replace("  ", " ")
+    if words[-1] == "of" and len(words) > 1 and not head.endswith("s"):
+        return f"{subject} {be} {_article(' '.join(words[:-1]))} of {obj}"
+    if head.endswith("ed") and len(words) > 1:
+        return f"{subject} {be} {' '.join(words)} {obj}"
+    if not head.endswith("s") and not head.endswith("ed"):
+        words[0] = _third_person(head)
+    phrase = " ".join(words)
+    return f"{subject} used to {relation_phrase(relation)} {obj}" if ended and not head.endswith("ed") \
+        else f"{subject} {phrase} {obj}"
+
+
+def fact_clause(
+    subject: str, relation: str, obj: str, *, ended: bool = False, text: str | None = None,
+    attributes: Mapping[str, Any] | None = None,
+) -> str:
+    """The fact as a clause without dates or a full stop: ``Zhang Wei's sibling is Lin``; with
+    ``ended``, as a thing of the past (``Sam used to like chess``). ``text`` (the fact's own
+    sentence) refines the kin word or the pet's species; a plan's target comes from ``attributes``."""
+    attributes = attributes or {}
+    relation = relation.upper()
+    kin = _kin_word(subject, obj, text) if relation.startswith("HAS_") or relation in (
+        "MARRIED_TO", "DATING", "ENGAGED_TO", "FRIEND_OF") else None
+    if kin and relation not in ("FRIEND_OF",):
+        return f"{subject}'s {kin} {'was' if ended else 'is'} {obj}"
+    if relation == "HAS_PET" and (species := _species(obj, text)):
+        return f"{subject} {'used to have' if ended else 'has'} {_article(species)}, {obj}"
+    if relation == "HAS_PET" and obj[:1].islower():
+        return f"{subject} {'used to have' if ended else 'has'} {_article(obj)}"
+    if relation == "DIET" and obj.lower() in _DIET_ADJECTIVES:
+        return f"{subject} {'used to be' if ended else 'is'} {obj}"
+    if relation == "DID" and _PAST_VERB.match(obj):
+        return f"{subject} {obj}"
+    if relation == "PLANS" and _MASS_OR_NAMED.match(obj):  # "a trip to Peru": planned, not "to a trip"
+        return f"{subject} {'planned' if ended else 'is planning'} {obj}{_target(attributes)}"
+    wording = _WORDING.get(relation)
+    if wording is None:
+        return _declared(subject, relation, obj, ended)
+    clause = wording[1 if ended else 0].format(s=subject, o=obj, a_o=_article(obj))
+    return clause + _target(attributes) if relation in ("PLANS", "PLANS_TO_VISIT") else clause
+
+
+def _target(attributes: Mapping[str, Any]) -> str:
+    """`` in January 2024``: when a plan is for (its ``planned_for`` attributes), or nothing."""
+    when = attributes.get("planned_for")
+    try:
+        start: datetime | None = from_iso(when) if isinstance(when, str) else None
+    except ValueError:  # a hand-written attribute that is no time: the plan without its target
+        start = None
+    return "" if start is None else " " + period_words(start, attributes.get("planned_for_granularity"))
