@@ -70,7 +70,8 @@ def plan_offline(core: Core, question: str, reference: datetime, group_id: str) 
         others = [e for e in found if e.id != chain_start.id]
     else:
         with_facts = [e for e in found if _has_facts(core, group_id, subject_id=e.id)]
-        subject = with_facts[0] if with_facts else None
+        # a yes/no question is about the first name it asks about, even one known only as an object
+        subject = with_facts[0] if with_facts else (found[0] if found and is_polar(q) else None)
         others = [e for e in found if subject is None or e.id != subject.id]
     obj = others[0] if others else None
     unknown = unknown_names(reduced, [n for e in found for n in (e.name, *e.aliases)])

@@ -150,9 +150,11 @@ def _yes_no(reader: Reader, plan: Plan, subject: Entity, target_id: str | None, 
     notes: list[str] = []
     cited: list[Fact] = []
     if plans_asked and matching:
-        notes.append(_plan_note(matching[-1], plan.reference))
-        cited.append(matching[-1])
-        text = "No: the plan is over"
+        last = matching[-1]
+        over = last.invalid_at is not None and last.invalid_at <= plan.reference
+        text = f"No: the plan ended {end_text(last, preposition=True)}" if over else "No: not now"
+        notes.append(_line(last))
+        cited.append(last)
     elif matching:  # held once, not at the asked time ("still")
         ended = [f for f in matching if f.invalid_at is not None]
         last = max(ended, key=lambda f: f.invalid_at or plan.reference) if ended else matching[-1]
