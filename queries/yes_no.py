@@ -130,11 +130,16 @@ def _yes_no(reader: Reader, plan: Plan, subject: Entity, target_id: str | None, 
         every = [f for f in every if f.relation in relations]
     elif not plans_asked:
         every = [f for f in every if not is_plan(f.relation)]
-    matching = sorted((f for f in every if _about(f, target_id, name)), key=fact_order)
+    # a claim the subject said otherwise about is no record of it (it is named below, as a claim),
+    # unless only the claims were asked for
+    def counts(f: Fact) -> bool:
+        return plan.claims == "only" or not f.contradicted
+
+    matching = sorted((f for f in every if _about(f, target_id, name) and counts(f)), key=fact_order)
     if not matching and relations and not plans_asked and target_id is not None:
         # the relation words did not match ("Did Priya ever leave Dell?"): any fact between the two
         matching = sorted((f for f in reader.rows(None, subject_id=subject.id, object_id=target_id)
-                           if not is_plan(f.relation)), key=fact_order)
+                           if not is_plan(f.relation) and counts(f)), key=fact_order)
     holding = [f for f in matching if _holds(f, plan)]
     if plans_asked:
         matching = [f for f in matching if is_plan(f.relation)]

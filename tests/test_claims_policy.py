@@ -95,3 +95,13 @@ def test_the_rules_are_pure_functions(memory):
     assert covered(claim, own, "one") and not covered(claim, own, "many")  # many: only the same value
     shown = select(rows, "all", lambda key: own, lambda relation: "one")
     assert [f.object for f in shown] == ["Paris"]
+
+
+def test_a_claim_the_subject_retracted_is_labelled_contradicted_and_answers_no(memory):
+    # Eve said Carol works at Initech; Carol has no job of her own on record, then says it was never so.
+    assert memory.ask("Did Carol ever work at Initech?").text.startswith("Yes, according to Eve")
+    memory.retract_fact("Carol", "works at", "Initech")
+    assert seen(memory.now("Carol")) == {("Carol", "Initech", "Eve", True)}  # still Eve's word, now disputed
+    answer = memory.ask("Did Carol ever work at Initech?")
+    assert answer.verdict == "no" and "Eve claimed it on 2023-03-10" in answer.text
+    assert answer.text.endswith("Carol said otherwise.")

@@ -11,14 +11,15 @@ Every read (``now``, ``as_of``, ``search``, ``context``, ``ask``) takes ``claims
 - ``"only"``: the claims only, every one of them.
 
 A claim shown is always labelled: ``claimed_by`` (who said it) and ``contradicted`` (the subject's
-own record holds another value of a 'one' relation during the claim). The decisions are pure
+own record holds another value of a 'one' relation during the claim, or the subject retracted that
+value: "I never worked there"). The decisions are pure
 functions of rows (:func:`covered`, :func:`contradicted`, :func:`select`); :func:`apply_claims`
 reads the own rows they need, one read per (subject, relation) that has a claim.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from datetime import datetime
 
 from .bundle import Core
@@ -26,7 +27,8 @@ from .errors import InvalidInput
 from .intervals import covers, overlaps, valid_interval
 from .model import CLAIMS_MODES, Fact
 from .ontology import Cardinality
-from .stores.protocol import FactQuery
+from .rules import claimant
+from .stores.protocol import AssertionQuery, FactQuery
 
 Key = tuple[str, str]  # (subject_id, relation)
 
@@ -57,8 +59,12 @@ def covered(claim: Fact, own: Iterable[Fact], cardinality: Cardinality, at: date
     )
 
 
-def contradicted(claim: Fact, own: Iterable[Fact], cardinality: Cardinality) -> bool:
-    """The subject's own record says otherwise: another value of a 'one' relation while the claim holds."""
+def contradicted(claim: Fact, own: Iterable[Fact], cardinality: Cardinality,
+                 denied: Collection[str] = ()) -> bool:
+    """The subject's own record says otherwise: the subject retracted the claimed value (``denied``:
+    object ids), or another value of a 'one' relation holds while the claim does."""
+    if claim.object_id in denied:
+        return True
     return cardinality == "one" and any(
         key_of(f) == key_of(claim) and f.object_id != claim.object_id
         and overlaps(valid_interval(f), valid_interval(claim))
@@ -66,17 +72,20 @@ def contradicted(claim: Fact, own: Iterable[Fact], cardinality: Cardinality) -> 
     )
 
 
-def labelled(claim: Fact, own: Iterable[Fact], cardinality: Cardinality) -> Fact:
-    return claim.model_copy(update={"attributes": {**claim.attributes,
-                                                   "contradicted": contradicted(claim, own, cardinality)}})
+def labelled(claim: Fact, own: Iterable[Fact], cardinality: Cardinality,
+             denied: Collection[str] = ()) -> Fact:
+    said_otherwise = contradicted(claim, own, cardinality, denied)
+    return claim.model_copy(update={"attributes": {**claim.attributes, "contradicted": said_otherwise}})
 
 
 def select(
     facts: Sequence[Fact], mode: str, own_of: Callable[[Key], list[Fact]],
     cardinality_of: Callable[[str], Cardinality], at: datetime | None = None,
+    denied_of: Callable[[Key], Collection[str]] = lambda key: (),
 ) -> list[Fact]:
     """``facts`` as ``mode`` shows them, in their order; claims labelled. ``own_of``: the own rows
-    of one (subject, relation) at any valid time; ``at``: the moment the read asks about, if one."""
+    of one (subject, relation) at any valid time; ``denied_of``: the values the subject retracted;
+    ``at``: the moment the read asks about, if one."""
     check_claims(mode)
     if mode == "own":
         return [f for f in facts if f.claimed_by is None]
@@ -89,7 +98,7 @@ def select(
         own = own_of(key_of(f))
         cardinality = cardinality_of(f.relation)
         if mode == "only" or not covered(f, own, cardinality, at):
-            out.append(labelled(f, own, cardinality))
+            out.append(labelled(f, own, cardinality, denied_of(key_of(f))))
     return out
 
 
@@ -107,4 +116,15 @@ def apply_claims(
             cache[key] = [r for r in rows if r.claimed_by is None]
         return cache[key]
 
-    return select(facts, mode, own_of, core.ontology.cardinality, at)
+    denied: dict[Key, set[str]] = {}
+
+    def denied_of(key: Key) -> set[str]:
+        if key not in denied:
+            # Retractions are statements, not rows: read in a transaction (StoreTx reads them by key).
+            query = AssertionQuery(group_id, key[0], key[1], kinds=("retract",))
+            said = core.store.write(lambda tx: tx.key_assertions(query))
+            denied[key] = {a.object_id for a in said if claimant(a) is None and a.object_id is not None
+                           and (known_at is None or a.created_at <= known_at)}
+        return denied[key]
+
+    return select(facts, mode, own_of, core.ontology.cardinality, at, denied_of)
