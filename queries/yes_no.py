@@ -125,48 +125,52 @@ def _yes_no(reader: Reader, plan: Plan, subject: Entity, target_id: str | None, 
     asked = _asked(plan)
     plans_asked = plan.asks_plan or any(is_plan(r) for r in asked)
     relations = [r for r in asked if is_plan(r) == plans_asked]
-    every = reader.rows(None, subject_id=subject.id)
-    if relations:
-        every = [f for f in every if f.relation in relations]
-    elif not plans_asked:
-        every = [f for f in every if not is_plan(f.relation)]
-    # a claim the subject said otherwise about is no record of it (it is named below, as a claim),
-    # unless only the claims were asked for
-    def counts(f: Fact) -> bool:
-        return plan.claims == "only" or not f.contradicted
-
-    matching = sorted((f for f in every if _about(f, target_id, name) and counts(f)), key=fact_order)
-    if not matching and relations and not plans_asked and target_id is not None:
-        # the relation words did not match ("Did Priya ever leave Dell?"): any fact between the two
-        matching = sorted((f for f in reader.rows(None, subject_id=subject.id, object_id=target_id)
-                           if not is_plan(f.relation) and counts(f)), key=fact_order)
+    matching = _records(reader, plan, subject, relations, plans_asked, target_id, name)
     holding = [f for f in matching if _holds(f, plan)]
     if plans_asked:
-        matching = [f for f in matching if is_plan(f.relation)]
-        holding = [f for f in holding if is_plan(f.relation) and f.valid_at_time(plan.reference)]
+        holding = [f for f in holding if f.valid_at_time(plan.reference)]
     if holding:
         plan.verdict = "yes"
         who = {f.claimed_by for f in holding if f.claimed_by}
         lead = f"Yes, according to {', '.join(sorted(who))}" if len(who) == len(holding) else "Yes"
         return f"{lead}: {_lines(holding)}.", holding, True
     plan.verdict = "no"
-    relation = relations[0] if relations else None
-    what = gerund(relation) if relation and not plans_asked else "planning"
+    return _no(reader, plan, subject, relations[0] if relations else None, plans_asked, matching,
+               target_id, name)
+
+
+def _records(reader: Reader, plan: Plan, subject: Entity, relations: list[str], plans_asked: bool,
+             target_id: str | None, name: str) -> list[Fact]:
+    """The subject's facts of the asked value (of the asked relations, or plans), at any time."""
+    def counts(f: Fact) -> bool:
+        # a claim the subject said otherwise about is no record of it (the answer names it as a
+        # claim), unless only the claims were asked for
+        return is_plan(f.relation) == plans_asked and (plan.claims == "only" or not f.contradicted)
+
+    every = [f for f in reader.rows(None, subject_id=subject.id) if counts(f)]
+    matching = [f for f in every if (not relations or f.relation in relations) and _about(f, target_id, name)]
+    if not matching and relations and not plans_asked and target_id is not None:
+        # the relation words did not match ("Did Priya ever leave Dell?"): any fact between the two
+        matching = [f for f in every if f.object_id == target_id]
+    return sorted(matching, key=fact_order)
+
+
+def _no(reader: Reader, plan: Plan, subject: Entity, relation: str | None, plans_asked: bool,
+        matching: list[Fact], target_id: str | None, name: str) -> Result:
+    """"No", then what bears on it: the asked value once held, a plan of it, claims of it, and
+    what holds instead."""
     notes: list[str] = []
     cited: list[Fact] = []
-    if plans_asked and matching:
-        last = matching[-1]
+    if matching:
+        last = max(matching, key=lambda f: (f.invalid_at is not None, f.invalid_at or plan.reference))
         over = last.invalid_at is not None and last.invalid_at <= plan.reference
-        text = f"No: the plan ended {end_text(last, preposition=True)}" if over else "No: not now"
+        ended = f"ended {end_text(last, preposition=True)}"
+        text = (f"No: the plan {ended}" if over else "No: not now") if plans_asked else (
+            f"No: it {ended}" if last.invalid_at is not None else "No")  # held once, not then ("still")
         notes.append(_line(last))
         cited.append(last)
-    elif matching:  # held once, not at the asked time ("still")
-        ended = [f for f in matching if f.invalid_at is not None]
-        last = max(ended, key=lambda f: f.invalid_at or plan.reference) if ended else matching[-1]
-        text = f"No: it ended {end_text(last, preposition=True)}" if ended else "No"
-        cited.append(last)
-        notes.append(_line(last))
     else:
+        what = "planning" if plans_asked or relation is None else gerund(relation)
         text = f"No: no record of {subject.name} {what} {name}"
     if not plans_asked:
         plans = _plans(reader, subject, target_id, name)
@@ -183,7 +187,7 @@ def _yes_no(reader: Reader, plan: Plan, subject: Entity, target_id: str | None, 
         instead = [f for f in reader.rows(plan.time, subject_id=subject.id, relation=relation)
                    if f.object_id != target_id]
         if instead:
-            notes.append(f"now: {_lines(instead)}" if plan.time.kind == "now" else f"then: {_lines(instead)}")
+            notes.append(f"{'now' if plan.time.kind == 'now' else 'then'}: {_lines(instead)}")
             cited += instead
     body = f"{text}; {'; '.join(notes)}." if notes else f"{text}."
     return body, list({f.id: f for f in cited}.values()), True
