@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Literal
 
-from temporal_graph.core.model import Entity, QuestionKind, QuestionPlan, TimeKind
+from temporal_graph.core.model import DEFAULT_CLAIMS, Entity, QuestionKind, QuestionPlan, TimeKind
 
 EPSILON = timedelta(microseconds=1)  # "before 2020" is the instant just before 2020 began
 
@@ -71,7 +71,7 @@ class Plan:
     polar: bool = False  # a yes/no question ("Is X still…", "Did X ever…")
     order: Literal["before", "after"] | None = None  # "before/after <object>": the neighbour on the timeline
     asks_plan: bool = False  # about a plan ("Is X planning to move to C?")
-    claims: str = "all"  # which statements may answer (core.claims)
+    claims: str = DEFAULT_CLAIMS  # which statements may answer (core.claims)
     verdict: Literal["yes", "no"] | None = None  # set by the answer to a yes/no question
 
     def described(self) -> QuestionPlan:

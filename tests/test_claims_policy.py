@@ -5,11 +5,12 @@ tools."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 
 import pytest
 
-from temporal_graph import TemporalGraph
+from temporal_graph import AsyncTemporalGraph, TemporalGraph
 from temporal_graph.core.claims import covered, select
 from temporal_graph.core.errors import InvalidInput
 from temporal_graph.interfaces.cli import main as tgraph
@@ -105,3 +106,13 @@ def test_a_claim_the_subject_retracted_is_labelled_contradicted_and_answers_no(m
     answer = memory.ask("Did Carol ever work at Initech?")
     assert answer.verdict == "no" and "Eve claimed it on 2023-03-10" in answer.text
     assert answer.text.endswith("Carol said otherwise.")
+
+
+def test_the_async_client_takes_claims(memory):
+    async def read():
+        async with AsyncTemporalGraph(memory) as tg:
+            return await tg.now("Bob", claims="only"), await tg.context("Where does Bob live?", claims="own")
+
+    claims, block = asyncio.run(read())
+    assert seen(claims) == {("Bob", "Mordor", "Mallory", True)}
+    assert "Mordor" not in block.split("Supporting")[0]
