@@ -360,8 +360,8 @@ def fact_right(q: AskQuestion, f: Fact | None) -> bool:
 
 
 def engine_right(q: AskQuestion, answer: Answer) -> bool:
-    if q.expect == "no":
-        return not answer.known
+    if q.expect == "no":  # "I don't know", or a closed-world "No" (issue 26)
+        return answer.verdict == "no" or not answer.known
     first = answer.facts[0] if answer.known and answer.facts else None
     if not fact_right(q, first):
         return False

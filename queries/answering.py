@@ -17,6 +17,7 @@ from .context import fact_line
 from .hops import Reached, Reader, follow
 from .plan import EPSILON, Plan, TimeSpec
 from .question import SYMMETRIC
+from .yes_no import answer_closed
 
 Result = tuple[str, list[Fact], bool]
 
@@ -25,10 +26,13 @@ def answer_plan(core: Core, plan: Plan) -> Result:
     if plan.subject is None and plan.object is None:
         who = f" anyone called {plan.unknown_name!r}" if plan.unknown_name else " who or what this is about"
         return f"I don't know: the memory does not know{who}.", [], False
+    reader = Reader(core, plan.group_id, plan.known_at, plan.claims)
+    closed = answer_closed(reader, plan)
+    if closed is not None:
+        return closed
     if plan.object is None and plan.unknown_object and plan.kind in (
             "who", "when_start", "when_end", "how_long", "ever"):
         return f"I don't know: the memory knows nothing about {plan.unknown_object}.", [], False
-    reader = Reader(core, plan.group_id, plan.known_at)
     if plan.kind == "who" or plan.subject is None:
         return _who(reader, plan)
     time = plan.time

@@ -19,8 +19,9 @@ ever lived in Osaka?"), *changed* ("What changed for Kenji since 2023?", through
 from __future__ import annotations
 
 from temporal_graph.core import DEFAULT_GROUP, Core
+from temporal_graph.core.claims import check_claims
 from temporal_graph.core.errors import InvalidInput
-from temporal_graph.core.model import Answer, QuestionPlan
+from temporal_graph.core.model import DEFAULT_CLAIMS, Answer, QuestionPlan
 from temporal_graph.core.names import check_group
 from temporal_graph.core.time import TimeLike
 
@@ -33,14 +34,19 @@ __all__ = ["Plan", "QuestionPlan", "ask", "plan_offline", "plan_with_llm", "ques
 
 
 def ask(
-    core: Core, question: str, *, reference_time: TimeLike | None = None, group_id: str = DEFAULT_GROUP
+    core: Core, question: str, *, reference_time: TimeLike | None = None, group_id: str = DEFAULT_GROUP,
+    claims: str = DEFAULT_CLAIMS,
 ) -> Answer:
-    """Answer ``question`` from the memory; ``known=False`` (and a plain "I don't know") otherwise."""
+    """Answer ``question`` from the memory; ``known=False`` (and a plain "I don't know") otherwise.
+    ``claims``: which statements may answer (see :mod:`temporal_graph.core.claims`)."""
     check_group(group_id)
+    check_claims(claims)
     if not isinstance(question, str) or not question.strip():
         raise InvalidInput("question: empty")
     plan = make_plan(core, question, core.time_or_now(reference_time, "reference_time"), group_id)
+    plan.claims = claims
     text, facts, known = answer_plan(core, plan)
     if plan.notes and known:
         text = f"{text} ({'; '.join(plan.notes)})"
-    return Answer(question=question, text=text, facts=facts, known=known, plan=plan.described())
+    return Answer(question=question, text=text, facts=facts, known=known, plan=plan.described(),
+                  verdict=plan.verdict)

@@ -17,10 +17,11 @@ message that does not fit whole is cut at a word boundary and marked with "…".
 from __future__ import annotations
 
 from collections.abc import Callable
+from datetime import datetime
 
 from temporal_graph.core import DEFAULT_GROUP, Core
 from temporal_graph.core.limits import BUDGET_TOKENS, whole_number
-from temporal_graph.core.model import Episode, Fact, RecordKind
+from temporal_graph.core.model import DEFAULT_CLAIMS, Episode, Fact, RecordKind
 from temporal_graph.core.names import check_group, relation_phrase
 from temporal_graph.core.time import TimeLike
 
@@ -50,8 +51,16 @@ def fact_line(f: Fact) -> str:
     else:
         when = ""
     text = (f.text or f"{f.subject} {relation_phrase(f.relation)} {f.object}").rstrip(". ")
-    claim = f" [claimed by {f.claimed_by}]" if f.claimed_by else ""  # someone else's word, not a fact
-    return f"- {text}{when}{claim}"
+    return f"- {text}{when}{claim_label(f)}"
+
+
+def claim_label(f: Fact) -> str:
+    """`` [claimed by Tom]`` for someone else's word (`` [claimed by Tom; Bob said otherwise]``
+    when the subject's own record contradicts it); "" for the subject's own fact."""
+    if not f.claimed_by:
+        return ""
+    otherwise = f"; {f.subject} said otherwise" if f.contradicted else ""
+    return f" [claimed by {f.claimed_by}{otherwise}]"
 
 
 def episode_line(e: Episode, words: list[str] | None = None) -> str:
@@ -66,27 +75,35 @@ def context(
     *,
     budget_tokens: int = 1000,
     as_of: TimeLike | None = None,
+    known_at: TimeLike | None = None,
     group_id: str = DEFAULT_GROUP,
+    claims: str = DEFAULT_CLAIMS,
 ) -> str:
-    """The memory block for ``query`` within ``budget_tokens`` tokens ("" when nothing fits)."""
+    """The memory block for ``query`` within ``budget_tokens`` tokens ("" when nothing fits).
+
+    With ``as_of`` the facts are those valid then and no message told after it appears; with
+    ``known_at`` nothing recorded after it appears (facts believed then and still believed now)."""
     check_group(group_id)
     whole_number(budget_tokens, "budget_tokens", BUDGET_TOKENS)
+    at = core.optional_time(as_of, "as_of")
+    known = core.optional_time(known_at, "known_at")
     if budget_tokens == 0 or not query.strip():
         return ""
-    hits = search(core, query, as_of=as_of, limit=MAX_FACTS + MAX_EPISODES, group_id=group_id,
-                  kinds=(RecordKind.FACT, RecordKind.EPISODE))
-    facts = [h.fact for h in hits if h.fact is not None][:MAX_FACTS]
+    hits = search(core, query, as_of=at, limit=MAX_FACTS + MAX_EPISODES, group_id=group_id,
+                  kinds=(RecordKind.FACT, RecordKind.EPISODE), claims=claims)
+    facts = [h.fact for h in hits if h.fact is not None and (known is None or h.fact.created_at <= known)]
+    facts = facts[:MAX_FACTS]
     episodes = [h.episode for h in hits if h.episode is not None]
     # Messages the chosen facts were learned from support them, after the best-ranked messages.
-    known = {e.id for e in episodes}
-    cited = [i for f in facts for i in f.episode_ids if i not in known]
+    seen = {e.id for e in episodes}
+    cited = [i for f in facts for i in f.episode_ids if i not in seen]
     if cited:
         by_id = {e.id: e for e in core.store.episodes(group_id, ids=cited)}
         episodes += [by_id[i] for i in dict.fromkeys(cited) if i in by_id]
-    episodes = episodes[:MAX_EPISODES]
+    episodes = [e for e in episodes if told_by(e, at, known)][:MAX_EPISODES]
 
     fits = _Budget(lambda text: count_tokens(core, text), budget_tokens)
-    header = "Facts:" if as_of is None else f"Facts (as of {core.time(as_of, 'as_of').date().isoformat()}):"
+    header = "Facts:" if at is None else f"Facts (as of {at.date().isoformat()}):"
     if facts and fits.add_section(header):
         for f in facts:
             fits.add(fact_line(f))
@@ -95,6 +112,12 @@ def context(
             if not fits.add(episode_line(e)):
                 _add_cut(fits, e)
     return fits.text()
+
+
+def told_by(e: Episode, as_of: datetime | None, known_at: datetime | None) -> bool:
+    """A message belongs in a block as of ``as_of`` and as known at ``known_at`` only if it was
+    told by then and recorded by then."""
+    return (as_of is None or e.reference_time <= as_of) and (known_at is None or e.created_at <= known_at)
 
 
 class _Budget:

@@ -10,8 +10,9 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from temporal_graph.core import Core
+from temporal_graph.core.claims import apply_claims
 from temporal_graph.core.intervals import overlaps, valid_interval
-from temporal_graph.core.model import Entity, Fact
+from temporal_graph.core.model import DEFAULT_CLAIMS, Entity, Fact
 from temporal_graph.core.stores.protocol import FactQuery
 
 from .plan import Hop, TimeSpec
@@ -20,11 +21,13 @@ from .question import INVERSE, SYMMETRIC
 
 @dataclass
 class Reader:
-    """Reads rows valid at ``time`` (``None``: at any time), as believed at ``known_at`` (None: now)."""
+    """Reads rows valid at ``time`` (``None``: at any time), as believed at ``known_at`` (None: now),
+    showing claims as ``claims`` says (:mod:`temporal_graph.core.claims`)."""
 
     core: Core
     group_id: str
     known_at: datetime | None = None
+    claims: str = DEFAULT_CLAIMS
 
     def rows(self, time: TimeSpec | None, *, subject_id: str | None = None, object_id: str | None = None,
              relation: str | None = None) -> list[Fact]:
@@ -34,7 +37,7 @@ class Reader:
         rows = self.core.store.facts(query)
         if time is not None and time.kind == "during":
             rows = [f for f in rows if overlaps(valid_interval(f), (time.start, time.end))]
-        return rows
+        return apply_claims(self.core, self.group_id, rows, self.claims, at=at, known_at=self.known_at)
 
     def around(self, entity_id: str, relation: str, time: TimeSpec | None) -> list[tuple[Fact, str]]:
         """(fact, the entity at its other end) for ``relation`` out of ``entity_id``, read both ways

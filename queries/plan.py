@@ -8,8 +8,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
+from typing import Literal
 
-from temporal_graph.core.model import Entity, QuestionKind, QuestionPlan, TimeKind
+from temporal_graph.core.model import DEFAULT_CLAIMS, Entity, QuestionKind, QuestionPlan, TimeKind
 
 EPSILON = timedelta(microseconds=1)  # "before 2020" is the instant just before 2020 began
 
@@ -67,6 +68,11 @@ class Plan:
     notes: list[str] = field(default_factory=list)
     unknown_name: str | None = None  # a name asked about that the memory does not know
     unknown_object: str | None = None
+    polar: bool = False  # a yes/no question ("Is X still…", "Did X ever…")
+    order: Literal["before", "after"] | None = None  # "before/after <object>": the neighbour on the timeline
+    asks_plan: bool = False  # about a plan ("Is X planning to move to C?")
+    claims: str = DEFAULT_CLAIMS  # which statements may answer (core.claims)
+    verdict: Literal["yes", "no"] | None = None  # set by the answer to a yes/no question
 
     def described(self) -> QuestionPlan:
         """The plan as the public :class:`QuestionPlan` (what ``tgraph ask --json`` prints)."""

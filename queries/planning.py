@@ -21,7 +21,17 @@ from temporal_graph.core.names import normalize_relation
 from temporal_graph.core.stores.protocol import FactQuery
 
 from .plan import EPSILON, Hop, Plan, TimeSpec
-from .question import HOP_WORDS, hop_phrases, question_kind, relation_tiers, unknown_names
+from .question import (
+    HOP_WORDS,
+    asks_plan,
+    hop_phrases,
+    is_plan,
+    is_polar,
+    order_asked,
+    question_kind,
+    relation_tiers,
+    unknown_names,
+)
 from .question_time import known_time, planned_time, question_time
 from .search import named_entities
 
@@ -60,7 +70,8 @@ def plan_offline(core: Core, question: str, reference: datetime, group_id: str) 
         others = [e for e in found if e.id != chain_start.id]
     else:
         with_facts = [e for e in found if _has_facts(core, group_id, subject_id=e.id)]
-        subject = with_facts[0] if with_facts else None
+        # a yes/no question is about the first name it asks about, even one known only as an object
+        subject = with_facts[0] if with_facts else (found[0] if found and is_polar(q) else None)
         others = [e for e in found if subject is None or e.id != subject.id]
     obj = others[0] if others else None
     unknown = unknown_names(reduced, [n for e in found for n in (e.name, *e.aliases)])
@@ -81,11 +92,21 @@ def plan_offline(core: Core, question: str, reference: datetime, group_id: str) 
         plan.unknown_object = unknown[0]
         if subject is None:
             plan.unknown_name = unknown[0]
+    _closed_world(plan, reduced)
     if known:
         plan.known_at, plan.known_text = known.moment, known.text
         if kind == "believed" or time.kind != "during":
             plan.time = TimeSpec("at", start=known.moment, text=known.text)
     return plan
+
+
+def _closed_world(plan: Plan, question: str) -> None:
+    """What makes a question closed-world: yes/no, before/after a value, about a plan."""
+    plan.polar = is_polar(question)
+    plan.asks_plan = asks_plan(question)
+    if plan.object is not None:
+        order = order_asked(question, [plan.object.name, *plan.object.aliases])
+        plan.order = "before" if order == "before" else "after" if order == "after" else None
 
 
 def _entity_spans(core: Core, question: str, group_id: str) -> list[tuple[Entity, int, int]]:
@@ -159,6 +180,11 @@ def plan_with_llm(core: Core, question: str, reference: datetime, group_id: str)
         plan.known_at, plan.known_text = offline.known_at, offline.known_text
     if raw.subject and subject is None:
         plan.unknown_name = raw.subject
+    if obj is None and offline.unknown_object:
+        plan.unknown_object = offline.unknown_object
+    _closed_world(plan, question)
+    if plan.asks_plan and not any(is_plan(r) for tier in plan.relation_tiers for r in tier):
+        plan.relation_tiers = offline.relation_tiers
     return plan
 
 

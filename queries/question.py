@@ -171,10 +171,12 @@ def relation_tiers(question: str, known: list[str]) -> list[list[str]]:
             tiers = [[r for r in tier if r in have] for tier in rule_tiers]
             asked = rule_tiers[0]
             break
+    if asks_plan(q):  # "Is X planning to move to C?" asks about the plan, not where X lives
+        return [[r for r in known if is_plan(r)] or ["PLANS"]]
     words = {stem(w) for w in re.findall(r"[a-z]{3,}", q) if w not in _QUESTION_WORDS}
     by_stem = [
         r for r in known
-        if any(stem(part) in words
+        if not is_plan(r) and any(stem(part) in words
                for part in r.split("_") if part not in _RELATION_FILLER and len(part) >= 3)
     ]
     taken = {r for tier in tiers for r in tier}
@@ -182,6 +184,35 @@ def relation_tiers(question: str, known: list[str]) -> list[list[str]]:
     tiers = [tier for tier in tiers if tier]
     # Asked about a relation the group has never held: keep it, so the answer says what is missing.
     return tiers or ([list(asked)] if asked else [])
+
+
+_PLAN_WORDS = re.compile(r"\b(?:plan|plans|planning|planned)\b", re.IGNORECASE)
+_POLAR = re.compile(r"^\s*(?:is|are|was|were|does|do|did|has|have|had)\b", re.IGNORECASE)
+
+
+def is_plan(relation: str) -> bool:
+    """A plan relation (PLANS, PLANS_TO_VISIT, PLANS_TO_MOVE_TO, …): never a fact of what it plans."""
+    return relation.startswith("PLAN")
+
+
+def asks_plan(question: str) -> bool:
+    return _PLAN_WORDS.search(question) is not None
+
+
+def is_polar(question: str) -> bool:
+    """A yes/no question: "Is X still…", "Did X ever…", "Has X…"."""
+    return _POLAR.match(question) is not None
+
+
+def order_asked(question: str, names: list[str]) -> str | None:
+    """"before" / "after" when the question places itself before or after one of ``names``
+    ("Where did X live before Porto?", "… after moving to Porto"), else None."""
+    for name in names:
+        m = re.search(rf"(?i)\b(before|after)\s+(?:[a-z]+ing\s+(?:to|in|at|for|from)\s+)?(?:the\s+)?"
+                      rf"{re.escape(name)}\b", question)
+        if m:
+            return m.group(1).lower()
+    return None
 
 
 _CAPITALIZED = re.compile(r"(?<!^)(?<![.?!]\s)\b[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*)*")

@@ -45,10 +45,12 @@ from datetime import datetime
 from typing import Any
 
 from temporal_graph.core import DEFAULT_GROUP, Core
+from temporal_graph.core.claims import apply_claims, check_claims
 from temporal_graph.core.embeddings import kind_of
 from temporal_graph.core.errors import InvalidInput
 from temporal_graph.core.limits import RESULTS, optional_whole_number, whole_number
 from temporal_graph.core.model import (
+    DEFAULT_CLAIMS,
     DEFAULT_HALF_LIFE_DAYS,
     DEFAULT_RANK,
     RECORD_KINDS,
@@ -66,6 +68,9 @@ from temporal_graph.core.time import TimeLike
 from . import ranking
 
 RRF_K = 60
+# A hit only the embedding ranks (no keyword, no named entity behind it) is dropped below this
+# cosine: calibrated on LoCoMo dev (benchmarks/relevance_floor.py; the figures are in the README).
+RELEVANCE_FLOOR = 0.35
 DEEPER = 3  # how much deeper than the fused depth each fact ranking reads, to survive the time filter
 NEIGHBOURHOOD = 200  # facts read per named entity and side for the graph ranking
 KINDS = RECORD_KINDS
@@ -134,9 +139,9 @@ class _Fusion:
             self.scores[key] += weight / (RRF_K + rank)
             self.reasons[key].append(reason.format(rank=rank))
 
-    def hits(self, limit: int) -> list[SearchHit]:
+    def hits(self, limit: int, floor: float = 0.0) -> list[SearchHit]:
         order = sorted(
-            self.scores,
+            (k for k in self.scores if not self._below(k, floor)),
             key=lambda k: (-round(self.scores[k], 12), -self.cosine.get(k, -1.0), _KIND_ORDER[k[0]], k[1]),
         )
         out = []
@@ -152,6 +157,11 @@ class _Fusion:
             )
         return out
 
+    def _below(self, key: tuple[str, str], floor: float) -> bool:
+        """Only the embedding ranks it, and not closely enough to mean anything on its own."""
+        only_embedding = all(r.startswith("embedding") for r in self.reasons[key])
+        return only_embedding and self.cosine.get(key, 0.0) < floor
+
 
 def search(
     core: Core,
@@ -166,6 +176,8 @@ def search(
     pool: int | None = None,
     rank: str = DEFAULT_RANK,
     half_life_days: float = DEFAULT_HALF_LIFE_DAYS,
+    claims: str = DEFAULT_CLAIMS,
+    relevance_floor: float = RELEVANCE_FLOOR,
 ) -> list[SearchHit]:
     """The ``limit`` best facts, entities and episodes for ``query``, fused from several rankings.
 
@@ -173,7 +185,9 @@ def search(
     at ``as_of``, default now). ``kinds``: a subset of ``("fact", "entity", "episode")``.
     ``methods``: a subset of ``("bm25", "embedding", "graph")``, e.g. to compare them. ``pool``:
     how deep each ranking goes before fusion, default ``max(30, 3 * limit)``. ``rank`` and
-    ``half_life_days``: the order of the hits (see :mod:`queries.ranking`).
+    ``half_life_days``: the order of the hits (see :mod:`queries.ranking`). ``claims``: which
+    facts to show (see :mod:`temporal_graph.core.claims`). ``relevance_floor``: hits only the
+    embedding ranks, below this cosine, are dropped (0 keeps them).
     """
     check_group(group_id)
     whole_number(limit, "limit", RESULTS)
@@ -187,14 +201,26 @@ def search(
         raise InvalidInput("search: give either as_of or include_history, not both")
     if not isinstance(query, str) or not query.strip():
         return []
+    check_claims(claims)
     moment = core.time_or_now(as_of, "as_of")
     asked = _read_query(core, query, group_id, methods)
     depth = pool or max(30, 3 * limit)
-    fused = _score(_candidates(core, asked, group_id, kinds, None if include_history else moment, depth))
+    valid_time = None if include_history else moment
+    fused = _score(_candidates(core, asked, group_id, kinds, valid_time, depth))
+    hits = _with_claims(core, group_id, fused.hits(depth, relevance_floor), claims, valid_time)
     if rank == DEFAULT_RANK:
-        return fused.hits(limit)
-    return ranking.ranked(core.store, group_id, fused.hits(depth), rank=rank, now=moment,
+        return hits[:limit]
+    return ranking.ranked(core.store, group_id, hits, rank=rank, now=moment,
                           half_life_days=half_life_days, limit=limit)
+
+
+def _with_claims(core: Core, group_id: str, hits: list[SearchHit], claims: str,
+                 at: datetime | None) -> list[SearchHit]:
+    """The hits ``claims`` shows, claims labelled (entities and episodes are no one's claim)."""
+    facts = [h.fact for h in hits if h.fact is not None]
+    shown = {f.id: f for f in apply_claims(core, group_id, facts, claims, at=at)}
+    return [h if h.fact is None else h.model_copy(update={"fact": shown[h.fact.id]})
+            for h in hits if h.fact is None or h.fact.id in shown]
 
 
 @dataclass

@@ -26,6 +26,7 @@ import queries.paths
 import queries.search
 import queries.summaries
 from ingestion.ingest import Ingestion
+from queries.search import RELEVANCE_FLOOR
 
 from .core import (
     DEFAULT_GROUP,
@@ -42,6 +43,7 @@ from .core.errors import InvalidInput
 from .core.extraction import Extractor
 from .core.limits import query_text
 from .core.model import (
+    DEFAULT_CLAIMS,
     DEFAULT_HALF_LIFE_DAYS,
     DEFAULT_IMPORTANCE,
     DEFAULT_RANK,
@@ -311,9 +313,12 @@ class TemporalGraph:
         object: str | None = None,
         *,
         group_id: str = DEFAULT_GROUP,
+        claims: str = DEFAULT_CLAIMS,
     ) -> list[Fact]:
-        """What is true now, as believed now."""
-        return reads.now(self.core, subject, relation, object, group_id=group_id)
+        """What is true now, as believed now. ``claims``: "all" (default: own facts, and others'
+        claims where no own fact covers that time), "own" or "only" (see
+        :mod:`temporal_graph.core.claims`)."""
+        return reads.now(self.core, subject, relation, object, group_id=group_id, claims=claims)
 
     def as_of(
         self,
@@ -324,10 +329,12 @@ class TemporalGraph:
         relation: str | None = None,
         object: str | None = None,
         group_id: str = DEFAULT_GROUP,
+        claims: str = DEFAULT_CLAIMS,
     ) -> list[Fact]:
-        """What was true at ``valid_time``, as the memory believed it at ``known_at`` (default now)."""
+        """What was true at ``valid_time``, as the memory believed it at ``known_at`` (default now);
+        ``claims`` as in :meth:`now`."""
         return reads.as_of(self.core, valid_time, known_at=known_at, subject=subject, relation=relation,
-                           object=object, group_id=group_id)
+                           object=object, group_id=group_id, claims=claims)
 
     def history(
         self, subject: str, relation: str | None = None, *, group_id: str = DEFAULT_GROUP
@@ -469,6 +476,8 @@ class TemporalGraph:
         pool: int | None = None,
         rank: str = DEFAULT_RANK,
         half_life_days: float = DEFAULT_HALF_LIFE_DAYS,
+        claims: str = DEFAULT_CLAIMS,
+        relevance_floor: float = RELEVANCE_FLOOR,
     ) -> list[SearchHit]:
         """The ``limit`` best facts, entities and episodes for ``query``, each saying why it matched
         (hybrid: BM25, embeddings and the named entities' neighbourhood, fused by reciprocal rank;
@@ -481,12 +490,14 @@ class TemporalGraph:
 
         ``rank`` orders the hits: "relevance" (default), "recency" (the most recently told first,
         counting half as recent every ``half_life_days``), "importance" (``Fact.importance``) or
-        "blend" of the three (see :mod:`queries.ranking`).
+        "blend" of the three (see :mod:`queries.ranking`). ``claims`` as in :meth:`now`.
+        ``relevance_floor``: a hit only the embedding ranks (no keyword or named entity behind it)
+        is dropped below this cosine (default calibrated on LoCoMo; 0 keeps every hit).
         """
         return queries.search.search(
             self.core, query_text(query, "query"), as_of=as_of, limit=limit, group_id=group_id,
             include_history=include_history, kinds=kinds, methods=methods, pool=pool, rank=rank,
-            half_life_days=half_life_days,
+            half_life_days=half_life_days, claims=claims, relevance_floor=relevance_floor,
         )
 
     def context(
@@ -496,22 +507,28 @@ class TemporalGraph:
         budget_tokens: int = 1000,
         as_of: TimeLike | None = None,
         group_id: str = DEFAULT_GROUP,
+        known_at: TimeLike | None = None,
+        claims: str = DEFAULT_CLAIMS,
     ) -> str:
         """A memory block for a prompt: the facts most relevant to ``query`` with their dates, then
         the messages supporting them, never more than ``budget_tokens`` tokens ("" when nothing
-        fits; see :mod:`queries.context`)."""
+        fits; see :mod:`queries.context`). With ``as_of`` (``known_at``) no message told (recorded)
+        after it appears; ``claims`` as in :meth:`now`."""
         return queries.context.context(self.core, query_text(query, "query"), budget_tokens=budget_tokens,
-                                       as_of=as_of, group_id=group_id)
+                                       as_of=as_of, known_at=known_at, group_id=group_id, claims=claims)
 
     def ask(
-        self, question: str, *, reference_time: TimeLike | None = None, group_id: str = DEFAULT_GROUP
+        self, question: str, *, reference_time: TimeLike | None = None, group_id: str = DEFAULT_GROUP,
+        claims: str = DEFAULT_CLAIMS,
     ) -> Answer:
         """Answer a question in plain language from the memory's facts, citing them, or say "I don't
         know" (``known=False``); never invented. ``reference_time`` (default now) is when the
         question is asked: "now", "last year" and "since 2023" are read from it (see
-        :mod:`queries.ask`)."""
+        :mod:`queries.ask`). Yes/no questions ("Has X ever…", "Is X still…") answer ``verdict``
+        "yes" or "no" from the memory's own record; ``claims`` as in :meth:`now` (a claim the
+        answer leans on is named with who made it)."""
         return queries.ask.ask(self.core, query_text(question, "question"), reference_time=reference_time,
-                               group_id=group_id)
+                               group_id=group_id, claims=claims)
 
 
 def _file_path(path: object) -> str | FilePath:

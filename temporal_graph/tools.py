@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
@@ -86,7 +86,14 @@ class RetractFactInput(_Input):
     object: str = _name("Its object: every belief that subject-relation-object held is withdrawn.")
 
 
-class SearchInput(_Input):
+class _Claims(_Input):
+    claims: Literal["all", "own", "only"] = Field(
+        "all", description="Which statements to show: 'all' (default: the subject's own facts, and what "
+        "others claimed about them where no own fact covers that time, labelled claimed_by), 'own' "
+        "(own facts only) or 'only' (claims only).")
+
+
+class SearchInput(_Claims):
     query: str = _name("Words to look for in facts, entity names and messages.")
     as_of: str | None = _time("Facts valid at this time instead of the current ones", None)
     limit: int = _whole(10, "Most hits to return.", RESULTS)
@@ -97,7 +104,7 @@ class SearchInput(_Input):
                                   "as recent.")
 
 
-class _Filters(_Input):
+class _Filters(_Claims):
     subject: str | None = Field(None, description="Only facts about this entity.")
     relation: str | None = Field(None, description="Only this relation, e.g. 'LIVES_IN'.")
     object: str | None = Field(None, description="Only facts whose object is this entity.")
@@ -131,15 +138,16 @@ class PathsInput(_Input):
     as_of: str | None = _time("Every hop valid at this moment (default now)", None)
 
 
-class AskInput(_Input):
+class AskInput(_Claims):
     question: str = _name("A question in words, e.g. 'Where did Alice live in 2019?'.")
     reference_time: str | None = _time("What 'now' means in the question (default now)", None)
 
 
-class ContextInput(_Input):
+class ContextInput(_Claims):
     query: str = _name("What the memory block is for, e.g. the user's latest message.")
     budget_tokens: int = _whole(1000, "Most tokens in the block.", BUDGET_TOKENS)
-    as_of: str | None = _time("Facts valid at this moment (default now)", None)
+    as_of: str | None = _time("Facts valid at this moment, and no message told after it (default now)", None)
+    known_at: str | None = _time("Nothing the memory recorded after this moment (default now)", None)
 
 
 class ForgetGroupInput(_Input):
@@ -199,16 +207,16 @@ def _retract_fact(tg: TemporalGraph, a: RetractFactInput, group: str) -> FactsRe
 
 def _search(tg: TemporalGraph, a: SearchInput, group: str) -> SearchResult:
     return SearchResult(hits=tg.search(a.query, as_of=a.as_of, limit=a.limit, group_id=group, rank=a.rank,
-                                       half_life_days=a.half_life_days))
+                                       half_life_days=a.half_life_days, claims=a.claims))
 
 
 def _now(tg: TemporalGraph, a: NowInput, group: str) -> FactsResult:
-    return FactsResult(facts=tg.now(a.subject, a.relation, a.object, group_id=group))
+    return FactsResult(facts=tg.now(a.subject, a.relation, a.object, group_id=group, claims=a.claims))
 
 
 def _as_of(tg: TemporalGraph, a: AsOfInput, group: str) -> FactsResult:
     return FactsResult(facts=tg.as_of(a.valid_time, known_at=a.known_at, subject=a.subject,
-                                      relation=a.relation, object=a.object, group_id=group))
+                                      relation=a.relation, object=a.object, group_id=group, claims=a.claims))
 
 
 def _history(tg: TemporalGraph, a: HistoryInput, group: str) -> FactsResult:
@@ -226,11 +234,12 @@ def _paths(tg: TemporalGraph, a: PathsInput, group: str) -> PathsResult:
 
 
 def _ask(tg: TemporalGraph, a: AskInput, group: str) -> Answer:
-    return tg.ask(a.question, reference_time=a.reference_time, group_id=group)
+    return tg.ask(a.question, reference_time=a.reference_time, group_id=group, claims=a.claims)
 
 
 def _context(tg: TemporalGraph, a: ContextInput, group: str) -> ContextResult:
-    block = tg.context(a.query, budget_tokens=a.budget_tokens, as_of=a.as_of, group_id=group)
+    block = tg.context(a.query, budget_tokens=a.budget_tokens, as_of=a.as_of, known_at=a.known_at,
+                       group_id=group, claims=a.claims)
     return ContextResult(context=block)
 
 

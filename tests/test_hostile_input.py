@@ -490,8 +490,11 @@ def test_the_subject_still_revises_their_own_facts_and_claims_stay_apart() -> No
     _speaks(tg, "Mallory", "Bob lives in Mordor.", "2023-02-01")
     _speaks(tg, "Eve", "Bob lives in Gondor.", "2023-03-01")
     _speaks(tg, "Bob", "I moved to Rome.", "2023-04-01")
-    now = {(f.object, f.claimed_by) for f in tg.now("Bob", "lives in")}
-    assert now == {("Rome", None), ("Mordor", "Mallory"), ("Gondor", "Eve")}
+    # Bob's own home covers the time of both claims: by default only it shows (issue 26) …
+    assert {(f.object, f.claimed_by) for f in tg.now("Bob", "lives in")} == {("Rome", None)}
+    # … and the claims are there, labelled, for whoever asks for them.
+    claims = {(f.object, f.claimed_by, f.contradicted) for f in tg.now("Bob", "lives in", claims="only")}
+    assert claims == {("Mordor", "Mallory", True), ("Gondor", "Eve", True)}
     # add_fact has no speaker: unchanged, it speaks for the memory.
     assert tg.add_fact("Bob", "lives in", "Turin").claimed_by is None
     assert {f.object for f in tg.now("Bob", "lives in") if f.claimed_by is None} == {"Turin"}
@@ -650,7 +653,8 @@ def test_cli_trust_all_option(tmp_path: Path) -> None:
     for trust, expected in cases:
         db = tmp_path / f"{trust}.db"
         assert tgraph("--db", str(db), "--trust", trust, "import", str(log), "--quiet").returncode == 0
-        rows = json.loads(tgraph("--db", str(db), "now", "Bob", "--json").stdout)
+        rows = json.loads(tgraph("--db", str(db), "now", "Bob", "--json", "--claims", "own").stdout)
+        rows += json.loads(tgraph("--db", str(db), "now", "Bob", "--json", "--claims", "only").stdout)
         assert {(r["object"], r["attributes"].get("claimed_by")) for r in rows} == expected
 
 

@@ -41,6 +41,10 @@ SEARCH_METHODS: tuple[str, ...] = ("bm25", "embedding", "graph")
 # The orders search can give its hits (``queries.ranking``), and its defaults.
 RANKS: tuple[str, ...] = ("relevance", "recency", "importance", "blend")
 DEFAULT_RANK = "relevance"
+# Which statements a read shows: "all" (the subject's own facts, and others' claims where no own
+# fact covers that time), "own" (own facts only) or "only" (claims only); see core.claims.
+CLAIMS_MODES: tuple[str, ...] = ("all", "own", "only")
+DEFAULT_CLAIMS = "all"
 DEFAULT_HALF_LIFE_DAYS = 30.0
 
 
@@ -117,6 +121,11 @@ class Fact(BaseModel):
         (see ``trust``); None for the memory's own belief."""
         value = self.attributes.get("claimed_by")
         return value if isinstance(value, str) else None
+
+    @property
+    def contradicted(self) -> bool:
+        """A claim the subject's own record says otherwise about (set by reads that show claims)."""
+        return self.claimed_by is not None and self.attributes.get("contradicted") is True
 
     def valid_at_time(self, moment: datetime) -> bool:
         return covers((self.valid_at, self.invalid_at), moment)
@@ -276,6 +285,7 @@ class Answer(BaseModel):
     text: str
     facts: list[Fact] = Field(default_factory=list)
     known: bool = True  # False when the memory does not know; the text then says so
+    verdict: Literal["yes", "no"] | None = None  # the answer to a yes/no question; None for others
     plan: QuestionPlan | None = None  # what the question was taken to ask (for --json and debugging)
 
 

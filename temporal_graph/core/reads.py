@@ -16,9 +16,10 @@ from typing import Any
 import networkx as nx
 
 from .bundle import DEFAULT_GROUP, Core, fact_order
+from .claims import apply_claims, check_claims
 from .errors import InvalidInput, NotFound
 from .intervals import covers
-from .model import Diff, Entity, Fact
+from .model import DEFAULT_CLAIMS, Diff, Entity, Fact
 from .names import check_group, normalize_relation
 from .stores.protocol import FactQuery
 from .time import TimeLike
@@ -60,13 +61,16 @@ def as_of(
     relation: str | None = None,
     object: str | None = None,
     group_id: str = DEFAULT_GROUP,
+    claims: str = DEFAULT_CLAIMS,
 ) -> list[Fact]:
-    """What was true at ``valid_time`` as believed at ``known_at`` (default now)."""
+    """What was true at ``valid_time`` as believed at ``known_at`` (default now); ``claims``: which
+    statements to show (see :mod:`~temporal_graph.core.claims`)."""
+    check_claims(claims)
     t = core.time(valid_time, "valid_time")
     k = core.time_or_now(known_at, "known_at")
     rows = query_facts(core, group_id, subject=subject, relation=relation, object=object,
                        valid_time=t, known_at=k)
-    return sorted(rows or [], key=fact_order)
+    return apply_claims(core, group_id, sorted(rows or [], key=fact_order), claims, at=t, known_at=k)
 
 
 _as_of = as_of  # for snapshot(), whose argument of that name hides it
@@ -79,11 +83,12 @@ def now(
     object: str | None = None,
     *,
     group_id: str = DEFAULT_GROUP,
+    claims: str = DEFAULT_CLAIMS,
 ) -> list[Fact]:
     """What is true now, as believed now (one reading of the clock for both)."""
     moment = core.now()
     return as_of(core, moment, known_at=moment, subject=subject, relation=relation, object=object,
-                 group_id=group_id)
+                 group_id=group_id, claims=claims)
 
 
 def history(

@@ -28,6 +28,8 @@ from ..client import TemporalGraph
 from ..core import MAX_MESSAGE_CHARS, TRUST_MODES
 from ..core.errors import InvalidInput, NotFound, TemporalGraphError
 from ..core.model import (
+    CLAIMS_MODES,
+    DEFAULT_CLAIMS,
     DEFAULT_HALF_LIFE_DAYS,
     DEFAULT_IMPORTANCE,
     DEFAULT_RANK,
@@ -401,22 +403,27 @@ def _reindex(tg: TemporalGraph, args: argparse.Namespace) -> dict[str, int]:
 
 
 # -- reading ---------------------------------------------------------------------------------------
+CLAIMS = arg("--claims", choices=CLAIMS_MODES, default=DEFAULT_CLAIMS,
+             help="all (default): own facts, and others' claims where no own fact covers that time; "
+                  "own: own facts only; only: claims only")
+
+
 @command("now", "what is true now",
-         arg("subject", nargs="?", help="only facts about this entity"), *SUBJECT_FILTERS,
+         arg("subject", nargs="?", help="only facts about this entity"), *SUBJECT_FILTERS, CLAIMS,
          show=_facts("true now"))
 def _now(tg: TemporalGraph, args: argparse.Namespace) -> list[Fact]:
-    return tg.now(args.subject, args.relation, args.object, group_id=group(args))
+    return tg.now(args.subject, args.relation, args.object, group_id=group(args), claims=args.claims)
 
 
 @command("as-of", "what was true at a time, as known at another",
          arg("time", help="the valid time asked about (formats below)"),
          arg("subject", nargs="?", help="only facts about this entity"),
          arg("--known-at", metavar="TIME", help="as the memory believed it at this time (default now)"),
-         *SUBJECT_FILTERS,
+         *SUBJECT_FILTERS, CLAIMS,
          show=_facts(lambda a: f"true at {a.time}" + (f", as known at {a.known_at}" if a.known_at else "")))
 def _as_of(tg: TemporalGraph, args: argparse.Namespace) -> list[Fact]:
     return tg.as_of(args.time, known_at=args.known_at, subject=args.subject, relation=args.relation,
-                    object=args.object, group_id=group(args))
+                    object=args.object, group_id=group(args), claims=args.claims)
 
 
 @command("history", "a subject's timeline, as currently believed",
@@ -487,30 +494,37 @@ def _paths(tg: TemporalGraph, args: argparse.Namespace) -> list[list[Fact]]:
              help="order of the hits: relevance (default), recency, importance or blend"),
          arg("--half-life", type=float, default=DEFAULT_HALF_LIFE_DAYS, metavar="DAYS",
              help="for recency and blend: days after which a fact counts half as recent (default 30)"),
+         CLAIMS,
          show=lambda hits, args, out: render.search_table(out, hits, args.query))
 def _search(tg: TemporalGraph, args: argparse.Namespace) -> list[SearchHit]:
     return tg.search(args.query, as_of=args.as_of, limit=args.limit, group_id=group(args),
                      include_history=args.include_history, kinds=args.kinds or RECORD_KINDS,
                      methods=args.methods or SEARCH_METHODS, pool=args.pool, rank=args.rank,
-                     half_life_days=args.half_life)
+                     half_life_days=args.half_life, claims=args.claims)
 
 
 @command("ask", "answer a question from the memory",
          arg("question", help="the question, in words"),
          arg("--reference-time", metavar="TIME", help="what 'now' means in the question (default now)"),
+         CLAIMS,
          show=lambda answer, args, out: render.answer(out, answer))
 def _ask(tg: TemporalGraph, args: argparse.Namespace) -> Answer:
-    return tg.ask(args.question, reference_time=args.reference_time, group_id=group(args))
+    return tg.ask(args.question, reference_time=args.reference_time, group_id=group(args), claims=args.claims)
 
 
 @command("context", "a dated memory block for a prompt: the facts and messages relevant to a query",
          arg("query", help="what the block is for, e.g. a question"),
          arg("--budget", type=int, default=1000, help="most tokens in the block (default 1000)"),
-         arg("--as-of", metavar="TIME", help="facts valid at this time (default now)"),
+         arg("--as-of", metavar="TIME",
+             help="facts valid at this time, and no message told after it (default now)"),
+         arg("--known-at", metavar="TIME", help="nothing recorded after this time (default now)"),
+         CLAIMS,
          show=lambda block, args, out: print(visible(block["context"])))
 def _context(tg: TemporalGraph, args: argparse.Namespace) -> dict[str, Any]:
-    block = tg.context(args.query, budget_tokens=args.budget, as_of=args.as_of, group_id=group(args))
-    return {"query": args.query, "budget_tokens": args.budget, "as_of": args.as_of, "context": block}
+    block = tg.context(args.query, budget_tokens=args.budget, as_of=args.as_of, known_at=args.known_at,
+                       group_id=group(args), claims=args.claims)
+    return {"query": args.query, "budget_tokens": args.budget, "as_of": args.as_of, "known_at": args.known_at,
+            "context": block}
 
 
 @command("snapshot", "the graph of facts valid at a time, as GraphML or node-link JSON",

@@ -43,7 +43,8 @@ def fact_table(console: Console, facts: Sequence[Fact], title: str, *, versions:
         table.add_column("believed until (UTC)")
     table.add_column("fact")
     for f in facts:
-        claim = f" (claimed by {f.claimed_by})" if f.claimed_by else ""
+        contradicted = ", contradicted" if f.contradicted else ""
+        claim = f" (claimed by {f.claimed_by}{contradicted})" if f.claimed_by else ""
         row = [f.subject, f.relation, f.object + claim, day(f.valid_at) or "(unknown)",
                day(f.invalid_at) or "-", day(f.created_at)]
         if versions:
