@@ -37,6 +37,7 @@ from .core import (
     reads,
     writes,
 )
+from .core.copy import COPY_BATCH, COPY_SAMPLES, CopyReport, copy_store
 from .core.embeddings import Embedder
 from .core.errors import InvalidInput
 from .core.extraction import Extractor
@@ -361,6 +362,21 @@ class TemporalGraph:
     def export(self, group_id: str = DEFAULT_GROUP) -> dict[str, Any]:
         """Everything of one group (entities, episodes, assertions, every fact version), as JSON data."""
         return reads.export(self.core, group_id)
+
+    def copy_to(
+        self,
+        target: TemporalGraph | Store,
+        *,
+        group_id: str | None = None,
+        batch_size: int = COPY_BATCH,
+        samples: int = COPY_SAMPLES,
+    ) -> CopyReport:
+        """Copy this memory (one group, or every group) into another store, records as they are:
+        entities, episodes, assertions, every fact and summary version, vectors. Resumable and
+        idempotent (a re-run writes only what the target lacks). Returns the comparison of both
+        sides (counts per kind, a sample of as_of answers); ``report.ok`` when they agree."""
+        return copy_store(self.core.store, target.core.store if isinstance(target, TemporalGraph) else target,
+                          group_id, at=self.core.now(), batch_size=batch_size, samples=samples)
 
     # -- ingestion -------------------------------------------------------------------------------
     def _ingest(self) -> Ingestion:
