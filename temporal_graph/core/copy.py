@@ -86,7 +86,9 @@ def _missing_vectors(source: Store, target: Store, group_id: str, kind: str,
     return {i: v for i, v in theirs.items() if not _same_vector(v, ours.get(i))}
 
 
-def _write(target: Store, steps: Sequence[ChangeSet], before: Callable[[StoreTx], object] | None = None) -> None:
+def _write(
+    target: Store, steps: Sequence[ChangeSet], before: Callable[[StoreTx], object] | None = None
+) -> None:
     """``steps`` applied in order, in one transaction."""
     def run(tx: StoreTx) -> None:
         if before is not None:
@@ -135,12 +137,14 @@ def _copy_facts(source: Store, target: Store, group_id: str, batch: int) -> int:
     vectors; a version the target still holds current but the source has expired since is
     expired at the same moment."""
     have = {f.id: f for f in target.facts(FactQuery(group_id, all_versions=True))}
-    versions = sorted(source.facts(FactQuery(group_id, all_versions=True)), key=lambda f: (f.created_at, f.id))
+    versions = sorted(source.facts(FactQuery(group_id, all_versions=True)),
+                      key=lambda f: (f.created_at, f.id))
     todo = [f for f in versions if f.id not in have]
     for chunk in _chunks(todo, batch):
         vectors = source.vectors(group_id, RecordKind.FACT, [f.id for f in chunk])
         _write(target, [ChangeSet(insert=list(chunk), fact_embeddings=vectors)])
-    ended = [f for f in versions if f.expired_at is not None and f.id in have and have[f.id].expired_at is None]
+    ended = [f for f in versions
+             if f.expired_at is not None and f.id in have and have[f.id].expired_at is None]
     for chunk in _chunks(ended, batch):
         _write(target, [ChangeSet(expire=[(f.id, f.expired_at) for f in chunk if f.expired_at])],
                before=partial(_read_keys, group_id=group_id, rows=chunk))
@@ -251,7 +255,6 @@ def copy_store(
     batch_size: int = COPY_BATCH,
     samples: int = COPY_SAMPLES,
     seed: int = 0,
-    progress: Callable[[str], None] | None = None,
 ) -> CopyReport:
     """Copy one group (``None``: every group of the source) into ``target``, then compare both
     sides. ``at`` is now (the moment the comparison's "now" questions and stale summaries use)."""
@@ -266,8 +269,6 @@ def copy_store(
             ("fact versions", _copy_facts),
         ):
             written[kind] = step(source, target, group, batch_size)
-            if progress is not None:
-                progress(f"{group}: {kind}: {written[kind]} written")
         written["summary versions"] = _copy_summaries(source, target, group, batch_size, at)
         mine, theirs, asked, mismatches = compare(source, target, group, samples=samples, seed=seed, now=at)
         done.append(GroupCopy(group_id=group, written=written, source=mine, target=theirs, samples=asked,

@@ -26,6 +26,7 @@ from rich.console import Console
 
 from ..client import TemporalGraph
 from ..core import MAX_MESSAGE_CHARS, TRUST_MODES
+from ..core.copy import COPY_SAMPLES
 from ..core.errors import InvalidInput, NotFound, TemporalGraphError
 from ..core.model import (
     DEFAULT_HALF_LIFE_DAYS,
@@ -172,15 +173,17 @@ def open_graph(args: argparse.Namespace) -> TemporalGraph:
                                    max_retries=getattr(args, "llm_retries", None),
                                    max_tokens=getattr(args, "llm_max_tokens", None))
     if args.neo4j:
-        user = os.environ.get("NEO4J_USER", "neo4j")
-        password = os.environ.get("NEO4J_PASSWORD", "")
-        return TemporalGraph.connect(args.neo4j, auth=(user, password),
+        return TemporalGraph.connect(args.neo4j, auth=_neo4j_auth(),
                                      database=os.environ.get("NEO4J_DATABASE"), **options)
     missing = args.db != ":memory:" and not os.path.exists(args.db)
     if missing and not (args.create or COMMANDS[args.command].creates_db):
         raise InvalidInput(f"--db {args.db}: no such file; check the path, "
                            "or add --create to start an empty memory")
     return TemporalGraph.open(args.db, **options)
+
+
+def _neo4j_auth() -> tuple[str, str]:
+    return os.environ.get("NEO4J_USER", "neo4j"), os.environ.get("NEO4J_PASSWORD", "")
 
 
 # -- running ---------------------------------------------------------------------------------------
@@ -556,6 +559,36 @@ def _forget_target(args: argparse.Namespace) -> str:
     if not (positional or named):
         raise InvalidInput("forget: name the group to delete: tgraph forget --group GROUP")
     return positional or named  # type: ignore[return-value]
+
+
+@command("copy", "copy the memory into another store (a Neo4j database or another file), every group "
+                 "unless --group; resumable, and compared with the source at the end",
+         arg("--to", required=True, metavar="TARGET",
+             help="a Neo4j URI (neo4j://host:7687, bolt://..., NEO4J_USER / NEO4J_PASSWORD) or an "
+                  "embedded file (created when missing)"),
+         arg("--samples", type=int, default=COPY_SAMPLES, metavar="N",
+             help=f"as_of(T, K) questions asked of both sides at the end (default {COPY_SAMPLES})"))
+def _copy(tg: TemporalGraph, args: argparse.Namespace) -> Done:
+    with _open_target(args) as target:
+        report = tg.copy_to(target, group_id=check_group(args.group) if args.group else None,
+                            samples=args.samples)
+    if args.json:
+        print(json_text(plain(report)))
+    else:
+        render.copy_report(safe_text.console() if sys.stdout.isatty() else safe_text.console(width=160),
+                           report, args.to)
+    return Done(EXIT_OK if report.ok else EXIT_FAILED)
+
+
+def _open_target(args: argparse.Namespace) -> TemporalGraph:
+    """The store ``copy --to`` names: a Neo4j database by URI, else an embedded file."""
+    if "://" in args.to:
+        if args.to == args.neo4j:
+            raise InvalidInput(f"--to {args.to}: that is the memory being copied")
+        return TemporalGraph.connect(args.to, auth=_neo4j_auth(), database=os.environ.get("NEO4J_DATABASE"))
+    if not args.neo4j and os.path.realpath(args.to) == os.path.realpath(args.db):
+        raise InvalidInput(f"--to {args.to}: that is the memory being copied")
+    return TemporalGraph.open(args.to)
 
 
 @command("mcp", "serve the memory to agents over the Model Context Protocol (stdio by default)",
