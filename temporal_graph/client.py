@@ -205,6 +205,14 @@ class TemporalGraph:
         """The entity of the group known by ``name`` (any of its spellings), or None."""
         return self.core.find_entity(name, group_id)
 
+    def groups(self) -> list[str]:
+        """Every group this memory holds anything in, sorted."""
+        return reads.groups(self.core)
+
+    def similar_names(self, name: str, group_id: str = DEFAULT_GROUP, *, limit: int = 3) -> list[str]:
+        """Entity names of the group that look like ``name`` (for "did you mean ...?"), closest first."""
+        return reads.similar_names(self.core, name, group_id, limit=limit)
+
     # -- writing (the verbs live in ``core.writes`` and ``core.bulk``) -----------------------------------
     def add_fact(
         self,

@@ -15,11 +15,12 @@ from __future__ import annotations
 
 import argparse
 import os
+import shlex
 import sys
 import unicodedata
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from pydantic import BaseModel
 from rich.console import Console
@@ -54,6 +55,7 @@ TIME_HELP = f"""times: {ACCEPTED_FORMATS}.
 Times without a zone are UTC; every time shown is UTC."""
 
 Show = Callable[[Any, argparse.Namespace, Console], None]
+T = TypeVar("T")
 
 
 # -- the registry ----------------------------------------------------------------------------------
@@ -285,6 +287,30 @@ def _attribute(text: str) -> tuple[str, str]:
     return key.strip(), value
 
 
+def unknown_name_hint(tg: TemporalGraph, group_id: str, names: Sequence[str | None]) -> str | None:
+    """Why a read about ``names`` may have found nothing: a group that holds nothing (and the groups
+    that exist), or a name the group does not know (and the names it knows that look like it)."""
+    if group_id not in tg.groups():
+        others = ", ".join(repr(g) for g in tg.groups())
+        return (f"group {group_id!r} holds nothing; " +
+                (f"groups in this memory: {others} (use --group)" if others else "this memory is empty"))
+    for name in names:
+        if name is not None and tg.find_entity(name, group_id) is None:
+            close = tg.similar_names(name, group_id)
+            maybe = f"; did you mean {' or '.join(repr(n) for n in close)}?" if close else ""
+            return f"no entity named {name!r} in group {group_id!r}{maybe}"
+    return None
+
+
+def _said_if_empty(tg: TemporalGraph, args: argparse.Namespace, result: T, *names: str | None) -> T:
+    """``result``; when it is empty, one line on stderr says why if a name or the group is unknown."""
+    if not result or (isinstance(result, Diff) and not (result.started or result.ended or result.revised)):
+        hint = unknown_name_hint(tg, group(args), names)
+        if hint is not None:
+            print(f"tgraph: {visible(hint)}", file=sys.stderr)
+    return result
+
+
 # -- shared arguments ------------------------------------------------------------------------------
 QUIET = arg("--quiet", action="store_true", help="no progress bar")
 STRICT = arg("--strict", action="store_true", help="stop at the first bad line; import nothing")
@@ -375,11 +401,27 @@ def _end_fact(tg: TemporalGraph, args: argparse.Namespace) -> list[Fact]:
                        create_names=args.create_names)
 
 
-@command("retract", "SUBJECT RELATION OBJECT was never true: expire it in transaction time, no successor",
+@command("retract", "SUBJECT RELATION OBJECT was never true: expire it in transaction time, no successor "
+                    "(exit 2, nothing written, when nothing about it is believed)",
          *STATEMENT, arg("object", help="the other entity"),
          show=_facts("retracted", versions=True))
 def _retract(tg: TemporalGraph, args: argparse.Namespace) -> list[Fact]:
+    _believed_or_refuse(tg, args)
     return tg.retract_fact(args.subject, args.relation, args.object, group_id=group(args))
+
+
+def _believed_or_refuse(tg: TemporalGraph, args: argparse.Namespace) -> None:
+    """A retraction that would expire nothing is refused before it is written: it is almost always
+    a wrong name or relation, and a command line that says nothing would hide that."""
+    hint = unknown_name_hint(tg, group(args), [args.subject, args.object])
+    if hint is not None:
+        raise NotFound(f"retract: {hint}; nothing retracted")
+    obj = tg.find_entity(args.object, group(args))
+    timeline = tg.history(args.subject, args.relation, group_id=group(args))
+    if obj is None or not any(f.object_id == obj.id for f in timeline):
+        told = f"{args.subject!r} {args.relation!r} {args.object!r}"
+        raise NotFound(f"retract: nothing is believed about {told} in group {group(args)!r} "
+                       f"(see tgraph history {shlex.quote(args.subject)}); nothing retracted")
 
 
 @command("add-episode", "tell the memory one message: extract its facts and apply them",
@@ -408,7 +450,8 @@ def _reindex(tg: TemporalGraph, args: argparse.Namespace) -> dict[str, int]:
          arg("subject", nargs="?", help="only facts about this entity"), *SUBJECT_FILTERS,
          show=_facts("true now"))
 def _now(tg: TemporalGraph, args: argparse.Namespace) -> list[Fact]:
-    return tg.now(args.subject, args.relation, args.object, group_id=group(args))
+    return _said_if_empty(tg, args, tg.now(args.subject, args.relation, args.object, group_id=group(args)),
+                          args.subject, args.object)
 
 
 @command("as-of", "what was true at a time, as known at another",
@@ -418,15 +461,17 @@ def _now(tg: TemporalGraph, args: argparse.Namespace) -> list[Fact]:
          *SUBJECT_FILTERS,
          show=_facts(lambda a: f"true at {a.time}" + (f", as known at {a.known_at}" if a.known_at else "")))
 def _as_of(tg: TemporalGraph, args: argparse.Namespace) -> list[Fact]:
-    return tg.as_of(args.time, known_at=args.known_at, subject=args.subject, relation=args.relation,
-                    object=args.object, group_id=group(args))
+    facts = tg.as_of(args.time, known_at=args.known_at, subject=args.subject, relation=args.relation,
+                     object=args.object, group_id=group(args))
+    return _said_if_empty(tg, args, facts, args.subject, args.object)
 
 
 @command("history", "a subject's timeline, as currently believed",
          arg("subject", help="the entity whose timeline to show"), SUBJECT_FILTERS[0],
          show=_facts(lambda a: f"history of {a.subject}"))
 def _history(tg: TemporalGraph, args: argparse.Namespace) -> list[Fact]:
-    return tg.history(args.subject, args.relation, group_id=group(args))
+    facts = tg.history(args.subject, args.relation, group_id=group(args))
+    return _said_if_empty(tg, args, facts, args.subject)
 
 
 @command("show", "one entity: its summary, its current facts and its timeline",
@@ -435,6 +480,9 @@ def _history(tg: TemporalGraph, args: argparse.Namespace) -> list[Fact]:
              help="the summary and current facts as the memory believed them at this time (default now)"),
          show=lambda view, args, console: render_entity(view, console))
 def _show(tg: TemporalGraph, args: argparse.Namespace) -> EntityView:
+    hint = unknown_name_hint(tg, group(args), [args.entity])
+    if hint is not None:
+        raise NotFound(hint)
     return entity_view(tg, args.entity, known_at=args.known_at, group_id=group(args))
 
 
@@ -450,7 +498,8 @@ def _audit(tg: TemporalGraph, args: argparse.Namespace) -> list[Fact]:
          arg("--subject", help="only facts about this entity"),
          show=lambda diff, args, out: render.diff_tables(out, diff))
 def _diff(tg: TemporalGraph, args: argparse.Namespace) -> Diff:
-    return tg.diff(args.start, args.end, subject=args.subject, group_id=group(args))
+    return _said_if_empty(tg, args, tg.diff(args.start, args.end, subject=args.subject, group_id=group(args)),
+                          args.subject)
 
 
 @command("paths", "multi-hop chains of facts valid at a time (or overlapping in time)",
@@ -472,7 +521,7 @@ def _paths(tg: TemporalGraph, args: argparse.Namespace) -> list[list[Fact]]:
                      as_of=args.as_of, group_id=group(args), direction=args.direction,
                      overlapping=args.overlapping, during=tuple(args.during) if args.during else None,
                      limit=args.limit)
-    return [path.hops for path in paths]  # a chain is its hops, in JSON too
+    return _said_if_empty(tg, args, [path.hops for path in paths], args.start, args.end)  # a chain: its hops
 
 
 @command("search", "hybrid search over facts, entities and episodes",
@@ -492,10 +541,11 @@ def _paths(tg: TemporalGraph, args: argparse.Namespace) -> list[list[Fact]]:
              help="for recency and blend: days after which a fact counts half as recent (default 30)"),
          show=lambda hits, args, out: render.search_table(out, hits, args.query))
 def _search(tg: TemporalGraph, args: argparse.Namespace) -> list[SearchHit]:
-    return tg.search(args.query, as_of=args.as_of, limit=args.limit, group_id=group(args),
+    hits = tg.search(args.query, as_of=args.as_of, limit=args.limit, group_id=group(args),
                      include_history=args.include_history, kinds=args.kinds or RECORD_KINDS,
                      methods=args.methods or SEARCH_METHODS, pool=args.pool, rank=args.rank,
                      half_life_days=args.half_life)
+    return _said_if_empty(tg, args, hits)
 
 
 @command("ask", "answer a question from the memory",
