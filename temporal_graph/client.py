@@ -20,6 +20,7 @@ from typing import Any
 import networkx as nx
 
 import ingestion.fact_files
+import ingestion.readers
 import queries.ask
 import queries.context
 import queries.paths
@@ -65,6 +66,9 @@ from .core.ontology import Ontology
 from .core.stores.protocol import Store
 from .core.time import UTC, Clock, TimeLike, system_clock
 from .llm import LLMClient
+
+# The chat-log formats and field names ``import_file`` reads (``tgraph import --help`` shows them).
+IMPORT_FILE_HELP = ingestion.readers.file_help()
 
 
 class TemporalGraph:

@@ -25,7 +25,7 @@ from typing import Any, TypeVar
 from pydantic import BaseModel
 from rich.console import Console
 
-from ..client import TemporalGraph
+from ..client import IMPORT_FILE_HELP, TemporalGraph
 from ..core import MAX_MESSAGE_CHARS, TRUST_MODES
 from ..core.copy import COPY_SAMPLES
 from ..core.errors import InvalidInput, NotFound, TemporalGraphError
@@ -54,6 +54,9 @@ EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT = 0, 1, 2
 TIME_HELP = f"""times: {ACCEPTED_FORMATS}.
 Times without a zone are UTC; every time shown is UTC."""
 
+GLOBAL_HELP = ("global options (before or after the command): --db PATH, --group GROUP, --json, "
+               "--neo4j URI,\n--create, --llm and more; see 'tgraph --help'.")
+
 Show = Callable[[Any, argparse.Namespace, Console], None]
 T = TypeVar("T")
 
@@ -80,18 +83,20 @@ class Command:
     show: Show  # the human-readable output of a result
     creates_db: bool = False  # may start a missing --db file (writes); reads refuse a missing one
     opens_graph: bool = True
+    epilog: str = ""  # more help, before the global options and times
 
 
 COMMANDS: dict[str, Command] = {}
 
 
 def command(name: str, help: str, *arguments: Argument, show: Show | None = None, creates_db: bool = False,
-            opens_graph: bool = True) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+            opens_graph: bool = True, epilog: str = "") -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     """Register a subcommand: its arguments, its handler (the decorated function) and how to show
     its result without ``--json`` (default: the JSON itself)."""
 
     def register(run: Callable[..., Any]) -> Callable[..., Any]:
-        COMMANDS[name] = Command(name, help, arguments, run, show or _show_json, creates_db, opens_graph)
+        COMMANDS[name] = Command(name, help, arguments, run, show or _show_json, creates_db, opens_graph,
+                                 epilog)
         return run
 
     return register
@@ -120,8 +125,17 @@ class _Parser(argparse.ArgumentParser):
 
 
 def _common(*, suppress: bool) -> _Parser:
+    """The global options. ``suppress``: as a subcommand accepts them (after its name too), with
+    no default of their own and no help (a subcommand's help shows its own options only)."""
     default = (lambda value: argparse.SUPPRESS) if suppress else (lambda value: value)
     p = _Parser(add_help=False)
+    if suppress:
+        add = p.add_argument
+
+        def quiet(*flags: str, **options: Any) -> Any:
+            return add(*flags, **{**options, "help": argparse.SUPPRESS})
+
+        p.add_argument = quiet  # type: ignore[method-assign]
     p.add_argument("--db", default=default("memory.db"), metavar="PATH",
                    help="embedded store file (default ./memory.db); must exist unless importing or --create")
     p.add_argument("--create", action="store_true", default=default(False),
@@ -158,7 +172,8 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
     common = [_common(suppress=True)]
     for spec in COMMANDS.values():
-        p = sub.add_parser(spec.name, help=spec.help, parents=common, description=spec.help, epilog=TIME_HELP,
+        p = sub.add_parser(spec.name, help=spec.help, parents=common, description=spec.help,
+                           epilog="\n".join(filter(None, (spec.epilog, GLOBAL_HELP, TIME_HELP))),
                            formatter_class=argparse.RawDescriptionHelpFormatter)
         for argument in spec.arguments:
             p.add_argument(*argument.flags, **argument.options)
@@ -335,7 +350,7 @@ def _facts(title: str | Callable[[argparse.Namespace], str], *, versions: bool =
 
 # -- writing ---------------------------------------------------------------------------------------
 @command("import", "import a chat log (JSONL, CSV, LoCoMo JSON, ChatGPT conversations.json)",
-         arg("path", help="the chat-log file"),
+         arg("path", help="the chat-log file (formats and field names below)"),
          arg("--format", default="auto", choices=["auto", "jsonl", "csv", "locomo", "chatgpt"],
              help="file format (default: recognised from the content)"),
          STRICT, QUIET,
@@ -344,7 +359,8 @@ def _facts(title: str | Callable[[argparse.Namespace], str], *, versions: bool =
          arg("--no-embed", action="store_true",
              help="do not embed while importing (faster bulk load; run 'tgraph reindex' before searching)"),
          NO_SUMMARIES,
-         show=lambda report, args, out: render.import_report(out, report, _db_flags(args)), creates_db=True)
+         show=lambda report, args, out: render.import_report(out, report, _db_flags(args)), creates_db=True,
+         epilog=IMPORT_FILE_HELP)
 def _import(tg: TemporalGraph, args: argparse.Namespace) -> ImportReport:
     return tg.import_file(args.path, format=args.format, group_id=args.group,
                           progress=not (args.quiet or args.json), strict=args.strict, replay=args.replay,
