@@ -14,6 +14,7 @@ Exit codes: 0 success, 2 bad input (with a one-line message saying what was wron
 from __future__ import annotations
 
 import argparse
+import logging
 import os
 import shlex
 import sys
@@ -206,6 +207,9 @@ def _neo4j_auth() -> tuple[str, str]:
 # -- running ---------------------------------------------------------------------------------------
 def main(argv: Sequence[str] | None = None) -> int:
     """Run one command; every failure ends as one line on stderr and an exit code, never a traceback."""
+    # The Neo4j driver logs a failed connection itself; our one line says it (a handler stops
+    # Python's last-resort one from printing the driver's line too).
+    logging.getLogger("neo4j").addHandler(logging.NullHandler())
     try:
         args = build_parser().parse_args(argv)
         spec = COMMANDS[args.command]
