@@ -6,7 +6,10 @@ bash scripts/setup.sh
 export HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1
 DB=${DB:-demo.db}
 rm -f "$DB" "$DB-wal" "$DB-shm"
-# Each command is echoed quoted for the shell, so it can be copied and run exactly as shown.
+# Each command is echoed quoted for the shell and run as echoed (tgraph from .venv/bin on the PATH),
+# so after `source .venv/bin/activate` it can be pasted and runs exactly as shown.
+export PATH="$PWD/.venv/bin:$PATH"
+echo "# to run these yourself: source .venv/bin/activate"
 quote() {
     if [[ $1 =~ ^[A-Za-z0-9_./:=@%+,-]+$ ]]; then printf '%s' "$1"; else printf "'%s'" "${1//\'/\'\\\'\'}"; fi
 }
@@ -14,7 +17,7 @@ tg() {
     local shown="tgraph --db $(quote "$DB")" arg
     for arg in "$@"; do shown+=" $(quote "$arg")"; done
     echo; echo "\$ $shown"
-    .venv/bin/tgraph --db "$DB" "$@"
+    tgraph --db "$DB" "$@"
 }
 # --replay: each message is also *learned* at its own time, as if the memory had been listening live.
 tg import examples/sample_chat.jsonl --quiet --replay

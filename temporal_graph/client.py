@@ -20,6 +20,7 @@ from typing import Any
 import networkx as nx
 
 import ingestion.fact_files
+import ingestion.readers
 import queries.ask
 import queries.context
 import queries.paths
@@ -38,6 +39,7 @@ from .core import (
     reads,
     writes,
 )
+from .core.copy import COPY_BATCH, COPY_SAMPLES, CopyReport, copy_store
 from .core.embeddings import Embedder
 from .core.errors import InvalidInput
 from .core.extraction import Extractor
@@ -66,6 +68,9 @@ from .core.ontology import Ontology
 from .core.stores.protocol import Store
 from .core.time import UTC, Clock, TimeLike, system_clock
 from .llm import LLMClient
+
+# The chat-log formats and field names ``import_file`` reads (``tgraph import --help`` shows them).
+IMPORT_FILE_HELP = ingestion.readers.file_help()
 
 
 class TemporalGraph:
@@ -205,6 +210,14 @@ class TemporalGraph:
     def find_entity(self, name: str, group_id: str = DEFAULT_GROUP) -> Entity | None:
         """The entity of the group known by ``name`` (any of its spellings), or None."""
         return self.core.find_entity(name, group_id)
+
+    def groups(self) -> list[str]:
+        """Every group this memory holds anything in, sorted."""
+        return reads.groups(self.core)
+
+    def similar_names(self, name: str, group_id: str = DEFAULT_GROUP, *, limit: int = 3) -> list[str]:
+        """Entity names of the group that look like ``name`` (for "did you mean ...?"), closest first."""
+        return reads.similar_names(self.core, name, group_id, limit=limit)
 
     # -- writing (the verbs live in ``core.writes`` and ``core.bulk``) -----------------------------------
     def add_fact(
@@ -368,6 +381,21 @@ class TemporalGraph:
     def export(self, group_id: str = DEFAULT_GROUP) -> dict[str, Any]:
         """Everything of one group (entities, episodes, assertions, every fact version), as JSON data."""
         return reads.export(self.core, group_id)
+
+    def copy_to(
+        self,
+        target: TemporalGraph | Store,
+        *,
+        group_id: str | None = None,
+        batch_size: int = COPY_BATCH,
+        samples: int = COPY_SAMPLES,
+    ) -> CopyReport:
+        """Copy this memory (one group, or every group) into another store, records as they are:
+        entities, episodes, assertions, every fact and summary version, vectors. Resumable and
+        idempotent (a re-run writes only what the target lacks). Returns the comparison of both
+        sides (counts per kind, a sample of as_of answers); ``report.ok`` when they agree."""
+        return copy_store(self.core.store, target.core.store if isinstance(target, TemporalGraph) else target,
+                          group_id, at=self.core.now(), batch_size=batch_size, samples=samples)
 
     # -- ingestion -------------------------------------------------------------------------------
     def _ingest(self) -> Ingestion:

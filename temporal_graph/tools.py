@@ -423,7 +423,10 @@ def error_line(exc: BaseException) -> str:
 
 
 def _validation_line(tool: str, exc: ValidationError) -> str:
-    first = exc.errors()[0]
+    errors = exc.errors()
+    # An unknown key is named first, whatever else is wrong: a misnamed argument ("time" for
+    # "valid_time") is what makes a required one look missing.
+    first = next((e for e in errors if e["type"] == "extra_forbidden"), errors[0])
     where = ".".join(str(part) for part in first["loc"])
     if not where:
         return f"{tool}: arguments must be an object, got {first.get('input')!r}"[:300]
@@ -431,7 +434,8 @@ def _validation_line(tool: str, exc: ValidationError) -> str:
     if kind == "missing":
         return f"{tool}: {where} is required"
     if kind == "extra_forbidden":
-        return f"{tool}: unknown argument {where!r}"
+        known = ", ".join(_BY_NAME[tool].input.model_fields) if tool in _BY_NAME else ""
+        return f"{tool}: unknown argument {where!r}" + (f" (arguments: {known})" if known else "")
     return f"{tool}: {where}: {message}, got {first.get('input')!r}"[:300]
 
 

@@ -71,6 +71,7 @@ def _built() -> dict[str, list[tuple[str, list]]]:
         "stored_vectors": [(sql.stored_vectors(kind), ["g"]) for kind in RECORD_KINDS],
         "set_embedding": [(sql.set_embedding(kind), [b"", "id"]) for kind in RECORD_KINDS],
         "fact_vectors": [(sql.fact_vectors(2), ["g", "a", "b"])],
+        "vectors_by_ids": [(sql.vectors_by_ids(kind, 2), ["g", "a", "b"]) for kind in RECORD_KINDS],
         "drop_index": [(sql.drop_index(name), []) for name in sql.RETIRED_INDEXES],
         "key_rows": [part for q in ROW_QUERIES for part in sql.key_rows(q)],
         "key_assertions": [part for q in ASSERTION_QUERIES for part in sql.key_assertions(q)],

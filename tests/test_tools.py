@@ -170,6 +170,17 @@ def test_forget_group_deletes_only_the_group_it_serves(tg):
     assert tg.now(group_id="team") == []
 
 
+def test_tools_take_the_library_names_and_name_an_unknown_key_first(tg):
+    """as_of takes valid_time (as TemporalGraph.as_of does) and nothing else: a 'time' key is named
+    in the error, with the names it takes, rather than reported as a missing valid_time."""
+    tg.add_fact("Alice", "lives in", "Rome", valid_at="2020")
+    assert call_tool(tg, "as_of", {"valid_time": "2021", "subject": "Alice"})["facts"][0]["object"] == "Rome"
+    with pytest.raises(InvalidInput, match=r"^as_of: unknown argument 'time' \(arguments: .*valid_time"):
+        call_tool(tg, "as_of", {"time": "2021"})
+    with pytest.raises(InvalidInput, match=r"^now: unknown argument 'time'"):
+        call_tool(tg, "now", '{"time": "2021"}')
+
+
 def test_the_group_is_chosen_by_the_caller_never_by_the_arguments(tg):
     call_tool(tg, "add_fact", {"subject": "Alice", "relation": "lives in", "object": "Rome"}, group_id="a")
     assert call_tool(tg, "now", {}, group_id="b") == {"facts": []}
@@ -212,4 +223,4 @@ def test_the_readme_tools_example_runs_an_agent_loop(capsys):
         assert scope["run_turn"](client, "any-model", tg, messages) == "Bob lives in Oslo."
     tool_results = [json.loads(m["content"]) for m in messages if isinstance(m, dict) and m["role"] == "tool"]
     assert tool_results[0]["facts"][0]["object"] == "Oslo"
-    assert tool_results[1] == {"error": "now: unknown argument 'who'"}
+    assert tool_results[1] == {"error": "now: unknown argument 'who' (arguments: claims, subject, relation, object)"}

@@ -43,9 +43,25 @@ from .detection import EXPECTED, FORMATS, csv_header, detect, detect_format, jso
 from .files import load_json, read_head
 from .jsonl import jsonl_messages
 from .locomo import locomo_messages
-from .messages import ChatMessage, ReadError
+from .messages import ChatMessage, ReadError, fields_help
 
-__all__ = ["FORMATS", "ChatMessage", "ReadError", "detect_format", "read_messages"]
+__all__ = ["FORMATS", "ChatMessage", "ReadError", "detect_format", "file_help", "read_messages"]
+
+# What each format is, for ``file_help``.
+_FORMAT_HELP = {
+    "jsonl": 'one JSON object per line, e.g. {"id": "m1", "group": "demo", "speaker": "Bob", '
+             '"timestamp": "2023-01-14T10:03:10+08:00", "text": "I live in Hangzhou."}',
+    "csv": "a header row naming the columns (the same names), then one message per row",
+    "locomo": "the LoCoMo benchmark JSON (a list of samples, or one sample)",
+    "chatgpt": "a ChatGPT conversations.json export",
+}
+
+
+def file_help() -> str:
+    """The formats a chat log may have and the field names of JSONL objects and CSV headers."""
+    formats = "\n".join(f"  {name}: {_FORMAT_HELP[name]}" for name in FORMATS)
+    return (f"formats (recognised from the content; --format to say which):\n{formats}\n"
+            f"fields of a JSONL object or CSV header (any of the names; case-insensitive):\n{fields_help()}")
 
 
 def read_messages(path: str | Path, format: str = "auto") -> Iterator[ChatMessage | ReadError]:

@@ -55,6 +55,22 @@ ALIASES: dict[str, tuple[str, ...]] = {
 }
 
 
+# What each field is, for ``tgraph import --help``: (the field, what it says), in the order shown.
+_FIELD_HELP = (
+    ("content", "the message (required)"),
+    ("timestamp", "when it was said (required): ISO 8601, a date such as '8 May 2023', or epoch seconds"),
+    ("speaker", "who said it"),
+    ("group_id", "its conversation, the group it goes in (--group puts every message in one group "
+                 "instead; neither: 'default')"),
+    ("source_id", "its id in the file (importing it again is a no-op; default: line:N)"),
+)
+
+
+def fields_help() -> str:
+    """One line per field: its accepted names and what it is."""
+    return "\n".join(f"  {' | '.join(ALIASES[field])}: {what}" for field, what in _FIELD_HELP)
+
+
 def field_names(field: str) -> str:
     """The accepted names of a field, for messages: "text, content or message"."""
     aliases = ALIASES[field]

@@ -9,6 +9,7 @@ to entity ids here; a name the memory does not know reads as "no facts".
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Iterable
 from datetime import datetime
 from typing import Any
@@ -20,7 +21,7 @@ from .claims import apply_claims, check_claims
 from .errors import InvalidInput, NotFound
 from .intervals import covers
 from .model import DEFAULT_CLAIMS, Diff, Entity, Fact
-from .names import check_group, normalize_relation
+from .names import check_group, clean_name, name_key, normalize_relation
 from .stores.protocol import FactQuery
 from .time import TimeLike
 
@@ -105,12 +106,13 @@ def audit(core: Core, fact_id: str, *, group_id: str = DEFAULT_GROUP) -> list[Fa
     check_group(group_id)
     if not isinstance(fact_id, str) or not fact_id.strip():
         raise InvalidInput(f"fact_id: expected a fact id (text such as 'a1b2c3d4'), got {fact_id!r}"[:200])
-    fact_id = fact_id.strip().lower()
+    typed = fact_id.strip()
+    fact_id = typed.lower()  # ids are lower-case hex; the message quotes what was typed
     rows = query_facts(core, group_id, fact_id=fact_id, all_versions=True) or []
     if not rows and len(fact_id) < 32:
         rows = _by_prefix(core, group_id, fact_id)
     if not rows:
-        raise NotFound(f"fact_id: no fact {fact_id!r} in group {group_id!r}")
+        raise NotFound(f"fact_id: no fact {typed!r} in group {group_id!r}")
     return sorted(rows, key=_version_order)
 
 
@@ -199,3 +201,20 @@ def export(core: Core, group_id: str = DEFAULT_GROUP) -> dict[str, Any]:
         "facts": [f.model_dump(mode="json") for f in facts],
         "summaries": [s.model_dump(mode="json") for s in summaries],
     }
+
+
+def groups(core: Core) -> list[str]:
+    """Every group that holds anything, sorted."""
+    return sorted(core.store.groups())
+
+
+def similar_names(core: Core, name: str, group_id: str = DEFAULT_GROUP, *, limit: int = 3) -> list[str]:
+    """Names of the group's entities that look like ``name`` (a typo, another spelling), closest
+    first; names and aliases are compared as the memory keys them (case and spacing ignored)."""
+    check_group(group_id)
+    names: dict[str, str] = {}
+    for entity in core.store.entities(group_id):
+        for known in (entity.name, *entity.aliases):
+            names.setdefault(name_key(known), entity.name)
+    close = difflib.get_close_matches(name_key(clean_name(name)), list(names), n=limit * 3, cutoff=0.6)
+    return list(dict.fromkeys(names[key] for key in close))[:limit]

@@ -264,6 +264,12 @@ class AsyncTemporalGraph:
     export = _mirror(TemporalGraph.export)
     summary = _mirror(TemporalGraph.summary)
     find_entity = _mirror(TemporalGraph.find_entity)
+    similar_names = _mirror(TemporalGraph.similar_names)
+    copy_to = _mirror(TemporalGraph.copy_to)  # a read of this memory (of every group with None)
+
+    async def groups(self) -> list[str]:
+        """Coroutine of :meth:`TemporalGraph.groups` (a read of every group)."""
+        return await self.run(lambda g: g.groups(), group_id=None)
 
 
 __all__: Sequence[str] = ["AsyncTemporalGraph"]

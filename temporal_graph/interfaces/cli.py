@@ -14,18 +14,21 @@ Exit codes: 0 success, 2 bad input (with a one-line message saying what was wron
 from __future__ import annotations
 
 import argparse
+import logging
 import os
+import shlex
 import sys
 import unicodedata
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from pydantic import BaseModel
 from rich.console import Console
 
-from ..client import TemporalGraph
+from ..client import IMPORT_FILE_HELP, TemporalGraph
 from ..core import MAX_MESSAGE_CHARS, TRUST_MODES
+from ..core.copy import COPY_SAMPLES
 from ..core.errors import InvalidInput, NotFound, TemporalGraphError
 from ..core.model import (
     CLAIMS_MODES,
@@ -54,7 +57,11 @@ EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT = 0, 1, 2
 TIME_HELP = f"""times: {ACCEPTED_FORMATS}.
 Times without a zone are UTC; every time shown is UTC."""
 
+GLOBAL_HELP = ("global options (before or after the command): --db PATH, --group GROUP, --json, "
+               "--neo4j URI,\n--create, --llm and more; see 'tgraph --help'.")
+
 Show = Callable[[Any, argparse.Namespace, Console], None]
+T = TypeVar("T")
 
 
 # -- the registry ----------------------------------------------------------------------------------
@@ -79,18 +86,20 @@ class Command:
     show: Show  # the human-readable output of a result
     creates_db: bool = False  # may start a missing --db file (writes); reads refuse a missing one
     opens_graph: bool = True
+    epilog: str = ""  # more help, before the global options and times
 
 
 COMMANDS: dict[str, Command] = {}
 
 
 def command(name: str, help: str, *arguments: Argument, show: Show | None = None, creates_db: bool = False,
-            opens_graph: bool = True) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+            opens_graph: bool = True, epilog: str = "") -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     """Register a subcommand: its arguments, its handler (the decorated function) and how to show
     its result without ``--json`` (default: the JSON itself)."""
 
     def register(run: Callable[..., Any]) -> Callable[..., Any]:
-        COMMANDS[name] = Command(name, help, arguments, run, show or _show_json, creates_db, opens_graph)
+        COMMANDS[name] = Command(name, help, arguments, run, show or _show_json, creates_db, opens_graph,
+                                 epilog)
         return run
 
     return register
@@ -119,8 +128,17 @@ class _Parser(argparse.ArgumentParser):
 
 
 def _common(*, suppress: bool) -> _Parser:
+    """The global options. ``suppress``: as a subcommand accepts them (after its name too), with
+    no default of their own and no help (a subcommand's help shows its own options only)."""
     default = (lambda value: argparse.SUPPRESS) if suppress else (lambda value: value)
     p = _Parser(add_help=False)
+    if suppress:
+        add = p.add_argument
+
+        def quiet(*flags: str, **options: Any) -> Any:
+            return add(*flags, **{**options, "help": argparse.SUPPRESS})
+
+        p.add_argument = quiet  # type: ignore[method-assign]
     p.add_argument("--db", default=default("memory.db"), metavar="PATH",
                    help="embedded store file (default ./memory.db); must exist unless importing or --create")
     p.add_argument("--create", action="store_true", default=default(False),
@@ -157,7 +175,8 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
     common = [_common(suppress=True)]
     for spec in COMMANDS.values():
-        p = sub.add_parser(spec.name, help=spec.help, parents=common, description=spec.help, epilog=TIME_HELP,
+        p = sub.add_parser(spec.name, help=spec.help, parents=common, description=spec.help,
+                           epilog="\n".join(filter(None, (spec.epilog, GLOBAL_HELP, TIME_HELP))),
                            formatter_class=argparse.RawDescriptionHelpFormatter)
         for argument in spec.arguments:
             p.add_argument(*argument.flags, **argument.options)
@@ -174,9 +193,7 @@ def open_graph(args: argparse.Namespace) -> TemporalGraph:
                                    max_retries=getattr(args, "llm_retries", None),
                                    max_tokens=getattr(args, "llm_max_tokens", None))
     if args.neo4j:
-        user = os.environ.get("NEO4J_USER", "neo4j")
-        password = os.environ.get("NEO4J_PASSWORD", "")
-        return TemporalGraph.connect(args.neo4j, auth=(user, password),
+        return TemporalGraph.connect(args.neo4j, auth=_neo4j_auth(),
                                      database=os.environ.get("NEO4J_DATABASE"), **options)
     missing = args.db != ":memory:" and not os.path.exists(args.db)
     if missing and not (args.create or COMMANDS[args.command].creates_db):
@@ -185,9 +202,16 @@ def open_graph(args: argparse.Namespace) -> TemporalGraph:
     return TemporalGraph.open(args.db, **options)
 
 
+def _neo4j_auth() -> tuple[str, str]:
+    return os.environ.get("NEO4J_USER", "neo4j"), os.environ.get("NEO4J_PASSWORD", "")
+
+
 # -- running ---------------------------------------------------------------------------------------
 def main(argv: Sequence[str] | None = None) -> int:
     """Run one command; every failure ends as one line on stderr and an exit code, never a traceback."""
+    # The Neo4j driver logs a failed connection itself; our one line says it (a handler stops
+    # Python's last-resort one from printing the driver's line too).
+    logging.getLogger("neo4j").addHandler(logging.NullHandler())
     try:
         args = build_parser().parse_args(argv)
         spec = COMMANDS[args.command]
@@ -284,6 +308,30 @@ def _attribute(text: str) -> tuple[str, str]:
     return key.strip(), value
 
 
+def unknown_name_hint(tg: TemporalGraph, group_id: str, names: Sequence[str | None]) -> str | None:
+    """Why a read about ``names`` may have found nothing: a group that holds nothing (and the groups
+    that exist), or a name the group does not know (and the names it knows that look like it)."""
+    if group_id not in tg.groups():
+        others = ", ".join(repr(g) for g in tg.groups())
+        return (f"group {group_id!r} holds nothing; " +
+                (f"groups in this memory: {others} (use --group)" if others else "this memory is empty"))
+    for name in names:
+        if name is not None and tg.find_entity(name, group_id) is None:
+            close = tg.similar_names(name, group_id)
+            maybe = f"; did you mean {' or '.join(repr(n) for n in close)}?" if close else ""
+            return f"no entity named {name!r} in group {group_id!r}{maybe}"
+    return None
+
+
+def _said_if_empty(tg: TemporalGraph, args: argparse.Namespace, result: T, *names: str | None) -> T:
+    """``result``; when it is empty, one line on stderr says why if a name or the group is unknown."""
+    if not result or (isinstance(result, Diff) and not (result.started or result.ended or result.revised)):
+        hint = unknown_name_hint(tg, group(args), names)
+        if hint is not None:
+            print(f"tgraph: {visible(hint)}", file=sys.stderr)
+    return result
+
+
 # -- shared arguments ------------------------------------------------------------------------------
 QUIET = arg("--quiet", action="store_true", help="no progress bar")
 STRICT = arg("--strict", action="store_true", help="stop at the first bad line; import nothing")
@@ -308,7 +356,7 @@ def _facts(title: str | Callable[[argparse.Namespace], str], *, versions: bool =
 
 # -- writing ---------------------------------------------------------------------------------------
 @command("import", "import a chat log (JSONL, CSV, LoCoMo JSON, ChatGPT conversations.json)",
-         arg("path", help="the chat-log file"),
+         arg("path", help="the chat-log file (formats and field names below)"),
          arg("--format", default="auto", choices=["auto", "jsonl", "csv", "locomo", "chatgpt"],
              help="file format (default: recognised from the content)"),
          STRICT, QUIET,
@@ -317,7 +365,8 @@ def _facts(title: str | Callable[[argparse.Namespace], str], *, versions: bool =
          arg("--no-embed", action="store_true",
              help="do not embed while importing (faster bulk load; run 'tgraph reindex' before searching)"),
          NO_SUMMARIES,
-         show=lambda report, args, out: render.import_report(out, report, _db_flags(args)), creates_db=True)
+         show=lambda report, args, out: render.import_report(out, report, _db_flags(args)), creates_db=True,
+         epilog=IMPORT_FILE_HELP)
 def _import(tg: TemporalGraph, args: argparse.Namespace) -> ImportReport:
     return tg.import_file(args.path, format=args.format, group_id=args.group,
                           progress=not (args.quiet or args.json), strict=args.strict, replay=args.replay,
@@ -374,11 +423,27 @@ def _end_fact(tg: TemporalGraph, args: argparse.Namespace) -> list[Fact]:
                        create_names=args.create_names)
 
 
-@command("retract", "SUBJECT RELATION OBJECT was never true: expire it in transaction time, no successor",
+@command("retract", "SUBJECT RELATION OBJECT was never true: expire it in transaction time, no successor "
+                    "(exit 2, nothing written, when nothing about it is believed)",
          *STATEMENT, arg("object", help="the other entity"),
          show=_facts("retracted", versions=True))
 def _retract(tg: TemporalGraph, args: argparse.Namespace) -> list[Fact]:
+    _believed_or_refuse(tg, args)
     return tg.retract_fact(args.subject, args.relation, args.object, group_id=group(args))
+
+
+def _believed_or_refuse(tg: TemporalGraph, args: argparse.Namespace) -> None:
+    """A retraction that would expire nothing is refused before it is written: it is almost always
+    a wrong name or relation, and a command line that says nothing would hide that."""
+    hint = unknown_name_hint(tg, group(args), [args.subject, args.object])
+    if hint is not None:
+        raise NotFound(f"retract: {hint}; nothing retracted")
+    obj = tg.find_entity(args.object, group(args))
+    timeline = tg.history(args.subject, args.relation, group_id=group(args))
+    if obj is None or not any(f.object_id == obj.id for f in timeline):
+        told = f"{args.subject!r} {args.relation!r} {args.object!r}"
+        raise NotFound(f"retract: nothing is believed about {told} in group {group(args)!r} "
+                       f"(see tgraph history {shlex.quote(args.subject)}); nothing retracted")
 
 
 @command("add-episode", "tell the memory one message: extract its facts and apply them",
@@ -412,7 +477,8 @@ CLAIMS = arg("--claims", choices=CLAIMS_MODES, default=DEFAULT_CLAIMS,
          arg("subject", nargs="?", help="only facts about this entity"), *SUBJECT_FILTERS, CLAIMS,
          show=_facts("true now"))
 def _now(tg: TemporalGraph, args: argparse.Namespace) -> list[Fact]:
-    return tg.now(args.subject, args.relation, args.object, group_id=group(args), claims=args.claims)
+    facts = tg.now(args.subject, args.relation, args.object, group_id=group(args), claims=args.claims)
+    return _said_if_empty(tg, args, facts, args.subject, args.object)
 
 
 @command("as-of", "what was true at a time, as known at another",
@@ -422,15 +488,17 @@ def _now(tg: TemporalGraph, args: argparse.Namespace) -> list[Fact]:
          *SUBJECT_FILTERS, CLAIMS,
          show=_facts(lambda a: f"true at {a.time}" + (f", as known at {a.known_at}" if a.known_at else "")))
 def _as_of(tg: TemporalGraph, args: argparse.Namespace) -> list[Fact]:
-    return tg.as_of(args.time, known_at=args.known_at, subject=args.subject, relation=args.relation,
-                    object=args.object, group_id=group(args), claims=args.claims)
+    facts = tg.as_of(args.time, known_at=args.known_at, subject=args.subject, relation=args.relation,
+                     object=args.object, group_id=group(args), claims=args.claims)
+    return _said_if_empty(tg, args, facts, args.subject, args.object)
 
 
 @command("history", "a subject's timeline, as currently believed",
          arg("subject", help="the entity whose timeline to show"), SUBJECT_FILTERS[0],
          show=_facts(lambda a: f"history of {a.subject}"))
 def _history(tg: TemporalGraph, args: argparse.Namespace) -> list[Fact]:
-    return tg.history(args.subject, args.relation, group_id=group(args))
+    facts = tg.history(args.subject, args.relation, group_id=group(args))
+    return _said_if_empty(tg, args, facts, args.subject)
 
 
 @command("show", "one entity: its summary, its current facts and its timeline",
@@ -439,6 +507,9 @@ def _history(tg: TemporalGraph, args: argparse.Namespace) -> list[Fact]:
              help="the summary and current facts as the memory believed them at this time (default now)"),
          show=lambda view, args, console: render_entity(view, console))
 def _show(tg: TemporalGraph, args: argparse.Namespace) -> EntityView:
+    hint = unknown_name_hint(tg, group(args), [args.entity])
+    if hint is not None:
+        raise NotFound(hint)
     return entity_view(tg, args.entity, known_at=args.known_at, group_id=group(args))
 
 
@@ -454,7 +525,8 @@ def _audit(tg: TemporalGraph, args: argparse.Namespace) -> list[Fact]:
          arg("--subject", help="only facts about this entity"),
          show=lambda diff, args, out: render.diff_tables(out, diff))
 def _diff(tg: TemporalGraph, args: argparse.Namespace) -> Diff:
-    return tg.diff(args.start, args.end, subject=args.subject, group_id=group(args))
+    return _said_if_empty(tg, args, tg.diff(args.start, args.end, subject=args.subject, group_id=group(args)),
+                          args.subject)
 
 
 @command("paths", "multi-hop chains of facts valid at a time (or overlapping in time)",
@@ -476,7 +548,7 @@ def _paths(tg: TemporalGraph, args: argparse.Namespace) -> list[list[Fact]]:
                      as_of=args.as_of, group_id=group(args), direction=args.direction,
                      overlapping=args.overlapping, during=tuple(args.during) if args.during else None,
                      limit=args.limit)
-    return [path.hops for path in paths]  # a chain is its hops, in JSON too
+    return _said_if_empty(tg, args, [path.hops for path in paths], args.start, args.end)  # a chain: its hops
 
 
 @command("search", "hybrid search over facts, entities and episodes",
@@ -497,10 +569,11 @@ def _paths(tg: TemporalGraph, args: argparse.Namespace) -> list[list[Fact]]:
          CLAIMS,
          show=lambda hits, args, out: render.search_table(out, hits, args.query))
 def _search(tg: TemporalGraph, args: argparse.Namespace) -> list[SearchHit]:
-    return tg.search(args.query, as_of=args.as_of, limit=args.limit, group_id=group(args),
+    hits = tg.search(args.query, as_of=args.as_of, limit=args.limit, group_id=group(args),
                      include_history=args.include_history, kinds=args.kinds or RECORD_KINDS,
                      methods=args.methods or SEARCH_METHODS, pool=args.pool, rank=args.rank,
                      half_life_days=args.half_life, claims=args.claims)
+    return _said_if_empty(tg, args, hits)
 
 
 @command("ask", "answer a question from the memory",
@@ -570,6 +643,36 @@ def _forget_target(args: argparse.Namespace) -> str:
     if not (positional or named):
         raise InvalidInput("forget: name the group to delete: tgraph forget --group GROUP")
     return positional or named  # type: ignore[return-value]
+
+
+@command("copy", "copy the memory into another store (a Neo4j database or another file), every group "
+                 "unless --group; resumable, and compared with the source at the end",
+         arg("--to", required=True, metavar="TARGET",
+             help="a Neo4j URI (neo4j://host:7687, bolt://..., NEO4J_USER / NEO4J_PASSWORD) or an "
+                  "embedded file (created when missing)"),
+         arg("--samples", type=int, default=COPY_SAMPLES, metavar="N",
+             help=f"as_of(T, K) questions asked of both sides at the end (default {COPY_SAMPLES})"))
+def _copy(tg: TemporalGraph, args: argparse.Namespace) -> Done:
+    with _open_target(args) as target:
+        report = tg.copy_to(target, group_id=check_group(args.group) if args.group else None,
+                            samples=args.samples)
+    if args.json:
+        print(json_text(plain(report)))
+    else:
+        render.copy_report(safe_text.console() if sys.stdout.isatty() else safe_text.console(width=160),
+                           report, args.to)
+    return Done(EXIT_OK if report.ok else EXIT_FAILED)
+
+
+def _open_target(args: argparse.Namespace) -> TemporalGraph:
+    """The store ``copy --to`` names: a Neo4j database by URI, else an embedded file."""
+    if "://" in args.to:
+        if args.to == args.neo4j:
+            raise InvalidInput(f"--to {args.to}: that is the memory being copied")
+        return TemporalGraph.connect(args.to, auth=_neo4j_auth(), database=os.environ.get("NEO4J_DATABASE"))
+    if not args.neo4j and os.path.realpath(args.to) == os.path.realpath(args.db):
+        raise InvalidInput(f"--to {args.to}: that is the memory being copied")
+    return TemporalGraph.open(args.to)
 
 
 @command("mcp", "serve the memory to agents over the Model Context Protocol (stdio by default)",

@@ -12,6 +12,7 @@ from datetime import datetime
 from rich.console import Console
 from rich.table import Table
 
+from ..core.copy import CopyReport
 from ..core.model import Answer, Diff, Fact, FactFileReport, ImportReport, IngestResult, SearchHit
 from ..core.names import name_key
 
@@ -153,3 +154,20 @@ def fact_file_report(console: Console, report: FactFileReport, group: str) -> No
                   f"{report.seconds:.1f} s (group {group!r})", highlight=False)
     for error in report.errors[:MOST_ERRORS_SHOWN]:
         console.print(f"{error.file}:{error.line}: {error.reason}", style="yellow", highlight=False)
+
+
+def copy_report(console: Console, report: CopyReport, target: str) -> None:
+    """Per group: each kind's count on both sides and what this run wrote; then the as_of sample."""
+    for g in report.groups:
+        table = Table(title=f"group {g.group_id!r} copied to {target}", title_justify="left")
+        for column in ("records", "source", "target", "written now"):
+            table.add_column(column, justify="left" if column == "records" else "right")
+        for kind, count in g.source.items():
+            mark = "" if g.target.get(kind) == count else "  (differs)"
+            table.add_row(kind, str(count), f"{g.target.get(kind, 0)}{mark}", str(g.written.get(kind, "")))
+        console.print(table)
+        verdict = ("same answers" if not g.mismatches
+                   else f"{len(g.mismatches)} differ: " + "; ".join(g.mismatches))
+        console.print(f"as_of(T, K) on both sides: {g.samples} asked, {verdict}", highlight=False)
+    console.print("copy complete: both sides agree" if report.ok
+                  else "copy INCOMPLETE: the sides differ (run it again to resume)", highlight=False)

@@ -707,6 +707,22 @@ class Neo4jStore:
         return [row["id"] for row in self._read(lambda r: r._r.run(name, params))]
 
     @_edge
+    def vectors(self, group_id: str, kind: str, ids: Sequence[str]) -> dict[str, list[float]]:
+        unique = list(dict.fromkeys(ids))
+        if not unique:
+            return {}
+        params = {"group_id": group_id, "ids": unique}
+        name = "vectors_of_" + _PLURAL[kind]
+        if kind == RecordKind.FACT:
+            relations = [check_identifier(r) for r in self.relations(group_id) if _safe(r)]
+            if not relations:
+                return {}
+            rows = self._read(lambda r: r._r.run(name, params, types=relations))
+        else:
+            rows = self._read(lambda r: r._r.run(name, params))
+        return {row["id"]: [float(x) for x in row["vector"]] for row in rows}
+
+    @_edge
     def count_facts(self, query: FactQuery) -> int:
         """``len(facts(query))``, counted in the database (the limit is ignored)."""
         if query.relation is not None and not _safe(query.relation):

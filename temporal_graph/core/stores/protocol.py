@@ -215,6 +215,11 @@ class Store(Protocol):
         :meth:`TemporalGraph.reindex`; found through an index, not a scan."""
         ...
 
+    def vectors(self, group_id: str, kind: str, ids: Sequence[str]) -> dict[str, list[float]]:
+        """The stored vectors of these ``kind`` records (facts: row ids, any version, expired
+        too), by id; records without one are left out. For copying a memory between stores."""
+        ...
+
     def group_assertions(self, group_id: str) -> list[Assertion]:
         """Every assertion of the group (the input of the rules), in any order."""
         ...

@@ -414,6 +414,12 @@ def stored_vectors(kind: str) -> str:
             f"{_current_only(kind)}")
 
 
+def vectors_by_ids(kind: str, count: int) -> str:
+    """Ids and vectors of ``count`` records of ``kind`` (params: group, ids), expired fact rows too."""
+    return (f"SELECT id, embedding FROM {EMBEDDED[kind][0]} WHERE group_id = ? "
+            f"AND id IN ({','.join('?' * count)}) AND embedding IS NOT NULL")
+
+
 def fact_vectors(count: int) -> str:
     """Texts and vectors of the embedded versions of ``count`` facts (params: group, fact ids)."""
     return (f"SELECT text, embedding FROM facts WHERE group_id = ? AND fact_id IN ({','.join('?' * count)}) "

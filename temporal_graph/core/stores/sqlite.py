@@ -330,13 +330,22 @@ class SQLiteStore:
         self._staged.append((group_id, RecordKind.FACT, row_id, None))
 
     def _insert_row(self, f: Fact) -> None:
+        """A new row; one that arrives already expired (a copied version) goes where expiring puts
+        rows: into the R*Tree of expired versions, not into full-text search."""
         cur = self._conn.execute(
             sql.INSERT_FACT,
             (f.id, f.fact_id, f.group_id, f.subject_id, f.relation, f.object_id, f.text,
              _us(f.valid_at), _us(f.invalid_at), to_micros(f.created_at), _us(f.expired_at),
              f.confidence, f.importance, json.dumps(f.attributes)),
         )
-        self._conn.execute(sql.INSERT_FACT_TEXT, (cur.lastrowid, f.text))
+        rowid = cur.lastrowid
+        assert rowid is not None
+        if f.expired_at is None:
+            self._conn.execute(sql.INSERT_FACT_TEXT, (rowid, f.text))
+        else:
+            self._conn.execute(sql.INSERT_EXPIRED_BOX, sql.expired_box(
+                rowid, self._gid(f.group_id), to_micros(f.created_at), to_micros(f.expired_at),
+                _us(f.valid_at), _us(f.invalid_at)))
         self._add_provenance(f.id, f.episode_ids, start=0)
 
     def _set_embedding(self, kind: str, item_id: str, vector: Sequence[float]) -> None:
@@ -397,6 +406,16 @@ class SQLiteStore:
             chunk = ids[i : i + 500]
             for text, blob in self._rows(sql.fact_vectors(len(chunk)), [group_id, *chunk]):
                 out[text] = np.frombuffer(blob, dtype=np.float32).tolist()
+        return out
+
+    @_edge
+    def vectors(self, group_id: str, kind: str, ids: Sequence[str]) -> dict[str, list[float]]:
+        out: dict[str, list[float]] = {}
+        unique = list(dict.fromkeys(ids))
+        for i in range(0, len(unique), 500):
+            chunk = unique[i : i + 500]
+            for item_id, blob in self._rows(sql.vectors_by_ids(kind, len(chunk)), [group_id, *chunk]):
+                out[item_id] = np.frombuffer(blob, dtype=np.float32).tolist()
         return out
 
     @_edge

@@ -1,0 +1,276 @@
+"""Copying a memory from one store to another (an embedded file into Neo4j, and back).
+
+Every record goes across as it is, through the store protocol: entities, episodes, assertions,
+every fact version with its transaction time (ids, ``created_at``, ``expired_at``), every entity
+summary version, and the vectors of what is copied. Nothing is derived again, so the target
+answers every ``as_of(T, K)`` the source answers.
+
+A copy is a sequence of batches, each one write transaction; a batch holds only what the target
+lacks, so a copy stopped at any point (even by kill -9) completes when run again, and a second run
+writes nothing. It ends by comparing both sides: counts per kind and a sample of ``as_of(T, K)``
+answers (:class:`CopyReport`).
+"""
+
+from __future__ import annotations
+
+import random
+from collections import defaultdict
+from collections.abc import Callable, Iterable, Sequence
+from datetime import datetime
+from functools import partial
+from typing import TypeVar
+
+import numpy as np
+from pydantic import BaseModel, ConfigDict
+
+from .model import RECORD_KINDS, EntitySummary, Fact, RecordKind
+from .names import check_group
+from .stores.protocol import ChangeSet, FactQuery, Store, StoreTx
+
+T = TypeVar("T")
+COPY_BATCH = 500  # records per write transaction
+COPY_SAMPLES = 20  # as_of(T, K) questions asked of both sides at the end
+_NO_LIMIT = 2**31 - 1
+# What the final comparison counts, per group.
+COUNTED = ("entities", "episodes", "assertions", "fact versions", "summary versions",
+           "facts without a vector", "entities without a vector", "episodes without a vector")
+
+
+class GroupCopy(BaseModel):
+    """What copying one group did and found: records written per kind, the counts of both sides
+    per kind (:data:`COUNTED`), and the ``as_of(T, K)`` questions whose answers differ."""
+
+    model_config = ConfigDict(frozen=True)
+
+    group_id: str
+    written: dict[str, int]
+    source: dict[str, int]
+    target: dict[str, int]
+    samples: int
+    mismatches: list[str]
+
+    @property
+    def ok(self) -> bool:
+        return self.source == self.target and not self.mismatches
+
+
+class CopyReport(BaseModel):
+    """One :class:`GroupCopy` per group copied; ``ok`` when both sides agree on every group."""
+
+    model_config = ConfigDict(frozen=True)
+
+    groups: list[GroupCopy]
+
+    @property
+    def ok(self) -> bool:
+        return all(g.ok for g in self.groups)
+
+
+def _chunks(items: Sequence[T], size: int) -> Iterable[Sequence[T]]:
+    for i in range(0, len(items), size):
+        yield items[i : i + size]
+
+
+def _same_vector(a: Sequence[float] | None, b: Sequence[float] | None) -> bool:
+    """Vectors compared as the embedded store keeps them (float32)."""
+    if a is None or b is None:
+        return a is b
+    return bool(np.array_equal(np.asarray(a, dtype=np.float32), np.asarray(b, dtype=np.float32)))
+
+
+def _missing_vectors(source: Store, target: Store, group_id: str, kind: str,
+                     ids: Sequence[str]) -> dict[str, list[float]]:
+    """The source's vectors of ``ids`` the target does not hold (or holds different)."""
+    theirs = source.vectors(group_id, kind, ids)
+    ours = target.vectors(group_id, kind, list(theirs)) if theirs else {}
+    return {i: v for i, v in theirs.items() if not _same_vector(v, ours.get(i))}
+
+
+def _write(
+    target: Store, steps: Sequence[ChangeSet], before: Callable[[StoreTx], object] | None = None
+) -> None:
+    """``steps`` applied in order, in one transaction."""
+    def run(tx: StoreTx) -> None:
+        if before is not None:
+            before(tx)
+        for changes in steps:
+            if changes or changes.fact_embeddings or changes.entity_embeddings or changes.episode_embeddings:
+                tx.apply(changes)
+
+    if steps:
+        target.write(run)
+
+
+def _copy_entities(source: Store, target: Store, group_id: str, batch: int) -> int:
+    have = {e.id: e for e in target.entities(group_id)}
+    written = 0
+    for chunk in _chunks(source.entities(group_id), batch):
+        vectors = _missing_vectors(source, target, group_id, RecordKind.ENTITY, [e.id for e in chunk])
+        # An entity goes again when it differs or lacks its vector (an upsert changes nothing else).
+        todo = [e for e in chunk if have.get(e.id) != e or e.id in vectors]
+        if todo:
+            _write(target, [ChangeSet(entities=todo, entity_embeddings=vectors)])
+            written += len(todo)
+    return written
+
+
+def _copy_episodes(source: Store, target: Store, group_id: str, batch: int) -> int:
+    have = {e.id for e in target.episodes(group_id)}
+    todo = [e for e in source.episodes(group_id) if e.id not in have]
+    for chunk in _chunks(todo, batch):
+        vectors = source.vectors(group_id, RecordKind.EPISODE, [e.id for e in chunk])
+        _write(target, [ChangeSet(episodes=list(chunk), episode_embeddings=vectors)])
+    return len(todo)
+
+
+def _copy_assertions(source: Store, target: Store, group_id: str, batch: int) -> int:
+    have = {a.id for a in target.group_assertions(group_id)}
+    todo = sorted((a for a in source.group_assertions(group_id) if a.id not in have),
+                  key=lambda a: (a.created_at, a.seq, a.id))
+    for chunk in _chunks(todo, batch):
+        _write(target, [ChangeSet(assertions=list(chunk))])
+    return len(todo)
+
+
+def _copy_facts(source: Store, target: Store, group_id: str, batch: int) -> int:
+    """Fact versions the target lacks, as they are (expired ones already expired), with their
+    vectors; a version the target still holds current but the source has expired since is
+    expired at the same moment."""
+    have = {f.id: f for f in target.facts(FactQuery(group_id, all_versions=True))}
+    versions = sorted(source.facts(FactQuery(group_id, all_versions=True)),
+                      key=lambda f: (f.created_at, f.id))
+    todo = [f for f in versions if f.id not in have]
+    for chunk in _chunks(todo, batch):
+        vectors = source.vectors(group_id, RecordKind.FACT, [f.id for f in chunk])
+        _write(target, [ChangeSet(insert=list(chunk), fact_embeddings=vectors)])
+    ended = [f for f in versions
+             if f.expired_at is not None and f.id in have and have[f.id].expired_at is None]
+    for chunk in _chunks(ended, batch):
+        _write(target, [ChangeSet(expire=[(f.id, f.expired_at) for f in chunk if f.expired_at])],
+               before=partial(_read_keys, group_id=group_id, rows=chunk))
+    return len(todo) + len(ended)
+
+
+def _read_keys(tx: StoreTx, group_id: str, rows: Sequence[Fact]) -> None:
+    """Read the current rows of the keys about to change (a store locks and learns them so)."""
+    for subject_id, relation in dict.fromkeys((f.subject_id, f.relation) for f in rows):
+        tx.current_rows(group_id, subject_id, relation)
+
+
+def summary_steps(versions: Sequence[EntitySummary], have: dict[str, EntitySummary]) -> list[ChangeSet]:
+    """The writes that give the target one entity's summary versions (``versions``, any order)
+    when it holds ``have`` of them: each missing version in order (it supersedes the one before,
+    which expires at its ``created_at``); a version the source ended at another moment, or with
+    no successor, is ended at that moment first."""
+    steps: list[ChangeSet] = []
+    previous: EntitySummary | None = None
+    open_in_target = False
+    for version in sorted(versions, key=lambda v: (v.created_at, v.id)):
+        if version.id in have:
+            previous, open_in_target = version, have[version.id].expired_at is None
+            continue
+        if previous is not None and open_in_target and previous.expired_at not in (None, version.created_at):
+            steps.append(ChangeSet(summaries_ended=[_end(previous)]))
+        steps.append(ChangeSet(summaries=[version]))
+        previous, open_in_target = version, True
+    if previous is not None and open_in_target and previous.expired_at is not None:
+        steps.append(ChangeSet(summaries_ended=[_end(previous)]))
+    return steps
+
+
+def _end(version: EntitySummary) -> tuple[str, str, datetime]:
+    assert version.expired_at is not None
+    return (version.group_id, version.entity_id, version.expired_at)
+
+
+def _copy_summaries(source: Store, target: Store, group_id: str, batch: int, at: datetime) -> int:
+    have = {s.id: s for s in target.summaries(group_id, all_versions=True)}
+    by_entity: dict[str, list[EntitySummary]] = defaultdict(list)
+    for version in source.summaries(group_id, all_versions=True):
+        by_entity[version.entity_id].append(version)
+    steps = [step for entity_id in sorted(by_entity) for step in summary_steps(by_entity[entity_id], have)]
+    for chunk in _chunks(steps, batch):
+        _write(target, chunk)
+    # Entities whose summary waits for a refresh wait on the target too.
+    due = _stale(source, group_id, at)
+    todo = sorted(due - _stale(target, group_id, at))
+    for part in _chunks(todo, batch):
+        _write(target, [ChangeSet(summary_due=[(group_id, entity_id, True) for entity_id in part])])
+    return sum(len(s.summaries) for s in steps)
+
+
+def _stale(store: Store, group_id: str, at: datetime) -> set[str]:
+    return set(store.stale_summaries(group_id, at=at, limit=_NO_LIMIT))
+
+
+def counts(store: Store, group_id: str) -> dict[str, int]:
+    """How many records of each kind (:data:`COUNTED`) the store holds for the group."""
+    found = {
+        "entities": len(store.entities(group_id)),
+        "episodes": len(store.episodes(group_id)),
+        "assertions": len(store.group_assertions(group_id)),
+        "fact versions": store.count_facts(FactQuery(group_id, all_versions=True)),
+        "summary versions": len(store.summaries(group_id, all_versions=True)),
+    }
+    for kind in RECORD_KINDS:
+        what = {RecordKind.FACT: "facts", RecordKind.ENTITY: "entities", RecordKind.EPISODE: "episodes"}[kind]
+        found[f"{what} without a vector"] = len(store.missing_embeddings(group_id, kind, _NO_LIMIT))
+    return found
+
+
+def sample_moments(facts: Sequence[Fact], count: int, seed: int) -> list[tuple[datetime, datetime | None]]:
+    """``count`` (T, K) pairs for as_of: T among the facts' valid-time ends, K among their
+    transaction-time ends (None: now), so the sample lands where answers change."""
+    valid = sorted({t for f in facts for t in (f.valid_at, f.invalid_at) if t is not None})
+    known = sorted({t for f in facts for t in (f.created_at, f.expired_at) if t is not None})
+    if not valid:
+        return []
+    rng = random.Random(seed)
+    return [(rng.choice(valid), rng.choice([None, *known])) for _ in range(count)]
+
+
+def _answer(store: Store, group_id: str, t: datetime, k: datetime | None) -> list[dict]:
+    rows = store.facts(FactQuery(group_id, valid_time=t, known_at=k))
+    return sorted((f.model_dump(mode="json") for f in rows), key=lambda d: d["id"])
+
+
+def compare(source: Store, target: Store, group_id: str, *, samples: int, seed: int,
+            now: datetime) -> tuple[dict[str, int], dict[str, int], int, list[str]]:
+    """Counts of both sides, how many as_of questions were asked, and those answered differently."""
+    moments = sample_moments(source.facts(FactQuery(group_id, all_versions=True)), samples, seed)
+    mismatches = [
+        f"as_of({t.isoformat()}, known_at={(k or now).isoformat()})"
+        for t, k in moments
+        if _answer(source, group_id, t, k or now) != _answer(target, group_id, t, k or now)
+    ]
+    return counts(source, group_id), counts(target, group_id), len(moments), mismatches
+
+
+def copy_store(
+    source: Store,
+    target: Store,
+    group_id: str | None = None,
+    *,
+    at: datetime,
+    batch_size: int = COPY_BATCH,
+    samples: int = COPY_SAMPLES,
+    seed: int = 0,
+) -> CopyReport:
+    """Copy one group (``None``: every group of the source) into ``target``, then compare both
+    sides. ``at`` is now (the moment the comparison's "now" questions and stale summaries use)."""
+    if group_id is not None:
+        check_group(group_id)
+    groups = [group_id] if group_id is not None else source.groups()
+    done: list[GroupCopy] = []
+    for group in groups:
+        written: dict[str, int] = {}
+        for kind, step in (
+            ("entities", _copy_entities), ("episodes", _copy_episodes), ("assertions", _copy_assertions),
+            ("fact versions", _copy_facts),
+        ):
+            written[kind] = step(source, target, group, batch_size)
+        written["summary versions"] = _copy_summaries(source, target, group, batch_size, at)
+        mine, theirs, asked, mismatches = compare(source, target, group, samples=samples, seed=seed, now=at)
+        done.append(GroupCopy(group_id=group, written=written, source=mine, target=theirs, samples=asked,
+                              mismatches=mismatches))
+    return CopyReport(groups=done)
