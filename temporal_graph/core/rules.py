@@ -56,6 +56,7 @@ class Plan:
     kept: list[Fact] = field(default_factory=list)
     provenance: dict[str, tuple[str, ...]] = field(default_factory=dict)  # kept row id -> new episodes
     by_segment: dict[tuple, Fact] = field(default_factory=dict)  # segment key -> resulting row
+    at: datetime | None = None  # the transaction time the plan was applied at (rows expire then)
 
     def row_for(self, segment: Segment) -> Fact:
         return self.by_segment[segment.key]
@@ -79,9 +80,26 @@ def claimant(item: Assertion | Fact) -> str | None:
     return value if isinstance(value, str) else None
 
 
-def live_assertions(assertions: Iterable[Assertion]) -> list[Assertion]:
-    """Starts and endings not cancelled by a later retraction of the same object."""
+def withdrawn(assertions: Iterable[Assertion]) -> list[Assertion]:
+    """``assertions`` without those a later withdrawal of their episode voided, nor the withdrawals:
+    what the memory would hold had the withdrawn messages never been told."""
     ordered = sorted(assertions, key=arrival)
+    withdrawn_before: dict[str | None, tuple[datetime, int]] = {}
+    for a in ordered:
+        if a.kind == "withdraw":
+            withdrawn_before[a.episode_id] = arrival(a)
+    return [
+        a
+        for a in ordered
+        if a.kind != "withdraw"
+        and (a.episode_id not in withdrawn_before or arrival(a) > withdrawn_before[a.episode_id])
+    ]
+
+
+def live_assertions(assertions: Iterable[Assertion]) -> list[Assertion]:
+    """Starts and endings not cancelled by a later retraction of the same object (retractions and
+    statements of a withdrawn episode count as never told)."""
+    ordered = withdrawn(assertions)
     retracted_before: dict[str | None, tuple[datetime, int]] = {}
     for a in ordered:
         if a.kind == "retract":
@@ -253,14 +271,18 @@ def reconcile(
     *,
     new_id: Callable[[], str],
     make_row: Callable[[Segment, str, str], Fact],
+    dropped_episodes: frozenset[str] = frozenset(),
 ) -> Plan:
     """Turn a derived timeline into row changes: keep exact matches, expire the rest, insert new.
 
     ``make_row(segment, row_id, fact_id)`` builds the new row; a new version inherits the
     ``fact_id`` of the current row of the same object it revises (same start first, then overlap).
+    A row citing one of ``dropped_episodes`` (withdrawn ones) is never kept as it is: a new version
+    with the same interval and the provenance that remains replaces it.
     """
     plan = Plan()
-    by_key = {(r.object_id, r.valid_at, r.invalid_at, claimant(r)): r for r in current_rows}
+    by_key = {(r.object_id, r.valid_at, r.invalid_at, claimant(r)): r for r in current_rows
+              if not dropped_episodes.intersection(r.episode_ids)}
     matched: set[str] = set()
     pending: list[Segment] = []
     for seg in segments:
