@@ -156,7 +156,7 @@ class FactWriter:
         ]
 
     def mark_retracted(self, episode_id: str) -> None:
-        self._tx.apply(ChangeSet(episodes_retracted=[(episode_id, self.now)]))
+        self._tx.apply(ChangeSet(episodes_retracted=[(self.group_id, episode_id, self.now)]))
 
     def erase(self, erasure: Erasure) -> None:
         """Remove the records of ``erasure`` for good (then :meth:`rederive` what they touched)."""

@@ -113,8 +113,8 @@ class ChangeSet:
     # (group_id, entity_id, due): whether the entity's summary waits for refresh_summaries (a write
     # without summaries changed its facts) or no longer does.
     summary_due: list[tuple[str, str, bool]] = field(default_factory=list)
-    # (episode id, at): the episode was withdrawn (retract_episode); set once, like expired_at.
-    episodes_retracted: list[tuple[str, datetime]] = field(default_factory=list)
+    # (group_id, episode id, at): the episode was withdrawn (retract_episode); set once.
+    episodes_retracted: list[tuple[str, str, datetime]] = field(default_factory=list)
     # Physical removals, applied before everything else in the set.
     erasures: list[Erasure] = field(default_factory=list)
 

@@ -533,7 +533,6 @@ ENTITY_ASSERTIONS = ("SELECT * FROM assertions WHERE group_id = ? AND subject_id
                      "UNION SELECT * FROM assertions WHERE group_id = ? AND object_id = ?")
 ROWS_CITING = (f"SELECT {FACT_COLUMNS} FROM fact_episodes p JOIN facts f ON f.id = p.fact_row "
                f"{_NAMES_JOIN} WHERE p.episode_id = ? AND f.group_id = ?")
-EPISODE_GROUP = "SELECT group_id FROM episodes WHERE id = ?"
 RETRACT_EPISODE = ("UPDATE episodes SET retracted_at = ? WHERE group_id = ? AND id = ? "
                    "AND retracted_at IS NULL")
 FACT_ROWID = "SELECT rowid FROM facts WHERE group_id = ? AND id = ?"

@@ -286,8 +286,8 @@ class SQLiteStore:
         ):
             for item_id, vector in vectors.items():
                 self._set_embedding(kind, item_id, vector)
-        for episode_id, at in changes.episodes_retracted:
-            self._retract_episode(episode_id, at)
+        for group_id, episode_id, at in changes.episodes_retracted:
+            self._retract_episode(group_id, episode_id, at)
         self._write_summaries(changes.summaries, changes.summaries_ended)
         self._conn.executemany(sql.SET_SUMMARY_DUE, [(int(due), group_id, entity_id, int(due))
                                                      for group_id, entity_id, due in changes.summary_due])
@@ -325,12 +325,10 @@ class SQLiteStore:
         (rowid,) = c.execute(sql.EPISODE_ROWID, (ep.id,)).fetchone()
         c.execute(sql.INSERT_EPISODE_TEXT, (rowid, ep.content))
 
-    def _retract_episode(self, episode_id: str, at: datetime) -> None:
+    def _retract_episode(self, group_id: str, episode_id: str, at: datetime) -> None:
         """Mark a message withdrawn: search and context stop offering it (its row stays, for audit)."""
-        rows = self._conn.execute(sql.EPISODE_GROUP, (episode_id,)).fetchall()
-        for (group_id,) in rows:
-            self._conn.execute(sql.RETRACT_EPISODE, (to_micros(at), group_id, episode_id))
-            self._staged.append((group_id, RecordKind.EPISODE, episode_id, None))
+        self._conn.execute(sql.RETRACT_EPISODE, (to_micros(at), group_id, episode_id))
+        self._staged.append((group_id, RecordKind.EPISODE, episode_id, None))
 
     def _erase(self, e: Erasure) -> None:
         """Delete the records of ``e`` with their search entries, boxes and provenance."""
