@@ -34,7 +34,8 @@ def test_schemas_are_openai_function_tools_with_valid_json_schema():
         assert set(params["required"]) <= set(params["properties"])
         assert all(p.get("description") for p in params["properties"].values())
         assert "$defs" not in params and "title" not in params
-    assert [s["function"]["name"] for s in tool_schemas(allow_forget=True)] == [*NAMES, "forget_group"]
+    destructive = ["retract_episode", "forget_group"]
+    assert [s["function"]["name"] for s in tool_schemas(allow_forget=True)] == [*NAMES, *destructive]
     for spec in TOOLS:
         Draft202012Validator.check_schema(spec.output_schema())
 
