@@ -206,7 +206,7 @@ def derive_timeline(assertions: Iterable[Assertion], cardinality: Cardinality) -
     Claims (statements attributed to a speaker about someone else) form one timeline per claimant,
     beside the subject's own: a claim never ends, supersedes or retracts what others said."""
     by_claimant: dict[str | None, list[Assertion]] = {}
-    for a in assertions:
+    for a in withdrawn(assertions):  # a withdrawal voids its message's statements in every voice
         by_claimant.setdefault(claimant(a), []).append(a)
     segments: list[Segment] = []
     for who in sorted(by_claimant, key=lambda c: (c is not None, c or "")):
