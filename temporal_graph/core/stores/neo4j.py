@@ -410,8 +410,10 @@ class Neo4jTx(_Reads):
         """Delete the records of ``e`` (under the group's lock), rows and provenance first."""
         self._lock(e.group_id)
         g = e.group_id
-        self._r.run("erase_rows", {"group_id": g, "ids": list(e.rows)})
-        self._r.run("erase_uncite", {"group_id": g, "episode_ids": list(e.uncited)})
+        if e.rows:
+            self._r.run("erase_rows", {"group_id": g, "ids": list(e.rows)})
+        if e.uncited:
+            self._r.run("erase_uncite", {"group_id": g, "episode_ids": list(e.uncited)})
         for name, ids in (("erase_assertions", e.assertions), ("erase_summaries", e.summaries),
                           ("erase_episodes", e.episodes), ("erase_entities", e.entities)):
             if ids:

@@ -538,21 +538,15 @@ RETRACT_EPISODE = ("UPDATE episodes SET retracted_at = ? WHERE group_id = ? AND 
 FACT_ROWID = "SELECT rowid FROM facts WHERE group_id = ? AND id = ?"
 EPISODE_ROWID_IN_GROUP = "SELECT rowid FROM episodes WHERE group_id = ? AND id = ?"
 ENTITY_ROWID_IN_GROUP = "SELECT rowid FROM entities WHERE group_id = ? AND id = ?"
-DELETE_FACT_ROW = (
-    "DELETE FROM facts_fts WHERE rowid = :rowid",
-    "DELETE FROM facts_rtree WHERE id = :rowid",
-    "DELETE FROM fact_episodes WHERE fact_row = :id",
-    "DELETE FROM facts WHERE rowid = :rowid",
-)
-DELETE_EPISODE = (
-    "DELETE FROM episodes_fts WHERE rowid = :rowid",
-    "DELETE FROM episodes WHERE rowid = :rowid",
-)
-DELETE_ENTITY = (
-    "DELETE FROM entities_fts WHERE rowid = :rowid",
-    "DELETE FROM entity_keys WHERE group_id = :group_id AND entity_id = :id",
-    "DELETE FROM entities WHERE rowid = :rowid",
-)
+# A fact row by rowid with its full-text entry and R*Tree box (by rowid) and provenance (by id).
+DELETE_FACT_BOX = "DELETE FROM facts_rtree WHERE id = ?"
+DELETE_FACT_PROVENANCE = "DELETE FROM fact_episodes WHERE fact_row = ?"
+DELETE_FACT = "DELETE FROM facts WHERE rowid = ?"
+# An episode or entity by rowid with its full-text entry (and, for an entity, its name keys).
+DELETE_EPISODE_TEXT = "DELETE FROM episodes_fts WHERE rowid = ?"
+DELETE_EPISODE = "DELETE FROM episodes WHERE rowid = ?"
+DELETE_ENTITY_KEYS = "DELETE FROM entity_keys WHERE group_id = ? AND entity_id = ?"
+DELETE_ENTITY = "DELETE FROM entities WHERE rowid = ?"
 DELETE_ASSERTION = "DELETE FROM assertions WHERE group_id = ? AND id = ?"
 DELETE_SUMMARY = "DELETE FROM summaries WHERE group_id = ? AND id = ?"
 UNCITE_EPISODE = ("DELETE FROM fact_episodes WHERE episode_id = ? "

@@ -335,22 +335,26 @@ class SQLiteStore:
         c, g = self._conn, e.group_id
         for row_id in e.rows:
             for (rowid,) in c.execute(sql.FACT_ROWID, (g, row_id)).fetchall():
-                for statement in sql.DELETE_FACT_ROW:
-                    c.execute(statement, {"rowid": rowid, "id": row_id})
+                c.execute(sql.DELETE_FACT_TEXT, (rowid,))
+                c.execute(sql.DELETE_FACT_BOX, (rowid,))
+                c.execute(sql.DELETE_FACT_PROVENANCE, (row_id,))
+                c.execute(sql.DELETE_FACT, (rowid,))
             self._staged.append((g, RecordKind.FACT, row_id, None))
         for episode_id in e.uncited:
             c.execute(sql.UNCITE_EPISODE, (episode_id, g))
         c.executemany(sql.DELETE_ASSERTION, [(g, a) for a in e.assertions])
         c.executemany(sql.DELETE_SUMMARY, [(g, s) for s in e.summaries])
-        for kind, ids, lookup, statements in (
-            (RecordKind.EPISODE, e.episodes, sql.EPISODE_ROWID_IN_GROUP, sql.DELETE_EPISODE),
-            (RecordKind.ENTITY, e.entities, sql.ENTITY_ROWID_IN_GROUP, sql.DELETE_ENTITY),
-        ):
-            for item_id in ids:
-                for (rowid,) in c.execute(lookup, (g, item_id)).fetchall():
-                    for statement in statements:
-                        c.execute(statement, {"rowid": rowid, "id": item_id, "group_id": g})
-                self._staged.append((g, kind, item_id, None))
+        for episode_id in e.episodes:
+            for (rowid,) in c.execute(sql.EPISODE_ROWID_IN_GROUP, (g, episode_id)).fetchall():
+                c.execute(sql.DELETE_EPISODE_TEXT, (rowid,))
+                c.execute(sql.DELETE_EPISODE, (rowid,))
+            self._staged.append((g, RecordKind.EPISODE, episode_id, None))
+        for entity_id in e.entities:
+            for (rowid,) in c.execute(sql.ENTITY_ROWID_IN_GROUP, (g, entity_id)).fetchall():
+                c.execute(sql.DELETE_ENTITY_NAMES, (rowid,))
+                c.execute(sql.DELETE_ENTITY_KEYS, (g, entity_id))
+                c.execute(sql.DELETE_ENTITY, (rowid,))
+            self._staged.append((g, RecordKind.ENTITY, entity_id, None))
 
     def _insert_assertion(self, a: Assertion) -> None:
         self._conn.execute(
