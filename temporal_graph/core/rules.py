@@ -20,7 +20,7 @@ from datetime import datetime
 
 from .errors import InvalidInterval
 from .intervals import overlaps, valid_interval
-from .model import Assertion, Fact
+from .model import Assertion, AssertionKind, Fact
 from .ontology import Cardinality
 
 
@@ -80,36 +80,32 @@ def claimant(item: Assertion | Fact) -> str | None:
     return value if isinstance(value, str) else None
 
 
-def withdrawn(assertions: Iterable[Assertion]) -> list[Assertion]:
-    """``assertions`` without those a later withdrawal of their episode voided, nor the withdrawals:
-    what the memory would hold had the withdrawn messages never been told."""
-    ordered = sorted(assertions, key=arrival)
-    withdrawn_before: dict[str | None, tuple[datetime, int]] = {}
+def _uncancelled(
+    ordered: list[Assertion], kind: AssertionKind, target: Callable[[Assertion], str | None]
+) -> list[Assertion]:
+    """``ordered`` (in arrival order) without its ``kind`` assertions and without what a later one
+    of them cancels: the assertions with the same ``target`` that arrived before it."""
+    cancelled_before: dict[str | None, tuple[datetime, int]] = {}
     for a in ordered:
-        if a.kind == "withdraw":
-            withdrawn_before[a.episode_id] = arrival(a)
+        if a.kind == kind:
+            cancelled_before[target(a)] = arrival(a)
     return [
         a
         for a in ordered
-        if a.kind != "withdraw"
-        and (a.episode_id not in withdrawn_before or arrival(a) > withdrawn_before[a.episode_id])
+        if a.kind != kind and (target(a) not in cancelled_before or arrival(a) > cancelled_before[target(a)])
     ]
+
+
+def withdrawn(assertions: Iterable[Assertion]) -> list[Assertion]:
+    """``assertions`` without those a later withdrawal of their episode voided, nor the withdrawals:
+    what the memory would hold had the withdrawn messages never been told."""
+    return _uncancelled(sorted(assertions, key=arrival), "withdraw", lambda a: a.episode_id)
 
 
 def live_assertions(assertions: Iterable[Assertion]) -> list[Assertion]:
     """Starts and endings not cancelled by a later retraction of the same object (retractions and
     statements of a withdrawn episode count as never told)."""
-    ordered = withdrawn(assertions)
-    retracted_before: dict[str | None, tuple[datetime, int]] = {}
-    for a in ordered:
-        if a.kind == "retract":
-            retracted_before[a.object_id] = arrival(a)
-    return [
-        a
-        for a in ordered
-        if a.kind != "retract"
-        and (a.object_id not in retracted_before or arrival(a) > retracted_before[a.object_id])
-    ]
+    return _uncancelled(withdrawn(assertions), "retract", lambda a: a.object_id)
 
 
 def resolve_start(
