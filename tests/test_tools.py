@@ -214,3 +214,14 @@ def test_the_readme_tools_example_runs_an_agent_loop(capsys):
     tool_results = [json.loads(m["content"]) for m in messages if isinstance(m, dict) and m["role"] == "tool"]
     assert tool_results[0]["facts"][0]["object"] == "Oslo"
     assert tool_results[1] == {"error": "now: unknown argument 'who'"}
+
+
+def test_retract_episode_is_offered_only_with_forget_allowed_and_withdraws_the_message(tg):
+    told = call_tool(tg, "add_episode", {"content": "I live in Lisbon.", "reference_time": "2023-01-05",
+                                         "speaker": "Maya"}, group_id="team")
+    episode_id = told["episode"]["id"]
+    with pytest.raises(InvalidInput, match="unknown tool 'retract_episode'"):
+        call_tool(tg, "retract_episode", {"episode_id": episode_id}, group_id="team")
+    done = call_tool(tg, "retract_episode", {"episode_id": episode_id}, group_id="team", allow_forget=True)
+    assert done["episode_id"] == episode_id and [f["object"] for f in done["expired"]] == ["Lisbon"]
+    assert tg.now("Maya", group_id="team") == []
