@@ -145,3 +145,12 @@ def test_cli_retract_erase_and_prune(db, capsys):
     assert main(["--db", str(db), "prune", "--history-before", "2030-01-01"]) == 0
     assert "old versions removed" in capsys.readouterr().out
     assert main(["--db", str(db), "prune"]) == 2
+
+
+def test_a_message_erased_by_retention_no_longer_supports_a_context(memory, tick):
+    tick()
+    memory.add_episode("I live in Denver.", reference_time="2023-01-05", speaker="Maya")
+    assert "I live in Denver." in memory.context("where does Maya live")
+    memory.prune(episodes_before="2024-01-01")
+    block = memory.context("where does Maya live")
+    assert "Maya lives in Denver" in block and "Supporting messages" not in block

@@ -64,6 +64,11 @@ class Episode(BaseModel):
     # supported stay, their source reads "source erased"; ``content`` is empty.
     erased_at: datetime | None = None
 
+    @property
+    def in_recall(self) -> bool:
+        """Whether search, context and ask may offer it: neither withdrawn nor erased."""
+        return self.retracted_at is None and self.erased_at is None
+
 
 class Entity(BaseModel):
     model_config = _FROZEN
