@@ -1,7 +1,5 @@
 // params: group_id, ids
 UNWIND $ids AS id
 MATCH (e:Episode {group_id: $group_id, id: id})
-RETURN e.id AS id, e.group_id AS group_id, e.content AS content, e.speaker AS speaker,
-       e.source AS source, e.source_id AS source_id, e.reference_time AS reference_time,
-       e.created_at AS created_at
+// include: episode_return
 ORDER BY e.reference_time, e.seq, e.id

@@ -1,8 +1,9 @@
 // Nearest entities or episodes ($index_name: entity_embedding or episode_embedding). The index
 // is database-wide, so the $k nearest are filtered to the group; `seen` tells the store whether
-// asking for more could find more.
+// asking for more could find more. Withdrawn or erased episodes are never offered.
 // params: group_id, index_name, k, vector
 CALL db.index.vector.queryNodes($index_name, $k, $vector) YIELD node, score
-WITH collect(CASE WHEN node.group_id = $group_id THEN {id: node.id, score: score} END) AS hits,
+WITH collect(CASE WHEN node.group_id = $group_id AND node.retracted_at IS NULL
+                        AND node.erased_at IS NULL THEN {id: node.id, score: score} END) AS hits,
      count(*) AS seen
 RETURN hits, seen

@@ -98,7 +98,7 @@ def context(
     seen = {e.id for e in episodes}
     cited = [i for f in facts for i in f.episode_ids if i not in seen]
     if cited:
-        by_id = {e.id: e for e in core.store.episodes(group_id, ids=cited)}
+        by_id = {e.id: e for e in core.store.episodes(group_id, ids=cited) if e.in_recall}
         episodes += [by_id[i] for i in dict.fromkeys(cited) if i in by_id]
     episodes = [e for e in episodes if told_by(e, at, known)][:MAX_EPISODES]
 

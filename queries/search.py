@@ -407,6 +407,6 @@ def _sources(
 ) -> list[tuple[Episode, str]]:
     """Episodes the neighbourhood facts were learned from, in the facts' order."""
     ids = list(dict.fromkeys(e for f in facts for e in f.episode_ids))[:depth]
-    by_id = {e.id: e for e in core.store.episodes(group_id, ids=ids)}
+    by_id = {e.id: e for e in core.store.episodes(group_id, ids=ids) if e.in_recall}
     about = {e: _touching(f, named) for f in reversed(facts) for e in f.episode_ids}
     return [(by_id[i], f"source of a fact about {about[i]}") for i in ids if i in by_id]

@@ -36,6 +36,7 @@ from .core import (
     SUMMARY_LLM_EVERY,
     Core,
     bulk,
+    forgetting,
     reads,
     writes,
 )
@@ -56,12 +57,15 @@ from .core.model import (
     Diff,
     Entity,
     EntitySummary,
+    EpisodeRetraction,
+    ErasureReport,
     Fact,
     FactFileReport,
     FactInput,
     ImportReport,
     IngestResult,
     Path,
+    PruneReport,
     SearchHit,
 )
 from .core.ontology import Ontology
@@ -317,6 +321,40 @@ class TemporalGraph:
     def forget(self, group_id: str) -> int:
         """Delete one group entirely (right to be forgotten); returns the number of records removed."""
         return writes.forget(self.core, group_id)
+
+    # -- un-learning (``core.forgetting``) -----------------------------------------------------------
+    def retract_episode(self, episode_id: str, *, group_id: str = DEFAULT_GROUP) -> EpisodeRetraction:
+        """"I never said that": withdraw everything the message ``episode_id`` told, as of now in
+        transaction time. Facts only it supported expire, facts it had ended or superseded hold
+        again, surviving facts stop citing it, summaries are rebuilt and the message no longer
+        feeds search, context or ask; ``audit`` and ``as_of(known_at=before)`` still show what was
+        believed before. Raises NotFound for an unknown id; a second call changes nothing."""
+        return forgetting.retract_episode(self.core, episode_id, group_id=group_id)
+
+    def erase_episode(self, episode_id: str, *, group_id: str = DEFAULT_GROUP) -> ErasureReport:
+        """Remove a message for good (privacy law): its text, vector and full-text entry, what it
+        told, the fact and summary versions only it supported, and its id everywhere in history;
+        timelines are derived again from what remains and the store's files scrubbed."""
+        return forgetting.erase_episode(self.core, episode_id, group_id=group_id)
+
+    def erase_entity(
+        self, name: str, *, group_id: str = DEFAULT_GROUP, include_episodes: bool = False
+    ) -> ErasureReport:
+        """Remove a person (or any entity) of the group for good: the node, every version of a fact
+        with it as subject or object, its summaries and the summaries mentioning it. The report
+        lists the messages that still name it (``naming_episodes``); ``include_episodes=True``
+        erases those too."""
+        return forgetting.erase_entity(self.core, name, group_id=group_id, include_episodes=include_episodes)
+
+    def prune(
+        self, *, history_before: TimeLike | None = None, episodes_before: TimeLike | None = None,
+        group_id: str = DEFAULT_GROUP,
+    ) -> PruneReport:
+        """Retention: drop the fact and summary versions no longer believed since before
+        ``history_before`` (current beliefs and their provenance stay), and erase the text of the
+        messages told before ``episodes_before`` (their facts stay, the source marked erased)."""
+        return forgetting.prune(self.core, group_id=group_id, history_before=history_before,
+                                episodes_before=episodes_before)
 
     # -- reading (plain temporal reads live in ``core.reads``; one implementation for every layer) ----
     def now(

@@ -23,7 +23,15 @@ from .client import TemporalGraph
 from .core import DEFAULT_GROUP
 from .core.errors import InvalidInput
 from .core.limits import BUDGET_TOKENS, HOPS, IMPORTANCE, RESULTS
-from .core.model import DEFAULT_IMPORTANCE, Answer, EntitySummary, Fact, IngestResult, SearchHit
+from .core.model import (
+    DEFAULT_IMPORTANCE,
+    Answer,
+    EntitySummary,
+    EpisodeRetraction,
+    Fact,
+    IngestResult,
+    SearchHit,
+)
 from .core.names import name_key
 
 # A short hint for the model; a bad time gets the full list of accepted formats in its error.
@@ -150,6 +158,10 @@ class ContextInput(_Claims):
     known_at: str | None = _time("Nothing the memory recorded after this moment (default now)", None)
 
 
+class RetractEpisodeInput(_Input):
+    episode_id: str = _name("The id of the message to withdraw (as search, context or export show it).")
+
+
 class ForgetGroupInput(_Input):
     group_id: str = _name("The id of the group this memory serves, typed again to confirm.")
 
@@ -243,6 +255,10 @@ def _context(tg: TemporalGraph, a: ContextInput, group: str) -> ContextResult:
     return ContextResult(context=block)
 
 
+def _retract_episode(tg: TemporalGraph, a: RetractEpisodeInput, group: str) -> EpisodeRetraction:
+    return tg.retract_episode(a.episode_id, group_id=group)
+
+
 def _forget_group(tg: TemporalGraph, a: ForgetGroupInput, group: str) -> ForgetResult:
     if a.group_id != group:
         raise InvalidInput(f"forget_group: this memory serves group {group!r}; "
@@ -324,6 +340,12 @@ TOOLS: tuple[ToolSpec, ...] = (
              "A dated memory block for a prompt: the facts and messages most relevant to a query, within "
              "a token budget. Put it in your context before answering the user.",
              ContextInput, ContextResult, _context, writes=False),
+    ToolSpec("retract_episode",
+             "Withdraw everything one message told ('I never said I moved to Austin'), as of now: facts "
+             "only it supported end, facts it had ended or replaced hold again, and it stops feeding "
+             "search and context. The history of what was believed before stays auditable. Only when "
+             "the user explicitly asks for it.",
+             RetractEpisodeInput, EpisodeRetraction, _retract_episode, writes=True, destructive=True),
     ToolSpec("forget_group",
              "Delete everything this memory holds, for good (the right to be forgotten). Only when the "
              "user explicitly asks for it; give the group id to confirm.",
@@ -333,7 +355,8 @@ _BY_NAME = {spec.name: spec for spec in TOOLS}
 
 
 def tool_specs(*, allow_forget: bool = False) -> list[ToolSpec]:
-    """The tools on offer; ``forget_group`` only when ``allow_forget``."""
+    """The tools on offer; the destructive ones (``retract_episode``, ``forget_group``) only when
+    ``allow_forget``."""
     return [spec for spec in TOOLS if allow_forget or not spec.destructive]
 
 

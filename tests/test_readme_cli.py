@@ -55,6 +55,7 @@ def test_the_readme_cli_block_runs_as_written(tmp_path, monkeypatch, capsys):
     lines = readme_lines()
     assert lines[0].split("#")[0].split() == ["source", ".venv/bin/activate"]
     ran = 0
+    episode_id: str | None = None
     for line in lines[1:]:
         argv = shlex.split(line, comments=True)
         assert argv[0] == "tgraph", line
@@ -64,6 +65,11 @@ def test_the_readme_cli_block_runs_as_written(tmp_path, monkeypatch, capsys):
         if "FACT_ID" in argv:  # the placeholder: a fact id as tables show it
             main(["--group", "demo", "--json", "history", "Zhang Wei"])
             argv[argv.index("FACT_ID")] = json.loads(capsys.readouterr().out)[0]["fact_id"][:8]
+        if "EPISODE_ID" in argv:  # the message the search line finds, looked up before it is retracted
+            if episode_id is None:
+                main(["--group", "kb", "--json", "search", "Berlin", "--kind", "episode"])
+                episode_id = json.loads(capsys.readouterr().out)[0]["episode"]["id"]
+            argv[argv.index("EPISODE_ID")] = episode_id
         code = main(argv[1:])
         out, err = capsys.readouterr()
         assert code == 0, f"{line}\n{err}"

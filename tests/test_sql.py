@@ -75,6 +75,7 @@ def _built() -> dict[str, list[tuple[str, list]]]:
         "drop_index": [(sql.drop_index(name), []) for name in sql.RETIRED_INDEXES],
         "key_rows": [part for q in ROW_QUERIES for part in sql.key_rows(q)],
         "key_assertions": [part for q in ASSERTION_QUERIES for part in sql.key_assertions(q)],
+        "merge_segments": [(sql.merge_segments(fts), []) for fts in sql.FULL_TEXT_TABLES],
         "read_summaries": [sql.read_summaries("g", entity, k, every)
                            for entity in (None, "e") for k in (None, K) for every in (False, True)],
     }

@@ -34,7 +34,8 @@ def test_schemas_are_openai_function_tools_with_valid_json_schema():
         assert set(params["required"]) <= set(params["properties"])
         assert all(p.get("description") for p in params["properties"].values())
         assert "$defs" not in params and "title" not in params
-    assert [s["function"]["name"] for s in tool_schemas(allow_forget=True)] == [*NAMES, "forget_group"]
+    destructive = ["retract_episode", "forget_group"]
+    assert [s["function"]["name"] for s in tool_schemas(allow_forget=True)] == [*NAMES, *destructive]
     for spec in TOOLS:
         Draft202012Validator.check_schema(spec.output_schema())
 
@@ -223,4 +224,16 @@ def test_the_readme_tools_example_runs_an_agent_loop(capsys):
         assert scope["run_turn"](client, "any-model", tg, messages) == "Bob lives in Oslo."
     tool_results = [json.loads(m["content"]) for m in messages if isinstance(m, dict) and m["role"] == "tool"]
     assert tool_results[0]["facts"][0]["object"] == "Oslo"
-    assert tool_results[1] == {"error": "now: unknown argument 'who' (arguments: claims, subject, relation, object)"}
+    known = "claims, subject, relation, object"
+    assert tool_results[1] == {"error": f"now: unknown argument 'who' (arguments: {known})"}
+
+
+def test_retract_episode_is_offered_only_with_forget_allowed_and_withdraws_the_message(tg):
+    told = call_tool(tg, "add_episode", {"content": "I live in Lisbon.", "reference_time": "2023-01-05",
+                                         "speaker": "Maya"}, group_id="team")
+    episode_id = told["episode"]["id"]
+    with pytest.raises(InvalidInput, match="unknown tool 'retract_episode'"):
+        call_tool(tg, "retract_episode", {"episode_id": episode_id}, group_id="team")
+    done = call_tool(tg, "retract_episode", {"episode_id": episode_id}, group_id="team", allow_forget=True)
+    assert done["episode_id"] == episode_id and [f["object"] for f in done["expired"]] == ["Lisbon"]
+    assert tg.now("Maya", group_id="team") == []

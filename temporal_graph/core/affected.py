@@ -14,6 +14,8 @@ sweep is back in step with the stored rows. Only that stretch's assertions and r
 - An ending of whatever held, many objects: the stream of each object holding at its moment (an
   ending where nothing holds changes nothing).
 - A retraction: its stream, from the first to the last moment of what it cancels.
+- A withdrawal of an episode (``retract_episode``) re-derives the whole key instead
+  (:meth:`writer.FactWriter.rederive`); later statements read the withdrawals with the retractions.
 
 An undated statement counts as the earliest, so its stretch begins where the stream begins. The
 full derivation stays the reference: tests/test_incremental.py checks both agree.
@@ -156,8 +158,13 @@ class KeyReader:
         return [a for a in found if stream.has(a)]
 
     def retractions(self, stream: Stream) -> list[Assertion]:
+        """The stream's retractions, and the withdrawals of episodes on the key (they void
+        statements of every object and claimant)."""
         found = self._assertions(kinds=("retract",), object_id=stream.object_id)
-        return [a for a in found if claimant(a) == stream.claimant]
+        return [a for a in found if claimant(a) == stream.claimant] + self.withdrawals()
+
+    def withdrawals(self) -> list[Assertion]:
+        return self._assertions(kinds=("withdraw",))
 
     def about(self, who: str | None, object_id: str | None) -> list[Assertion]:
         """Everything ``who`` said about one object of the key."""
@@ -187,7 +194,7 @@ def affected(key: KeyReader, statement: Assertion, cardinality: Cardinality) -> 
         return scope
     if statement.kind == "end":
         return _stretch(key, stream_of(statement, cardinality), [statement], statement)
-    cancelled = live_assertions(key.about(who, statement.object_id))
+    cancelled = live_assertions([*key.about(who, statement.object_id), *key.withdrawals()])
     return _stretch(key, stream_of(statement, cardinality), cancelled, statement)
 
 

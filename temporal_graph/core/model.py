@@ -61,6 +61,17 @@ class Episode(BaseModel):
     speaker: str | None = None
     source: str = "message"
     source_id: str | None = None  # e.g. a LoCoMo dia_id or a line number of an imported file
+    # When the memory withdrew what this message said (``retract_episode``): it no longer feeds
+    # search, context or ask. Set once, like a fact row's ``expired_at``.
+    retracted_at: datetime | None = None
+    # When its text was erased by retention (``prune(episodes_before=...)``): the facts it
+    # supported stay, their source reads "source erased"; ``content`` is empty.
+    erased_at: datetime | None = None
+
+    @property
+    def in_recall(self) -> bool:
+        """Whether search, context and ask may offer it: neither withdrawn nor erased."""
+        return self.retracted_at is None and self.erased_at is None
 
 
 class Entity(BaseModel):
@@ -134,7 +145,7 @@ class Fact(BaseModel):
         return self.created_at <= moment and (self.expired_at is None or moment < self.expired_at)
 
 
-AssertionKind = Literal["start", "end", "retract"]
+AssertionKind = Literal["start", "end", "retract", "withdraw"]
 
 
 class Assertion(BaseModel):
@@ -143,6 +154,8 @@ class Assertion(BaseModel):
     ``start``: ``object`` held from ``at`` (``None``: since forever) until ``until`` (``None``: open).
     ``end``: ``object`` (``None``: whatever held) stopped holding at ``at``.
     ``retract``: every earlier assertion about ``object`` was wrong.
+    ``withdraw``: every earlier assertion of the key made by episode ``episode_id`` is void, as if
+    that message had never been told (``retract_episode``); ``object`` is None.
     Assertions are append-only; rows (facts) are a pure function of the live assertions.
     """
 
@@ -441,3 +454,45 @@ class BulkReport(BaseModel):
     entities_created: int = 0
     errors: list[BulkError] = Field(default_factory=list)
     seconds: float = 0.0
+
+
+class EpisodeRetraction(BaseModel):
+    """What one ``retract_episode`` did: the message's statements were withdrawn as of
+    ``retracted_at`` (transaction time) and every timeline they touched derived again."""
+
+    model_config = _FROZEN
+
+    episode_id: str
+    group_id: str
+    retracted_at: datetime
+    expired: list[Fact] = Field(default_factory=list)  # versions no longer believed
+    added: list[Fact] = Field(default_factory=list)  # versions believed from now on (restored, re-cited)
+    already: bool = False  # it had been retracted before: nothing changed
+
+
+class ErasureReport(BaseModel):
+    """What one ``erase_episode`` / ``erase_entity`` removed for good (counts of records)."""
+
+    model_config = _FROZEN
+
+    group_id: str
+    episodes: list[str] = Field(default_factory=list)  # ids of the messages erased
+    entities: list[str] = Field(default_factory=list)  # names of the entities erased
+    assertions: int = 0
+    fact_versions: int = 0
+    summary_versions: int = 0
+    # Messages that still name an erased entity (erase them too with ``include_episodes=True``).
+    naming_episodes: list[str] = Field(default_factory=list)
+    rederived: list[Fact] = Field(default_factory=list)  # versions the remaining statements now give
+
+
+class PruneReport(BaseModel):
+    """What one ``prune`` dropped."""
+
+    model_config = _FROZEN
+
+    group_id: str
+    history_before: datetime | None = None
+    episodes_before: datetime | None = None
+    versions_removed: int = 0  # fact and summary versions no longer believed before history_before
+    episodes_erased: int = 0  # messages whose text was erased (their facts stay, "source erased")

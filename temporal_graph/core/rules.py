@@ -20,7 +20,7 @@ from datetime import datetime
 
 from .errors import InvalidInterval
 from .intervals import overlaps, valid_interval
-from .model import Assertion, Fact
+from .model import Assertion, AssertionKind, Fact
 from .ontology import Cardinality
 
 
@@ -56,6 +56,7 @@ class Plan:
     kept: list[Fact] = field(default_factory=list)
     provenance: dict[str, tuple[str, ...]] = field(default_factory=dict)  # kept row id -> new episodes
     by_segment: dict[tuple, Fact] = field(default_factory=dict)  # segment key -> resulting row
+    at: datetime | None = None  # the transaction time the plan was applied at (rows expire then)
 
     def row_for(self, segment: Segment) -> Fact:
         return self.by_segment[segment.key]
@@ -79,19 +80,32 @@ def claimant(item: Assertion | Fact) -> str | None:
     return value if isinstance(value, str) else None
 
 
-def live_assertions(assertions: Iterable[Assertion]) -> list[Assertion]:
-    """Starts and endings not cancelled by a later retraction of the same object."""
-    ordered = sorted(assertions, key=arrival)
-    retracted_before: dict[str | None, tuple[datetime, int]] = {}
+def _uncancelled(
+    ordered: list[Assertion], kind: AssertionKind, target: Callable[[Assertion], str | None]
+) -> list[Assertion]:
+    """``ordered`` (in arrival order) without its ``kind`` assertions and without what a later one
+    of them cancels: the assertions with the same ``target`` that arrived before it."""
+    cancelled_before: dict[str | None, tuple[datetime, int]] = {}
     for a in ordered:
-        if a.kind == "retract":
-            retracted_before[a.object_id] = arrival(a)
+        if a.kind == kind:
+            cancelled_before[target(a)] = arrival(a)
     return [
         a
         for a in ordered
-        if a.kind != "retract"
-        and (a.object_id not in retracted_before or arrival(a) > retracted_before[a.object_id])
+        if a.kind != kind and (target(a) not in cancelled_before or arrival(a) > cancelled_before[target(a)])
     ]
+
+
+def withdrawn(assertions: Iterable[Assertion]) -> list[Assertion]:
+    """``assertions`` without those a later withdrawal of their episode voided, nor the withdrawals:
+    what the memory would hold had the withdrawn messages never been told."""
+    return _uncancelled(sorted(assertions, key=arrival), "withdraw", lambda a: a.episode_id)
+
+
+def live_assertions(assertions: Iterable[Assertion]) -> list[Assertion]:
+    """Starts and endings not cancelled by a later retraction of the same object (retractions and
+    statements of a withdrawn episode count as never told)."""
+    return _uncancelled(withdrawn(assertions), "retract", lambda a: a.object_id)
 
 
 def resolve_start(
@@ -188,7 +202,7 @@ def derive_timeline(assertions: Iterable[Assertion], cardinality: Cardinality) -
     Claims (statements attributed to a speaker about someone else) form one timeline per claimant,
     beside the subject's own: a claim never ends, supersedes or retracts what others said."""
     by_claimant: dict[str | None, list[Assertion]] = {}
-    for a in assertions:
+    for a in withdrawn(assertions):  # a withdrawal voids its message's statements in every voice
         by_claimant.setdefault(claimant(a), []).append(a)
     segments: list[Segment] = []
     for who in sorted(by_claimant, key=lambda c: (c is not None, c or "")):
@@ -253,14 +267,18 @@ def reconcile(
     *,
     new_id: Callable[[], str],
     make_row: Callable[[Segment, str, str], Fact],
+    dropped_episodes: frozenset[str] = frozenset(),
 ) -> Plan:
     """Turn a derived timeline into row changes: keep exact matches, expire the rest, insert new.
 
     ``make_row(segment, row_id, fact_id)`` builds the new row; a new version inherits the
     ``fact_id`` of the current row of the same object it revises (same start first, then overlap).
+    A row citing one of ``dropped_episodes`` (withdrawn ones) is never kept as it is: a new version
+    with the same interval and the provenance that remains replaces it.
     """
     plan = Plan()
-    by_key = {(r.object_id, r.valid_at, r.invalid_at, claimant(r)): r for r in current_rows}
+    by_key = {(r.object_id, r.valid_at, r.invalid_at, claimant(r)): r for r in current_rows
+              if not dropped_episodes.intersection(r.episode_ids)}
     matched: set[str] = set()
     pending: list[Segment] = []
     for seg in segments:

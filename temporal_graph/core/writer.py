@@ -33,7 +33,7 @@ from .rules import (
     reconcile,
     resolve_start,
 )
-from .stores.protocol import ChangeSet, StoreTx
+from .stores.protocol import ChangeSet, Erasure, FactQuery, StoreTx
 
 _NAMESPACE = uuid.UUID("6f1c2b7e-5d0a-4c52-9a59-3f7e2f0a9b11")
 
@@ -129,6 +129,39 @@ class FactWriter:
     def current_rows(self, subject: Entity, relation: str) -> list[Fact]:
         """The rows of ``subject relation *`` believed now (unexpired), every object and claimant."""
         return self._tx.current_rows(self.group_id, subject.id, normalize_relation(relation))
+
+    # -- what a message told, for retracting and erasing ------------------------------------------
+    def episode_record(self, episode_id: str) -> Episode | None:
+        found = self._tx.episodes(self.group_id, ids=[episode_id])
+        return found[0] if found else None
+
+    def episode_statements(self, episode_id: str) -> list[Assertion]:
+        """Every assertion citing the episode: its statements and withdrawals of it."""
+        return self._tx.episode_assertions(self.group_id, episode_id)
+
+    def entity_statements(self, entity_id: str) -> list[Assertion]:
+        """Every assertion with the entity as subject or object."""
+        return self._tx.entity_assertions(self.group_id, entity_id)
+
+    def rows_citing(self, episode_id: str) -> list[Fact]:
+        """Every version, current or expired, citing the episode."""
+        return self._tx.rows_citing(self.group_id, episode_id)
+
+    def versions_of_entity(self, entity_id: str) -> list[Fact]:
+        """Every version, current or expired, with the entity as subject or object."""
+        return [
+            *self._tx.facts(FactQuery(self.group_id, subject_id=entity_id, all_versions=True)),
+            *(f for f in self._tx.facts(FactQuery(self.group_id, object_id=entity_id, all_versions=True))
+              if f.subject_id != entity_id),
+        ]
+
+    def mark_retracted(self, episode_id: str) -> None:
+        self._tx.apply(ChangeSet(episodes_retracted=[(self.group_id, episode_id, self.now)]))
+
+    def erase(self, erasure: Erasure) -> None:
+        """Remove the records of ``erasure`` for good (then :meth:`rederive` what they touched)."""
+        if erasure:
+            self._tx.apply(ChangeSet(erasures=[erasure]))
 
     # -- data derived from the rows, kept in the same transaction -----------------------------------
     def newest_facts(self, entity_id: str, *, limit: int, offset: int = 0) -> list[Fact]:
@@ -298,6 +331,28 @@ class FactWriter:
         expired = {"expired_at": statement.created_at}  # returned as they now stand: expired
         return Outcome(retracted=[r.model_copy(update=expired) for r in plan.expire if r.object_id == obj.id])
 
+    def withdraw(self, subject: Entity, relation: str, episode_id: str) -> Plan:
+        """Everything episode ``episode_id`` told about ``subject relation *`` is void, as of now in
+        transaction time: the key is derived again without it, so what only it supported expires,
+        what it had ended or superseded holds again, and rows citing it get a version that does not
+        (``retract_episode``)."""
+        key = self._key(subject, relation)
+        statement = self._assertion(key, None, "withdraw", episode_id=episode_id, text="", confidence=1.0)
+        return self.rederive(subject, relation, new=[statement], dropped_episodes=frozenset({episode_id}))
+
+    def rederive(
+        self, subject: Entity, relation: str, *, new: Sequence[Assertion] = (),
+        dropped_episodes: frozenset[str] = frozenset(),
+    ) -> Plan:
+        """Derive the whole timeline of ``subject relation *`` again from its assertions (and ``new``
+        ones, appended) and bring its current rows in line: after a withdrawal, or after an erasure
+        removed assertions and rows. Rows citing ``dropped_episodes`` are replaced."""
+        every = [*self._tx.assertions(self.group_id, subject.id, relation), *new]
+        current = self._tx.current_rows(self.group_id, subject.id, relation)
+        scope = Scope(current, derive_timeline(every, self.ontology.cardinality(relation)))
+        tx_time = max([self.now, *(a.created_at for a in new), *(r.created_at for r in current)])
+        return self._apply(subject, relation, scope, new, tx_time, dropped_episodes)
+
     def start_many(
         self, subject: Entity, relation: str, items: Sequence[BulkStart], *, fresh: bool = False
     ) -> tuple[list[Fact], list[tuple[int, str]]]:
@@ -382,7 +437,8 @@ class FactWriter:
         return self._apply(subject, key.relation, scope, [statement], statement.created_at), scope.segments
 
     def _apply(
-        self, subject: Entity, relation: str, scope: Scope, new: Sequence[Assertion], tx_time: datetime
+        self, subject: Entity, relation: str, scope: Scope, new: Sequence[Assertion], tx_time: datetime,
+        dropped_episodes: frozenset[str] = frozenset(),
     ) -> Plan:
         """Append the assertions ``new`` and turn ``scope`` (rows, and the segments they must
         become) into row changes at ``tx_time``."""
@@ -407,7 +463,9 @@ class FactWriter:
                 attributes=first.attributes,
             )
 
-        plan = reconcile(current, segments, new_id=new_id, make_row=make_row)
+        plan = reconcile(current, segments, new_id=new_id, make_row=make_row,
+                         dropped_episodes=dropped_episodes)
+        plan.at = tx_time
         for row in plan.expire:
             self._rows.pop(row.id, None)
         self._rows.update((row.id, row) for row in plan.insert)

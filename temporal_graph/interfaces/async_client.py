@@ -250,6 +250,10 @@ class AsyncTemporalGraph:
     reindex = _mirror(TemporalGraph.reindex, "write")
     refresh_summaries = _mirror(TemporalGraph.refresh_summaries, "write")
     forget = _mirror(TemporalGraph.forget, "write")
+    retract_episode = _mirror(TemporalGraph.retract_episode, "write")
+    erase_episode = _mirror(TemporalGraph.erase_episode, "write")
+    erase_entity = _mirror(TemporalGraph.erase_entity, "write")
+    prune = _mirror(TemporalGraph.prune, "write")
 
     now = _mirror(TemporalGraph.now)
     as_of = _mirror(TemporalGraph.as_of)

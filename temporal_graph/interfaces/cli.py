@@ -41,9 +41,12 @@ from ..core.model import (
     SEARCH_METHODS,
     Answer,
     Diff,
+    EpisodeRetraction,
+    ErasureReport,
     Fact,
     ImportReport,
     IngestResult,
+    PruneReport,
     SearchHit,
 )
 from ..core.names import check_group
@@ -675,11 +678,74 @@ def _open_target(args: argparse.Namespace) -> TemporalGraph:
     return TemporalGraph.open(args.to)
 
 
+def _show_retraction(result: EpisodeRetraction, args: argparse.Namespace, out: Console) -> None:
+    if result.already:
+        out.print(f"episode {visible(result.episode_id)} was already retracted: nothing changed",
+                  highlight=False)
+        return
+    out.print(f"retracted episode {visible(result.episode_id)}: {len(result.expired)} fact versions no "
+              f"longer believed, {len(result.added)} believed from now on", highlight=False)
+    if result.added:
+        render.fact_table(out, result.added, "now believed")
+
+
+@command("retract-episode", "\"I never said that\": withdraw everything message ID told, as of now "
+                            "(history and as-of queries still show what was believed before)",
+         arg("episode_id", metavar="ID", help="the episode's id (see search or export)"),
+         show=_show_retraction)
+def _retract_episode(tg: TemporalGraph, args: argparse.Namespace) -> EpisodeRetraction:
+    return tg.retract_episode(args.episode_id, group_id=group(args))
+
+
+def _show_erasure(report: ErasureReport, args: argparse.Namespace, out: Console) -> None:
+    what = [f"episode {visible(e)}" for e in report.episodes]
+    what += [f"entity {visible(n)}" for n in report.entities]
+    out.print(f"erased {', '.join(what) or 'nothing'}: {report.assertions} statements, "
+              f"{report.fact_versions} fact versions, {report.summary_versions} summary versions",
+              highlight=False)
+    if report.naming_episodes:
+        out.print(f"{len(report.naming_episodes)} messages still name it (erase them too with --episodes): "
+                  + ", ".join(visible(e) for e in report.naming_episodes), highlight=False)
+
+
+@command("erase", "remove a message or an entity for good, with every trace in history (privacy law)",
+         arg("what", choices=("episode", "entity"), help="episode ID, or entity NAME"),
+         arg("target", metavar="ID_OR_NAME", help="the episode id or the entity's name"),
+         arg("--episodes", action="store_true",
+             help="entity: also erase the messages that name it"),
+         show=_show_erasure)
+def _erase(tg: TemporalGraph, args: argparse.Namespace) -> ErasureReport:
+    if args.what == "episode":
+        if args.episodes:
+            raise InvalidInput("erase episode: --episodes is for erasing an entity")
+        return tg.erase_episode(args.target, group_id=group(args))
+    return tg.erase_entity(args.target, group_id=group(args), include_episodes=args.episodes)
+
+
+def _show_prune(report: PruneReport, args: argparse.Namespace, out: Console) -> None:
+    out.print(f"pruned group {visible(report.group_id)!r}: {report.versions_removed} old versions removed, "
+              f"{report.episodes_erased} message texts erased", highlight=False)
+
+
+@command("prune", "retention: drop history no longer believed before a date, erase old message texts",
+         arg("--history-before", metavar="DATE",
+             help="remove fact and summary versions no longer believed since before DATE"),
+         arg("--episodes-before", metavar="DATE",
+             help="erase the text of messages told before DATE (their facts stay, source erased)"),
+         show=_show_prune)
+def _prune(tg: TemporalGraph, args: argparse.Namespace) -> PruneReport:
+    if args.history_before is None and args.episodes_before is None:
+        raise InvalidInput("prune: give --history-before DATE and/or --episodes-before DATE")
+    return tg.prune(history_before=args.history_before, episodes_before=args.episodes_before,
+                    group_id=group(args))
+
+
 @command("mcp", "serve the memory to agents over the Model Context Protocol (stdio by default)",
          arg("--http", type=int, metavar="PORT", help="serve streamable HTTP on this port instead of stdio"),
          arg("--host", default="127.0.0.1", help="address to bind with --http (default 127.0.0.1)"),
          arg("--allow-forget", action="store_true",
-             help="offer the forget_group tool (deletes the group for good)"))
+             help="offer the destructive tools: forget_group (deletes the group for good) and "
+                  "retract_episode"))
 def _mcp(tg: TemporalGraph, args: argparse.Namespace) -> Done:
     from .mcp_server import serve
 

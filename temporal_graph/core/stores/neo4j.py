@@ -48,7 +48,7 @@ from ..names import check_identifier, name_key, quoted_terms
 from ..time import UTC
 from . import records
 from .edge import MapErrors
-from .protocol import AssertionQuery, ChangeSet, FactQuery, RowQuery
+from .protocol import AssertionQuery, ChangeSet, Erasure, FactQuery, RowQuery
 from .records import NEO4J
 from .statements import load, render, split_statements, statement
 
@@ -215,6 +215,21 @@ class _Reads:
     def relations(self, group_id: str) -> list[str]:
         return [r["relation"] for r in self._r.run("relations_in_group", {"group_id": group_id})]
 
+    def episode_assertions(self, group_id: str, episode_id: str) -> list[Assertion]:
+        rows = self._r.run("assertions_of_episode", {"group_id": group_id, "episode_id": episode_id})
+        return [records.assertion(r, NEO4J) for r in rows]
+
+    def entity_assertions(self, group_id: str, entity_id: str) -> list[Assertion]:
+        rows = self._r.run("assertions_of_entity", {"group_id": group_id, "entity_id": entity_id})
+        return [records.assertion(r, NEO4J) for r in rows]
+
+    def rows_citing(self, group_id: str, episode_id: str) -> list[Fact]:
+        facts = [records.fact(r, NEO4J)
+                 for r in self._r.run("rows_citing", {"group_id": group_id, "episode_id": episode_id})]
+        for f in facts:
+            self.relation_of[f.id] = f.relation
+        return facts
+
     def assertions_all(self, group_id: str) -> list[Assertion]:
         return [records.assertion(r, NEO4J) for r in self._r.run("assertions_all", {"group_id": group_id})]
 
@@ -349,6 +364,18 @@ class Neo4jTx(_Reads):
         self._lock(group_id)
         return super().fact_vectors(group_id, fact_ids)
 
+    def episode_assertions(self, group_id: str, episode_id: str) -> list[Assertion]:
+        self._lock(group_id)
+        return super().episode_assertions(group_id, episode_id)
+
+    def entity_assertions(self, group_id: str, entity_id: str) -> list[Assertion]:
+        self._lock(group_id)
+        return super().entity_assertions(group_id, entity_id)
+
+    def rows_citing(self, group_id: str, episode_id: str) -> list[Fact]:
+        self._lock(group_id)
+        return super().rows_citing(group_id, episode_id)
+
     def apply(self, changes: ChangeSet) -> None:
         """Write a change set inside the managed transaction, one private step per kind of change
         in the embedded store's order: entities, episodes and assertions (per group, under its
@@ -358,10 +385,13 @@ class Neo4jTx(_Reads):
             *(e.group_id for e in changes.entities), *(e.group_id for e in changes.episodes),
             *(a.group_id for a in changes.assertions), *(f.group_id for f in changes.insert),
             *(v.group_id for v in changes.summaries), *(g for g, _, _ in changes.summaries_ended),
-            *(g for g, _, _ in changes.summary_due),
+            *(g for g, _, _ in changes.summary_due), *(e.group_id for e in changes.erasures),
         }
+        for erasure in changes.erasures:
+            self._erase(erasure)
         for group_id in sorted(groups):
             self._apply_group(group_id, changes)
+        self._retract_episodes(changes)
         for f in changes.insert:
             self.relation_of[f.id] = check_identifier(f.relation)
         known_groups = {f.id: f.group_id for f in changes.insert}
@@ -375,6 +405,25 @@ class Neo4jTx(_Reads):
         self._link_mentions(changes.insert)
         for group_id in sorted(groups):
             self._write_summaries(group_id, changes)
+
+    def _erase(self, e: Erasure) -> None:
+        """Delete the records of ``e`` (under the group's lock), rows and provenance first."""
+        self._lock(e.group_id)
+        g = e.group_id
+        if e.rows:
+            self._r.run("erase_rows", {"group_id": g, "ids": list(e.rows)})
+        if e.uncited:
+            self._r.run("erase_uncite", {"group_id": g, "episode_ids": list(e.uncited)})
+        for name, ids in (("erase_assertions", e.assertions), ("erase_summaries", e.summaries),
+                          ("erase_episodes", e.episodes), ("erase_entities", e.entities)):
+            if ids:
+                self._r.run(name, {"group_id": g, "ids": list(ids)})
+
+    def _retract_episodes(self, changes: ChangeSet) -> None:
+        """Mark withdrawn messages (``retract_episode``): search and context stop offering them."""
+        for group_id, episode_id, at in changes.episodes_retracted:
+            self._lock(group_id)
+            self._r.run("episode_retract", {"group_id": group_id, "id": episode_id, "at": _utc(at)})
 
     def _apply_group(self, group_id: str, changes: ChangeSet) -> None:
         entities = [e for e in changes.entities if e.group_id == group_id]
@@ -834,6 +883,32 @@ class Neo4jStore:
 
         with self._session() as session:
             return session.execute_write(delete)
+
+    @_edge
+    def prune_history(self, group_id: str, before: datetime) -> int:
+        def delete(tx: Any) -> int:
+            runner = _Runner(tx)
+            runner.run("group_lock", {"group_id": group_id, "count": 0})
+            params = {"group_id": group_id, "before": _utc(before)}
+            return sum(runner.run(step, params)[0]["removed"] for step in ("prune_facts", "prune_summaries"))
+
+        with self._session() as session:
+            return session.execute_write(delete)
+
+    @_edge
+    def erase_episode_texts(self, group_id: str, before: datetime, at: datetime) -> int:
+        def erase(tx: Any) -> int:
+            runner = _Runner(tx)
+            runner.run("group_lock", {"group_id": group_id, "count": 0})
+            params = {"group_id": group_id, "before": _utc(before), "at": _utc(at)}
+            return int(runner.run("episodes_erase_text", params)[0]["erased"])
+
+        with self._session() as session:
+            return session.execute_write(erase)
+
+    def scrub(self) -> None:
+        """Nothing the driver can do: Neo4j reuses the space of deleted records and keeps its
+        transaction logs by its own retention settings (see the README's note on Neo4j's files)."""
 
     @_edge
     def groups(self) -> list[str]:

@@ -76,6 +76,23 @@ class AssertionQuery:
 
 
 @dataclass
+class Erasure:
+    """Records of one group removed for good (``erase_episode``, ``erase_entity``), before the
+    timelines they touched are derived again from what remains. Nothing of them stays in history."""
+
+    group_id: str
+    episodes: list[str] = field(default_factory=list)  # episode ids: row, text, vector, full-text entry
+    assertions: list[str] = field(default_factory=list)  # assertion ids
+    rows: list[str] = field(default_factory=list)  # fact row ids, any version
+    uncited: list[str] = field(default_factory=list)  # episode ids the remaining rows stop citing
+    summaries: list[str] = field(default_factory=list)  # entity summary version ids
+    entities: list[str] = field(default_factory=list)  # entity ids: node, names, keys, vector
+
+    def __bool__(self) -> bool:
+        return any((self.episodes, self.assertions, self.rows, self.uncited, self.summaries, self.entities))
+
+
+@dataclass
 class ChangeSet:
     """Everything one write changes, applied atomically. Rows are only ever expired or added."""
 
@@ -96,11 +113,16 @@ class ChangeSet:
     # (group_id, entity_id, due): whether the entity's summary waits for refresh_summaries (a write
     # without summaries changed its facts) or no longer does.
     summary_due: list[tuple[str, str, bool]] = field(default_factory=list)
+    # (group_id, episode id, at): the episode was withdrawn (retract_episode); set once.
+    episodes_retracted: list[tuple[str, str, datetime]] = field(default_factory=list)
+    # Physical removals, applied before everything else in the set.
+    erasures: list[Erasure] = field(default_factory=list)
 
     def __bool__(self) -> bool:
         return any(
             (self.entities, self.episodes, self.assertions, self.expire, self.insert, self.provenance,
-             self.summaries, self.summaries_ended, self.summary_due)
+             self.summaries, self.summaries_ended, self.summary_due, self.episodes_retracted,
+             self.erasures)
         )
 
 
@@ -126,6 +148,20 @@ class StoreTx(Protocol):
     def entities(self, group_id: str, *, ids: Sequence[str] | None = None) -> list[Entity]: ...
 
     def episodes(self, group_id: str, *, ids: Sequence[str] | None = None) -> list[Episode]: ...
+
+    def facts(self, query: FactQuery) -> list[Fact]: ...
+
+    def episode_assertions(self, group_id: str, episode_id: str) -> list[Assertion]:
+        """Every assertion citing the episode (its statements, and withdrawals of it)."""
+        ...
+
+    def entity_assertions(self, group_id: str, entity_id: str) -> list[Assertion]:
+        """Every assertion with the entity as subject or object."""
+        ...
+
+    def rows_citing(self, group_id: str, episode_id: str) -> list[Fact]:
+        """Every fact version (current or expired) whose provenance names the episode."""
+        ...
 
     def newest_facts(
         self, group_id: str, entity_id: str, *, at: datetime, limit: int, offset: int = 0
@@ -241,6 +277,24 @@ class Store(Protocol):
         :class:`ChangeSet` instead)."""
         ...
 
-    def forget(self, group_id: str) -> int: ...
+    def forget(self, group_id: str) -> int:
+        """Delete one group entirely, its name included, and :meth:`scrub`; returns rows removed."""
+        ...
+
+    def prune_history(self, group_id: str, before: datetime) -> int:
+        """Delete the fact and summary versions that stopped being believed before ``before``
+        (``expired_at < before``); current ones stay. Returns how many versions went."""
+        ...
+
+    def erase_episode_texts(self, group_id: str, before: datetime, at: datetime) -> int:
+        """Erase the text, vector and full-text entry of the episodes told before ``before``
+        (``reference_time``) and not erased yet; they stay as ids marked erased at ``at`` (the
+        facts they supported still cite them). Returns how many."""
+        ...
+
+    def scrub(self) -> None:
+        """Make what was deleted unrecoverable from the store's own files where the backend allows
+        (the embedded file: full-text segments merged, free pages dropped, WAL emptied)."""
+        ...
 
     def close(self) -> None: ...

@@ -86,12 +86,22 @@ def entity(r: Row, codec: Codec) -> Entity:
     )
 
 
+def _optional(r: Row, key: str) -> Any:
+    """A value rows of older files (or statements that do not return it) may lack."""
+    try:
+        return r[key]
+    except (KeyError, IndexError):
+        return None
+
+
 def episode(r: Row, codec: Codec) -> Episode:
     return Episode(
-        id=r["id"], group_id=r["group_id"], speaker=r["speaker"], content=r["content"],
+        id=r["id"], group_id=r["group_id"], speaker=r["speaker"], content=r["content"] or "",
         source=r["source"], source_id=r["source_id"],
         reference_time=_required(codec.time(r["reference_time"]), "reference_time"),
         created_at=_required(codec.time(r["created_at"]), "created_at"),
+        retracted_at=codec.time(_optional(r, "retracted_at")),
+        erased_at=codec.time(_optional(r, "erased_at")),
     )
 
 

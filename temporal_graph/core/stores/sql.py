@@ -52,6 +52,9 @@ CREATE INDEX IF NOT EXISTS assertions_kind ON assertions (group_id, subject_id, 
 CREATE INDEX IF NOT EXISTS assertions_object ON assertions
     (group_id, subject_id, relation, object_id, kind, at);
 CREATE INDEX IF NOT EXISTS assertions_arrival ON assertions (group_id, subject_id, relation, created_at, seq);
+-- What one message told (retract_episode, erase_episode) and what names an entity (erase_entity).
+CREATE INDEX IF NOT EXISTS assertions_episode ON assertions (group_id, episode_id);
+CREATE INDEX IF NOT EXISTS assertions_of_object ON assertions (group_id, object_id);
 CREATE TABLE IF NOT EXISTS facts (
     id TEXT NOT NULL UNIQUE, fact_id TEXT NOT NULL, group_id TEXT NOT NULL,
     subject_id TEXT NOT NULL, relation TEXT NOT NULL, object_id TEXT NOT NULL, text TEXT NOT NULL,
@@ -96,6 +99,8 @@ CREATE INDEX IF NOT EXISTS summaries_current ON summaries (group_id, entity_id) 
 CREATE VIRTUAL TABLE IF NOT EXISTS facts_fts USING fts5 (text);
 CREATE VIRTUAL TABLE IF NOT EXISTS entities_fts USING fts5 (names);
 CREATE VIRTUAL TABLE IF NOT EXISTS episodes_fts USING fts5 (content);
+-- The rows citing one message (retract_episode, erase_episode).
+CREATE INDEX IF NOT EXISTS fact_episodes_episode ON fact_episodes (episode_id);
 """
 
 # Columns added since the first files were written, added to older files (and new ones) when opened:
@@ -105,6 +110,9 @@ ADDED_COLUMNS = (
     ("facts", "importance", f"INTEGER NOT NULL DEFAULT {DEFAULT_IMPORTANCE}"),
     # 1: a write changed the entity's facts without refreshing its summary (summaries=False).
     ("entities", "summary_due", "INTEGER NOT NULL DEFAULT 0"),
+    # When retract_episode withdrew the episode / retention erased its text (None: never).
+    ("episodes", "retracted_at", "INTEGER"),
+    ("episodes", "erased_at", "INTEGER"),
 )
 
 # Indexes older files have that the schema replaced (dropped when such a file is opened).
@@ -125,6 +133,8 @@ def add_column(table: str, column: str, declaration: str) -> str:
 
 JOURNAL_WAL = "PRAGMA journal_mode=WAL"
 FOREIGN_KEYS = "PRAGMA foreign_keys=ON"
+# Deleted content is overwritten with zeros, not left in free pages (erase, forget, prune).
+SECURE_DELETE = "PRAGMA secure_delete=ON"
 CACHE_SIZE = "PRAGMA cache_size=-65536"  # 64 MiB of pages: the indexes of large groups stay hot
 DATA_VERSION = "PRAGMA data_version"
 SYNCHRONOUS_MODES = ("OFF", "NORMAL", "FULL", "EXTRA")
@@ -364,6 +374,7 @@ ENTITIES = "SELECT * FROM entities WHERE group_id = ? ORDER BY rowid"
 EPISODES = "SELECT * FROM episodes WHERE group_id = ? ORDER BY reference_time, rowid"
 EPISODE_BY_SOURCE = "SELECT * FROM episodes WHERE group_id = ? AND source_id = ?"
 RECENT_EPISODES = ("SELECT * FROM episodes WHERE group_id = ? AND reference_time < ? "
+                   "AND retracted_at IS NULL AND erased_at IS NULL "
                    "ORDER BY reference_time DESC, rowid DESC LIMIT ?")
 ASSERTIONS = "SELECT * FROM assertions WHERE group_id = ? AND subject_id = ? AND relation = ?"
 LATEST_ASSERTION = ("SELECT * FROM assertions WHERE group_id = ? AND subject_id = ? AND relation = ? "
@@ -386,22 +397,28 @@ EMBEDDED = {
     RecordKind.ENTITY: ("entities", False),
     RecordKind.EPISODE: ("episodes", False),
 }
+# Records search never offers: expired fact versions, withdrawn or erased messages.
+_UNSEARCHABLE = {
+    RecordKind.FACT: "AND {a}expired_at IS NULL",
+    RecordKind.ENTITY: "",
+    RecordKind.EPISODE: "AND {a}retracted_at IS NULL AND {a}erased_at IS NULL",
+}
 _FULL_TEXT = {
-    RecordKind.FACT: ("facts", "facts_fts", "AND t.expired_at IS NULL"),
-    RecordKind.ENTITY: ("entities", "entities_fts", ""),
-    RecordKind.EPISODE: ("episodes", "episodes_fts", ""),
+    RecordKind.FACT: ("facts", "facts_fts"),
+    RecordKind.ENTITY: ("entities", "entities_fts"),
+    RecordKind.EPISODE: ("episodes", "episodes_fts"),
 }
 
 
-def _current_only(kind: str) -> str:
-    return "AND expired_at IS NULL" if EMBEDDED[kind][1] else ""
+def _current_only(kind: str, alias: str = "") -> str:
+    return _UNSEARCHABLE[kind].format(a=alias)
 
 
 def text_search(kind: str) -> str:
     """BM25 hits of a kind in a group (params: match, group_id, limit); bm25() is lower-is-better."""
-    table, fts, extra = _FULL_TEXT[kind]
+    table, fts = _FULL_TEXT[kind]
     return (f"SELECT t.id, bm25({fts}) AS score FROM {fts} JOIN {table} t ON t.rowid = {fts}.rowid "
-            f"WHERE {fts} MATCH ? AND t.group_id = ? {extra} ORDER BY score LIMIT ?")
+            f"WHERE {fts} MATCH ? AND t.group_id = ? {_current_only(kind, 't.')} ORDER BY score LIMIT ?")
 
 
 def missing_embeddings(kind: str) -> str:
@@ -514,3 +531,61 @@ FORGET_ROWS = tuple(
     f"DELETE FROM {table} WHERE group_id = ?"
     for table in ("facts", "assertions", "episodes", "entity_keys", "entities", "summaries")
 )
+
+
+# -- retracting and erasing ------------------------------------------------------------------------
+EPISODE_ASSERTIONS = "SELECT * FROM assertions WHERE group_id = ? AND episode_id = ?"
+ENTITY_ASSERTIONS = ("SELECT * FROM assertions WHERE group_id = ? AND subject_id = ? "
+                     "UNION SELECT * FROM assertions WHERE group_id = ? AND object_id = ?")
+ROWS_CITING = (f"SELECT {FACT_COLUMNS} FROM fact_episodes p JOIN facts f ON f.id = p.fact_row "
+               f"{_NAMES_JOIN} WHERE p.episode_id = ? AND f.group_id = ?")
+RETRACT_EPISODE = ("UPDATE episodes SET retracted_at = ? WHERE group_id = ? AND id = ? "
+                   "AND retracted_at IS NULL")
+FACT_ROWID = "SELECT rowid FROM facts WHERE group_id = ? AND id = ?"
+EPISODE_ROWID_IN_GROUP = "SELECT rowid FROM episodes WHERE group_id = ? AND id = ?"
+ENTITY_ROWID_IN_GROUP = "SELECT rowid FROM entities WHERE group_id = ? AND id = ?"
+# A fact row by rowid with its full-text entry and R*Tree box (by rowid) and provenance (by id).
+DELETE_FACT_BOX = "DELETE FROM facts_rtree WHERE id = ?"
+DELETE_FACT_PROVENANCE = "DELETE FROM fact_episodes WHERE fact_row = ?"
+DELETE_FACT = "DELETE FROM facts WHERE rowid = ?"
+# An episode or entity by rowid with its full-text entry (and, for an entity, its name keys).
+DELETE_EPISODE_TEXT = "DELETE FROM episodes_fts WHERE rowid = ?"
+DELETE_EPISODE = "DELETE FROM episodes WHERE rowid = ?"
+DELETE_ENTITY_KEYS = "DELETE FROM entity_keys WHERE group_id = ? AND entity_id = ?"
+DELETE_ENTITY = "DELETE FROM entities WHERE rowid = ?"
+DELETE_ASSERTION = "DELETE FROM assertions WHERE group_id = ? AND id = ?"
+DELETE_SUMMARY = "DELETE FROM summaries WHERE group_id = ? AND id = ?"
+UNCITE_EPISODE = ("DELETE FROM fact_episodes WHERE episode_id = ? "
+                  "AND fact_row IN (SELECT id FROM facts WHERE group_id = ?)")
+
+# -- retention ------------------------------------------------------------------------------------
+# Versions no longer believed since before a time (params: group, before): search entries (none:
+# expired rows leave the full-text index), R*Tree boxes and provenance first, then the rows.
+PRUNE_FACTS = (
+    "DELETE FROM facts_rtree WHERE id IN (SELECT rowid FROM facts WHERE group_id = ? AND expired_at < ?)",
+    "DELETE FROM fact_episodes WHERE fact_row IN "
+    "(SELECT id FROM facts WHERE group_id = ? AND expired_at < ?)",
+)
+PRUNE_ROWS = (
+    "DELETE FROM facts WHERE group_id = ? AND expired_at < ?",
+    "DELETE FROM summaries WHERE group_id = ? AND expired_at < ?",
+)
+# Episodes told before a time whose text goes (params: group, before); then blanked, marked erased.
+OLD_EPISODE_TEXTS = ("DELETE FROM episodes_fts WHERE rowid IN (SELECT rowid FROM episodes "
+                     "WHERE group_id = ? AND reference_time < ? AND erased_at IS NULL)")
+ERASE_EPISODE_TEXTS = ("UPDATE episodes SET content = '', embedding = NULL, erased_at = ? "
+                       "WHERE group_id = ? AND reference_time < ? AND erased_at IS NULL RETURNING id")
+
+# -- making deleted bytes unrecoverable ------------------------------------------------------------
+FULL_TEXT_TABLES = ("facts_fts", "entities_fts", "episodes_fts")
+
+
+def merge_segments(fts: str) -> str:
+    """Rewrite a full-text index as one segment: deleted entries (kept as delete markers beside the
+    old segments until a merge) are gone. ``fts``: one of FULL_TEXT_TABLES."""
+    return f"INSERT INTO {fts}({fts}) VALUES ('optimize')"
+
+
+CHECKPOINT_TRUNCATE = "PRAGMA wal_checkpoint(TRUNCATE)"
+VACUUM = "VACUUM"
+FORGET_GROUP_NAME = "DELETE FROM groups WHERE name = ?"

@@ -30,7 +30,7 @@ from ..names import name_key, quoted_terms
 from ..time import to_micros
 from . import records, sql
 from .edge import MapErrors
-from .protocol import AssertionQuery, ChangeSet, FactQuery, RowQuery
+from .protocol import AssertionQuery, ChangeSet, Erasure, FactQuery, RowQuery
 from .records import SQLITE
 from .vector_index import VectorIndex
 
@@ -148,6 +148,7 @@ class SQLiteStore:
                     self._conn.execute(sql.JOURNAL_WAL)
                 self._conn.execute(sql.synchronous(synchronous))
                 self._conn.execute(sql.FOREIGN_KEYS)
+                self._conn.execute(sql.SECURE_DELETE)
                 self._conn.execute(sql.CACHE_SIZE)
                 self._conn.executescript(sql.SCHEMA)
                 self._migrate()
@@ -234,6 +235,20 @@ class SQLiteStore:
         rows = self._rows(sql.EPISODE_BY_SOURCE, (group_id, source_id))
         return records.episode(rows[0], SQLITE) if rows else None
 
+    @_edge
+    def episode_assertions(self, group_id: str, episode_id: str) -> list[Assertion]:
+        rows = self._rows(sql.EPISODE_ASSERTIONS, (group_id, episode_id))
+        return [records.assertion(r, SQLITE) for r in rows]
+
+    @_edge
+    def entity_assertions(self, group_id: str, entity_id: str) -> list[Assertion]:
+        rows = self._rows(sql.ENTITY_ASSERTIONS, (group_id, entity_id, group_id, entity_id))
+        return [records.assertion(r, SQLITE) for r in rows]
+
+    @_edge
+    def rows_citing(self, group_id: str, episode_id: str) -> list[Fact]:
+        return [records.fact(r, SQLITE) for r in self._rows(sql.ROWS_CITING, (episode_id, group_id))]
+
     # -- writes ------------------------------------------------------------------------------
     def _gid(self, group_id: str) -> int:
         if group_id not in self._gids:
@@ -250,6 +265,8 @@ class SQLiteStore:
         episodes and assertions; then fact rows expired, inserted, given provenance; embeddings
         last, since they may belong to rows inserted by this change set.
         """
+        for erasure in changes.erasures:
+            self._erase(erasure)
         for entity in changes.entities:
             self._upsert_entity(entity)
         for episode in changes.episodes:
@@ -269,6 +286,8 @@ class SQLiteStore:
         ):
             for item_id, vector in vectors.items():
                 self._set_embedding(kind, item_id, vector)
+        for group_id, episode_id, at in changes.episodes_retracted:
+            self._retract_episode(group_id, episode_id, at)
         self._write_summaries(changes.summaries, changes.summaries_ended)
         self._conn.executemany(sql.SET_SUMMARY_DUE, [(int(due), group_id, entity_id, int(due))
                                                      for group_id, entity_id, due in changes.summary_due])
@@ -305,6 +324,37 @@ class SQLiteStore:
         )
         (rowid,) = c.execute(sql.EPISODE_ROWID, (ep.id,)).fetchone()
         c.execute(sql.INSERT_EPISODE_TEXT, (rowid, ep.content))
+
+    def _retract_episode(self, group_id: str, episode_id: str, at: datetime) -> None:
+        """Mark a message withdrawn: search and context stop offering it (its row stays, for audit)."""
+        self._conn.execute(sql.RETRACT_EPISODE, (to_micros(at), group_id, episode_id))
+        self._staged.append((group_id, RecordKind.EPISODE, episode_id, None))
+
+    def _erase(self, e: Erasure) -> None:
+        """Delete the records of ``e`` with their search entries, boxes and provenance."""
+        c, g = self._conn, e.group_id
+        for row_id in e.rows:
+            for (rowid,) in c.execute(sql.FACT_ROWID, (g, row_id)).fetchall():
+                c.execute(sql.DELETE_FACT_TEXT, (rowid,))
+                c.execute(sql.DELETE_FACT_BOX, (rowid,))
+                c.execute(sql.DELETE_FACT_PROVENANCE, (row_id,))
+                c.execute(sql.DELETE_FACT, (rowid,))
+            self._staged.append((g, RecordKind.FACT, row_id, None))
+        for episode_id in e.uncited:
+            c.execute(sql.UNCITE_EPISODE, (episode_id, g))
+        c.executemany(sql.DELETE_ASSERTION, [(g, a) for a in e.assertions])
+        c.executemany(sql.DELETE_SUMMARY, [(g, s) for s in e.summaries])
+        for episode_id in e.episodes:
+            for (rowid,) in c.execute(sql.EPISODE_ROWID_IN_GROUP, (g, episode_id)).fetchall():
+                c.execute(sql.DELETE_EPISODE_TEXT, (rowid,))
+                c.execute(sql.DELETE_EPISODE, (rowid,))
+            self._staged.append((g, RecordKind.EPISODE, episode_id, None))
+        for entity_id in e.entities:
+            for (rowid,) in c.execute(sql.ENTITY_ROWID_IN_GROUP, (g, entity_id)).fetchall():
+                c.execute(sql.DELETE_ENTITY_NAMES, (rowid,))
+                c.execute(sql.DELETE_ENTITY_KEYS, (g, entity_id))
+                c.execute(sql.DELETE_ENTITY, (rowid,))
+            self._staged.append((g, RecordKind.ENTITY, entity_id, None))
 
     def _insert_assertion(self, a: Assertion) -> None:
         self._conn.execute(
@@ -554,9 +604,52 @@ class SQLiteStore:
             for statement in sql.FORGET_INDEXES:
                 c.execute(statement, (group_id,))
             removed = sum(c.execute(statement, (group_id,)).rowcount for statement in sql.FORGET_ROWS)
+            c.execute(sql.FORGET_GROUP_NAME, (group_id,))
             for key in [k for k in self._indexes if k[0] == group_id]:
                 del self._indexes[key]
+            self._gids.pop(group_id, None)
             return removed
 
-        return self.write(delete)
+        removed = self.write(delete)
+        self.scrub()
+        return removed
+
+    @_edge
+    def prune_history(self, group_id: str, before: datetime) -> int:
+        params = (group_id, to_micros(before))
+
+        def delete(_: SQLiteStore) -> int:
+            for statement in sql.PRUNE_FACTS:
+                self._conn.execute(statement, params)
+            return sum(self._conn.execute(statement, params).rowcount for statement in sql.PRUNE_ROWS)
+
+        removed = self.write(delete)
+        self.scrub()
+        return removed
+
+    @_edge
+    def erase_episode_texts(self, group_id: str, before: datetime, at: datetime) -> int:
+        def erase(_: SQLiteStore) -> int:
+            self._conn.execute(sql.OLD_EPISODE_TEXTS, (group_id, to_micros(before)))
+            ids = self._conn.execute(sql.ERASE_EPISODE_TEXTS,
+                                     (to_micros(at), group_id, to_micros(before))).fetchall()
+            self._staged += [(group_id, RecordKind.EPISODE, i, None) for (i,) in ids]
+            return len(ids)
+
+        erased = self.write(erase)
+        self.scrub()
+        return erased
+
+    @_edge
+    def scrub(self) -> None:
+        """Merge each full-text index into one segment (old segments keep deleted words), rebuild
+        the file without free pages (VACUUM) and empty the WAL, so deleted text is in neither file."""
+        if self.path == ":memory:":
+            return
+        with self._lock:
+            for fts in sql.FULL_TEXT_TABLES:
+                self._conn.execute(sql.merge_segments(fts))
+            self._conn.execute(sql.CHECKPOINT_TRUNCATE)
+            self._conn.execute(sql.VACUUM)
+            self._conn.execute(sql.CHECKPOINT_TRUNCATE)
 

@@ -1,0 +1,5 @@
+// Erase, step 3: assertions removed for good.
+// params: group_id, ids
+UNWIND $ids AS id
+MATCH (a:Assertion {group_id: $group_id, id: id})
+DETACH DELETE a

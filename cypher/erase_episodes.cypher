@@ -1,0 +1,5 @@
+// Erase, step 5: episodes removed for good (text, vector and full-text entry go with the node).
+// params: group_id, ids
+UNWIND $ids AS id
+MATCH (e:Episode {group_id: $group_id, id: id})
+DETACH DELETE e

@@ -1,0 +1,225 @@
+"""Un-learning: withdraw a message (``retract_episode``), erase a message or a person for good
+(``erase_episode``, ``erase_entity``) and drop old history (``prune``).
+
+- A *retraction* is a belief revision: a ``withdraw`` assertion per key the message spoke about
+  (:func:`rules.withdrawn` voids the message's statements), the keys derived again, rows never
+  edited. ``audit`` and ``as_of(known_at=before)`` still show what was believed before.
+- An *erasure* is physical removal for privacy law: the message, its statements, the fact versions
+  only it supported, what was derived from them (:data:`DERIVED`), and its id in the provenance of
+  the versions that stay; then the keys are derived again from what remains, and the store scrubs
+  its files (:meth:`Store.scrub`).
+
+Records derived from facts register in :data:`DERIVED` what they were derived from, so an erasure
+removes them too (entity summaries do; a new kind adds its own function).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+
+from .bundle import DEFAULT_GROUP, Core
+from .errors import NotFound, no_entity
+from .limits import checked_text
+from .model import Assertion, Entity, EpisodeRetraction, ErasureReport, Fact, PruneReport, RecordKind
+from .names import MAX_NAME_CHARS, check_group, clean_name
+from .rules import withdrawn
+from .stores.protocol import Erasure
+from .time import TimeLike
+from .writer import FactWriter
+
+# How many messages a full-text look-up for an entity's names reads (then checked word by word).
+NAMING_LOOKUP = 10_000
+
+
+@dataclass
+class Erased:
+    """What one erasure removes, as the derived kinds need to know it."""
+
+    erasure: Erasure
+    fact_ids: set[str] = field(default_factory=set)  # facts with a version removed
+    entity_ids: set[str] = field(default_factory=set)  # entities those versions were about
+
+
+def _summaries_of(w: FactWriter, erased: Erased) -> None:
+    """Summary versions stating a removed fact version, or of an erased entity."""
+    gone = set(erased.erasure.entities)
+    for entity_id in erased.entity_ids | gone:
+        for version in w.summaries(entity_id, all_versions=True):
+            if entity_id in gone or erased.fact_ids.intersection(version.fact_ids):
+                erased.erasure.summaries.append(version.id)
+
+
+# Functions adding to an erasure the derived records made from what it removes.
+DERIVED: list[Callable[[FactWriter, Erased], None]] = [_summaries_of]
+
+
+def register_derived(fn: Callable[[FactWriter, Erased], None]) -> None:
+    """Have erasures also remove the records ``fn`` finds derived from what they remove."""
+    if fn not in DERIVED:
+        DERIVED.append(fn)
+
+
+# -- retract ----------------------------------------------------------------------------------------
+def retract_episode(core: Core, episode_id: str, *, group_id: str = DEFAULT_GROUP) -> EpisodeRetraction:
+    """Withdraw everything the message ``episode_id`` told, as of now (see the module doc)."""
+    episode_id = checked_text(episode_id, "episode_id", MAX_NAME_CHARS)
+
+    def run(w: FactWriter) -> EpisodeRetraction:
+        episode = w.episode_record(episode_id)
+        told = w.episode_statements(episode_id)
+        if episode is None and not told:
+            raise NotFound(f"episode_id: no episode {episode_id!r} in group {w.group_id!r}")
+        pending = withdrawn(told)  # statements not withdrawn yet
+        already = not pending and (episode is None or episode.retracted_at is not None)
+        result = EpisodeRetraction(episode_id=episode_id, group_id=w.group_id, retracted_at=w.now,
+                                   already=already)
+        if result.already:
+            return result
+        expired: list[Fact] = []
+        added: list[Fact] = []
+        for subject, relation in _keys(w, pending):
+            plan = w.withdraw(subject, relation, episode_id)
+            expired += [r.model_copy(update={"expired_at": plan.at}) for r in plan.expire]
+            added += plan.insert
+        if episode is not None and episode.retracted_at is None:
+            w.mark_retracted(episode_id)
+        return result.model_copy(update={"expired": expired, "added": added})
+
+    return core.write(group_id, run)
+
+
+def _keys(w: FactWriter, statements: Iterable[Assertion]) -> list[tuple[Entity, str]]:
+    """The (subject, relation) keys ``statements`` are about, subjects that still exist."""
+    keys = dict.fromkeys((a.subject_id, a.relation) for a in statements)
+    subjects = {e.id: e for e in w.entities_by_id(list(dict.fromkeys(s for s, _ in keys)))}
+    return [(subjects[s], r) for s, r in keys if s in subjects]
+
+
+# -- erase ------------------------------------------------------------------------------------------
+def erase_episode(core: Core, episode_id: str, *, group_id: str = DEFAULT_GROUP) -> ErasureReport:
+    """Remove the message ``episode_id`` and every trace of it for good (see the module doc)."""
+    episode_id = checked_text(episode_id, "episode_id", MAX_NAME_CHARS)
+
+    def run(w: FactWriter) -> ErasureReport:
+        if w.episode_record(episode_id) is None and not w.episode_statements(episode_id):
+            raise NotFound(f"episode_id: no episode {episode_id!r} in group {w.group_id!r}")
+        return _erase(w, [episode_id], entity=None)
+
+    report = core.write(group_id, run)
+    core.store.scrub()
+    return report
+
+
+def erase_entity(
+    core: Core, name: str, *, group_id: str = DEFAULT_GROUP, include_episodes: bool = False
+) -> ErasureReport:
+    """Remove the entity ``name`` (its node, facts as subject or object, summaries, mentions in
+    other summaries) for good; report the messages that still name it, and erase those too with
+    ``include_episodes``."""
+    group_id = check_group(group_id)
+    name = clean_name(name, "name")
+    entity = core.find_entity(name, group_id)
+    if entity is None:
+        raise no_entity(name, group_id, "name")
+    naming = _naming_episodes(core, entity)
+
+    def run(w: FactWriter) -> ErasureReport:
+        found = w.existing(name)
+        if found is None or found.id != entity.id:
+            raise no_entity(name, w.group_id, "name")
+        cited = {a.episode_id for a in w.entity_statements(entity.id) if a.episode_id}
+        cited |= {e for f in w.versions_of_entity(entity.id) for e in f.episode_ids}
+        episodes = sorted((set(naming) | cited) - {None})
+        present = [e for e in episodes if w.episode_record(e) is not None]
+        return _erase(w, present if include_episodes else [], entity=entity, naming=present)
+
+    report = core.write(group_id, run)
+    core.store.scrub()
+    return report
+
+
+def _naming_episodes(core: Core, entity: Entity) -> list[str]:
+    """Messages of the group whose text names the entity (any of its names, as a whole word)."""
+    ids: dict[str, None] = {}
+    for spelling in (entity.name, *entity.aliases):
+        pattern = re.compile(rf"(?<!\w){re.escape(spelling)}(?!\w)", re.IGNORECASE)
+        found = core.store.text_search(entity.group_id, RecordKind.EPISODE, spelling, NAMING_LOOKUP)
+        hits = [i for i, _ in found]
+        for episode in core.store.episodes(entity.group_id, ids=hits) if hits else []:
+            if pattern.search(episode.content) or (episode.speaker or "").casefold() == spelling.casefold():
+                ids[episode.id] = None
+    return list(ids)
+
+
+def _erase(
+    w: FactWriter, episode_ids: list[str], *, entity: Entity | None, naming: list[str] | None = None
+) -> ErasureReport:
+    """Remove ``episode_ids`` (and ``entity``) in ``w``'s transaction, then derive the keys they
+    touched again from what remains."""
+    erasure = Erasure(group_id=w.group_id)
+    told: dict[str, Assertion] = {}
+    for episode_id in episode_ids:
+        told.update((a.id, a) for a in w.episode_statements(episode_id))
+        if w.episode_record(episode_id) is not None:
+            erasure.episodes.append(episode_id)
+    if entity is not None:
+        told.update((a.id, a) for a in w.entity_statements(entity.id))
+        erasure.entities.append(entity.id)
+    erasure.assertions = list(told)
+    gone = set(episode_ids)
+    rows: dict[str, Fact] = {}
+    for episode_id in episode_ids:
+        for row in w.rows_citing(episode_id):
+            if gone.issuperset(row.episode_ids):
+                rows[row.id] = row
+    if entity is not None:
+        rows.update((r.id, r) for r in w.versions_of_entity(entity.id))
+    erasure.rows = list(rows)
+    erasure.uncited = list(episode_ids)
+    erased = Erased(erasure, fact_ids={r.fact_id for r in rows.values()},
+                    entity_ids={i for r in rows.values() for i in (r.subject_id, r.object_id)})
+    mentioned = {i for a in told.values() for i in (a.subject_id, a.object_id) if i is not None}
+    erasure.entities += _orphans(w, mentioned - set(erasure.entities), set(told))
+    for derive in DERIVED:
+        derive(w, erased)
+    erasure.summaries = list(dict.fromkeys(erasure.summaries))
+    w.erase(erasure)
+    rederived: list[Fact] = []
+    for subject, relation in _keys(w, told.values()):
+        rederived += w.rederive(subject, relation).insert
+    # The entities the removed versions were about get their summaries made again.
+    w.touched.update(dict.fromkeys(erased.entity_ids - set(erasure.entities)))
+    names = [e.name for e in [entity] if e is not None]
+    return ErasureReport(
+        group_id=w.group_id, episodes=erasure.episodes, entities=names, assertions=len(erasure.assertions),
+        fact_versions=len(erasure.rows), summary_versions=len(erasure.summaries),
+        naming_episodes=[e for e in naming or [] if e not in gone], rederived=rederived,
+    )
+
+
+def _orphans(w: FactWriter, candidates: set[str], removed: set[str]) -> list[str]:
+    """The ``candidates`` no statement names once the assertions ``removed`` are gone: entities
+    only the erased messages spoke of (their names must go too)."""
+    return sorted(e for e in candidates if all(a.id in removed for a in w.entity_statements(e)))
+
+
+# -- retention --------------------------------------------------------------------------------------
+def prune(
+    core: Core, *, group_id: str = DEFAULT_GROUP, history_before: TimeLike | None = None,
+    episodes_before: TimeLike | None = None,
+) -> PruneReport:
+    """Drop transaction-time history older than ``history_before`` (versions no longer believed
+    since before it) and erase the text of messages told before ``episodes_before`` (the facts
+    they supported stay, citing a source marked erased)."""
+    group_id = check_group(group_id)
+    history = core.optional_time(history_before, "history_before")
+    episodes = core.optional_time(episodes_before, "episodes_before")
+    report = PruneReport(group_id=group_id, history_before=history, episodes_before=episodes)
+    if history is not None:
+        report = report.model_copy(update={"versions_removed": core.store.prune_history(group_id, history)})
+    if episodes is not None:
+        erased = core.store.erase_episode_texts(group_id, episodes, core.now())
+        report = report.model_copy(update={"episodes_erased": erased})
+    return report
