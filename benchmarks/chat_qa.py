@@ -34,13 +34,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from benchmarks.locomo_retrieval import rank_order
+
 DATA = Path(__file__).resolve().parent / "data"
 CHATS = DATA / "chats"
 QUESTIONS = DATA / "chat_questions.jsonl"
 KINDS = ("ever", "still", "before_after", "planning", "claims", "when", "how_long", "who")
 KS = (1, 3, 5)
-# The blend the issue asked to try beside the library's: relevance and importance, no recency.
-BLEND_WITHOUT_RECENCY = {"relevance": 1.0, "recency": 0.0, "importance": 0.5}
 
 
 @dataclass(frozen=True)
@@ -131,26 +131,20 @@ def ask_report(tg: Any, questions: Sequence[ChatQuestion]) -> dict[str, Any]:
 
 
 def retrieval_report(tg: Any, questions: Sequence[ChatQuestion], modes: Sequence[str]) -> dict[str, Any]:
-    """recall@k of each rank mode (and the blend without recency) over the same candidates."""
-    from queries.ranking import DEFAULT_HALF_LIFE_DAYS, ranked
-
+    """recall@k of each rank mode over the same candidates (those ``search(limit=5)`` reranks)."""
     message_of = episode_messages(tg, {q.group for q in questions})
-    systems = [*modes, "blend-no-recency"]
-    hits: dict[str, Counter[int]] = {s: Counter() for s in systems}
+    hits: dict[str, Counter[int]] = {m: Counter() for m in modes}
+    pool = max(30, 3 * max(KS))
     for q in questions:
-        pool = max(30, 3 * max(KS))  # what search(limit=k) reranks
         candidates = tg.search(q.question, limit=pool, pool=pool, group_id=q.group, kinds=("fact", "episode"),
                                rank="relevance")
-        for system in systems:
-            no_recency = system == "blend-no-recency"
-            rank, weights = ("blend", BLEND_WITHOUT_RECENCY) if no_recency else (system, None)
-            top = ranked(tg.core.store, q.group, candidates, rank=rank, now=tg.core.clock(),
-                         half_life_days=DEFAULT_HALF_LIFE_DAYS, limit=max(KS), weights=weights)
+        for mode in modes:
+            top = rank_order(tg.core.store, q.group, candidates, mode, tg.core.clock(), max(KS))
             found = [sources(h, message_of) for h in top]
             for k in KS:
-                hits[system][k] += any(s & q.evidence for s in found[:k])
+                hits[mode][k] += any(s & q.evidence for s in found[:k])
     n = max(1, len(questions))
-    return {s: {f"recall@{k}": round(hits[s][k] / n, 3) for k in KS} for s in systems}
+    return {m: {f"recall@{k}": round(hits[m][k] / n, 3) for k in KS} for m in modes}
 
 
 def run(

@@ -63,7 +63,7 @@ from temporal_graph.core.names import MAX_NAME_CHARS, check_group
 from temporal_graph.core.stores.protocol import FactQuery
 from temporal_graph.core.time import TimeLike
 
-from . import ranking
+from . import ranking, time_cues
 
 RRF_K = 60
 DEEPER = 3  # how much deeper than the fused depth each fact ranking reads, to survive the time filter
@@ -134,13 +134,16 @@ class _Fusion:
             self.scores[key] += weight / (RRF_K + rank)
             self.reasons[key].append(reason.format(rank=rank))
 
-    def hits(self, limit: int) -> list[SearchHit]:
-        order = sorted(
+    def order(self) -> list[tuple[str, str]]:
+        """Every (kind, id), best first."""
+        return sorted(
             self.scores,
             key=lambda k: (-round(self.scores[k], 12), -self.cosine.get(k, -1.0), _KIND_ORDER[k[0]], k[1]),
         )
+
+    def hits(self, limit: int) -> list[SearchHit]:
         out = []
-        for kind, item_id in order[:limit]:
+        for kind, item_id in self.order()[:limit]:
             record = self.records[(kind, item_id)]
             out.append(
                 SearchHit(
@@ -191,6 +194,8 @@ def search(
     asked = _read_query(core, query, group_id, methods)
     depth = pool or max(30, 3 * limit)
     fused = _score(_candidates(core, asked, group_id, kinds, None if include_history else moment, depth))
+    if RecordKind.EPISODE in kinds:
+        _add_time_cues(fused, query, depth)
     if rank == DEFAULT_RANK:
         return fused.hits(limit)
     return ranking.ranked(core.store, group_id, fused.hits(depth), rank=rank, now=moment,
@@ -321,6 +326,21 @@ def _rank_records(
     by_id = {r.id: r for r in load(group_id, ids=[*(i for i, _ in found), *sims])}
     out.ranked.append((_bm25(found, by_id, depth), 1.0))
     out.similar += _by_similarity(sims, by_id, depth)
+
+
+def _add_time_cues(fused: _Fusion, query: str, depth: int) -> None:
+    """One more ranking per time cue of the query (see :mod:`.time_cues`): the candidate messages
+    that say a time, for a question asking when; those in the period it names."""
+    periods = time_cues.named_periods(query)
+    when = time_cues.asks_time(query)
+    if not (when or periods):
+        return
+    messages = [fused.records[k] for k in fused.order() if k[0] == RecordKind.EPISODE][:depth]
+    if when:
+        fused.add((e, "says when #{rank}") for e in messages if time_cues.says_time(e.content))
+    if periods:
+        fused.add((e, f"in {periods[0]} #{{rank}}") for e in messages
+                  if time_cues.falls_in(periods, e.content, e.reference_time))
 
 
 def _specificity(near: int, total: int) -> float:

@@ -55,7 +55,7 @@ def test_the_chat_set_runs_from_the_ask_benchmark(capsys, monkeypatch, tmp_path)
     questions.write_text("\n".join(rows) + "\n", encoding="utf-8")
     monkeypatch.setattr(chat_qa, "CHATS", chats)
     monkeypatch.setattr(chat_qa, "QUESTIONS", questions)
-    assert ask_qa.main(["--set", "chats", "--rank", "relevance", "--json"]) == 0
+    assert ask_qa.main(["--set", "chats", "--rank", "relevance,blend-no-recency", "--json"]) == 0
     out = json.loads(capsys.readouterr().out)["chats"]
     assert out["n"] == 2 and sum(k["n"] for k in out["kinds"].values()) == 2
     assert set(out["retrieval"]) == {"relevance", "blend-no-recency"}
