@@ -339,7 +339,7 @@ def _add_time_cues(fused: _Fusion, query: str, depth: int) -> None:
     if when:
         fused.add((e, "says when #{rank}") for e in messages if time_cues.says_time(e.content))
     if periods:
-        fused.add((e, f"in {periods[0]} #{{rank}}") for e in messages
+        fused.add((e, f"placed {periods[0]} #{{rank}}") for e in messages
                   if time_cues.falls_in(periods, e.content, e.reference_time))
 
 

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
+
 import pytest
 
-from queries.time_cues import asks_time, says_time
+from queries.time_cues import asks_time, falls_in, says_time
 
 
 @pytest.mark.parametrize("question", [
@@ -52,3 +54,23 @@ def test_a_when_question_ranks_the_dated_message_first(tg):
     # A question that asks for something else gets no time cue.
     what = tg.search("What charity race did Melanie run?", group_id="mel", kinds=("episode",), limit=3)
     assert not any(r.startswith("says when") for h in what for r in h.reasons)
+
+
+def test_a_message_falls_in_the_period_its_phrases_name_or_when_it_was_told():
+    told = datetime(2022, 8, 2, tzinfo=UTC)  # a Tuesday: "last week" is 25-31 July
+    assert falls_in(["in July 2022"], "We got back from Rome last week!", told)
+    assert not falls_in(["in July 2022"], "I'd love to see Rome someday.", told)
+    assert falls_in(["in August"], "I'd love to see Rome someday.", told)  # told in August
+    assert falls_in(["during the summer"], "We got back from Rome last week!", told)
+
+
+@pytest.mark.slow  # loads the embedding model
+def test_a_question_naming_a_period_marks_the_messages_placed_in_it(tg):
+    for text, told in (("We got back from Rome last week, what a trip!", "2022-08-02"),
+                       ("I'd love to travel to Lisbon someday, travel is my passion.", "2022-05-10"),
+                       ("Maybe Oslo next year, I love to travel.", "2022-09-15")):
+        tg.add_episode(text, reference_time=told, speaker="Joanna", group_id="jo")
+    hits = tg.search("Where did Joanna travel to in July 2022?", group_id="jo", kinds=("episode",))
+    placed = [h.episode.content for h in hits
+              if h.episode is not None and any(r.startswith("placed in July 2022") for r in h.reasons)]
+    assert placed == ["We got back from Rome last week, what a trip!"]
