@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import re
 from datetime import datetime, timedelta
+from functools import lru_cache
 
 from temporal_graph.core.time import TimeSpan, find_time_expressions, resolve_time
 
@@ -30,6 +31,9 @@ _ASKS_TIME = re.compile(
     re.IGNORECASE,
 )
 _DAY = timedelta(days=1)
+# Messages never change, and the grammar costs about a millisecond a message: a search reads up to
+# 30 candidates, and the same messages come back from one question to the next.
+_CACHED = 8192
 
 
 def asks_time(query: str) -> bool:
@@ -37,6 +41,7 @@ def asks_time(query: str) -> bool:
     return bool(_ASKS_TIME.search(query))
 
 
+@lru_cache(maxsize=_CACHED)
 def says_time(text: str) -> bool:
     """True when ``text`` holds a time phrase the grammar resolves ("last Saturday", "in 2022")."""
     return bool(find_time_expressions(text))
@@ -47,12 +52,13 @@ def named_periods(query: str) -> list[str]:
     return [m.time_text for m in find_time_expressions(query) if m.time_text and not m.is_duration]
 
 
-def message_times(text: str, told: datetime) -> list[TimeSpan]:
+@lru_cache(maxsize=_CACHED)
+def message_times(text: str, told: datetime) -> tuple[TimeSpan, ...]:
     """When a message places what it tells: its time phrases resolved at ``told``, or the day it
     was told when it names no time."""
     spans = [resolve_time(m.time_text, told) for m in find_time_expressions(text) if m.time_text]
-    found = [s for s in spans if s is not None]
-    return found or [TimeSpan(start=told, end=told + _DAY, granularity="day")]
+    found = tuple(s for s in spans if s is not None)
+    return found or (TimeSpan(start=told, end=told + _DAY, granularity="day"),)
 
 
 def falls_in(periods: list[str], text: str, told: datetime) -> bool:
