@@ -15,7 +15,8 @@ LoCoMo gold data, from dial481/locomo-audit), its corrected evidence replaces th
 by conversation index, question index and question text.
 
 ``--rank`` ranks the engine's hits by each of the given modes (comma-separated, or ``all``:
-relevance, recency, importance, blend; see ``queries.ranking``), each a system of its own
+relevance, recency, importance, blend and ``blend-no-recency``, the blend with recency weighed 0;
+see ``queries.ranking``), each a system of its own
 (``engine`` is relevance, the others ``engine:<mode>``), on the one imported memory. Each mode
 reranks the same candidates ``search(rank=mode, limit=10)`` reranks (the fused top ``POOL``),
 read once per question.
@@ -280,9 +281,8 @@ def run(
     tg.reindex()  # the import embedded everything; this only proves nothing was left
     notes["embedding_seconds"] = round(time.perf_counter() - started, 1)
 
-    from queries.ranking import DEFAULT_HALF_LIFE_DAYS, ranked
-
     engines = {rank: Score() for rank in ("relevance", *ranks)}
+    now = tg.core.clock()
     bm25, embedding = Score(), Score()
     latencies: list[float] = []
     for conv in conversations:
@@ -304,8 +304,7 @@ def run(
                                        kinds=("fact", "episode"))
                 for rank, engine in engines.items():
                     if rank != "relevance":
-                        hits = ranked(tg.core.store, conv.group, candidates, rank=rank, now=tg.core.clock(),
-                                      half_life_days=DEFAULT_HALF_LIFE_DAYS, limit=max(KS))
+                        hits = rank_order(tg.core.store, conv.group, candidates, rank, now, max(KS))
                         engine.add(q.category, engine_sources(tg, conv.group, hits, episode_turn), q.evidence)
             bm25.add(q.category, [{conv.turns[i].dia_id} for i in keyword.top(q.text, max(KS))], q.evidence)
             embedding.add(
@@ -329,11 +328,25 @@ def _system(rank: str) -> str:
     return "engine" if rank == "relevance" else f"engine:{rank}"
 
 
+NO_RECENCY = "blend-no-recency"  # a system of the benchmarks, not a rank of the library
+
+
 def rank_modes(text: str) -> tuple[str, ...]:
+    """The ranks of ``text`` (comma-separated, or ``all``: every rank and the blend without recency)."""
     from queries.ranking import RANKS, check_rank
 
-    modes = RANKS if text == "all" else tuple(dict.fromkeys(m.strip() for m in text.split(",") if m.strip()))
-    return tuple(check_rank(m) for m in modes)
+    modes = (*RANKS, NO_RECENCY) if text == "all" else tuple(
+        dict.fromkeys(m.strip() for m in text.split(",") if m.strip()))
+    return tuple(m if m == NO_RECENCY else check_rank(m) for m in modes)
+
+
+def rank_order(store: Any, group: str, candidates: Any, mode: str, now: Any, limit: int) -> list[Any]:
+    """``candidates`` reranked by ``mode`` (a rank, or the blend without recency)."""
+    from queries.ranking import BLEND_WITHOUT_RECENCY, DEFAULT_HALF_LIFE_DAYS, ranked
+
+    rank, weights = ("blend", BLEND_WITHOUT_RECENCY) if mode == NO_RECENCY else (mode, None)
+    return ranked(store, group, candidates, rank=rank, now=now, half_life_days=DEFAULT_HALF_LIFE_DAYS,
+                  limit=limit, weights=weights)
 
 
 def main(argv: list[str] | None = None) -> int:

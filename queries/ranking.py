@@ -35,6 +35,8 @@ from temporal_graph.core.stores.protocol import Store
 # Relevance is what the query asks for; recency and importance are priors that reorder among
 # comparably relevant records, so each weighs half of it.
 BLEND_WEIGHTS = {"relevance": 1.0, "recency": 0.5, "importance": 0.5}
+# The blend without its recency part, compared with the ranks by the retrieval benchmarks.
+BLEND_WITHOUT_RECENCY = {"relevance": 1.0, "recency": 0.0, "importance": 0.5}
 _DAY_SECONDS = 86_400.0
 
 
@@ -76,9 +78,11 @@ def rerank(
     half_life_days: float = DEFAULT_HALF_LIFE_DAYS,
     newest_episode: Mapping[str, datetime] | None = None,
     limit: int | None = None,
+    weights: Mapping[str, float] | None = None,
 ) -> list[SearchHit]:
     """``hits`` (in relevance order) reordered by ``rank``; each hit's score becomes its score under
-    that rank, and its reasons say it. Pure: the provenance times come in ``newest_episode``."""
+    that rank, and its reasons say it. Pure: the provenance times come in ``newest_episode``.
+    ``weights``: the blend's weights (default ``BLEND_WEIGHTS``), e.g. to compare blends."""
     check_rank(rank)
     half_life_days = check_half_life(half_life_days)
     hits = list(hits)
@@ -100,8 +104,9 @@ def rerank(
             "recency": [recency(t, max(told), half_life_days) for t in told],
             "importance": [(w - 1) / 9 for w in weight],
         }
-        total = sum(BLEND_WEIGHTS.values())
-        scores = [sum(w * parts[k][i] for k, w in BLEND_WEIGHTS.items()) / total for i in range(len(hits))]
+        blend = weights or BLEND_WEIGHTS
+        total = sum(blend.values()) or 1.0
+        scores = [sum(w * parts[k][i] for k, w in blend.items()) / total for i in range(len(hits))]
         why = [
             f"blend {s:.2f} (relevance {parts['relevance'][i]:.2f}, recency {parts['recency'][i]:.2f}, "
             f"importance {weight[i]})"
@@ -140,8 +145,9 @@ def newest_provenance(store: Store, group_id: str, hits: Sequence[SearchHit]) ->
 
 def ranked(
     store: Store, group_id: str, hits: Sequence[SearchHit], *, rank: str, now: datetime,
-    half_life_days: float, limit: int,
+    half_life_days: float, limit: int, weights: Mapping[str, float] | None = None,
 ) -> list[SearchHit]:
     """:func:`rerank` with the provenance times read from ``store``."""
     newest = newest_provenance(store, group_id, hits) if rank in ("recency", "blend") else {}
-    return rerank(hits, rank=rank, now=now, half_life_days=half_life_days, newest_episode=newest, limit=limit)
+    return rerank(hits, rank=rank, now=now, half_life_days=half_life_days, newest_episode=newest, limit=limit,
+                  weights=weights)

@@ -65,7 +65,7 @@ from temporal_graph.core.names import MAX_NAME_CHARS, check_group
 from temporal_graph.core.stores.protocol import FactQuery
 from temporal_graph.core.time import TimeLike
 
-from . import ranking
+from . import ranking, time_cues
 
 RRF_K = 60
 # A hit only the embedding ranks (no keyword, no named entity behind it) is dropped below this
@@ -139,13 +139,16 @@ class _Fusion:
             self.scores[key] += weight / (RRF_K + rank)
             self.reasons[key].append(reason.format(rank=rank))
 
-    def hits(self, limit: int, floor: float = 0.0) -> list[SearchHit]:
-        order = sorted(
+    def order(self, floor: float = 0.0) -> list[tuple[str, str]]:
+        """Every (kind, id) not dropped by the relevance ``floor``, best first."""
+        return sorted(
             (k for k in self.scores if not self._below(k, floor)),
             key=lambda k: (-round(self.scores[k], 12), -self.cosine.get(k, -1.0), _KIND_ORDER[k[0]], k[1]),
         )
+
+    def hits(self, limit: int, floor: float = 0.0) -> list[SearchHit]:
         out = []
-        for kind, item_id in order[:limit]:
+        for kind, item_id in self.order(floor)[:limit]:
             record = self.records[(kind, item_id)]
             out.append(
                 SearchHit(
@@ -207,6 +210,8 @@ def search(
     depth = pool or max(30, 3 * limit)
     valid_time = None if include_history else moment
     fused = _score(_candidates(core, asked, group_id, kinds, valid_time, depth))
+    if RecordKind.EPISODE in kinds:
+        _add_time_cues(fused, query, depth, relevance_floor)
     hits = _with_claims(core, group_id, fused.hits(depth, relevance_floor), claims, valid_time)
     if rank == DEFAULT_RANK:
         return hits[:limit]
@@ -347,6 +352,22 @@ def _rank_records(
     by_id = {r.id: r for r in load(group_id, ids=[*(i for i, _ in found), *sims])}
     out.ranked.append((_bm25(found, by_id, depth), 1.0))
     out.similar += _by_similarity(sims, by_id, depth)
+
+
+def _add_time_cues(fused: _Fusion, query: str, depth: int, floor: float) -> None:
+    """One more ranking per time cue of the query (see :mod:`.time_cues`): the candidate messages
+    that say a time, for a question asking when; those in the period it names. Only messages above
+    the relevance ``floor`` are cued (a cue must not lift an off-topic message over it)."""
+    periods = time_cues.named_periods(query)
+    when = time_cues.asks_time(query)
+    if not (when or periods):
+        return
+    messages = [fused.records[k] for k in fused.order(floor) if k[0] == RecordKind.EPISODE][:depth]
+    if when:
+        fused.add((e, "says when #{rank}") for e in messages if time_cues.says_time(e.content))
+    if periods:
+        fused.add((e, f"placed {periods[0]} #{{rank}}") for e in messages
+                  if time_cues.falls_in(periods, e.content, e.reference_time))
 
 
 def _specificity(near: int, total: int) -> float:

@@ -59,7 +59,8 @@ def test_question_templates_read_naturally():
 
 
 def test_json_output_has_the_documented_shape(hyte_dir, capsys):
-    assert ask_qa.main(["--data", str(hyte_dir), "--labels", str(hyte_dir / "labels.json"), "--json"]) == 0
+    argv = ["--set", "yago", "--data", str(hyte_dir), "--labels", str(hyte_dir / "labels.json"), "--json"]
+    assert ask_qa.main(argv) == 0
     out = json.loads(capsys.readouterr().out)
     assert set(out) == {"families", "median_ask_ms"}
     assert all(set(s) == {"n", "engine", "baseline"} for s in out["families"].values())

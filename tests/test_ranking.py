@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from queries.ranking import BLEND_WEIGHTS, RANKS, rerank
+from queries.ranking import BLEND_WEIGHTS, BLEND_WITHOUT_RECENCY, RANKS, rerank
 from temporal_graph import TemporalGraph
 from temporal_graph.core.model import DEFAULT_IMPORTANCE, Fact, SearchHit
 from temporal_graph.core.ontology import Ontology
@@ -207,3 +207,14 @@ def test_the_ranking_example_in_the_readme():
     assert scope["by_importance"][0].text == "Alice married Bob"
     assert scope["by_recency"][0].text == "Alice likes pancakes"
     assert scope["blended"]
+
+
+def test_a_blend_without_recency_ignores_when_a_fact_was_told():
+    hits = [
+        _hit("newer", score=0.03, told=NOW - timedelta(days=1), importance=3),
+        _hit("older", score=0.029, told=NOW - timedelta(days=400), importance=8),
+        _hit("other", score=0.01, told=NOW - timedelta(days=200), importance=5),
+    ]
+    no_recency = rerank(hits, rank="blend", now=NOW, half_life_days=7, weights=BLEND_WITHOUT_RECENCY)
+    assert _texts(no_recency)[:2] == ["older", "newer"]  # importance decides between near-equal relevance
+    assert _texts(rerank(hits, rank="blend", now=NOW, half_life_days=7))[:2] == ["newer", "older"]
