@@ -254,12 +254,10 @@ class SQLiteStore:
             self._upsert_entity(entity)
         for episode in changes.episodes:
             self._insert_episode(episode)
-        for assertion in changes.assertions:
-            self._insert_assertion(assertion)
+        self._insert_assertions(changes.assertions)
         for row_id, expired_at in changes.expire:
             self._expire_row(row_id, expired_at)
-        for fact in changes.insert:
-            self._insert_row(fact)
+        self._insert_rows(changes.insert)
         for row_id, episode_ids in changes.provenance.items():
             self._add_provenance(row_id, episode_ids)
         for kind, vectors in (
@@ -306,12 +304,12 @@ class SQLiteStore:
         (rowid,) = c.execute(sql.EPISODE_ROWID, (ep.id,)).fetchone()
         c.execute(sql.INSERT_EPISODE_TEXT, (rowid, ep.content))
 
-    def _insert_assertion(self, a: Assertion) -> None:
-        self._conn.execute(
+    def _insert_assertions(self, assertions: Sequence[Assertion]) -> None:
+        self._conn.executemany(
             sql.INSERT_ASSERTION,
-            (a.id, a.group_id, a.subject_id, a.relation, a.object_id, a.kind, _us(a.at),
-             _us(a.until), to_micros(a.created_at), a.seq, a.episode_id, a.text, a.confidence,
-             a.importance, json.dumps(a.attributes)),
+            [(a.id, a.group_id, a.subject_id, a.relation, a.object_id, a.kind, _us(a.at),
+              _us(a.until), to_micros(a.created_at), a.seq, a.episode_id, a.text, a.confidence,
+              a.importance, json.dumps(a.attributes)) for a in assertions],
         )
 
     def _expire_row(self, row_id: str, expired_at: datetime) -> None:
@@ -329,15 +327,20 @@ class SQLiteStore:
         c.execute(sql.DELETE_FACT_TEXT, (rowid,))
         self._staged.append((group_id, RecordKind.FACT, row_id, None))
 
-    def _insert_row(self, f: Fact) -> None:
-        cur = self._conn.execute(
+    def _insert_rows(self, facts: Sequence[Fact]) -> None:
+        """New current rows, their text searchable, their episodes in order: one statement each
+        for the whole change set (a bulk load inserts thousands)."""
+        if not facts:
+            return
+        c = self._conn
+        c.executemany(
             sql.INSERT_FACT,
-            (f.id, f.fact_id, f.group_id, f.subject_id, f.relation, f.object_id, f.text,
-             _us(f.valid_at), _us(f.invalid_at), to_micros(f.created_at), _us(f.expired_at),
-             f.confidence, f.importance, json.dumps(f.attributes)),
+            [(f.id, f.fact_id, f.group_id, f.subject_id, f.relation, f.object_id, f.text,
+              _us(f.valid_at), _us(f.invalid_at), to_micros(f.created_at), _us(f.expired_at),
+              f.confidence, f.importance, json.dumps(f.attributes)) for f in facts],
         )
-        self._conn.execute(sql.INSERT_FACT_TEXT, (cur.lastrowid, f.text))
-        self._add_provenance(f.id, f.episode_ids, start=0)
+        c.executemany(sql.INSERT_FACT_TEXT_OF, [(f.id,) for f in facts])
+        c.executemany(sql.ADD_PROVENANCE, [(f.id, i, e) for f in facts for i, e in enumerate(f.episode_ids)])
 
     def _set_embedding(self, kind: str, item_id: str, vector: Sequence[float]) -> None:
         """Store a vector; it reaches the loaded vector index when the transaction commits."""
