@@ -11,11 +11,12 @@ from __future__ import annotations
 
 import time
 import unicodedata
-from collections.abc import Iterator, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from collections.abc import Iterable, Iterator, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 
 from temporal_graph.core import Core
+from temporal_graph.core.embeddings import encode_texts
 from temporal_graph.core.errors import ImportFormatError, InvalidInput
 from temporal_graph.core.extraction import Extraction, Extractor
 from temporal_graph.core.model import Episode, ImportLineError, ImportReport, IngestResult
@@ -153,7 +154,8 @@ def import_file(
     # With an LLM, extraction runs in parallel, as many requests in flight as the client allows.
     workers = None if core.llm is None else getattr(core.llm, "concurrency", LLM_WORKERS)
 
-    label = "importing + embedding" if (core.embed if embed is None else embed) else "importing"
+    embedding = core.embed if embed is None else embed
+    label = "importing + embedding" if embedding else "importing"
     with progress_bar(progress, label, report.episodes_read) as advance:
         for group, episodes in prepared.items():
             if episodes:
@@ -162,8 +164,10 @@ def import_file(
             todo = [e for e in episodes if e.id not in done]
             report.episodes_skipped += len(episodes) - len(todo)
             advance(len(episodes) - len(todo))
-            for batch, extractions in _extract_all(extractor, workers, todo, episodes, batch_size):
-                results = _apply_batch(core, resolver, group, batch, extractions, replay, embed, summaries)
+            runs = _extract_all(extractor, workers, todo, episodes, batch_size)
+            for batch, extractions, encoded in _encoded_ahead(core, embedding, runs):
+                results = _apply_batch(core, resolver, group, batch, extractions, replay, embed, summaries,
+                                       encoded)
                 for result in results:
                     _count(report, result)
                 advance(len(batch))
@@ -217,10 +221,45 @@ def _extract_all(
         pool.shutdown(wait=True, cancel_futures=True)
 
 
+Extractions = list[tuple[Extraction, list[str]]]  # per episode of a run: its extraction and notes
+Vectors = dict[str, list[float]]  # by text
+
+
+def _encoded_ahead(
+    core: Core, embedding: bool, runs: Iterable[tuple[Sequence[Episode], Extractions]]
+) -> Iterator[tuple[Sequence[Episode], Extractions, Vectors]]:
+    """Each run with the vectors of what writing it will embed, encoded in a thread while the run
+    before it is written (the model runs outside the GIL). The vectors still commit with their rows:
+    they are only handed to the run's own write. A run whose successor fails to extract is still
+    handed over before the error, so no finished work is lost."""
+    if not embedding:
+        yield from ((batch, extractions, {}) for batch, extractions in runs)
+        return
+    with ThreadPoolExecutor(max_workers=1) as encoder:
+        ahead: tuple[Sequence[Episode], Extractions, Future[Vectors]] | None = None
+        pending = iter(runs)
+        while True:
+            try:
+                batch, extractions = next(pending)
+            except StopIteration:
+                break
+            except BaseException:
+                if ahead is not None:
+                    yield ahead[0], ahead[1], ahead[2].result()
+                raise
+            texts = list(expected_texts(batch, [x for x, _ in extractions]))
+            job = encoder.submit(encode_texts, core.embedder, texts)
+            if ahead is not None:
+                yield ahead[0], ahead[1], ahead[2].result()
+            ahead = (batch, extractions, job)
+        if ahead is not None:
+            yield ahead[0], ahead[1], ahead[2].result()
+
+
 def _apply_batch(
     core: Core, resolver: EntityResolver, group: str, batch: Sequence[Episode],
     extractions: Sequence[tuple[Extraction, list[str]]],
-    replay: bool, embed: bool | None, summaries: bool | None,
+    replay: bool, embed: bool | None, summaries: bool | None, encoded: Vectors,
 ) -> list[IngestResult]:
     resolver.prefetch(new_names(core, group, [x for x, _ in extractions]))
 
@@ -233,7 +272,7 @@ def _apply_batch(
         return results
 
     return core.write(group, run, embed=embed, summaries=summaries,
-                      texts=expected_texts(batch, [x for x, _ in extractions]))
+                      texts=expected_texts(batch, [x for x, _ in extractions]), encoded=encoded)
 
 
 def _count(report: ImportReport, result: IngestResult) -> None:

@@ -297,7 +297,8 @@ def test_reindex_rebuilds_the_vectors_and_summaries_an_older_version_left_out(cl
 
 # -- the model never runs while the write lock is held --------------------------------------------------
 class WatchingEmbedder(HashEmbedder):
-    """Counts the texts encoded while the store has a transaction open (holding the write lock)."""
+    """Counts the texts a write encodes inside its own transaction (holding the write lock). An
+    import encodes its next batch in another thread meanwhile: that never holds the lock up."""
 
     def __init__(self) -> None:
         super().__init__()
@@ -305,7 +306,8 @@ class WatchingEmbedder(HashEmbedder):
         self.inside = 0
 
     def encode(self, texts: Sequence[str]) -> list[list[float]]:
-        if self.store is not None and self.store._conn._conn.in_transaction:  # noqa: SLF001
+        store = self.store
+        if store is not None and store._conn._conn.in_transaction and store._lock._is_owned():  # noqa: SLF001
             self.inside += len(texts)
         return super().encode(texts)
 

@@ -55,3 +55,48 @@ def test_reindex_makes_an_unembedded_import_searchable_and_is_idempotent(tmp_pat
         assert tg.reindex() == 0
         hits = tg.search("Which city is home?", group_id="demo", kinds=("episode",))
         assert any(r.startswith("embedding") for h in hits for r in h.reasons)
+
+
+class HashEmbedder:
+    """Fast stand-in vectors (one per text, deterministic), noting which threads encode."""
+
+    dimensions = 16
+
+    def __init__(self, real) -> None:
+        self.tokenizer = real.tokenizer
+        self.threads: set[str] = set()
+
+    def encode(self, texts):
+        import hashlib
+        import threading
+
+        self.threads.add(threading.current_thread().name)
+        out = []
+        for text in texts:
+            digest = hashlib.sha256(text.encode()).digest()[: self.dimensions]
+            out.append([b - 127.5 for b in digest])
+        return out
+
+
+def test_an_import_encoding_ahead_stores_each_record_with_its_own_vector(tmp_path) -> None:
+    """Batches are encoded in a thread while the previous one is written: every record still gets
+    the vector of its own text, in the write that adds it (nothing is left for reindex)."""
+    from ingestion.ingest import Ingestion
+    from temporal_graph.core.embeddings import default_embedder, item_text
+    from temporal_graph.core.stores.protocol import FactQuery
+
+    embedder = HashEmbedder(default_embedder())
+    with TemporalGraph.open(tmp_path / "m.db", embedder=embedder) as tg:
+        report = Ingestion(tg.core).import_file(SAMPLE, progress=False, batch_size=2)
+        assert report.episodes_imported > 4 and report.facts_added > 0
+        assert any(name != "MainThread" for name in embedder.threads)  # encoded ahead, off the writer
+        assert tg.reindex() == 0
+        store = tg.core.store
+        records = [("episode", e) for e in store.episodes("demo")]
+        records += [("entity", e) for e in store.entities("demo")]
+        records += [("fact", f) for f in store.facts(FactQuery("demo")) if f.expired_at is None]
+        assert len(records) > 10
+        for kind, record in records:
+            vector = embedder.encode([item_text(record)])[0]
+            same = [i for i, score in store.vector_search("demo", kind, vector, 5) if score > 0.999]
+            assert record.id in same, (kind, item_text(record))  # (records of one text share a vector)

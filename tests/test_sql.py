@@ -162,3 +162,20 @@ def test_the_as_of_plan_counts_what_a_scan_of_every_row_counts(tmp_path: Path) -
     assert checked > 0
     tg.close()
 
+
+
+def test_reads_by_id_seek_the_ids_never_the_whole_group() -> None:
+    """Search reads its candidates by id: each id is one index seek, whatever the size of the group
+    (on the group's index SQLite would walk every episode of a 100k-message memory per search)."""
+    conn = sqlite3.connect(":memory:")
+    conn.executescript(sql.SCHEMA)
+    for table, column, declaration in sql.ADDED_COLUMNS:
+        conn.execute(sql.add_column(table, column, declaration))
+    ids = [f"id{i}" for i in range(90)]  # search reads about this many (SQLite's choice depends on it)
+    reads = [(sql.by_ids(table, len(ids)), ["g", *ids]) for table in ("episodes", "entities")]
+    now = datetime(2024, 1, 1, tzinfo=UTC)
+    for query in (FactQuery("g", ids=ids), FactQuery("g", ids=ids, valid_time=now)):
+        reads += [sql.select_facts(part, None) for part in sql.fact_plan(query, lambda group: 1)]
+    for text, params in reads:
+        top = [r[3] for r in conn.execute(f"EXPLAIN QUERY PLAN {text}", params) if r[1] == 0]
+        assert re.search(r"^SEARCH \w+ USING INDEX .*\bid=\?", top[0]), (text, top)

@@ -80,16 +80,26 @@ def add_facts(
 
     def load(w: FactWriter, batch: list[list[_Pending]]) -> None:
         seen = 0
-        for items in batch:
-            first = items[0].fact
-            subject = w.entity(first.subject, type=types[name_key(first.subject)], what="subject")
-            created.update(e.id for e in w.entities_created[seen:])
-            seen = len(w.entities_created)
-            starts = [_start(p, w.entity(p.fact.object, type=types[name_key(p.fact.object)], what="object"))
-                      for p in items]
-            rows, refused = w.start_many(subject, first.relation, starts, fresh=subject.id in created)
-            report.rows_written += len(rows)
-            report.errors += [BulkError(index=i, reason=reason) for i, reason in refused]
+        # A load only adds entities, never renames one: a name resolved once in this transaction
+        # stays resolved (cities and clubs recur across thousands of keys).
+        resolved: dict[str, Entity] = {}
+
+        def entity(name: str, what: str) -> Entity:
+            found = resolved.get(name)
+            if found is None:
+                found = resolved[name] = w.entity(name, type=types[name_key(name)], what=what)
+            return found
+
+        with w.rows_together():
+            for items in batch:
+                first = items[0].fact
+                subject = entity(first.subject, "subject")
+                created.update(e.id for e in w.entities_created[seen:])
+                seen = len(w.entities_created)
+                starts = [_start(p, entity(p.fact.object, "object")) for p in items]
+                rows, refused = w.start_many(subject, first.relation, starts, fresh=subject.id in created)
+                report.rows_written += len(rows)
+                report.errors += [BulkError(index=i, reason=reason) for i, reason in refused]
         report.entities_created += len(w.entities_created)
 
     with progress_bar(progress, "loading facts", report.items - len(report.errors)) as advance:

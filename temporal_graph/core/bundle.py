@@ -113,6 +113,7 @@ class Core:
     def write(
         self, group_id: str, fn: Callable[[FactWriter], T], *, embed: bool | None = None,
         summaries: bool | None = None, texts: Iterable[str] = (),
+        encoded: Mapping[str, Sequence[float]] | None = None,
     ) -> T:
         """Run ``fn`` with a writer in one transaction of the store, at one transaction time, and
         keep what is derived from its rows in that same transaction: the vectors of what it added
@@ -122,11 +123,14 @@ class Core:
 
         ``texts``: what the write is expected to embed (fact texts, names, episodes), encoded in
         one batch before the transaction opens, so the model does not run while the write lock is
-        held; whatever else it adds is encoded inside the transaction."""
+        held; whatever else it adds is encoded inside the transaction. ``encoded``: vectors by text
+        already computed (an import encodes its next batch while this one is written)."""
         check_group(group_id)
         embedding = self.embed if embed is None else embed
         summarize = self.summarizer if (self.summaries if summaries is None else summaries) else None
-        ready = encode_texts(self.embedder, texts) if embedding else {}
+        ready: dict[str, Sequence[float]] = dict(encoded or {}) if embedding else {}
+        if embedding:
+            ready.update(encode_texts(self.embedder, (t for t in texts if t not in ready)))
         writers: list[FactWriter] = []
 
         def run(tx: Any) -> T:

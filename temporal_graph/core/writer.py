@@ -13,7 +13,8 @@ stretch-wise writes to.
 from __future__ import annotations
 
 import uuid
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -112,6 +113,8 @@ class FactWriter:
     summaries_written: int = 0  # summary versions written or ended by this write
     # Derive each key's whole timeline from all its assertions (the reference; slower with history).
     full_derivation: bool = False
+    # Row changes held back by :meth:`rows_together`, applied as one change set when it ends.
+    _held: ChangeSet | None = None
 
     # -- reading inside the transaction ----------------------------------------------------------
     def existing(self, name: str) -> Entity | None:
@@ -471,15 +474,34 @@ class FactWriter:
         self._rows.update((row.id, row) for row in plan.insert)
         for row in (*plan.expire, *plan.insert):
             self.touched.update({row.subject_id: None, row.object_id: None})
-        self._tx.apply(
-            ChangeSet(
-                assertions=list(new),
-                expire=[(r.id, tx_time) for r in plan.expire],
-                insert=plan.insert,
-                provenance=plan.provenance,
-            )
-        )
+        changes = ChangeSet(assertions=list(new), expire=[(r.id, tx_time) for r in plan.expire],
+                            insert=plan.insert, provenance=plan.provenance)
+        held = self._held
+        if held is None:
+            self._tx.apply(changes)
+        else:
+            held.assertions += changes.assertions
+            held.expire += changes.expire
+            held.insert += changes.insert
+            held.provenance.update(changes.provenance)
         return plan
+
+    @contextmanager
+    def rows_together(self) -> Iterator[None]:
+        """Hold back the row changes of the keys written inside, and apply them as one change set
+        at the end (one statement per kind of change instead of several per key). Only for writes
+        that never read back a key they wrote inside (a bulk load writes each key once)."""
+        if self._held is not None:
+            yield
+            return
+        self._held = ChangeSet()
+        try:
+            yield
+            held = self._held
+        finally:
+            self._held = None
+        if held:
+            self._tx.apply(held)
 
     def _name_of(self, entity_id: str) -> str:
         if entity_id in self._seen:

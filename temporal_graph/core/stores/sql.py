@@ -234,7 +234,9 @@ def fact_plan(query: FactQuery, group_number: Callable[[str], int]) -> list[Part
     intervals, so the tree prunes them well; open-ended boxes would defeat it, which is why
     current rows are not in it.
     """
-    filters: list[Query] = [("f.group_id = ?", [query.group_id])]
+    # By ids: "+group_id" keeps SQLite on the ids' unique index instead of scanning the group.
+    group = "+f.group_id = ?" if query.ids is not None else "f.group_id = ?"
+    filters: list[Query] = [(group, [query.group_id])]
     if query.ids is not None:
         ids = list(query.ids)
         filters.append((f"f.id IN ({','.join('?' * len(ids))})" if ids else "0", ids))
@@ -387,7 +389,8 @@ ADD_GROUP = "INSERT OR IGNORE INTO groups (name) VALUES (?)"
 
 def by_ids(table: str, count: int) -> str:
     """The rows of ``table`` (entities, episodes) of a group with one of ``count`` ids."""
-    return f"SELECT * FROM {table} WHERE group_id = ? AND id IN ({','.join('?' * count)})"
+    # "+group_id": look the ids up by primary key; on the group's index SQLite would scan the group.
+    return f"SELECT * FROM {table} WHERE +group_id = ? AND id IN ({','.join('?' * count)})"
 
 
 # -- search --------------------------------------------------------------------------------------
@@ -480,7 +483,7 @@ INSERT_FACT = (
     "valid_at, invalid_at, created_at, expired_at, confidence, importance, attributes) "
     "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
 )
-INSERT_FACT_TEXT = "INSERT INTO facts_fts (rowid, text) VALUES (?, ?)"
+INSERT_FACT_TEXT_OF = "INSERT INTO facts_fts (rowid, text) SELECT rowid, text FROM facts WHERE id = ?"
 NEXT_PROVENANCE_SEQ = "SELECT coalesce(max(seq), -1) + 1 FROM fact_episodes WHERE fact_row = ?"
 ADD_PROVENANCE = "INSERT OR IGNORE INTO fact_episodes (fact_row, seq, episode_id) VALUES (?, ?, ?)"
 

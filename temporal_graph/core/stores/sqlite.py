@@ -271,12 +271,10 @@ class SQLiteStore:
             self._upsert_entity(entity)
         for episode in changes.episodes:
             self._insert_episode(episode)
-        for assertion in changes.assertions:
-            self._insert_assertion(assertion)
+        self._insert_assertions(changes.assertions)
         for row_id, expired_at in changes.expire:
             self._expire_row(row_id, expired_at)
-        for fact in changes.insert:
-            self._insert_row(fact)
+        self._insert_rows(changes.insert)
         for row_id, episode_ids in changes.provenance.items():
             self._add_provenance(row_id, episode_ids)
         for kind, vectors in (
@@ -356,12 +354,12 @@ class SQLiteStore:
                 c.execute(sql.DELETE_ENTITY, (rowid,))
             self._staged.append((g, RecordKind.ENTITY, entity_id, None))
 
-    def _insert_assertion(self, a: Assertion) -> None:
-        self._conn.execute(
+    def _insert_assertions(self, assertions: Sequence[Assertion]) -> None:
+        self._conn.executemany(
             sql.INSERT_ASSERTION,
-            (a.id, a.group_id, a.subject_id, a.relation, a.object_id, a.kind, _us(a.at),
-             _us(a.until), to_micros(a.created_at), a.seq, a.episode_id, a.text, a.confidence,
-             a.importance, json.dumps(a.attributes)),
+            [(a.id, a.group_id, a.subject_id, a.relation, a.object_id, a.kind, _us(a.at),
+              _us(a.until), to_micros(a.created_at), a.seq, a.episode_id, a.text, a.confidence,
+              a.importance, json.dumps(a.attributes)) for a in assertions],
         )
 
     def _expire_row(self, row_id: str, expired_at: datetime) -> None:
@@ -379,24 +377,28 @@ class SQLiteStore:
         c.execute(sql.DELETE_FACT_TEXT, (rowid,))
         self._staged.append((group_id, RecordKind.FACT, row_id, None))
 
-    def _insert_row(self, f: Fact) -> None:
-        """A new row; one that arrives already expired (a copied version) goes where expiring puts
-        rows: into the R*Tree of expired versions, not into full-text search."""
-        cur = self._conn.execute(
+    def _insert_rows(self, facts: Sequence[Fact]) -> None:
+        """New rows, their text searchable, their episodes in order: one statement each for the
+        whole change set (a bulk load inserts thousands). A row that arrives already expired (a
+        copied version) goes where expiring puts rows: into the R*Tree of expired versions, not
+        into full-text search."""
+        if not facts:
+            return
+        c = self._conn
+        c.executemany(
             sql.INSERT_FACT,
-            (f.id, f.fact_id, f.group_id, f.subject_id, f.relation, f.object_id, f.text,
-             _us(f.valid_at), _us(f.invalid_at), to_micros(f.created_at), _us(f.expired_at),
-             f.confidence, f.importance, json.dumps(f.attributes)),
+            [(f.id, f.fact_id, f.group_id, f.subject_id, f.relation, f.object_id, f.text,
+              _us(f.valid_at), _us(f.invalid_at), to_micros(f.created_at), _us(f.expired_at),
+              f.confidence, f.importance, json.dumps(f.attributes)) for f in facts],
         )
-        rowid = cur.lastrowid
-        assert rowid is not None
-        if f.expired_at is None:
-            self._conn.execute(sql.INSERT_FACT_TEXT, (rowid, f.text))
-        else:
-            self._conn.execute(sql.INSERT_EXPIRED_BOX, sql.expired_box(
-                rowid, self._gid(f.group_id), to_micros(f.created_at), to_micros(f.expired_at),
-                _us(f.valid_at), _us(f.invalid_at)))
-        self._add_provenance(f.id, f.episode_ids, start=0)
+        c.executemany(sql.INSERT_FACT_TEXT_OF, [(f.id,) for f in facts if f.expired_at is None])
+        for f in facts:
+            if f.expired_at is not None:
+                (rowid,) = c.execute(sql.FACT_ROWID, (f.group_id, f.id)).fetchone()
+                c.execute(sql.INSERT_EXPIRED_BOX, sql.expired_box(
+                    rowid, self._gid(f.group_id), to_micros(f.created_at), to_micros(f.expired_at),
+                    _us(f.valid_at), _us(f.invalid_at)))
+        c.executemany(sql.ADD_PROVENANCE, [(f.id, i, e) for f in facts for i, e in enumerate(f.episode_ids)])
 
     def _set_embedding(self, kind: str, item_id: str, vector: Sequence[float]) -> None:
         """Store a vector; it reaches the loaded vector index when the transaction commits."""
