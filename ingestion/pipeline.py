@@ -23,6 +23,7 @@ from temporal_graph.core.rules import claimant
 from temporal_graph.core.time import TimeLike, resolve_time
 from temporal_graph.core.writer import FactWriter, episode_id_for
 
+from .masking import Masked, mask_text, without_masked_names
 from .resolution import EntityResolver
 
 log = logging.getLogger(__name__)
@@ -78,13 +79,19 @@ def checked_content(content: object, limit: int) -> str:
     return unicodedata.normalize("NFC", content)
 
 
+def mask_message(core: Core, content: object) -> Masked:
+    """A message as the memory keeps it: checked (text, size, valid Unicode), NFC, then masked by
+    the memory's policy (``core.mask``), before anything stores, embeds or sends it."""
+    return mask_text(checked_content(content, core.max_message_chars), core.mask)
+
+
 def extract(
     extractor: Extractor, episode: Episode, context: Sequence[Episode] = ()
 ) -> tuple[Extraction, list[str]]:
     """Run the extractor; an answer that does not validate keeps the episode with no facts and says
     why. An unreachable endpoint is not caught: the import stops and a re-run resumes there."""
     try:
-        return extractor.extract(episode, context), []
+        return without_masked_names(extractor.extract(episode, context))
     except LLMOutputError as exc:
         log.warning("extraction failed for episode %s: %s", episode.id, exc)
         return Extraction(), [f"extraction failed: {exc}"]
