@@ -128,8 +128,8 @@ _NOT_PASSWORDS = frozenset("""
 """.split())
 _QUOTES_OPEN, _QUOTES_CLOSE = "\"'`\u201c\u2018\u300c", "\"'`\u201d\u2019\u300d"
 _IS = r"(?:\s+(?:is|was)\s*[:\uff1a]?|\s*[:=\uff1a])\s*"  # "is", "was", ":", "="
-_PASSWORD = re.compile(
-    rf"(?i)\b(?:password|passwd|passphrase|passcode|pwd|pw)\b{_IS}"
+_PASSWORD = re.compile(  # a quoted value may follow the word directly: password "correct horse"
+    rf"(?i)\b(?:password|passwd|passphrase|passcode|pwd|pw)\b(?:{_IS}|\s+(?=[{_QUOTES_OPEN}]))"
     rf"(?:[{_QUOTES_OPEN}](?P<quoted>[^{_QUOTES_CLOSE}\n]{{1,100}})[{_QUOTES_CLOSE}]"
     rf"|(?P<v>[^\s{_QUOTES_OPEN}]\S{{0,99}}))"
 )
