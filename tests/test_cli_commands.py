@@ -226,6 +226,7 @@ EXPORTED = [
     "FactInput",
     "ImportReport",
     "IngestResult",
+    "MaskingPolicy",
     "Ontology",
     "Path",
     "SearchHit",
