@@ -29,7 +29,6 @@ from .pipeline import (
     expected_texts,
     extract,
     make_episode,
-    mask_message,
     new_names,
 )
 from .readers import FORMATS, ChatMessage, ReadError, detect_format, read_messages
@@ -187,12 +186,10 @@ def _episode(core: Core, m: ChatMessage, group: str, source: str) -> tuple[Episo
     """The episode of one message, its text masked, and what was masked in it by kind."""
     # Line numbers are not stable ids across files, so line-based messages dedupe on content + time.
     source_id = None if m.source_id.startswith("line:") else m.source_id
-    masked = mask_message(core, m.content)
-    episode = make_episode(
-        core, masked.text, reference_time=m.timestamp, speaker=m.speaker, group_id=group,
+    return make_episode(
+        core, m.content, reference_time=m.timestamp, speaker=m.speaker, group_id=group,
         source=source, source_id=source_id, created_at=m.timestamp,
     )
-    return episode, masked.counts
 
 
 def _extract_all(

@@ -23,7 +23,6 @@ from .pipeline import (
     expected_texts,
     extract,
     make_episode,
-    mask_message,
     new_names,
 )
 from .resolution import EntityResolver
@@ -94,15 +93,14 @@ class Ingestion:
         stored (same ``source_id``, or same text and time) is skipped. The text is masked first
         (``core.mask``): what is stored, embedded and extracted is the masked text."""
         core = self.core
-        masked = mask_message(core, content)  # before anything keeps, embeds or sends the text
-        episode = make_episode(
-            core, masked.text, reference_time=reference_time, speaker=speaker, group_id=group_id,
+        episode, masked = make_episode(
+            core, content, reference_time=reference_time, speaker=speaker, group_id=group_id,
             source=source, source_id=source_id, created_at=core.now(),
         )
         # Checked here to skip a costly extraction; apply_episode checks again inside the transaction.
         existing = core.store.episodes(group_id, ids=[episode.id])
         if existing:
-            return IngestResult(episode=existing[0], skipped=True, masked=masked.counts)
+            return IngestResult(episode=existing[0], skipped=True, masked=masked)
         context = core.store.recent_episodes(group_id, episode.reference_time, CONTEXT_EPISODES)
         extraction, warnings = extract(self.extractor, episode, context)
         resolver = self.resolver()
@@ -111,7 +109,7 @@ class Ingestion:
             group_id, lambda w: apply_episode(core, w, episode, extraction, resolver, warnings),
             texts=expected_texts([episode], [extraction]),
         )
-        return result.model_copy(update={"masked": masked.counts})
+        return result.model_copy(update={"masked": masked})
 
     def import_file(
         self,

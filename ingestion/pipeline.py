@@ -23,7 +23,7 @@ from temporal_graph.core.rules import claimant
 from temporal_graph.core.time import TimeLike, resolve_time
 from temporal_graph.core.writer import FactWriter, episode_id_for
 
-from .masking import Masked, mask_text, without_masked_names
+from .masking import mask_text, without_masked_names
 from .resolution import EntityResolver
 
 log = logging.getLogger(__name__)
@@ -40,7 +40,10 @@ def make_episode(
     source: str,
     source_id: str | None,
     created_at: datetime,
-) -> Episode:
+) -> tuple[Episode, dict[str, int]]:
+    """The episode of one message as the memory keeps it, and what was masked in it by kind: the
+    text checked (text, size, valid Unicode), NFC, then masked by ``core.mask`` before anything
+    stores, embeds or sends it (the size limit applies to the text as given)."""
     check_group(group_id)
     content = checked_content(content, core.max_message_chars)
     ref = core.time(reference_time, "reference_time")
@@ -50,16 +53,18 @@ def make_episode(
     checked_text(source, "source", MAX_SOURCE_CHARS)
     if speaker is not None:
         speaker = clean_name(speaker, "speaker") if speaker.strip() else None
-    return Episode(
-        id=episode_id_for(group_id, source_id, content, ref),
+    masked = mask_text(content, core.mask)
+    episode = Episode(
+        id=episode_id_for(group_id, source_id, masked.text, ref),
         group_id=group_id,
-        content=content,
+        content=masked.text,
         reference_time=ref,
         created_at=created_at,
         speaker=speaker,
         source=source,
         source_id=source_id,
     )
+    return episode, masked.counts
 
 
 def checked_content(content: object, limit: int) -> str:
@@ -77,12 +82,6 @@ def checked_content(content: object, limit: int) -> str:
     if surrogate is not None:
         raise InvalidInput(f"content: contains the lone surrogate {surrogate!r}, which is not valid Unicode")
     return unicodedata.normalize("NFC", content)
-
-
-def mask_message(core: Core, content: object) -> Masked:
-    """A message as the memory keeps it: checked (text, size, valid Unicode), NFC, then masked by
-    the memory's policy (``core.mask``), before anything stores, embeds or sends it."""
-    return mask_text(checked_content(content, core.max_message_chars), core.mask)
 
 
 def extract(

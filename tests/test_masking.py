@@ -306,3 +306,10 @@ def test_cli_refuses_bad_mask_flags_in_one_line(
     assert code == 2
     assert says in err and len(err.strip().splitlines()) == 1
     assert not (tmp_path / "m.db").exists()
+
+
+def test_the_size_limit_applies_to_the_message_as_given() -> None:
+    message = "x" * 86 + " pin is 4821"  # 100 characters; masked, 106
+    with TemporalGraph.open(":memory:", embed=False, max_message_chars=100) as tg:
+        result = tg.add_episode(message, reference_time="2024-01-10")
+        assert result.episode.content.endswith("pin is [password]")
