@@ -13,6 +13,10 @@ The turns hold few digits, so the file's other texts (questions, answers, sessio
 observations: the same people and events, with thousands of dates and numbers) are measured the
 same way. Also counted: the numbers written (a run of digits with its signs and separators:
 "10:30", "$1,250", "2023", "3.5") and how many of them survive masking; and the time masking takes.
+
+A positive control: every turn again, with one made-up value of one kind appended ("By the way, my
+id number is 110105198703150417."; cards, ids and IBANs valid by their checksums): how many are
+masked, and how many turns come out with exactly that value masked and nothing else changed.
 """
 
 from __future__ import annotations
@@ -20,8 +24,10 @@ from __future__ import annotations
 import argparse
 import difflib
 import json
+import random
 import re
 import statistics
+import string
 import sys
 import time
 from collections import Counter
@@ -33,6 +39,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from ingestion.masking import Masker  # noqa: E402
+from ingestion.masking.checksums import luhn_ok, prc_id_ok  # noqa: E402
 from ingestion.readers import ChatMessage, read_messages  # noqa: E402
 from temporal_graph.core.mask_policy import MaskingPolicy  # noqa: E402
 
@@ -74,6 +81,62 @@ def hits(original: str, masked: str) -> list[dict[str, str]]:
             for op, i1, i2, j1, j2 in matcher.get_opcodes() if op != "equal"]
 
 
+# A positive control: each turn gets one made-up value of one kind, valid by its checksum.
+PHRASES = {
+    "email": "you can mail me at {}",
+    "phone": "my new number is {}",
+    "card": "the card was {}",
+    "national_id": "my id number is {}",
+    "iban": "send it to {}",
+    "api_key": "the key is {}",
+    "password": "my password is {}",
+}
+
+
+def made_up(kind: str, rng: random.Random) -> str:
+    """A value of ``kind`` no one has: random digits and letters, with a valid check where one applies."""
+    digits = lambda n: "".join(rng.choice("0123456789") for _ in range(n))  # noqa: E731
+    if kind == "email":
+        return f"{rng.choice(['ana', 'li.wei', 'j_smith'])}{digits(3)}@{rng.choice(['example', 'mail'])}.com"
+    if kind == "phone":
+        return rng.choice([f"+44 20 {digits(4)} {digits(4)}", f"1{rng.choice('3456789')}{digits(9)}",
+                           f"({rng.randint(201, 989)}) {rng.randint(201, 989)}-{digits(4)}"])
+    if kind == "card":
+        body = f"4{digits(14)}"
+        number = next(body + d for d in "0123456789" if luhn_ok(body + d))
+        return " ".join(number[i:i + 4] for i in range(0, 16, 4))
+    if kind == "national_id":
+        base = f"110105{rng.randint(1950, 2005)}{rng.randint(1, 12):02}{rng.randint(1, 28):02}{digits(3)}"
+        return next(base + c for c in "0123456789X" if prc_id_ok(base + c))
+    if kind == "iban":
+        account = digits(18)
+        check = 98 - int("".join(str(int(ch, 36)) for ch in account + "DE00")) % 97
+        return f"DE{check:02}{account}"
+    secret = "".join(rng.choice(string.ascii_letters + string.digits) for _ in range(12)) + digits(2)
+    return f"sk-proj-{secret}{secret}" if kind == "api_key" else secret[:10]
+
+
+def planted(texts: list[tuple[str, str]], seed: int = 7) -> dict[str, Any]:
+    """Each text with one made-up value after it: how often that value, and only it, is masked."""
+    rng, masker = random.Random(seed), Masker(MaskingPolicy())
+    kinds = list(PHRASES)
+    found: Counter[str] = Counter()
+    exact = 0
+    missed: list[str] = []
+    for i, (_, text) in enumerate(texts):
+        kind = kinds[i % len(kinds)]
+        value = made_up(kind, rng)
+        phrase = PHRASES[kind]
+        result = masker.mask(f"{text} By the way, {phrase.format(value)}.")
+        if result.counts.get(kind):
+            found[kind] += 1
+        else:
+            missed.append(f"{kind}: {value}")
+        exact += result.text == f"{text} By the way, {phrase.format(f'[{kind}]')}."
+    return {"planted": len(texts), "masked_by_kind": dict(found), "masked": sum(found.values()),
+            "exactly_that_value": exact, "missed": missed[:20]}
+
+
 def measure(texts: list[tuple[str, str]]) -> dict[str, Any]:
     """What the default policy masks in ``texts``: counts, each masked text, numbers kept, time."""
     masker = Masker(MaskingPolicy())
@@ -113,7 +176,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     args = parser.parse_args(argv)
     figures = {"data": str(args.data), "turns": measure(turns(args.data)),
-               "other_texts": measure(other_texts(args.data))}
+               "other_texts": measure(other_texts(args.data)), "planted": planted(turns(args.data))}
     if args.json:
         print(json.dumps(figures, indent=2, ensure_ascii=False))
         return 0
@@ -126,6 +189,10 @@ def main(argv: list[str] | None = None) -> int:
         for text in f["masked_texts"]:
             values = ", ".join(f"[{h['kind']}] {h['value']!r}" for h in text["values"])
             print(f"  {text['where']}: {values}\n      {text['text'][:200]!r}")
+    p = figures["planted"]
+    print(f"planted (one made-up value after each turn): {p['masked']} of {p['planted']} masked "
+          f"{p['masked_by_kind']}, {p['exactly_that_value']} with nothing else changed; "
+          f"missed: {p['missed']}")
     return 0
 
 

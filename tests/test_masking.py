@@ -32,6 +32,7 @@ POSITIVE = [
     ("415-555-0132 after six", "[phone] after six"),
     ("my number is 13812345678", "my number is [phone]"),
     ("138-1234-5678", "[phone]"),
+    ("my new number is 13661318609.", "my new number is [phone]."),
     ("手机：138 1234 5678", "手机：[phone]"),
     ("My phone number is 555-0199.", "My phone number is [phone]."),
     # 18-digit PRC resident id, check digit X
@@ -43,6 +44,7 @@ POSITIVE = [
     ("amex 3782 822463 10005", "amex [card]"),
     ("6011111111111117", "[card]"),
     ("4111-1111-1111-1111", "[card]"),
+    ("the card was 4111 1111 1111 1111.", "the card was [card]."),
     # IBANs, mod-97 valid, whole or in groups of four
     ("IBAN GB82 WEST 1234 5698 7654 32", "IBAN [iban]"),
     ("IBAN DE89 3704 0044 0532 0130 00 ok", "IBAN [iban] ok"),
@@ -99,6 +101,7 @@ NEGATIVE = [
     "Temperature -5.5°C; 98.6F",
     "The score was 3-2, then 2-1",
     "Order #123456789 shipped",
+    "It measured 4111111111111111.5 units",
     "Timestamp 1683540000",
     "ids 20230508 and 20240101",
     "Flight BA2490 at gate 12",

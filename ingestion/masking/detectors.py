@@ -50,7 +50,7 @@ def regex_finder(pattern: str, check: Callable[[str], bool] | None = None) -> Fi
 
 # -- numbers written in groups: cards and Chinese mobiles ------------------------------------------------
 # Digits in groups separated by one space or dash; never part of "3.5", "10:30", "1,250" or "+44 ...".
-_DIGIT_RUN = re.compile(r"(?<![\d+.,/:-])\d+(?:[ -]\d+)*(?![\d.,/:])")
+_DIGIT_RUN = re.compile(r"(?<![\d+.,/:-])\d+(?:[ -]\d+)*(?![\d/:]|[.,]\d)")  # "1111." ends a sentence
 Fits = Callable[[str, list[str]], bool]
 
 
