@@ -23,14 +23,7 @@ from temporal_graph.core.names import check_group
 from temporal_graph.core.progress import progress_bar
 from temporal_graph.core.writer import FactWriter
 
-from .pipeline import (
-    CONTEXT_EPISODES,
-    apply_episode,
-    expected_texts,
-    extract,
-    make_episode,
-    new_names,
-)
+from .pipeline import CONTEXT_EPISODES, apply_episode, expected_texts, extract, make_episode, new_names
 from .readers import FORMATS, ChatMessage, ReadError, detect_format, read_messages
 from .resolution import EntityResolver
 

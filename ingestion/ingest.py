@@ -17,14 +17,7 @@ from temporal_graph.core.time import TimeLike
 from temporal_graph.llm import LLMClient
 
 from .batch import BATCH_EPISODES, import_file
-from .pipeline import (
-    CONTEXT_EPISODES,
-    apply_episode,
-    expected_texts,
-    extract,
-    make_episode,
-    new_names,
-)
+from .pipeline import CONTEXT_EPISODES, apply_episode, expected_texts, extract, make_episode, new_names
 from .resolution import EntityResolver
 
 
