@@ -178,6 +178,7 @@ def test_a_disabled_policy_masks_nothing() -> None:
     ({"patterns": {"thing": "("}}, "is not a regular expression"),
     ({"patterns": {"thing": "a*"}}, "matches empty text"),
     ({"kinds": {"ssn"}}, "not among"),
+    ({"patterns": ["EMP-\\d+"]}, "expected {name: regex} or"),
 ])
 def test_a_bad_policy_is_refused_naming_the_value(fields: dict, says: str) -> None:
     with pytest.raises(ValueError, match=says):

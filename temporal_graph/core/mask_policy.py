@@ -47,6 +47,9 @@ class MaskingPolicy(BaseModel):
       named ``v``) becomes ``[employee_id]``; a built-in name adds to that kind.
     - ``allow``: values never masked, e.g. a public support address; compared ignoring case, and
       for numbers and codes ignoring spaces, dashes, dots and brackets.
+
+    A bad value raises :class:`~temporal_graph.errors.InvalidInput` naming it (wrapped in pydantic's
+    ``ValidationError``, as for :class:`FactInput`).
     """
 
     model_config = ConfigDict(frozen=True, extra="forbid")
@@ -67,7 +70,13 @@ class MaskingPolicy(BaseModel):
     @field_validator("patterns", mode="before")
     @classmethod
     def _checked_patterns(cls, value: Any) -> Any:
-        pairs = value.items() if isinstance(value, Mapping) else value
+        pairs = list(value.items()) if isinstance(value, Mapping) else value
+        shape = "expected {name: regex} or (name, regex) pairs"
+        if not isinstance(pairs, (tuple, list)):
+            raise InvalidInput(f"mask patterns: {shape}, got {pairs!r}")
+        bad = next((p for p in pairs if not isinstance(p, (tuple, list)) or len(p) != 2), None)
+        if bad is not None:
+            raise InvalidInput(f"mask patterns: {shape}, got {bad!r}")
         return tuple(checked_pattern(*pair) for pair in pairs)
 
     @field_validator("allow")
