@@ -78,21 +78,24 @@ def read_grouped(
 
 
 def _prepare(
-    core: Core, path: Path, group: str, messages: Sequence[ChatMessage], strict: bool, report: ImportReport
+    core: Core, path: Path, group: str, messages: Sequence[ChatMessage], strict: bool, report: ImportReport,
+    masked: dict[str, dict[str, int]],
 ) -> list[Episode]:
-    """Episodes of one group, each checked at the edge (size, text); a message id reused with other
-    text (in the file or against the memory) is a conflict: reported, the first one kept."""
+    """Episodes of one group, each checked at the edge (size, text) and masked (what was masked in
+    each goes to ``masked`` by episode id); a message id reused with other text (in the file or
+    against the memory) is a conflict: reported, the first one kept."""
     file, source = str(path), f"import:{path.name}"
     episodes: dict[str, tuple[ChatMessage, Episode]] = {}
     for m in messages:
         try:
-            e = _episode(core, m, group, source)
+            e, counts = _episode(core, m, group, source)
         except InvalidInput as exc:
             _line_problem(report, strict, file, m.line, str(exc))
             continue
         first = episodes.get(e.id)
         if first is None:
             episodes[e.id] = (m, e)
+            masked[e.id] = counts
         elif _differs(first[1], e):
             _line_problem(report, strict, file, m.line, _conflict(m, f"line {first[0].line}"),
                           report.conflicts)
@@ -148,8 +151,9 @@ def import_file(
     fmt = detect_format(path) if format == "auto" else format
     report = ImportReport(path=str(path), format=fmt)
     groups = read_grouped(path, fmt, group_id, strict, report)
-    # Everything is checked before the first write, so --strict stops with nothing written.
-    prepared = {group: _prepare(core, path, group, messages, strict, report)
+    # Everything is checked (and masked) before the first write, so --strict stops with nothing written.
+    masked: dict[str, dict[str, int]] = {}
+    prepared = {group: _prepare(core, path, group, messages, strict, report, masked)
                 for group, messages in groups.items()}
     # With an LLM, extraction runs in parallel, as many requests in flight as the client allows.
     workers = None if core.llm is None else getattr(core.llm, "concurrency", LLM_WORKERS)
@@ -169,13 +173,14 @@ def import_file(
                 results = _apply_batch(core, resolver, group, batch, extractions, replay, embed, summaries,
                                        encoded)
                 for result in results:
-                    _count(report, result)
+                    _count(report, result, masked.get(result.episode.id, {}))
                 advance(len(batch))
     report.seconds = time.perf_counter() - started
     return report
 
 
-def _episode(core: Core, m: ChatMessage, group: str, source: str) -> Episode:
+def _episode(core: Core, m: ChatMessage, group: str, source: str) -> tuple[Episode, dict[str, int]]:
+    """The episode of one message, its text masked, and what was masked in it by kind."""
     # Line numbers are not stable ids across files, so line-based messages dedupe on content + time.
     source_id = None if m.source_id.startswith("line:") else m.source_id
     return make_episode(
@@ -275,11 +280,13 @@ def _apply_batch(
                       texts=expected_texts(batch, [x for x, _ in extractions]), encoded=encoded)
 
 
-def _count(report: ImportReport, result: IngestResult) -> None:
+def _count(report: ImportReport, result: IngestResult, masked: dict[str, int]) -> None:
     if result.skipped:
         report.episodes_skipped += 1
         return
     report.episodes_imported += 1
+    for kind, n in masked.items():
+        report.masked[kind] = report.masked.get(kind, 0) + n
     report.facts_added += len(result.added)
     report.facts_merged += len(result.merged)
     report.facts_ended += len(result.ended)

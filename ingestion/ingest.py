@@ -83,22 +83,26 @@ class Ingestion:
         source_id: str | None = None,
     ) -> IngestResult:
         """Extract facts from one message and apply them in one transaction; a message already
-        stored (same ``source_id``, or same text and time) is skipped."""
+        stored (same ``source_id``, or same text and time) is skipped. The text is masked first
+        (``core.mask``): what is stored, embedded and extracted is the masked text."""
         core = self.core
-        episode = make_episode(
+        episode, masked = make_episode(
             core, content, reference_time=reference_time, speaker=speaker, group_id=group_id,
             source=source, source_id=source_id, created_at=core.now(),
         )
         # Checked here to skip a costly extraction; apply_episode checks again inside the transaction.
         existing = core.store.episodes(group_id, ids=[episode.id])
         if existing:
-            return IngestResult(episode=existing[0], skipped=True)
+            return IngestResult(episode=existing[0], skipped=True, masked=masked)
         context = core.store.recent_episodes(group_id, episode.reference_time, CONTEXT_EPISODES)
         extraction, warnings = extract(self.extractor, episode, context)
         resolver = self.resolver()
         resolver.prefetch(new_names(core, group_id, [extraction]))
-        return core.write(group_id, lambda w: apply_episode(core, w, episode, extraction, resolver, warnings),
-                          texts=expected_texts([episode], [extraction]))
+        result = core.write(
+            group_id, lambda w: apply_episode(core, w, episode, extraction, resolver, warnings),
+            texts=expected_texts([episode], [extraction]),
+        )
+        return result.model_copy(update={"masked": masked})
 
     def import_file(
         self,

@@ -24,6 +24,7 @@ from temporal_graph.core.rules import claimant
 from temporal_graph.core.time import Prefer, TimeLike, resolve_time
 from temporal_graph.core.writer import FactWriter, episode_id_for
 
+from .masking import mask_text, without_masked_names
 from .plans import PLAN_RELATIONS, end_plans, fulfil_plans, plan_text, planned_for
 from .resolution import EntityResolver
 
@@ -41,7 +42,10 @@ def make_episode(
     source: str,
     source_id: str | None,
     created_at: datetime,
-) -> Episode:
+) -> tuple[Episode, dict[str, int]]:
+    """The episode of one message as the memory keeps it, and what was masked in it by kind: the
+    text checked (text, size, valid Unicode), NFC, then masked by ``core.mask`` before anything
+    stores, embeds or sends it (the size limit applies to the text as given)."""
     check_group(group_id)
     content = checked_content(content, core.max_message_chars)
     ref = core.time(reference_time, "reference_time")
@@ -51,16 +55,18 @@ def make_episode(
     checked_text(source, "source", MAX_SOURCE_CHARS)
     if speaker is not None:
         speaker = clean_name(speaker, "speaker") if speaker.strip() else None
-    return Episode(
-        id=episode_id_for(group_id, source_id, content, ref),
+    masked = mask_text(content, core.mask)
+    episode = Episode(
+        id=episode_id_for(group_id, source_id, masked.text, ref),
         group_id=group_id,
-        content=content,
+        content=masked.text,
         reference_time=ref,
         created_at=created_at,
         speaker=speaker,
         source=source,
         source_id=source_id,
     )
+    return episode, masked.counts
 
 
 def checked_content(content: object, limit: int) -> str:
@@ -86,7 +92,7 @@ def extract(
     """Run the extractor; an answer that does not validate keeps the episode with no facts and says
     why. An unreachable endpoint is not caught: the import stops and a re-run resumes there."""
     try:
-        return extractor.extract(episode, context), []
+        return without_masked_names(extractor.extract(episode, context))
     except LLMOutputError as exc:
         log.warning("extraction failed for episode %s: %s", episode.id, exc)
         return Extraction(), [f"extraction failed: {exc}"]

@@ -5,6 +5,7 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
+from .core.mask_policy import MaskingPolicy
 from .core.model import (
     Answer,
     BulkError,
@@ -44,6 +45,7 @@ __all__ = [
     "FactInput",
     "ImportReport",
     "IngestResult",
+    "MaskingPolicy",
     "Ontology",
     "Path",
     "PruneReport",

@@ -45,6 +45,7 @@ from .core.embeddings import Embedder
 from .core.errors import InvalidInput
 from .core.extraction import Extractor
 from .core.limits import query_text
+from .core.mask_policy import MaskingPolicy, masking_policy
 from .core.model import (
     DEFAULT_CLAIMS,
     DEFAULT_HALF_LIFE_DAYS,
@@ -99,12 +100,13 @@ class TemporalGraph:
         summary_chars: int = SUMMARY_CHARS,
         summary_llm_every: int = SUMMARY_LLM_EVERY,
         summaries: bool = True,
+        mask: bool | MaskingPolicy = True,
     ) -> None:
         self.core = Core(
             store, clock=clock or system_clock, ontology=ontology or Ontology.default_personal(), llm=llm,
             zone=zone, embed=embed, max_message_chars=max_message_chars, trust=trust,
             embedder_override=embedder, summary_chars=summary_chars, summary_llm_every=summary_llm_every,
-            summaries=summaries,
+            summaries=summaries, mask=masking_policy(mask),
         )
         # Entity summaries are refreshed inside each write's transaction, by the query layer's rules.
         self.core.summarizer = partial(queries.summaries.refresh_in_write, self.core)
@@ -199,6 +201,11 @@ class TemporalGraph:
     def trust(self) -> str:
         """``"speaker"``: what someone says about another person is their claim; ``"all"``: a fact."""
         return self.core.trust
+
+    @property
+    def mask(self) -> MaskingPolicy:
+        """What is masked in messages before they are kept (``mask=False`` at open: nothing)."""
+        return self.core.mask
 
     @property
     def embedder(self) -> Embedder:
@@ -454,7 +461,8 @@ class TemporalGraph:
         """Extract facts from one message told at ``reference_time`` and apply them in one
         transaction. ``speaker`` says who wrote it (what they say about someone else is their claim
         under ``trust="speaker"``); ``source_id`` makes a re-sent message a no-op (without it, the
-        same text at the same time is)."""
+        same text at the same time is). E-mail addresses, phone numbers, ids, cards, keys and
+        passwords are masked first (:attr:`mask`); ``result.masked`` counts them by kind."""
         return self._ingest().add_episode(
             content, reference_time=reference_time, speaker=speaker, group_id=group_id,
             source=source, source_id=source_id,

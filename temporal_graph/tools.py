@@ -291,7 +291,9 @@ TOOLS: tuple[ToolSpec, ...] = (
     ToolSpec("add_episode",
              "Remember a message: extract its facts (who lives, works, studies where, relatives, likes, "
              "plans, what happened when) and apply them, ending facts it contradicts. Call it after each "
-             "user turn worth remembering. Returns what was added, merged, ended or retracted.",
+             "user turn worth remembering. E-mail addresses, phone numbers, ids, cards, keys and passwords "
+             "in it are masked ([email], [password], ...) before anything is kept. Returns what was added, "
+             "merged, ended or retracted, and what was masked by kind.",
              AddEpisodeInput, IngestResult, _add_episode, writes=True, extracts=True),
     ToolSpec("add_fact",
              "Record one fact 'subject relation object' directly, optionally with when it started and "

@@ -228,6 +228,7 @@ EXPORTED = [
     "FactInput",
     "ImportReport",
     "IngestResult",
+    "MaskingPolicy",
     "Ontology",
     "Path",
     "PruneReport",

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from .embeddings import Embedder, embedding_changes, encode_texts, item_text
 from .errors import InvalidInput
+from .mask_policy import MaskingPolicy
 from .model import Entity, Episode, Fact
 from .names import check_group, clean_name, name_key
 from .ontology import Ontology
@@ -70,6 +71,8 @@ class Core:
     # by ``summarizer`` (the facade hands in queries.summaries'; the core never imports a layer).
     summaries: bool = True
     summarizer: Callable[[FactWriter], None] | None = None
+    # What ingestion masks in messages before anything keeps them (ingestion/masking.py applies it).
+    mask: MaskingPolicy = field(default_factory=MaskingPolicy)
 
     def __post_init__(self) -> None:
         if isinstance(self.max_message_chars, bool) or not isinstance(self.max_message_chars, int) \

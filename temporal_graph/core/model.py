@@ -316,6 +316,8 @@ class IngestResult(BaseModel):
     entities_matched: list[Entity] = Field(default_factory=list)
     skipped: bool = False  # the episode was already in the memory
     warnings: list[str] = Field(default_factory=list)
+    # Values masked in the message before it was kept, by kind ({"email": 1}); never the values.
+    masked: dict[str, int] = Field(default_factory=dict)
 
 
 class ImportLineError(BaseModel):
@@ -345,6 +347,8 @@ class ImportReport(BaseModel):
     # Reused message ids whose text differs from the message already stored under that id.
     conflicts: list[ImportLineError] = Field(default_factory=list)
     groups: dict[str, int] = Field(default_factory=dict)  # group written -> messages of the file in it
+    # Values masked in the messages this import wrote, by kind ({"email": 3, "phone": 1}).
+    masked: dict[str, int] = Field(default_factory=dict)
     seconds: float = 0.0
 
 

@@ -23,13 +23,14 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from pydantic import BaseModel
+from pydantic import BaseModel, ValidationError
 from rich.console import Console
 
 from ..client import IMPORT_FILE_HELP, TemporalGraph
 from ..core import MAX_MESSAGE_CHARS, TRUST_MODES
 from ..core.copy import COPY_SAMPLES
 from ..core.errors import InvalidInput, NotFound, TemporalGraphError
+from ..core.mask_policy import MaskingPolicy
 from ..core.model import (
     CLAIMS_MODES,
     DEFAULT_CLAIMS,
@@ -51,6 +52,7 @@ from ..core.model import (
 )
 from ..core.names import check_group
 from ..core.time import ACCEPTED_FORMATS
+from ..core.writes import input_error
 from . import render, safe_text
 from .graph_files import FORMATS, graph_file
 from .safe_text import json_text, visible
@@ -158,6 +160,13 @@ def _common(*, suppress: bool) -> _Parser:
     p.add_argument("--max-message-chars", type=int, default=default(MAX_MESSAGE_CHARS), metavar="N",
                    help=f"refuse messages longer than N characters (default {MAX_MESSAGE_CHARS:,}); "
                         "an import reports each such line")
+    p.add_argument("--no-mask", action="store_true", default=default(False),
+                   help="keep messages exactly as given (by default e-mail addresses, phone numbers, "
+                        "national ids, cards, IBANs, keys, tokens and passwords become [email], ...)")
+    p.add_argument("--mask-allow", action="append", default=default(None), metavar="VALUE",
+                   help="never mask this value, e.g. a public support address (repeatable)")
+    p.add_argument("--mask-pattern", action="append", type=_mask_pattern, default=default(None),
+                   metavar="NAME=REGEX", help="also mask what REGEX matches, as [NAME] (repeatable)")
     p.add_argument("--llm", action="store_true", default=default(False),
                    help="extract and plan with the LLM configured by OPENAI_API_KEY / OPENAI_BASE_URL / "
                         "TGRAPH_LLM_MODEL (default: the offline rules)")
@@ -186,8 +195,29 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _mask_pattern(text: str) -> tuple[str, str]:
+    name, sep, regex = text.partition("=")
+    if not sep:
+        raise argparse.ArgumentTypeError(f"{text!r} is not NAME=REGEX")
+    return name.strip(), regex
+
+
+def mask_option(args: argparse.Namespace) -> MaskingPolicy:
+    """The masking policy the flags ask for: ``--no-mask``, ``--mask-allow``, ``--mask-pattern``."""
+    allow, patterns = args.mask_allow or [], args.mask_pattern or []
+    if args.no_mask:
+        if allow or patterns:
+            raise InvalidInput("--no-mask masks nothing: drop --mask-allow and --mask-pattern, or --no-mask")
+        return MaskingPolicy(enabled=False)
+    try:
+        return MaskingPolicy(allow=frozenset(allow), patterns=tuple(patterns))
+    except ValidationError as exc:
+        raise input_error(exc) from None
+
+
 def open_graph(args: argparse.Namespace) -> TemporalGraph:
-    options: dict[str, Any] = {"trust": args.trust, "max_message_chars": args.max_message_chars}
+    options: dict[str, Any] = {"trust": args.trust, "max_message_chars": args.max_message_chars,
+                               "mask": mask_option(args)}
     if args.llm:
         from ..llm import LLMClient
 

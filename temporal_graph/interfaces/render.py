@@ -119,8 +119,17 @@ def ingest_result(console: Console, result: IngestResult) -> None:
     for title, facts in (("added", result.added), ("ended", result.ended), ("retracted", result.retracted)):
         if facts:
             fact_table(console, facts, title)
+    if result.masked:
+        console.print(f"masked before storing: {masked_counts(result.masked)}", highlight=False)
     for warning in result.warnings:
         console.print(f"warning: {warning}", style="yellow", highlight=False)
+
+
+def masked_counts(masked: dict[str, int]) -> str:
+    """``"2 (email 1, phone 1)"``: how many values were masked, by kind; ``"0"`` for none."""
+    total = sum(masked.values())
+    kinds = ", ".join(f"{kind} {n}" for kind, n in sorted(masked.items()))
+    return f"{total} ({kinds})" if total else "0"
 
 
 def import_report(console: Console, report: ImportReport, db: list[str]) -> None:
@@ -133,6 +142,7 @@ def import_report(console: Console, report: ImportReport, db: list[str]) -> None
         ("facts merged", report.facts_merged), ("facts ended", report.facts_ended),
         ("facts retracted", report.facts_retracted), ("entities created", report.entities_created),
         ("errors", len(report.errors)), ("conflicts (reused message ids)", len(report.conflicts)),
+        ("values masked", masked_counts(report.masked)),
     ):
         table.add_row(label, str(value))
     console.print(table)
