@@ -7,7 +7,7 @@ or the LLM extractor while the memory has an LLM) and the entity resolver. It is
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from temporal_graph.core import DEFAULT_GROUP, Core
@@ -28,7 +28,7 @@ class Ingestion:
         self.core = core
         self._chosen = extractor
         self._default: tuple[LLMClient | None, Extractor] | None = None  # for the LLM it was made for
-        self._resolver: EntityResolver | None = None
+        self._resolver: tuple[LLMClient | None, EntityResolver] | None = None  # for the LLM it was made for
 
     # -- what it keeps -------------------------------------------------------------------------
     @property
@@ -48,14 +48,17 @@ class Ingestion:
         self._chosen = value
 
     def resolver(self, embed: bool | None = None) -> EntityResolver:
-        """The entity resolver: by name only when embedding is off (a bulk load), else by name,
-        then by similarity in the store's entity vector index (one resolver, kept across calls)."""
+        """The entity resolver: by name only when embedding is off (a bulk load); else by name, and
+        with an LLM also by its choice among the names close in the store's entity vector index
+        (one resolver per LLM, kept across calls)."""
         if not (self.core.embed if embed is None else embed):
             return EntityResolver(embed=None)
-        if self._resolver is None:
-            self._resolver = EntityResolver(embed=self._encode, nearest=self._nearest,
-                                            disambiguate=self._disambiguate)
-        return self._resolver
+        llm = self.core.llm
+        if self._resolver is None or self._resolver[0] is not llm:
+            resolver = EntityResolver(embed=self._encode, nearest=self._nearest,
+                                      disambiguate=self._disambiguate if llm is not None else None)
+            self._resolver = (llm, resolver)
+        return self._resolver[1]
 
     def _encode(self, names: list[str]) -> list[list[float]]:
         return self.core.embedder.encode(names)
@@ -110,11 +113,13 @@ class Ingestion:
         replay: bool = False,
         embed: bool | None = None,
         batch_size: int = BATCH_EPISODES,
+        speaker_aliases: Mapping[str, str] | None = None,
     ) -> ImportReport:
         """Import a chat log: ordered, idempotent, resumable (see :func:`ingestion.batch.import_file`)."""
         return import_file(self.core, path, extractor=self.extractor, resolver=self.resolver(embed),
                            format=format, group_id=group_id, progress=progress, strict=strict,
-                           replay=replay, embed=embed, batch_size=batch_size)
+                           replay=replay, embed=embed, batch_size=batch_size,
+                           speaker_aliases=speaker_aliases)
 
 
 def default_extractor(core: Core) -> Extractor:

@@ -143,12 +143,13 @@ def _apply_fact(
     ref = episode.reference_time
     span = resolve_time(fact.time_text, ref) if fact.time_text else None
     end_span = resolve_time(fact.end_time_text, ref) if fact.end_time_text else None
-    subject = resolver.resolve(w, fact.subject, fact.subject_type or "Entity")
+    speaker = episode.speaker
+    subject = resolver.resolve(w, fact.subject, fact.subject_type or "Entity", speaker=speaker)
     object_type = fact.object_type or core.ontology.object_type(relation)
-    claimed_by = claimant_of(core.trust, episode, subject)
+    claimed_by = claimant_of(core.trust, episode, subject, w.speaker_entity(speaker) if speaker else None)
 
     if fact.kind == "ending":
-        obj = resolver.resolve(w, fact.object, object_type) if fact.object else None
+        obj = resolver.resolve(w, fact.object, object_type, speaker=speaker) if fact.object else None
         at = span.start if span else ref
         out.ended += w.end(subject, relation, obj, at=at, text=fact.text, episode_id=episode.id,
                            claimed_by=claimed_by).ended
@@ -168,7 +169,7 @@ def _apply_fact(
         start = span.start if span else ref
     if fact.kind == "correction":
         start = _correct(w, subject, relation, fact, resolver, object_type, episode, out, claimed_by) or start
-    obj = resolver.resolve(w, fact.object, object_type)
+    obj = resolver.resolve(w, fact.object, object_type, speaker=speaker)
     if start is not None and until is not None and until <= start:
         until = None if not core.ontology.is_event(relation) else start + timedelta(days=1)
     outcome = w.start(
@@ -181,13 +182,14 @@ def _apply_fact(
     out.ended += outcome.ended
 
 
-def claimant_of(trust: str, episode: Episode, subject: Entity) -> str | None:
+def claimant_of(trust: str, episode: Episode, subject: Entity, speaker: Entity | None) -> str | None:
     """Speaker authority: what a speaker says about someone else is their claim, attributed to them
-    (``trust="speaker"``, the default); the subject's own words, unattributed messages and
-    ``trust="all"`` speak for the memory."""
+    (``trust="speaker"``, the default); the subject's own words (``subject`` is the entity of
+    exactly the speaker id, ``speaker``), unattributed messages and ``trust="all"`` speak for the
+    memory. A lookalike id ("Bob." for "Bob") is someone else: its words about Bob are a claim."""
     if trust == "all" or episode.speaker is None:
         return None
-    if name_key(episode.speaker) in {name_key(n) for n in (subject.name, *subject.aliases)}:
+    if speaker is not None and subject.id == speaker.id:
         return None
     return episode.speaker
 
@@ -200,7 +202,7 @@ def _correct(
     corrects only their own claims."""
     current = [r for r in w.current_rows(subject, relation) if claimant(r) == claimed_by]
     if fact.replaces:
-        wrong = resolver.resolve(w, fact.replaces, object_type)
+        wrong = resolver.resolve(w, fact.replaces, object_type, speaker=episode.speaker)
     else:  # "sorry, I meant X": the object that held at the reference time was the wrong one
         holding = [r for r in current if r.valid_at_time(episode.reference_time)]
         if len(holding) != 1:
