@@ -17,7 +17,7 @@ from temporal_graph.core.time import TimeLike
 from temporal_graph.llm import LLMClient
 
 from .batch import BATCH_EPISODES, import_file
-from .pipeline import CONTEXT_EPISODES, apply_episode, extract, make_episode, new_names
+from .pipeline import CONTEXT_EPISODES, apply_episode, extract, lookalike_warnings, make_episode, new_names
 from .resolution import EntityResolver
 
 
@@ -98,6 +98,7 @@ class Ingestion:
             return IngestResult(episode=existing[0], skipped=True)
         context = core.store.recent_episodes(group_id, episode.reference_time, CONTEXT_EPISODES)
         extraction, warnings = extract(self.extractor, episode, context)
+        warnings += lookalike_warnings(core, group_id, episode.speaker)
         resolver = self.resolver()
         resolver.prefetch(new_names(core, group_id, [extraction]))
         return core.write(group_id, lambda w: apply_episode(core, w, episode, extraction, resolver, warnings))

@@ -15,6 +15,7 @@ from datetime import datetime, timedelta
 from temporal_graph.core import Core
 from temporal_graph.core.errors import InvalidInput, LLMOutputError
 from temporal_graph.core.extraction import ExtractedFact, Extraction, Extractor
+from temporal_graph.core.identity import lookalike_speakers
 from temporal_graph.core.model import Entity, Episode, Fact, IngestResult
 from temporal_graph.core.names import check_group, clean_name, name_key, normalize_relation
 from temporal_graph.core.rules import claimant
@@ -85,6 +86,14 @@ def extract(
     except LLMOutputError as exc:
         log.warning("extraction failed for episode %s: %s", episode.id, exc)
         return Extraction(), [f"extraction failed: {exc}"]
+
+
+def lookalike_warnings(core: Core, group_id: str, speaker: str | None) -> list[str]:
+    """A note for each id of the group the speaker id looks like: they are kept two people."""
+    if speaker is None:
+        return []
+    return [f"speakers {a!r} and {b!r} look alike but are two people (alias_speaker declares them one)"
+            for a, b in lookalike_speakers(core.store, group_id, [speaker])]
 
 
 def new_names(core: Core, group_id: str, extractions: Sequence[Extraction]) -> list[str]:

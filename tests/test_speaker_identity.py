@@ -55,6 +55,8 @@ def test_a_lookalike_speaker_is_another_person(bob: TemporalGraph, row: Row) -> 
         return
     assert own_places(bob, "Bob") == ["Paris"]  # Bob's own word stands, untouched
     assert answer.text.startswith("Bob lives in Paris")
+    first, second = sorted(("Bob", row.speaker))  # and the message says so
+    assert f"speakers {first!r} and {second!r} look alike but are two people" in " ".join(result.warnings)
     if row.expected == "own":
         assert "Berlin" not in answer.text
         assert row.speaker in [e.name for e in result.entities_created]
