@@ -35,20 +35,23 @@ class KeyReader(Protocol):
 def entity_named(reader: KeyReader, group_id: str, name: str) -> Entity | None:
     """The entity ``name`` refers to: the one spelled exactly so (a lookalike speaker's own entity
     is found only this way), else the one matching case- and space-insensitively."""
-    display = clean_name(name)
-    exact = reader.entity_by_key(group_id, exact_key(display))
-    return exact if exact is not None else reader.entity_by_key(group_id, name_key(display))
+    exact, folded = _spellings(reader, group_id, clean_name(name))
+    return exact if exact is not None else folded
 
 
 def speaker_entity(reader: KeyReader, group_id: str, speaker: str) -> Entity | None:
-    """The entity of exactly this speaker id (its name or a declared alias), or None."""
-    display = clean_name(speaker, "speaker")
-    found = reader.entity_by_key(group_id, exact_key(display))
-    if found is None:  # a file written before exact keys: the name key's entity, if named exactly so
-        found = reader.entity_by_key(group_id, name_key(display))
-        if found is not None and found.name != display:
-            return None
-    return found
+    """The entity of exactly this speaker id (its name or an alias, such as a declared one), or None."""
+    return _spellings(reader, group_id, clean_name(speaker, "speaker"))[0]
+
+
+def _spellings(reader: KeyReader, group_id: str, display: str) -> tuple[Entity | None, Entity | None]:
+    """(the entity with ``display`` as its name or an alias, the entity of its name key). One
+    lookup when they are one: every exact key is stored with its name key, so no name key, no exact
+    key (and files written before exact keys hold name keys only)."""
+    folded = reader.entity_by_key(group_id, name_key(display))
+    if folded is None or display in (folded.name, *folded.aliases):
+        return folded, folded
+    return reader.entity_by_key(group_id, exact_key(display)), folded
 
 
 def lookalike_key(name: str) -> str:
