@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 
 from ingestion.offline import OfflineExtractor
+from ingestion.resolution import distinct_names
 from temporal_graph import TemporalGraph
 from temporal_graph.core.model import Episode
 from temporal_graph.extraction import Extraction
@@ -31,7 +32,6 @@ T0 = datetime(2024, 1, 1, tzinfo=UTC)
     ("NYC", "New York City", False), ("Mel", "Melanie", False), ("Hangar 13", "Hangar13", False),
 ])
 def test_which_names_can_never_be_one(a: str, b: str, distinct: bool) -> None:
-    from ingestion.resolution import distinct_names
     assert distinct_names(a, b) is distinct and distinct_names(b, a) is distinct
 
 
