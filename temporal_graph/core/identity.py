@@ -26,25 +26,25 @@ _LATIN_LOOKALIKES = str.maketrans(
 )
 
 
-class KeyReader(Protocol):
+class EntityKeyReader(Protocol):
     """A store or a write transaction: anything that finds an entity by key."""
 
     def entity_by_key(self, group_id: str, key: str) -> Entity | None: ...
 
 
-def entity_named(reader: KeyReader, group_id: str, name: str) -> Entity | None:
+def entity_named(reader: EntityKeyReader, group_id: str, name: str) -> Entity | None:
     """The entity ``name`` refers to: the one spelled exactly so (a lookalike speaker's own entity
     is found only this way), else the one matching case- and space-insensitively."""
     exact, folded = _spellings(reader, group_id, clean_name(name))
     return exact if exact is not None else folded
 
 
-def speaker_entity(reader: KeyReader, group_id: str, speaker: str) -> Entity | None:
+def speaker_entity(reader: EntityKeyReader, group_id: str, speaker: str) -> Entity | None:
     """The entity of exactly this speaker id (its name or an alias, such as a declared one), or None."""
     return _spellings(reader, group_id, clean_name(speaker, "speaker"))[0]
 
 
-def _spellings(reader: KeyReader, group_id: str, display: str) -> tuple[Entity | None, Entity | None]:
+def _spellings(reader: EntityKeyReader, group_id: str, display: str) -> tuple[Entity | None, Entity | None]:
     """(the entity with ``display`` as its name or an alias, the entity of its name key). One
     lookup when they are one: every exact key is stored with its name key, so no name key, no exact
     key (and files written before exact keys hold name keys only)."""
@@ -63,7 +63,9 @@ def lookalike_key(name: str) -> str:
     return name_key(kept)
 
 
-def lookalike_speakers(reader: KeyReader, group_id: str, speakers: Iterable[str]) -> list[tuple[str, str]]:
+def lookalike_speakers(
+    reader: EntityKeyReader, group_id: str, speakers: Iterable[str]
+) -> list[tuple[str, str]]:
     """Pairs of ids that look alike but are different people in the group, each pair in sorted
     order: two of ``speakers``, or one of them and an entity of the memory. Ids that an alias makes
     one person are no pair."""
