@@ -235,7 +235,7 @@ def _apply_batch(
     extractions: Sequence[tuple[Extraction, list[str]]],
     replay: bool, embed: bool | None,
 ) -> list[IngestResult]:
-    resolver.prefetch(new_names(core, group, [x for x, _ in extractions]))
+    resolver.prefetch(new_names(core, group, [x for x, _ in extractions], [e.speaker for e in batch]))
 
     def run(w: FactWriter) -> list[IngestResult]:
         results = []

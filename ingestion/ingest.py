@@ -100,7 +100,7 @@ class Ingestion:
         extraction, warnings = extract(self.extractor, episode, context)
         warnings += lookalike_warnings(core, group_id, episode.speaker)
         resolver = self.resolver()
-        resolver.prefetch(new_names(core, group_id, [extraction]))
+        resolver.prefetch(new_names(core, group_id, [extraction], [episode.speaker]))
         return core.write(group_id, lambda w: apply_episode(core, w, episode, extraction, resolver, warnings))
 
     def import_file(

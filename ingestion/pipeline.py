@@ -9,15 +9,15 @@ from __future__ import annotations
 
 import logging
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from datetime import datetime, timedelta
 
 from temporal_graph.core import Core
 from temporal_graph.core.errors import InvalidInput, LLMOutputError
 from temporal_graph.core.extraction import ExtractedFact, Extraction, Extractor
-from temporal_graph.core.identity import lookalike_speakers
+from temporal_graph.core.identity import lookalike_speakers, speaker_entity
 from temporal_graph.core.model import Entity, Episode, Fact, IngestResult
-from temporal_graph.core.names import check_group, clean_name, name_key, normalize_relation
+from temporal_graph.core.names import check_group, clean_name, normalize_relation
 from temporal_graph.core.rules import claimant
 from temporal_graph.core.time import TimeLike, resolve_time
 from temporal_graph.core.writer import FactWriter, episode_id_for
@@ -96,10 +96,20 @@ def lookalike_warnings(core: Core, group_id: str, speaker: str | None) -> list[s
             for a, b in lookalike_speakers(core.store, group_id, [speaker])]
 
 
-def new_names(core: Core, group_id: str, extractions: Sequence[Extraction]) -> list[str]:
-    """Names in these extractions that no entity of the group has yet (those need embedding)."""
+def new_names(
+    core: Core, group_id: str, extractions: Sequence[Extraction], speakers: Iterable[str | None] = ()
+) -> list[str]:
+    """Names in these extractions that no entity of the group has yet (those need embedding): a
+    speaker id of ``speakers`` is new without an entity of exactly that id, even beside a lookalike."""
     names = {n for x in extractions for f in x.facts for n in (f.subject, f.object, f.replaces) if n}
-    return [n for n in names if n.strip() and core.store.entity_by_key(group_id, name_key(n)) is None]
+    own = {s for s in speakers if s}
+
+    def known(name: str) -> bool:
+        if name in own:
+            return speaker_entity(core.store, group_id, name) is not None
+        return core.find_entity(name, group_id) is not None
+
+    return [n for n in names if n.strip() and not known(n)]
 
 
 def apply_episode(

@@ -74,22 +74,23 @@ class EntityResolver:
     def resolve(self, w: FactWriter, name: str, type: str | None, *, speaker: str | None = None) -> Entity:
         """The entity ``name`` refers to in a message of ``speaker`` (created if new)."""
         display = clean_name(name)
-        if speaker is not None and display == speaker:
-            return w.speaker(display, type=type)
-        found = w.existing(display)
+        own = speaker is not None and display == speaker  # the speaker's own name: exactly their entity
+        found = w.speaker_entity(display) if own else w.existing(display)
         if found is not None:
             w.matched(found)
             return found
         if self.embed is None:
-            return w.entity(display, type=type)
+            return w.speaker(display, type=type) if own else w.entity(display, type=type)
         vector = self._vectors.pop(display, None)
         if vector is None:
             vector = np.asarray(self.embed([display])[0], dtype=np.float32)
-        match = self._chosen(w, display, type, vector, self.disambiguate) if self.disambiguate else None
-        if match is not None:
-            w.matched(match)
-            return w.add_alias(match, display)
-        entity = w.entity(display, type=type)
+        chosen = None
+        if self.disambiguate is not None and not own:  # a speaker id never becomes a lookalike (LLM or not)
+            chosen = self._chosen(w, display, type, vector, self.disambiguate)
+        if chosen is not None:
+            w.matched(chosen)
+            return w.add_alias(chosen, display)
+        entity = w.speaker(display, type=type) if own else w.entity(display, type=type)
         self._fresh.append((entity, vector))
         w.entity_vectors[entity.id] = vector.tolist()  # stored with the write's other vectors
         return entity

@@ -12,9 +12,11 @@ from pathlib import Path
 
 import pytest
 
+from ingestion.offline import OfflineExtractor
 from temporal_graph import TemporalGraph
 from temporal_graph.errors import InvalidInput
 from temporal_graph.interfaces.cli import main
+from temporal_graph.llm.testing import ScriptedLLM
 from temporal_graph.times import ManualClock
 
 LOOKALIKES = ["bob", "BOB", "Ｂｏｂ", "Bob\u200b", "Bob.", "Воb"]  # the last is Cyrillic В and о
@@ -68,6 +70,14 @@ def test_a_lookalike_speaker_is_another_person(bob: TemporalGraph, row: Row) -> 
         claims = [f for f in bob.now("Bob", "lives in") if f.claimed_by is not None]
         assert [(f.object, f.claimed_by) for f in claims] == [("Berlin", row.speaker)]
         assert f"Berlin (since 2023-06-01) [claimed by {row.speaker}]" in answer.text  # shown as theirs
+
+
+def test_an_llm_never_makes_a_lookalike_speaker_bob(bob: TemporalGraph) -> None:
+    llm = ScriptedLLM(lambda request: {"choice": 1})  # would merge any name it is asked about
+    bob.llm, bob.extractor = llm, OfflineExtractor()
+    bob.add_episode("I live in Berlin.", reference_time="2023-06-01", speaker="bob")
+    assert own_places(bob, "Bob") == ["Paris"] and own_places(bob, "bob") == ["Berlin"]
+    assert bob.find_entity("Bob").aliases == () and llm.usage.calls == 0
 
 
 def test_a_lookalike_ending_ends_nothing_of_bob(bob: TemporalGraph) -> None:
