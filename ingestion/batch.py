@@ -11,18 +11,21 @@ from __future__ import annotations
 
 import time
 import unicodedata
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
+from functools import partial
 from pathlib import Path
 
 from temporal_graph.core import Core
 from temporal_graph.core.embeddings import encode_texts
 from temporal_graph.core.errors import ImportFormatError, InvalidInput
 from temporal_graph.core.extraction import Extraction, Extractor
-from temporal_graph.core.model import Episode, ImportLineError, ImportReport, IngestResult
+from temporal_graph.core.identity import lookalike_speakers, speaker_entity
+from temporal_graph.core.model import Episode, ImportLineError, ImportReport, IngestResult, LookalikeSpeakers
 from temporal_graph.core.names import check_group
 from temporal_graph.core.progress import progress_bar
 from temporal_graph.core.writer import FactWriter
+from temporal_graph.core.writes import alias_speakers, check_speaker_alias
 
 from .pipeline import CONTEXT_EPISODES, apply_episode, expected_texts, extract, make_episode, new_names
 from .readers import FORMATS, ChatMessage, ReadError, detect_format, read_messages
@@ -134,9 +137,12 @@ def import_file(
     embed: bool | None = None,
     summaries: bool | None = None,
     batch_size: int = BATCH_EPISODES,
+    speaker_aliases: Mapping[str, str] | None = None,
 ) -> ImportReport:
     """Import the chat log at ``path`` into ``core``'s store: facts from ``extractor``, names
-    resolved by ``resolver`` (one suited to ``embed``).
+    resolved by ``resolver`` (one suited to ``embed``). ``speaker_aliases`` ({alias: speaker}) are
+    declared in every group of the file before its messages; the report lists the lookalike speaker
+    ids the file holds (:func:`~temporal_graph.core.identity.lookalike_speakers`).
 
     ``replay=True`` records each message at its own time in transaction time too, as if the memory
     had been listening live, so "as known at K" questions about the log's own past make sense.
@@ -155,6 +161,12 @@ def import_file(
     masked: dict[str, dict[str, int]] = {}
     prepared = {group: _prepare(core, path, group, messages, strict, report, masked)
                 for group, messages in groups.items()}
+    aliases = dict(speaker_aliases or {})
+    for group in prepared:  # every group checked first: a refused alias writes nothing at all
+        for alias, person in aliases.items():
+            check_speaker_alias(partial(speaker_entity, core.store, group), alias, person)
+    for group in prepared:
+        alias_speakers(core, aliases, group_id=group)
     # With an LLM, extraction runs in parallel, as many requests in flight as the client allows.
     workers = None if core.llm is None else getattr(core.llm, "concurrency", LLM_WORKERS)
 
@@ -175,6 +187,10 @@ def import_file(
                 for result in results:
                     _count(report, result, masked.get(result.episode.id, {}))
                 advance(len(batch))
+    for group, episodes in prepared.items():
+        speakers = {e.speaker for e in episodes if e.speaker}
+        report.lookalike_speakers += [LookalikeSpeakers(group_id=group, speakers=pair)
+                                      for pair in lookalike_speakers(core.store, group, speakers)]
     report.seconds = time.perf_counter() - started
     return report
 
@@ -266,7 +282,7 @@ def _apply_batch(
     extractions: Sequence[tuple[Extraction, list[str]]],
     replay: bool, embed: bool | None, summaries: bool | None, encoded: Vectors,
 ) -> list[IngestResult]:
-    resolver.prefetch(new_names(core, group, [x for x, _ in extractions]))
+    resolver.prefetch(new_names(core, group, [x for x, _ in extractions], [e.speaker for e in batch]))
 
     def run(w: FactWriter) -> list[IngestResult]:
         results = []

@@ -7,7 +7,7 @@ or the LLM extractor while the memory has an LLM) and the entity resolver. It is
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from temporal_graph.core import DEFAULT_GROUP, Core
@@ -17,7 +17,15 @@ from temporal_graph.core.time import TimeLike
 from temporal_graph.llm import LLMClient
 
 from .batch import BATCH_EPISODES, import_file
-from .pipeline import CONTEXT_EPISODES, apply_episode, expected_texts, extract, make_episode, new_names
+from .pipeline import (
+    CONTEXT_EPISODES,
+    apply_episode,
+    expected_texts,
+    extract,
+    lookalike_warnings,
+    make_episode,
+    new_names,
+)
 from .resolution import EntityResolver
 
 
@@ -28,7 +36,7 @@ class Ingestion:
         self.core = core
         self._chosen = extractor
         self._default: tuple[LLMClient | None, Extractor] | None = None  # for the LLM it was made for
-        self._resolver: EntityResolver | None = None
+        self._resolver: tuple[LLMClient | None, EntityResolver] | None = None  # for the LLM it was made for
 
     # -- what it keeps -------------------------------------------------------------------------
     @property
@@ -48,14 +56,17 @@ class Ingestion:
         self._chosen = value
 
     def resolver(self, embed: bool | None = None) -> EntityResolver:
-        """The entity resolver: by name only when embedding is off (a bulk load), else by name,
-        then by similarity in the store's entity vector index (one resolver, kept across calls)."""
+        """The entity resolver: by name only when embedding is off (a bulk load); else by name, and
+        with an LLM also by its choice among the names close in the store's entity vector index
+        (one resolver per LLM, kept across calls)."""
         if not (self.core.embed if embed is None else embed):
             return EntityResolver(embed=None)
-        if self._resolver is None:
-            self._resolver = EntityResolver(embed=self._encode, nearest=self._nearest,
-                                            disambiguate=self._disambiguate)
-        return self._resolver
+        llm = self.core.llm
+        if self._resolver is None or self._resolver[0] is not llm:
+            resolver = EntityResolver(embed=self._encode, nearest=self._nearest,
+                                      disambiguate=self._disambiguate if llm is not None else None)
+            self._resolver = (llm, resolver)
+        return self._resolver[1]
 
     def _encode(self, names: list[str]) -> list[list[float]]:
         return self.core.embedder.encode(names)
@@ -96,8 +107,9 @@ class Ingestion:
             return IngestResult(episode=existing[0], skipped=True, masked=masked)
         context = core.store.recent_episodes(group_id, episode.reference_time, CONTEXT_EPISODES)
         extraction, warnings = extract(self.extractor, episode, context)
+        warnings += lookalike_warnings(core, group_id, episode.speaker)
         resolver = self.resolver()
-        resolver.prefetch(new_names(core, group_id, [extraction]))
+        resolver.prefetch(new_names(core, group_id, [extraction], [episode.speaker]))
         result = core.write(
             group_id, lambda w: apply_episode(core, w, episode, extraction, resolver, warnings),
             texts=expected_texts([episode], [extraction]),
@@ -116,11 +128,13 @@ class Ingestion:
         embed: bool | None = None,
         summaries: bool | None = None,
         batch_size: int = BATCH_EPISODES,
+        speaker_aliases: Mapping[str, str] | None = None,
     ) -> ImportReport:
         """Import a chat log: ordered, idempotent, resumable (see :func:`ingestion.batch.import_file`)."""
         return import_file(self.core, path, extractor=self.extractor, resolver=self.resolver(embed),
                            format=format, group_id=group_id, progress=progress, strict=strict,
-                           replay=replay, embed=embed, summaries=summaries, batch_size=batch_size)
+                           replay=replay, embed=embed, summaries=summaries, batch_size=batch_size,
+                           speaker_aliases=speaker_aliases)
 
 
 def default_extractor(core: Core) -> Extractor:

@@ -96,6 +96,9 @@ replaces "Paris", with the relation the earlier statement used.
 7. Plans and wishes are facts only as plans (PLANS, PLANS_TO_VISIT), never as things that \
 happened. Skip greetings, small talk, questions and pure opinions about the conversation.
 8. A message without facts gives two empty lists.
+9. Quoted and reported speech is the quoted person's, never the speaker's: from speaker Mallory, \
+'Bob told me: "I live in Berlin."' gives subject Bob, LIVES_IN "Berlin" (the "I" inside the quote \
+is Bob). When the message does not say who is quoted ("she said ..."), give no fact for the quote.
 """
 
 _DISAMBIGUATION_RULES = """\

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import logging
 import unicodedata
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -17,9 +17,10 @@ from temporal_graph.core import Core
 from temporal_graph.core.embeddings import item_text
 from temporal_graph.core.errors import InvalidInput, LLMOutputError
 from temporal_graph.core.extraction import ExtractedFact, Extraction, Extractor
+from temporal_graph.core.identity import lookalike_speakers, speaker_entity
 from temporal_graph.core.limits import MAX_SOURCE_CHARS, checked_text
 from temporal_graph.core.model import Entity, Episode, Fact, IngestResult
-from temporal_graph.core.names import check_group, clean_name, fact_words, name_key, normalize_relation
+from temporal_graph.core.names import check_group, clean_name, fact_words, normalize_relation
 from temporal_graph.core.rules import claimant
 from temporal_graph.core.time import Prefer, TimeLike, resolve_time
 from temporal_graph.core.writer import FactWriter, episode_id_for
@@ -98,10 +99,28 @@ def extract(
         return Extraction(), [f"extraction failed: {exc}"]
 
 
-def new_names(core: Core, group_id: str, extractions: Sequence[Extraction]) -> list[str]:
-    """Names in these extractions that no entity of the group has yet (those need embedding)."""
+def lookalike_warnings(core: Core, group_id: str, speaker: str | None) -> list[str]:
+    """A note for each id of the group the speaker id looks like: they are kept two people."""
+    if speaker is None:
+        return []
+    return [f"speakers {a!r} and {b!r} look alike but are two people (alias_speaker declares them one)"
+            for a, b in lookalike_speakers(core.store, group_id, [speaker])]
+
+
+def new_names(
+    core: Core, group_id: str, extractions: Sequence[Extraction], speakers: Iterable[str | None] = ()
+) -> list[str]:
+    """Names in these extractions that no entity of the group has yet (those need embedding): a
+    speaker id of ``speakers`` is new without an entity of exactly that id, even beside a lookalike."""
     names = {n for x in extractions for f in x.facts for n in (f.subject, f.object, f.replaces) if n}
-    return [n for n in names if n.strip() and core.store.entity_by_key(group_id, name_key(n)) is None]
+    own = {s for s in speakers if s}
+
+    def known(name: str) -> bool:
+        if name in own:
+            return speaker_entity(core.store, group_id, name) is not None
+        return core.find_entity(name, group_id) is not None
+
+    return [n for n in names if n.strip() and not known(n)]
 
 
 def expected_texts(episodes: Sequence[Episode], extractions: Sequence[Extraction]) -> Iterator[str]:
@@ -167,9 +186,10 @@ def _apply_fact(
     prefer: Prefer = "future" if ahead else "past"
     span = resolve_time(fact.time_text, ref, prefer=prefer) if fact.time_text else None
     end_span = resolve_time(fact.end_time_text, ref, prefer=prefer) if fact.end_time_text else None
-    subject = resolver.resolve(w, fact.subject, fact.subject_type or "Entity")
+    speaker = episode.speaker
+    subject = resolver.resolve(w, fact.subject, fact.subject_type or "Entity", speaker=speaker)
     object_type = fact.object_type or core.ontology.object_type(relation)
-    claimed_by = claimant_of(core.trust, episode, subject)
+    claimed_by = claimant_of(core.trust, episode, subject, w.speaker_entity(speaker) if speaker else None)
 
     if fact.kind == "ending" and relation in PLAN_RELATIONS:  # called off: the plans it names end
         called_off = end_plans(w, subject, fact.object, at=span.start if span else ref, text=fact.text,
@@ -178,7 +198,7 @@ def _apply_fact(
         out.retracted += called_off.retracted
         return
     if fact.kind == "ending":
-        obj = resolver.resolve(w, fact.object, object_type) if fact.object else None
+        obj = resolver.resolve(w, fact.object, object_type, speaker=speaker) if fact.object else None
         at = span.start if span else ref
         out.ended += w.end(subject, relation, obj, at=at, text=fact.text, episode_id=episode.id,
                            claimed_by=claimed_by).ended
@@ -203,7 +223,7 @@ def _apply_fact(
         start = span.start if span else ref
     if fact.kind == "correction":
         start = _correct(w, subject, relation, fact, resolver, object_type, episode, out, claimed_by) or start
-    obj = resolver.resolve(w, fact.object, object_type)
+    obj = resolver.resolve(w, fact.object, object_type, speaker=speaker)
     if start is not None and until is not None and until <= start:
         until = None if not core.ontology.is_event(relation) else start + timedelta(days=1)
     outcome = w.start(
@@ -221,13 +241,14 @@ def _apply_fact(
         out.retracted += fulfilled.retracted
 
 
-def claimant_of(trust: str, episode: Episode, subject: Entity) -> str | None:
+def claimant_of(trust: str, episode: Episode, subject: Entity, speaker: Entity | None) -> str | None:
     """Speaker authority: what a speaker says about someone else is their claim, attributed to them
-    (``trust="speaker"``, the default); the subject's own words, unattributed messages and
-    ``trust="all"`` speak for the memory."""
+    (``trust="speaker"``, the default); the subject's own words (``subject`` is the entity of
+    exactly the speaker id, ``speaker``), unattributed messages and ``trust="all"`` speak for the
+    memory. A lookalike id ("Bob." for "Bob") is someone else: its words about Bob are a claim."""
     if trust == "all" or episode.speaker is None:
         return None
-    if name_key(episode.speaker) in {name_key(n) for n in (subject.name, *subject.aliases)}:
+    if speaker is not None and subject.id == speaker.id:
         return None
     return episode.speaker
 
@@ -240,7 +261,7 @@ def _correct(
     corrects only their own claims."""
     current = [r for r in w.current_rows(subject, relation) if claimant(r) == claimed_by]
     if fact.replaces:
-        wrong = resolver.resolve(w, fact.replaces, object_type)
+        wrong = resolver.resolve(w, fact.replaces, object_type, speaker=episode.speaker)
     else:  # "sorry, I meant X": the object that held at the reference time was the wrong one
         holding = [r for r in current if r.valid_at_time(episode.reference_time)]
         if len(holding) != 1:

@@ -312,6 +312,13 @@ class TemporalGraph:
         A subject or object the memory does not know raises :class:`NotFound` naming it."""
         return writes.retract_fact(self.core, subject, relation, object, group_id=group_id)
 
+    def alias_speaker(self, alias: str, speaker: str, *, group_id: str = DEFAULT_GROUP) -> Entity:
+        """Declare that speaker id ``alias`` ("bob") is the person ``speaker`` ("Bob"): stored, so
+        every later message and import of ``alias`` speaks as them. Speaker ids are exact; without
+        this, lookalikes are different people. Returns the person's entity. Raises InvalidInput
+        when ``alias`` already has an entity of its own (declare aliases before its messages)."""
+        return writes.alias_speakers(self.core, {alias: speaker}, group_id=group_id)[0]
+
     def reindex(self, group_id: str | None = None, *, progress: bool = False, batch_size: int = 256) -> int:
         """Repair derived data: embed every record that has no vector yet (after an import with
         ``embed=False``, or from a version that embedded lazily), then rebuild missing or stale
@@ -472,6 +479,7 @@ class TemporalGraph:
         self, path: str | FilePath, *, format: str = "auto", group_id: str | None = None,
         progress: bool = True, strict: bool = False, replay: bool = False, embed: bool | None = None,
         summaries: bool | None = None,
+        speaker_aliases: Mapping[str, str] | None = None,
     ) -> ImportReport:
         """Import a chat log (JSONL, CSV, LoCoMo JSON, ChatGPT export): ordered, idempotent, resumable.
 
@@ -480,10 +488,13 @@ class TemporalGraph:
         time as its transaction time (a replayed history) instead of the clock; ``embed=False``
         leaves embedding to :meth:`reindex`, ``summaries=False`` entity summaries to
         :meth:`refresh_summaries`. Each batch of messages commits with its vectors and summaries.
+        ``speaker_aliases`` ({alias: speaker}) declares speaker ids one person before anything is
+        imported, as :meth:`alias_speaker` does, in each group written. The report lists lookalike
+        speaker ids it kept apart (``lookalike_speakers``).
         """
         return self._ingest().import_file(
             _file_path(path), format=format, group_id=group_id, progress=progress, strict=strict,
-            replay=replay, embed=embed, summaries=summaries,
+            replay=replay, embed=embed, summaries=summaries, speaker_aliases=speaker_aliases,
         )
 
     def import_facts(

@@ -18,7 +18,7 @@ from temporal_graph.extraction import ExtractedFact, Extraction
 from temporal_graph.llm.testing import ScriptedLLM
 from temporal_graph.times import ManualClock
 
-ALIASES = {"Mel": "Melanie"}  # names the test embedder places on the same point
+ALIASES = {"Mel": "Melanie", "Mellie": "Melanie"}  # names the test embedder places on the same point
 
 
 class NameEmbedder:
@@ -94,16 +94,24 @@ def test_an_extractor_set_on_the_memory_reads_every_message_until_unset(tmp_path
         assert sorted(objects(tg, "Ann", "SAILS_ON")) == ["Aurora", "Borealis"]
 
 
-def test_the_same_person_is_one_entity_across_messages(memory):
+def test_a_similar_name_is_the_same_person_only_when_the_llm_says_so(memory):
     memory.extractor = Told()
     first = memory.add_episode("Melanie LIKES pottery", reference_time="2024-01-01")
-    second = memory.add_episode("Mel LIKES painting", reference_time="2024-01-02")
+    alone = memory.add_episode("Mel LIKES painting", reference_time="2024-01-02")
     assert [e.name for e in first.entities_created if e.name.startswith("Mel")] == ["Melanie"]
-    assert [e.name for e in second.entities_matched] == ["Melanie"]  # "Mel" is her, by similarity
-    assert not [e for e in second.entities_created if e.name.startswith("Mel")]
-    melanie = memory.find_entity("Mel")
-    assert melanie is not None and melanie.name == "Melanie" and "Mel" in melanie.aliases
-    assert sorted(objects(memory, "Melanie", "LIKES")) == ["painting", "pottery"]
+    assert [e.name for e in alone.entities_created if e.name.startswith("Mel")] == ["Mel"]  # similarity alone
+    assert objects(memory, "Melanie", "LIKES") == ["pottery"]
+
+    def melanie_is_her(request):  # the disambiguation call picks the candidate named Melanie
+        candidates = json.loads(request.messages[-1]["content"])["candidates"]
+        return {"choice": next(c["number"] for c in candidates if c["name"] == "Melanie")}
+
+    memory.llm = llm = ScriptedLLM(melanie_is_her)
+    told = memory.add_episode("Mellie LIKES chess", reference_time="2024-01-03")
+    assert [e.name for e in told.entities_matched] == ["Melanie"] and llm.usage.calls == 1
+    melanie = memory.find_entity("Mellie")
+    assert melanie is not None and melanie.name == "Melanie" and "Mellie" in melanie.aliases
+    assert sorted(objects(memory, "Melanie", "LIKES")) == ["chess", "pottery"]
 
 
 def test_ingestion_sets_nothing_on_the_memory(memory, tmp_path):

@@ -14,6 +14,10 @@ What it reads:
 * first person (I, we, implied "Lost my job ...") → the episode's speaker (nothing when unknown);
 * third person with a capitalized name ("Zhang Wei lives in Hangzhou", "My sister Anna works at
   Google" → also the speaker HAS_SIBLING Anna);
+* quoted speech → the person quoted (``Bob told me: "I live in Berlin."`` is Bob LIVES_IN Berlin,
+  which the pipeline keeps as the speaker's claim); a quote whose frame names no one gives nothing;
+* names keep their numbers and codes ("Terminal 1", "Apartment 3B", "Route 66"), never a count
+  or a year ("Google 5 days a week" is Google);
 * he / she / they → the one person named in this message or the last few turns (a kin word's
   gender must fit; two candidates or none → nothing);
 * states (LIVES_IN, WORKS_AT, WORKS_AS, STUDIES_AT, MARRIED_TO, DATING, HAS_CHILD, HAS_SIBLING,
@@ -44,7 +48,8 @@ the context episodes' facts are worked out once per extraction.
 
 The package: ``tables`` (closed word lists, word → relation), ``grammar`` (regex building blocks,
 the rule tables, clause and hedge patterns), ``objects`` (a match's object, cleaned, and the fact's
-sentence), ``extractor`` (:class:`OfflineExtractor`, which runs the rules over a message).
+sentence), ``quotes`` (quoted speech and who said it), ``extractor`` (:class:`OfflineExtractor`,
+which runs the rules over a message).
 """
 
 

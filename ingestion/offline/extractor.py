@@ -45,6 +45,7 @@ from .grammar import (
     starts_clause,
 )
 from .objects import ANY_OBJECT, clean_name, clean_object, clean_proper, emissions, fact_text
+from .quotes import quoted_name, split_quotes
 from .tables import BASE_FORMS, FEMININE_KIN, KIN, MASCULINE_KIN, PETS, THIRD_PERSON
 
 
@@ -122,7 +123,10 @@ class OfflineExtractor:
         pending_pet: _Draft | None = None
         if SARCASM.search(episode.content):
             return out  # a joke or sarcasm anywhere: nothing in the message is taken at face value
-        for sentence in sentences(expand(episode.content)):
+        text, quotes = split_quotes(expand(episode.content))
+        for who, quote in quotes:  # the quoted person's words, with "I" meaning them
+            out.extend(self._quoted(episode, who, quote))
+        for sentence in sentences(text):
             if is_question(sentence) or HEARSAY.search(sentence):
                 pending_pet = None
                 continue
@@ -142,6 +146,16 @@ class OfflineExtractor:
                         if d.relation == "HAS_PET" and "kin" not in d.extra and d.object.lower() in PETS]
                 pending_pet = pets[-1] if pets else pending_pet
         return out
+
+    def _quoted(self, episode: Episode, who: str | None, quote: str) -> list[_Draft]:
+        """Facts of a quote, about the person quoted (the message's speaker for "I said ...");
+        nothing when the frame names no one ("she said", "my boss told me")."""
+        name = quoted_name(who)
+        speaker = episode.speaker if name == "I" else clean_name(name) if name else None
+        if speaker is None:
+            return []
+        quoted = episode.model_copy(update={"content": quote, "speaker": speaker})
+        return self._drafts(quoted, _Context(self, ()), corrections=False)
 
     def _clause(
         self, clause: str, episode: Episode, context: _Context, earlier: list[_Draft], corrections: bool
@@ -343,7 +357,7 @@ class OfflineExtractor:
                     continue
                 if old is not None and name_key(d.object) != name_key(old):
                     continue
-                if old is None and episode.speaker and name_key(d.subject) != name_key(episode.speaker):
+                if old is None and episode.speaker and d.subject != episode.speaker:  # exactly this speaker
                     continue
                 return [_Draft(d.subject, d.relation, new, d.object_type, "correction", d.time,
                                replaces=d.object, extra={k: v for k, v in d.extra.items() if k != "kin"})]

@@ -54,9 +54,16 @@ KIN_RE = _alt(KIN)
 # A subject: I / we, "my sister Anna", or a capitalized name.
 SUBJ = (rf"(?P<subj>\b(?:I|[Ww]e|[Hh]e|[Ss]he|[Tt]hey)\b"
         rf"|(?:\b(?:[Mm]y|[Oo]ur)\s+(?:{KIN_ADJ}\s+)?(?:{KIN_RE})\s+)?(?<![\w'])(?:{NAME}))")
-# A proper-noun object: "Hangzhou", "New York City", "University of Toronto", "Johnson & Johnson".
+# A number or code that ends a name ("Terminal 1", "Apartment 3B", "Route 66"): never a year, a
+# count ("Google 5 days a week"), a time ("9:30") or part of one ("24/7").
+_UNITS = (r"(?:day|week|month|year|hour|minute|second|night|time|kid|child|children|people|person|"
+          r"mile|km|kilomet(?:er|re)|met(?:er|re)|dollar|euro|pound|percent|min|hr|mph)s?")
+_CODE = (r"(?:\s+(?!(?:19|20)\d\d\b)\d{1,4}[A-Za-z]?(?![\w'’/:-])(?![.,]\d)(?!\s*%)"
+         rf"(?!\s+(?i:{_UNITS})\b))?")
+# A proper-noun object: "Hangzhou", "New York City", "University of Toronto", "Johnson & Johnson",
+# "Terminal 1".
 PROPER = (r"(?:[Tt]he\s+)?[A-Z][\w.&'’-]*"
-          r"(?:\s+(?:(?:of|de|du|la|le|del|for|on|am|upon|&)\s+)?[A-Z][\w.&'’-]*)*")
+          r"(?:\s+(?:(?:of|de|du|la|le|del|for|on|am|upon|&)\s+)?[A-Z][\w.&'’-]*)*" + _CODE)
 # A lowercase noun phrase: a few words, no punctuation.
 NP = r"[\w+'’-]+(?:\s+[\w+'’-]+){0,7}"
 LIST = r"[\w+'’-]+(?:(?:,\s+|\s+)[\w+'’-]+){0,11}"  # "hiking, painting and pottery"

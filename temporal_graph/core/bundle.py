@@ -14,9 +14,10 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from .embeddings import Embedder, embedding_changes, encode_texts, item_text
 from .errors import InvalidInput
+from .identity import entity_named
 from .mask_policy import MaskingPolicy
 from .model import Entity, Episode, Fact
-from .names import check_group, clean_name, name_key
+from .names import check_group
 from .ontology import Ontology
 from .stores.protocol import Store
 from .time import UTC, Clock, TimeLike, optional_utc, system_clock, to_utc
@@ -111,7 +112,8 @@ class Core:
 
     # -- reading and writing ---------------------------------------------------------------------
     def find_entity(self, name: str, group_id: str = DEFAULT_GROUP) -> Entity | None:
-        return self.store.entity_by_key(check_group(group_id), name_key(clean_name(name)))
+        """The entity ``name`` refers to: spelled exactly so, else case- and space-insensitively."""
+        return entity_named(self.store, check_group(group_id), name)
 
     def write(
         self, group_id: str, fn: Callable[[FactWriter], T], *, embed: bool | None = None,

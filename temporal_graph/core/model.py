@@ -330,6 +330,16 @@ class ImportLineError(BaseModel):
     reason: str
 
 
+class LookalikeSpeakers(BaseModel):
+    """Two speaker ids of a group that look alike ("Bob" / "Bob.", "Bob" / "Ｂｏｂ") but are
+    different people: nothing declared them one (``alias_speaker``)."""
+
+    model_config = _FROZEN
+
+    group_id: str
+    speakers: tuple[str, str]  # in sorted order
+
+
 class ImportReport(BaseModel):
     """What one ``import_file`` did."""
 
@@ -349,6 +359,8 @@ class ImportReport(BaseModel):
     groups: dict[str, int] = Field(default_factory=dict)  # group written -> messages of the file in it
     # Values masked in the messages this import wrote, by kind ({"email": 3, "phone": 1}).
     masked: dict[str, int] = Field(default_factory=dict)
+    # Speaker ids of the file that look like another speaker or entity of their group; kept apart.
+    lookalike_speakers: list[LookalikeSpeakers] = Field(default_factory=list)
     seconds: float = 0.0
 
 

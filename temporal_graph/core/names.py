@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Iterable
 from functools import lru_cache
 
 from .errors import InvalidGroup, InvalidIdentifier, InvalidName
@@ -64,6 +65,23 @@ def clean_name(name: str, what: str = "name") -> str:
 def name_key(name: str) -> str:
     """The key under which entity names match: case- and space-insensitive."""
     return " ".join(unicodedata.normalize("NFKC", name).casefold().split())
+
+
+# Exact keys share the key table with name keys. Their prefix is a control character, which no
+# cleaned name holds, so an exact key never equals a name key.
+_EXACT = "\x1f"
+
+
+def exact_key(name: str) -> str:
+    """The key under which a name matches only as spelled (NFC, spaces collapsed): how a speaker
+    id finds its entity, and how a name finds the entity spelled exactly so before a lookalike."""
+    return _EXACT + clean_name(name)
+
+
+def entity_keys(names: Iterable[str]) -> list[str]:
+    """Every key an entity with these names (its name and aliases) answers to: the
+    case-insensitive name key and the exact key of each."""
+    return list(dict.fromkeys(k for n in names for k in (name_key(n), exact_key(n))))
 
 
 def check_group(group_id: str) -> str:

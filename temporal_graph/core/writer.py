@@ -21,6 +21,7 @@ from typing import Any
 
 from .affected import KeyReader, Scope, Stream, affected
 from .errors import InvalidInput
+from .identity import entity_named, speaker_entity
 from .model import DEFAULT_IMPORTANCE, Assertion, AssertionKind, Entity, EntitySummary, Episode, Fact
 from .names import clean_name, fact_words, name_key, normalize_relation
 from .ontology import Ontology
@@ -118,8 +119,13 @@ class FactWriter:
 
     # -- reading inside the transaction ----------------------------------------------------------
     def existing(self, name: str) -> Entity | None:
-        """The entity of this group known by ``name`` (any spelling it has), or None; creates nothing."""
-        return self._tx.entity_by_key(self.group_id, name_key(clean_name(name)))
+        """The entity of this group known by ``name`` (spelled exactly so, else case- and
+        space-insensitively), or None; creates nothing."""
+        return entity_named(self._tx, self.group_id, name)
+
+    def speaker_entity(self, speaker: str) -> Entity | None:
+        """The entity of exactly this speaker id, or None; creates nothing."""
+        return speaker_entity(self._tx, self.group_id, speaker)
 
     def entities_by_id(self, ids: Sequence[str]) -> list[Entity]:
         """The entities of this group with these ids (unknown ids are left out)."""
@@ -212,8 +218,23 @@ class FactWriter:
         if found is not None:
             self.matched(found)
             return found
+        return self._create(display, type)
+
+    def speaker(self, speaker: str, *, type: str | None = None) -> Entity:
+        """The entity of exactly this speaker id, created if new. A lookalike of a known name
+        ("bob" beside "Bob") gets an entity of its own, found by its exact spelling."""
+        display = clean_name(speaker, "speaker")
+        found = self.speaker_entity(display)
+        if found is not None:
+            self.matched(found)
+            return found
+        taken = self._tx.entity_by_key(self.group_id, name_key(display)) is not None
+        return self._create(display, type, exact=taken)
+
+    def _create(self, display: str, type: str | None, *, exact: bool = False) -> Entity:
+        key = ("exact", display) if exact else (name_key(display),)
         entity = Entity(
-            id=stable_id("entity", self.group_id, name_key(display)),
+            id=stable_id("entity", self.group_id, *key),
             group_id=self.group_id,
             name=display,
             type=type or "Entity",
@@ -231,8 +252,10 @@ class FactWriter:
             self.entities_matched.append(entity)
 
     def add_alias(self, entity: Entity, alias: str) -> Entity:
+        """``entity`` is also known as ``alias`` (kept exactly as spelled: as a speaker id it then
+        names this entity too)."""
         alias = clean_name(alias, "alias")
-        if name_key(alias) in {name_key(n) for n in (entity.name, *entity.aliases)}:
+        if alias in (entity.name, *entity.aliases):
             return entity
         updated = entity.model_copy(update={"aliases": (*entity.aliases, alias)})
         self._tx.apply(ChangeSet(entities=[updated]))

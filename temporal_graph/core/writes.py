@@ -18,6 +18,7 @@ from pydantic import ValidationError
 
 from .bundle import DEFAULT_GROUP, Core
 from .errors import InvalidInput, no_entity
+from .identity import speaker_entity
 from .limits import BATCH, whole_number
 from .model import Entity, Episode, Fact, FactInput, RecordKind
 from .names import check_group, clean_name, fact_words, normalize_relation
@@ -141,6 +142,40 @@ def _known(w: FactWriter, name: str, what: str) -> Entity:
         raise no_entity(name, w.group_id, what)
     w.matched(found)
     return found
+
+
+def alias_speakers(core: Core, aliases: Mapping[str, str], *, group_id: str = DEFAULT_GROUP) -> list[Entity]:
+    """Declare each speaker id ``alias`` to be the person ``aliases[alias]`` (a speaker id too), in
+    one write: the alias becomes a name of that person's entity (created if new), so the alias's
+    messages speak as that person from then on. Returns the entities. Raises InvalidInput, writing
+    nothing, when an alias already has an entity of its own (declare aliases before importing
+    the alias's messages)."""
+    pairs = [(clean_name(alias, "alias"), clean_name(person, "speaker")) for alias, person in aliases.items()]
+    check_group(group_id)
+    for alias, person in pairs:  # checked before the write, so a refusal writes nothing
+        check_speaker_alias(partial(speaker_entity, core.store, group_id), alias, person)
+
+    def run(w: FactWriter) -> list[Entity]:
+        out = []
+        for alias, person in pairs:
+            check_speaker_alias(w.speaker_entity, alias, person)
+            out.append(w.add_alias(w.speaker(person, type="Person"), alias))
+        return out
+
+    return core.write(group_id, run) if pairs else []
+
+
+def check_speaker_alias(speaker_of: Callable[[str], Entity | None], alias: str, person: str) -> None:
+    """Raise InvalidInput when speaker id ``alias`` cannot become ``person`` (``speaker_of`` finds
+    a speaker id's entity): it has an entity of its own already, and an alias never merges the
+    histories of two entities."""
+    own, target = speaker_of(alias), speaker_of(person)
+    if own is not None and (target is None or own.id != target.id):
+        raise InvalidInput(
+            f"alias {alias!r}: that speaker id already has an entity of its own ({own.name!r}), so it "
+            f"cannot become {person!r}; declare aliases before the alias's messages are stored"
+        )
+
 
 
 def reindex(core: Core, group_id: str | None = None, *, progress: bool = False, batch_size: int = 256) -> int:

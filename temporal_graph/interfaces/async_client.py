@@ -247,6 +247,7 @@ class AsyncTemporalGraph:
     add_episode = _mirror(TemporalGraph.add_episode, "extract")
     import_file = _mirror(TemporalGraph.import_file, "extract", prepare=_quiet)
     import_facts = _mirror(TemporalGraph.import_facts, "write")
+    alias_speaker = _mirror(TemporalGraph.alias_speaker, "write")
     reindex = _mirror(TemporalGraph.reindex, "write")
     refresh_summaries = _mirror(TemporalGraph.refresh_summaries, "write")
     forget = _mirror(TemporalGraph.forget, "write")

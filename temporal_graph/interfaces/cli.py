@@ -42,6 +42,7 @@ from ..core.model import (
     SEARCH_METHODS,
     Answer,
     Diff,
+    Entity,
     EpisodeRetraction,
     ErasureReport,
     Fact,
@@ -398,13 +399,27 @@ def _facts(title: str | Callable[[argparse.Namespace], str], *, versions: bool =
          arg("--no-embed", action="store_true",
              help="do not embed while importing (faster bulk load; run 'tgraph reindex' before searching)"),
          NO_SUMMARIES,
+         arg("--speaker-alias", nargs=2, action="append", metavar=("ALIAS", "SPEAKER"), dest="aliases",
+             help="speaker id ALIAS is the person SPEAKER (repeatable; stored, as 'tgraph alias-speaker')"),
          show=lambda report, args, out: render.import_report(out, report, _db_flags(args)), creates_db=True,
          epilog=IMPORT_FILE_HELP)
 def _import(tg: TemporalGraph, args: argparse.Namespace) -> ImportReport:
     return tg.import_file(args.path, format=args.format, group_id=args.group,
                           progress=not (args.quiet or args.json), strict=args.strict, replay=args.replay,
                           embed=False if args.no_embed else None,
-                          summaries=False if args.no_summaries else None)
+                          summaries=False if args.no_summaries else None,
+                          speaker_aliases=dict(args.aliases or ()))
+
+
+@command("alias-speaker", "declare that speaker id ALIAS is the person SPEAKER (ids are exact otherwise)",
+         arg("alias", help="the other id the person speaks under, e.g. bob"),
+         arg("speaker", help="the person's speaker id, e.g. Bob"),
+         show=lambda entity, args, out: out.print(
+             f"speaker {args.alias!r} is {entity.name!r} (also known as: "
+             f"{', '.join(map(repr, entity.aliases))})", highlight=False),
+         creates_db=True)
+def _alias_speaker(tg: TemporalGraph, args: argparse.Namespace) -> Entity:
+    return tg.alias_speaker(args.alias, args.speaker, group_id=group(args))
 
 
 @command("import-facts", "bulk-load structured facts from CSV (with a header) or JSONL",

@@ -151,6 +151,11 @@ def import_report(console: Console, report: ImportReport, db: list[str]) -> None
         console.print(f"{error.file}:{error.line}: {error.reason}", style="yellow", highlight=False)
     if len(problems) > MOST_ERRORS_SHOWN:
         console.print(f"... and {len(problems) - MOST_ERRORS_SHOWN} more (use --json for all)")
+    for pair in report.lookalike_speakers:  # repr: an invisible or lookalike character shows
+        a, b = pair.speakers
+        console.print(f"lookalike speakers in group {pair.group_id!r}: {a!r} and {b!r} are kept apart as "
+                      "two people; if they are one, declare it: tgraph alias-speaker ALIAS SPEAKER",
+                      style="yellow", highlight=False, soft_wrap=True)
     # Say where the messages went and how to query them: the group is easy to miss.
     for group, count in sorted(report.groups.items()):
         command = shlex.join(["tgraph", *db, "now", "--group", group])

@@ -44,7 +44,7 @@ from ..errors import (
 )
 from ..extras import missing
 from ..model import Assertion, Entity, EntitySummary, Episode, Fact, RecordKind
-from ..names import check_identifier, name_key, quoted_terms
+from ..names import check_identifier, entity_keys, name_key, quoted_terms
 from ..time import UTC
 from . import records
 from .edge import MapErrors
@@ -472,9 +472,8 @@ class Neo4jTx(_Reads):
             self._r.run("entity_remove_label", {"group_id": group_id, "ids": ids}, label=label)
         for label, ids in sorted(add.items()):
             self._r.run("entity_add_label", {"group_id": group_id, "ids": ids}, label=label)
-        keys = [
-            {"key": name_key(n), "entity_id": e.id} for e in entities for n in (e.name, *e.aliases)
-        ]
+        keys = [{"key": key, "entity_id": e.id}
+                for e in entities for key in entity_keys((e.name, *e.aliases))]
         self._r.run("entity_keys_add", {"group_id": group_id, "rows": keys})
 
     def _expire_rows(self, expire: list[tuple[str, datetime]], known_groups: dict[str, str]) -> None:

@@ -26,7 +26,7 @@ import numpy as np
 
 from ..errors import ConstraintViolation, InvalidInput, StoreClosed, StoreError, StoreLocked
 from ..model import Assertion, Entity, EntitySummary, Episode, Fact, RecordKind
-from ..names import name_key, quoted_terms
+from ..names import entity_keys, quoted_terms
 from ..time import to_micros
 from . import records, sql
 from .edge import MapErrors
@@ -310,8 +310,8 @@ class SQLiteStore:
             )
         names = " ".join((e.name, *e.aliases))
         c.execute(sql.INSERT_ENTITY_NAMES, (rowid, names))
-        for n in (e.name, *e.aliases):
-            c.execute(sql.ADD_ENTITY_KEY, (e.group_id, name_key(n), e.id))
+        for key in entity_keys((e.name, *e.aliases)):
+            c.execute(sql.ADD_ENTITY_KEY, (e.group_id, key, e.id))
 
     def _insert_episode(self, ep: Episode) -> None:
         c = self._conn

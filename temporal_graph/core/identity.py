@@ -1,0 +1,90 @@
+"""Who a name or a speaker id is: the lookups behind entity resolution and speaker authority.
+
+A name (in a message, a fact or a query) finds the entity spelled exactly so first, then the entity
+whose name matches case- and space-insensitively. A speaker id is stricter: the speaker is the
+entity of exactly that id (NFC), so lookalike ids ("bob", "Ｂｏｂ", "Bob\\u200b", "Bob.", Cyrillic
+"Воb" for "Bob") are other people unless an alias declares them one. :func:`lookalike_speakers`
+finds such ids, so an import can report them.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from collections import defaultdict
+from collections.abc import Iterable
+from itertools import combinations
+from typing import Protocol
+
+from .model import Entity
+from .names import clean_name, exact_key, name_key
+
+# Cyrillic and Greek letters drawn like Latin ones (a small part of Unicode's confusables list:
+# the letters a speaker id can be forged with in common fonts).
+_LATIN_LOOKALIKES = str.maketrans(
+    "АВЕЅІЈКМНОРСТХУаеѕіјорсхуԁһԛԝ" "ΑΒΕΖΗΙΚΜΝΟΡΤΥΧοιν",
+    "ABESIJKMHOPCTXYaesijopcxydhqw" "ABEZHIKMNOPTYXoiv",
+)
+
+
+class EntityKeyReader(Protocol):
+    """A store or a write transaction: anything that finds an entity by key."""
+
+    def entity_by_key(self, group_id: str, key: str) -> Entity | None: ...
+
+
+def entity_named(reader: EntityKeyReader, group_id: str, name: str) -> Entity | None:
+    """The entity ``name`` refers to: the one spelled exactly so (a lookalike speaker's own entity
+    is found only this way), else the one matching case- and space-insensitively."""
+    exact, folded = _spellings(reader, group_id, clean_name(name))
+    return exact if exact is not None else folded
+
+
+def speaker_entity(reader: EntityKeyReader, group_id: str, speaker: str) -> Entity | None:
+    """The entity of exactly this speaker id (its name or an alias, such as a declared one), or None."""
+    return _spellings(reader, group_id, clean_name(speaker, "speaker"))[0]
+
+
+def _spellings(reader: EntityKeyReader, group_id: str, display: str) -> tuple[Entity | None, Entity | None]:
+    """(the entity with ``display`` as its name or an alias, the entity of its name key). One
+    lookup when they are one: every exact key is stored with its name key, so no name key, no exact
+    key (and files written before exact keys hold name keys only)."""
+    folded = reader.entity_by_key(group_id, name_key(display))
+    if folded is None or display in (folded.name, *folded.aliases):
+        return folded, folded
+    return reader.entity_by_key(group_id, exact_key(display)), folded
+
+
+def lookalike_key(name: str) -> str:
+    """What a name looks like: compatibility forms (width) folded, Latin-looking Cyrillic and Greek
+    letters read as Latin, accents, punctuation and invisible characters dropped, then the name key
+    (case and spaces). Two ids with one lookalike key look like the same person."""
+    text = unicodedata.normalize("NFKD", name).translate(_LATIN_LOOKALIKES)
+    kept = "".join(ch if unicodedata.category(ch)[0] in "LN" else " " if ch.isspace() else "" for ch in text)
+    return name_key(kept)
+
+
+def lookalike_speakers(
+    reader: EntityKeyReader, group_id: str, speakers: Iterable[str]
+) -> list[tuple[str, str]]:
+    """Pairs of ids that look alike but are different people in the group, each pair in sorted
+    order: two of ``speakers``, or one of them and an entity of the memory. Ids that an alias makes
+    one person are no pair."""
+    ids = sorted(set(speakers))
+    own = {s: speaker_entity(reader, group_id, s) for s in ids}
+    pairs: set[tuple[str, str]] = set()
+    by_look: dict[str, list[str]] = defaultdict(list)
+    for s in ids:
+        by_look[lookalike_key(s)].append(s)
+    for same in by_look.values():
+        pairs.update((a, b) for a, b in combinations(same, 2) if not _same(own[a], own[b]))
+    for s in ids:
+        look = lookalike_key(s)
+        other = reader.entity_by_key(group_id, look) if look else None
+        if other is not None and other.name != s and not _same(own[s], other):
+            a, b = sorted((s, other.name))
+            pairs.add((a, b))
+    return sorted(pairs)
+
+
+def _same(a: Entity | None, b: Entity | None) -> bool:
+    return a is not None and b is not None and a.id == b.id
