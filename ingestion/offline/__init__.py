@@ -26,6 +26,9 @@ What it reads:
   ("whatever held"); a plan called off ("the Lyon plan fell through", "not moving after all") ends
   PLANS with the plan it names in the context, else with the cue itself ("Lyon", "move"), which the
   pipeline matches against the plans the memory holds (``ingestion.plans``);
+* denials by the speaker ("I never worked at Globex", "I've never been to Rome", "that's not true,
+  I don't live in Paris") with kind="denial", one per relation the words deny; only with no time
+  phrase and the value closing the clause ("I never lived in Paris as a kid" denies nothing);
 * facts told as still to come ("I'm moving to Berlin on Friday", plans) carry ``future=True``, so
   their time phrase resolves forward;
 * "my brother" as a subject is the brother the speaker named in this message or the last few turns;

@@ -16,6 +16,7 @@ from ..plans import PLAN_RELATIONS, cue_matches
 from .grammar import (
     CORRECTION_MARKER,
     CORRECTION_RULES,
+    DENIAL_RULES,
     ENDING_RULES,
     FUTURE,
     HEARSAY,
@@ -157,19 +158,31 @@ class OfflineExtractor:
             if fixed is not None:
                 return fixed
         drafts = self._kinship(text, speaker)
+        denials = self._run(DENIAL_RULES, text, times, anchors, episode, context, earlier)
+        # a denial's negation is its own: "I never lived in Oslo, we live in Bergen" states Bergen
+        text = _blank(text, [span for _, span in denials])
+        drafts.extend(d for d, _ in denials)
         negated = bool(NEGATION.search(NOT_OBJECT.sub("", text)))  # "Lyon, not Paris" is no negation
-        matched_spans: list[tuple[int, int]] = []
-        for rule in (*ENDING_RULES, *PASTIME_RULES, *STATE_RULES):
-            if rule.positive and negated:
-                continue
-            if rule.fallback and matched_spans:
-                continue
-            for m in rule.pattern.finditer(text):
-                new = self._apply(rule, m, text, times, anchors, episode, context, earlier)
-                if new:
-                    drafts.extend(new)
-                    matched_spans.append(m.span())
+        rules = [r for r in (*ENDING_RULES, *PASTIME_RULES, *STATE_RULES) if not (r.positive and negated)]
+        for fallback in (False, True):  # the fallback rules only when no other rule matched
+            found = self._run([r for r in rules if r.fallback == fallback], text, times, anchors, episode,
+                              context, earlier)
+            drafts.extend(d for d, _ in found)
+            if found:
+                break
         return drafts
+
+    def _run(
+        self, rules: Sequence[Rule], text: str, times: list[TimeMatch], anchors: list[int], episode: Episode,
+        context: _Context, earlier: list[_Draft],
+    ) -> list[tuple[_Draft, tuple[int, int]]]:
+        """The drafts of every match of these rules, each with the span it matched."""
+        out: list[tuple[_Draft, tuple[int, int]]] = []
+        for rule in rules:
+            for m in rule.pattern.finditer(text):
+                out.extend((d, m.span()) for d in self._apply(rule, m, text, times, anchors, episode, context,
+                                                              earlier))
+        return out
 
     def _apply(
         self, rule: Rule, m: re.Match[str], text: str, times: list[TimeMatch], anchors: list[int],
@@ -181,8 +194,8 @@ class OfflineExtractor:
             subject = _resolve_pronoun(raw_subject.lower(), episode, context, earlier)
         else:
             subject = self._subject(raw_subject, episode.speaker)
-        if subject is None:
-            return []
+        if subject is None or (rule.kind == "denial" and times):
+            return []  # a denial with a time ("never in winter") denies less than the value
         if raw_subject and REPORTING.search(text[:m.start("subj")]):
             return []  # "... say I live in Atlantis": reported or requested, not stated
         if raw_subject and raw_subject not in ("I", "we", "We") and raw_subject.lower() not in THIRD_PERSON:
@@ -349,6 +362,13 @@ class OfflineExtractor:
                                replaces=d.object, extra={k: v for k, v in d.extra.items() if k != "kin"})]
             return []
         return None
+
+
+def _blank(text: str, spans: list[tuple[int, int]]) -> str:
+    """``text`` with these spans blanked out; every other offset stays where it was."""
+    for start, end in spans:
+        text = text[:start] + " " * (end - start) + text[end:]
+    return text
 
 
 def _strip_times(clause: str, times: list[TimeMatch]) -> tuple[str, list[int]]:

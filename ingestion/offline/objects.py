@@ -136,6 +136,8 @@ def _clean_phrase(text: str, *, max_words: int = 10) -> str | None:
 def fact_text(
     subject: str, relation: str, obj: str, kind: str, det: str | None, extra: dict[str, str]
 ) -> str:
+    if kind == "denial":
+        return f"{subject} says it is not so: {fact_text(subject, relation, obj, 'state', det, extra)}"
     s, o = subject, obj
     a = _article(o) if o else ""
     if kind == "ending":
