@@ -226,11 +226,11 @@ def test_time_text_is_as_written() -> None:
 
 def test_fact_text_is_third_person() -> None:
     texts = {f.text for f in EXTRACTOR.extract(episode("My sister Anna works at Google.", "Maria")).facts}
-    assert texts == {"Anna is Maria's sister.", "Anna works at Google."}
+    assert texts == {"Maria's sister is Anna.", "Anna works at Google."}
     [fact] = EXTRACTOR.extract(episode("Zhang Wei lives in Hangzhou.", "Li Na")).facts
     assert fact.text == "Zhang Wei lives in Hangzhou."
     [fact] = EXTRACTOR.extract(episode("I got a puppy two weeks ago! Her name's Coco.", "Maria")).facts
-    assert fact.text == "Maria has a puppy named Coco."
+    assert fact.text == "Maria has a puppy, Coco."
 
 
 def test_entities_carry_types() -> None:

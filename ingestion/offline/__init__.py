@@ -46,8 +46,9 @@ Cost is linear in the message: rules run on clauses of at most MAX_CLAUSE_CHARS 
 the context episodes' facts are worked out once per extraction.
 
 The package: ``tables`` (closed word lists, word → relation), ``grammar`` (regex building blocks,
-the rule tables, clause and hedge patterns), ``objects`` (a match's object, cleaned, and the fact's
-sentence), ``extractor`` (:class:`OfflineExtractor`, which runs the rules over a message).
+the rule tables, clause and hedge patterns), ``objects`` (a match's object, cleaned), ``extractor``
+(:class:`OfflineExtractor`, which runs the rules over a message). A fact's sentence is worded by
+``temporal_graph.core.sentences``, the memory's one wording table.
 """
 
 

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from temporal_graph.core.extraction import ExtractedEntity, ExtractedFact, Extraction, StatementKind
 from temporal_graph.core.model import Episode
 from temporal_graph.core.names import name_key
+from temporal_graph.core.sentences import statement_sentence
 from temporal_graph.core.time import Prefer, TimeMatch, find_time_expressions, resolve_time
 
 from ..plans import PLAN_RELATIONS, cue_matches
@@ -45,7 +46,7 @@ from .grammar import (
     sentences,
     starts_clause,
 )
-from .objects import ANY_OBJECT, clean_name, clean_object, clean_proper, emissions, fact_text
+from .objects import ANY_OBJECT, clean_name, clean_object, clean_proper, emissions
 from .tables import BASE_FORMS, FEMININE_KIN, KIN, MASCULINE_KIN, PETS, THIRD_PERSON
 
 
@@ -104,7 +105,8 @@ class OfflineExtractor:
             facts.append(
                 ExtractedFact(
                     subject=d.subject, relation=d.relation, object=d.object,
-                    text=fact_text(d.subject, d.relation, d.object, d.kind, d.det, d.extra),
+                    text=statement_sentence(d.subject, d.relation, d.object, d.kind, det=d.det,
+                                            kin=d.extra.get("kin"), species=d.extra.get("species")),
                     kind=d.kind, time_text=d.time.time_text if d.time else None,
                     end_time_text=d.time.end_time_text if d.time else None, replaces=d.replaces,
                     subject_type="Person", object_type=d.object_type, confidence=d.confidence,
