@@ -185,7 +185,6 @@ NOTHING = [
     ("Sam", "I never said I'd move."),
     ("Sam", "I never lived in Paris as a kid."),  # less than the value: no denial of it
     ("Sam", "I'll never quit Dell."),
-    ("Sam", "Maya doesn't live in Paris."),  # someone else's word for Maya: not her denial
     ("Caroline", "I love it!"),
     ("Caroline", "I love the colors."),
     ("Caroline", "I love spending time with my family."),

@@ -139,27 +139,20 @@ FUTURE = re.compile(
     r"\b(?i:will|shall)\b|\b(?i:am|is|are)\s+(?:(?i:going\s+to)\b|(?i:moving|relocating|starting|joining|"
     r"leaving|flying|heading|visiting|getting|marrying)\b)")
 
-# "... anymore": a negation that ends what held, not a denial that it ever did.
-_NO_MORE = r"(?=\s+(?i:anymore|any more|any longer)\b)"
-
 # The rule tables: order matters only for the "fallback" rules (generic DID), which run last.
 ENDING_RULES: list[Rule] = [
-    *_rule(r"<S>\s+<ADV>(?i:moved away from|moved out of|no longer live in|no longer lives in)\s+"
-           + _o("o", "<PROPER>"), P("o", "LIVES_IN", "Place"), kind="ending", positive=False, implicit=True),
-    # "I don't live in Paris" with nothing after it denies (DENIAL_RULES); "... anymore" ends.
-    *_rule(r"<S>\s+<ADV>(?i:do not live in|does not live in|am not living in|is not living in)\s+"
-           + _o("o", "<PROPER>") + _NO_MORE, P("o", "LIVES_IN", "Place"), kind="ending", positive=False),
+    *_rule(r"<S>\s+<ADV>(?i:moved away from|moved out of|no longer live in|no longer lives in|do not live in|"
+           r"does not live in|am not living in|is not living in)\s+" + _o("o", "<PROPER>"),
+           P("o", "LIVES_IN", "Place"), kind="ending", positive=False, implicit=True),
     # "left X": a home or a job; the context decides, a job by default ("I left Google last year").
     *_rule(r"<S>\s+<ADV>(?i:left)\s+" + _o("o", "<PROPER>") + r"(?!\s+(?:for|to)\b)",
            P("o", "LEFT?", "Organization"), kind="ending", positive=False, implicit=True),
     *_rule(r"<S>\s+<ADV>(?i:quit|resigned from|was fired from|got fired from|was laid off from|"
            r"got laid off from|was let go from|got let go from|"
            r"stopped working at|stopped working for|no longer work at|no longer work for|no longer works at|"
+           r"do not work at|do not work for|does not work at|am not working at|"
            r"quit my job at|left my job at|lost my job at)\s+" + _o("o", "<PROPER>"),
            P("o", "WORKS_AT", "Organization"), kind="ending", positive=False, implicit=True),
-    *_rule(r"<S>\s+<ADV>(?i:do not work at|do not work for|does not work at|does not work for|"
-           r"am not working at|is not working at)\s+" + _o("o", "<PROPER>") + _NO_MORE,
-           P("o", "WORKS_AT", "Organization"), kind="ending", positive=False),
     *_rule(r"<S>\s+<ADV>(?i:quit|left|lost)\s+(?i:my|his|her|their)\s+(?i:job|position)\s+(?i:as)\s+"
            r"(?:an?\s+)?" + _o("role", "<ROLE>"), R("role", "WORKS_AS"), kind="ending", positive=False,
            implicit=True),
@@ -233,8 +226,9 @@ ENDING_RULES: list[Rule] = [
 # Denials: the speaker says a value never held ("I never worked at Globex", "I've never been to
 # Rome") or does not hold ("that's not true, I don't work at Globex"). First person only, the value
 # closing the clause and no time phrase in it: "I never lived in Paris as a kid" or "I don't work at
-# Acme on Fridays" deny less than the value, and "... anymore" is an ending (ENDING_RULES). "Never"
-# denies the present and past relations; "been to" also denies living there.
+# Acme on Fridays" deny less than the value, and "... anymore" is an ending (ENDING_RULES, which never
+# see a denial's words: the extractor blanks them). "Never" denies the present and past relations;
+# "been to" also denies living there.
 _I = r"(?:^|(?<=[\s,;:]))(?P<subj>I|[Ww]e)\s+<ADV>"
 _NEVER = r"(?:(?i:have|had)\s+)?(?i:never)\s+(?:(?i:ever|once|actually|even)\s+)?"
 _NOT_NOW = r"(?i:do not|am not|are not)\s+(?:(?i:actually|even)\s+)?"
