@@ -5,7 +5,8 @@
 The labelled set (benchmarks/data/extraction_set.tsv, written together with the rules) holds chat
 sentences with the facts they state, or none. A fact counts as found when subject, relation and
 object match (names compared case-insensitively, the speaker is the default subject) and its kind
-agrees (``-REL=obj`` marks an ending); ``REL=obj@last June`` also asks for that time phrase, as
+agrees (``-REL=obj`` marks an ending, ``!REL=obj`` a denial: "I never worked at Globex");
+``REL=obj@last June`` also asks for that time phrase, as
 written (case-insensitive). LoCoMo dev gives facts per turn; precision there comes from
 hand labels of the facts the offline extractor gives on 100 random turns, and on 60 random facts from
 all turns (benchmarks/data/locomo_labels.json); a fact without a label counts as wrong.
@@ -14,7 +15,7 @@ Two smaller held-out sets, each written after the rules of its round were frozen
 tune them, show how far the rules carry beyond the sentences they were written against:
 extraction_holdout.tsv (issue 20's families) and extraction_holdout2.tsv (issue 26's: plans called
 off or dated forward, hobbies given up, endings with a time, times in a neighbouring clause, births
-told by someone else).
+told by someone else), extraction_holdout3.tsv (denials: "I never worked at Globex").
 
 ``--llm`` also runs the set through the configured LLM (OPENAI_BASE_URL / OPENAI_API_KEY,
 TGRAPH_LLM_MODEL).
@@ -44,6 +45,7 @@ HERE = Path(__file__).resolve().parent
 SET = HERE / "data" / "extraction_set.tsv"
 HOLDOUT = HERE / "data" / "extraction_holdout.tsv"  # written after the rules froze; never tuned on
 HOLDOUT2 = HERE / "data" / "extraction_holdout2.tsv"  # the same, for the rules of issue 26
+HOLDOUT3 = HERE / "data" / "extraction_holdout3.tsv"  # the same, for the denials (issue 26, slice d)
 LABELS = HERE / "data" / "locomo_labels.json"
 LOCOMO = HERE.parent.parent / "shared" / "data" / "locomo" / "locomo_dev.json"
 REF = datetime(2023, 5, 8, 13, 56, tzinfo=UTC)
@@ -72,11 +74,14 @@ class Case:
 
 
 def _fact_key(subject: str, relation: str, obj: str, kind: str) -> tuple[str, str, str, str]:
-    return name_key(subject), relation, name_key(obj), "ending" if kind == "ending" else "state"
+    return name_key(subject), relation, name_key(obj), kind if kind in ("ending", "denial") else "state"
 
 
 def _time_key(text: str | None) -> str:
     return " ".join((text or "-").lower().split())
+
+
+_MARKS = {"-": "ending", "!": "denial"}  # how the set marks a fact's kind, before its relation
 
 
 def load_set(path: Path = SET) -> list[Case]:
@@ -94,8 +99,8 @@ def load_set(path: Path = SET) -> list[Case]:
             head, _, obj = item.partition("=")
             obj, _, when = obj.partition("@")
             subject, _, relation = head.rpartition(":")
-            kind = "ending" if relation.startswith("-") else "state"
-            key = _fact_key(subject or speaker, relation.lstrip("-"), obj, kind)
+            kind = _MARKS.get(relation[:1], "state")
+            key = _fact_key(subject or speaker, relation.lstrip("-!"), obj, kind)
             expected.add((*key, _time_key(when) if when else ""))
         cases.append(Case(family, speaker, tuple(turns), frozenset(expected)))
     return cases
@@ -158,7 +163,7 @@ def locomo_turns(path: Path = LOCOMO) -> list[tuple[str, list[Episode], Episode]
 
 
 def fact_label(fact: Any) -> str:
-    kind = "-" if fact.kind == "ending" else ""
+    kind = {v: k for k, v in _MARKS.items()}.get(fact.kind, "")
     when = f" @{fact.time_text}" if fact.time_text else ""
     return f"{fact.subject}:{kind}{fact.relation}={fact.object}{when}"
 
@@ -222,6 +227,8 @@ def main(argv: list[str] | None = None) -> int:
     result["offline_holdout"] = {k: holdout[k] for k in ("recall", "precision", "expected", "extracted")}
     holdout2 = score_set(offline, load_set(HOLDOUT2), misses if args.show_misses else None)
     result["offline_holdout2"] = holdout2
+    holdout3 = score_set(offline, load_set(HOLDOUT3), misses if args.show_misses else None)
+    result["offline_holdout3"] = {k: holdout3[k] for k in ("recall", "precision", "expected", "extracted")}
     if args.llm:
         from ingestion.llm_extractor import LLMExtractor
         from temporal_graph.llm import LLMClient
@@ -245,6 +252,9 @@ def main(argv: list[str] | None = None) -> int:
         for family, row in h2["families"].items():
             print(f"  {family:12} recall {row['recall']}  precision {row['precision']}  "
                   f"({row['expected']} expected, {row['extracted']} extracted)")
+        h3 = result["offline_holdout3"]
+        print(f"offline, held-out set 3 (denials): recall {h3['recall']}  precision {h3['precision']}  "
+              f"({h3['expected']} expected, {h3['extracted']} extracted)")
         print(f"LoCoMo: {locomo['facts']} facts from {locomo['turns']} turns "
               f"({locomo['facts_per_turn']} per turn); "
               f"precision on {SAMPLE_SIZE} labelled turns {locomo['precision']} "

@@ -64,7 +64,9 @@ relation is UPPER_SNAKE_CASE.
   - "text": the fact as one short sentence in the third person, with names instead of pronouns.
   - "kind": "state" when the fact holds (from its start on); "ending" when it stopped holding \
 (quit, left, moved out, broke up, sold, no longer ...); "correction" when the speaker says an \
-earlier statement was wrong and gives the right value.
+earlier statement was wrong and gives the right value; "denial" when the speaker says a fact about \
+themselves never held or does not hold ("I never worked at Globex", "that's not true, I don't live \
+in Paris"), with the relation and object denied ("... anymore" is an ending, not a denial).
   - "time_text": when the fact began (for an ending: when it stopped), copied word for word from \
 the message, e.g. "last March", "since 2020", "two weeks ago", "yesterday"; null if the message \
 gives no time.

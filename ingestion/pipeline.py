@@ -25,6 +25,7 @@ from temporal_graph.core.rules import claimant
 from temporal_graph.core.time import Prefer, TimeLike, resolve_time
 from temporal_graph.core.writer import FactWriter, episode_id_for
 
+from .denials import deny
 from .masking import mask_text, without_masked_names
 from .plans import PLAN_RELATIONS, end_plans, fulfil_plans, plan_text, planned_for
 from .resolution import EntityResolver
@@ -129,7 +130,7 @@ def expected_texts(episodes: Sequence[Episode], extractions: Sequence[Extraction
     yield from (item_text(e) for e in episodes)
     for x in extractions:
         for f in x.facts:
-            if f.kind != "ending" and f.object:
+            if f.kind not in ("ending", "denial") and f.object:
                 yield f.text or fact_words(f.subject, normalize_relation(f.relation), f.object)
 
 
@@ -196,6 +197,12 @@ def _apply_fact(
                                episode_id=episode.id, claimed_by=claimed_by)
         out.ended += called_off.ended
         out.retracted += called_off.retracted
+        return
+    if fact.kind == "denial":
+        denied = deny(w, subject, relation, fact.object, at=ref, text=fact.text, episode_id=episode.id,
+                      claimed_by=claimed_by)
+        out.ended += denied.ended
+        out.retracted += denied.retracted
         return
     if fact.kind == "ending":
         obj = resolver.resolve(w, fact.object, object_type, speaker=speaker) if fact.object else None

@@ -91,18 +91,18 @@ def _standing(w: FactWriter, subject: Entity, at: datetime, claimed_by: str | No
     return sorted(rows, key=lambda r: (r.valid_at or r.created_at, r.created_at), reverse=True)
 
 
-def _end(w: FactWriter, subject: Entity, plans: list[Fact], at: datetime, episode_id: str | None,
-         claimed_by: str | None, text: str | None) -> Outcome:
-    """Each plan ends at ``at``; one told at that very moment (the same message, or a chat whose
+def end_rows(w: FactWriter, subject: Entity, rows: list[Fact], at: datetime, episode_id: str | None,
+             claimed_by: str | None, text: str | None) -> Outcome:
+    """Each row ends at ``at``; one told at that very moment (the same message, or a chat whose
     messages share their session's time) never stood, so it is retracted instead."""
     out = Outcome()
-    for plan in plans:
-        obj = w.entities_by_id([plan.object_id])[0]
-        if plan.valid_at is not None and plan.valid_at >= at:
-            out.retracted += w.retract(subject, plan.relation, obj, episode_id=episode_id,
+    for row in rows:
+        obj = w.entities_by_id([row.object_id])[0]
+        if row.valid_at is not None and row.valid_at >= at:
+            out.retracted += w.retract(subject, row.relation, obj, episode_id=episode_id,
                                        claimed_by=claimed_by).retracted
         else:
-            out.ended += w.end(subject, plan.relation, obj, at=at, text=text, episode_id=episode_id,
+            out.ended += w.end(subject, row.relation, obj, at=at, text=text, episode_id=episode_id,
                                claimed_by=claimed_by).ended
     return out
 
@@ -112,7 +112,7 @@ def end_plans(w: FactWriter, subject: Entity, cue: str, *, at: datetime, episode
     """A plan called off: the standing plans the cue names end at ``at``; with no cue, the newest."""
     standing = _standing(w, subject, at, claimed_by)
     chosen = [p for p in standing if cue_matches(cue, p.relation, p.object)] if cue.strip() else standing[:1]
-    return _end(w, subject, chosen, at, episode_id, claimed_by, text)
+    return end_rows(w, subject, chosen, at, episode_id, claimed_by, text)
 
 
 def fulfil_plans(w: FactWriter, subject: Entity, relation: str, obj: Entity, *, at: datetime,
@@ -122,4 +122,4 @@ def fulfil_plans(w: FactWriter, subject: Entity, relation: str, obj: Entity, *, 
         return Outcome()  # no plan to read: most facts fulfil none
     chosen = [p for p in _standing(w, subject, at, claimed_by)
               if fulfils(relation, obj.name, p.relation, p.object)]
-    return _end(w, subject, chosen, at, episode_id, claimed_by, f"{subject.name}'s plan happened.")
+    return end_rows(w, subject, chosen, at, episode_id, claimed_by, f"{subject.name}'s plan happened.")

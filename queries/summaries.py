@@ -36,10 +36,10 @@ from temporal_graph.core.errors import LLMError, StoreError, no_entity
 from temporal_graph.core.model import Entity, EntitySummary, Fact
 from temporal_graph.core.names import check_group
 from temporal_graph.core.ontology import PLAN_RELATIONS, Ontology
+from temporal_graph.core.sentences import fact_clause
 from temporal_graph.core.writer import FactWriter
 
 from .answer_text import date_text
-from .sentences import fact_clause
 
 log = logging.getLogger(__name__)
 

@@ -9,10 +9,11 @@ from datetime import UTC, datetime
 
 import pytest
 
-from queries.sentences import fact_clause
+from ingestion.offline import OfflineExtractor
 from queries.summaries import fact_sentence
-from temporal_graph.core.model import Fact
+from temporal_graph.core.model import Episode, Fact
 from temporal_graph.core.ontology import Ontology
+from temporal_graph.core.sentences import fact_clause
 
 T0 = datetime(2023, 3, 1, tzinfo=UTC)
 DEFAULT = Ontology.default_personal()
@@ -144,3 +145,28 @@ def test_summary_sentences_are_dated_and_plans_are_plans() -> None:
 ])
 def test_declared_relations_get_a_sensible_wording(relation: str, expected: str) -> None:
     assert fact_clause("Zhang Wei", relation, "Hangzhou FC") == expected
+
+
+# -- one wording: what the offline extractor writes as a fact's text is the summaries' wording --------
+TOLD = [
+    ("I'm vegetarian.", "Sam is vegetarian."),
+    ("My hobby is painting.", "Sam's hobbies include painting."),
+    ("My sister Anna works at Google.", "Sam's sister is Anna."),
+    ("I got a puppy! Her name is Coco.", "Sam has a puppy, Coco."),
+    ("I'm planning to move to Lyon.", "Sam is planning to move to Lyon."),
+    ("I went to a poetry reading yesterday.", "Sam attended a poetry reading."),
+    ("I quit Acme.", "Sam used to work at Acme."),
+    ("We divorced in 2020.", "Sam got divorced."),
+    ("I never worked at Globex.", "Sam says it is not so: Sam works at Globex."),
+]
+
+
+@pytest.mark.parametrize(("said", "text"), TOLD, ids=[t[0] for t in TOLD])
+def test_the_offline_extractor_words_facts_as_summaries_do(said: str, text: str) -> None:
+    at = datetime(2023, 5, 8, tzinfo=UTC)
+    episode = Episode(id="e", group_id="g", content=said, reference_time=at, created_at=at, speaker="Sam")
+    facts = OfflineExtractor().extract(episode).facts
+    assert text in [f.text for f in facts]
+    first = next(f for f in facts if f.text == text)
+    if first.kind == "state":  # the summary's clause of the stored fact reads the same
+        assert fact_clause(first.subject, first.relation, first.object, text=first.text) + "." == text

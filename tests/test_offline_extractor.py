@@ -113,6 +113,16 @@ CASES = [
     ("Sam", "I gave up chess in 2020.",
      {("Sam", "LIKES", "chess", "ending", "2020-01-01"), ("Sam", "PLAYS", "chess", "ending", "2020-01-01")}),
     ("Sam", "I no longer like jazz.", {("Sam", "LIKES", "jazz", "ending", None)}),
+    # denials: a value that never held, or does not hold (an ending needs "anymore")
+    ("Maya", "I never worked at Globex.",
+     {("Maya", "WORKS_AT", "Globex", "denial", None), ("Maya", "WORKED_AT", "Globex", "denial", None)}),
+    ("Sam", "I've never been to Paris.", {("Sam", "VISITED", "Paris", "denial", None),
+                                           ("Sam", "LIVES_IN", "Paris", "denial", None),
+                                           ("Sam", "LIVED_IN", "Paris", "denial", None)}),
+    ("Maya", "That's not true, I don't work at Globex.", {("Maya", "WORKS_AT", "Globex", "denial", None)}),
+    ("Maya", "I don't live in Paris.", {("Maya", "LIVES_IN", "Paris", "denial", None)}),
+    ("Maya", "I was never married to Leo.", {("Maya", "MARRIED_TO", "Leo", "denial", None)}),
+    ("Maya", "I don't work at Globex anymore.", {("Maya", "WORKS_AT", "Globex", "ending", None)}),
     ("Jon", "Lost my job as a banker yesterday, so I'm gonna take a shot at starting my own business.",
      {("Jon", "WORKS_AS", "banker", "ending", "2023-05-07")}),
     ("Gina", "Unfortunately, I also lost my job at Door Dash this month.",
@@ -172,7 +182,9 @@ NOTHING = [
     ("Sam", "He said he lives in Paris."),
     ("Sam", "She works at Google now."),
     ("Sam", "My sister works at Google."),
-    ("Sam", "I've never been to Paris."),
+    ("Sam", "I never said I'd move."),
+    ("Sam", "I never lived in Paris as a kid."),  # less than the value: no denial of it
+    ("Sam", "I'll never quit Dell."),
     ("Caroline", "I love it!"),
     ("Caroline", "I love the colors."),
     ("Caroline", "I love spending time with my family."),
@@ -213,11 +225,11 @@ def test_time_text_is_as_written() -> None:
 
 def test_fact_text_is_third_person() -> None:
     texts = {f.text for f in EXTRACTOR.extract(episode("My sister Anna works at Google.", "Maria")).facts}
-    assert texts == {"Anna is Maria's sister.", "Anna works at Google."}
+    assert texts == {"Maria's sister is Anna.", "Anna works at Google."}
     [fact] = EXTRACTOR.extract(episode("Zhang Wei lives in Hangzhou.", "Li Na")).facts
     assert fact.text == "Zhang Wei lives in Hangzhou."
     [fact] = EXTRACTOR.extract(episode("I got a puppy two weeks ago! Her name's Coco.", "Maria")).facts
-    assert fact.text == "Maria has a puppy named Coco."
+    assert fact.text == "Maria has a puppy, Coco."
 
 
 def test_entities_carry_types() -> None:

@@ -59,4 +59,4 @@ def test_pet_species_and_name() -> None:
     [case] = [c for c in CASES if c.turns[-1][1] == "We have a golden retriever named Biscuit."]
     episode, _ = _episodes(case)
     [fact] = EXTRACTOR.extract(episode).facts
-    assert (fact.object, fact.text) == ("Biscuit", "Sam has a golden retriever named Biscuit.")
+    assert (fact.object, fact.text) == ("Biscuit", "Sam has a golden retriever, Biscuit.")

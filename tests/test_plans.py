@@ -37,7 +37,7 @@ def test_a_plan_said_in_december_is_for_next_january(sam) -> None:
     assert plan.object == "move to Lyon"
     assert plan.attributes["planned_for"].startswith("2024-01-01")
     assert plan.valid_at == datetime(2023, 12, 1, tzinfo=UTC)  # held since it was told
-    assert plan.text == "Sam plans to move to Lyon in January 2024."
+    assert plan.text == "Sam is planning to move to Lyon in January 2024."
 
 
 def test_a_plan_is_not_the_state_it_plans(sam) -> None:
@@ -48,7 +48,7 @@ def test_a_plan_is_not_the_state_it_plans(sam) -> None:
 
 def test_context_shows_the_plan_as_a_plan(tg) -> None:  # with the embedding model, for token counts
     block = told(tg).context("where is Sam moving?", budget_tokens=300)
-    assert "Sam plans to move to Lyon in January 2024" in block and "lives in Lyon" not in block
+    assert "Sam is planning to move to Lyon in January 2024" in block and "lives in Lyon" not in block
 
 
 @pytest.mark.parametrize("cancel", ["The Lyon plan fell through.", "We called off the move.",

@@ -30,6 +30,9 @@ What it reads:
   ("whatever held"); a plan called off ("the Lyon plan fell through", "not moving after all") ends
   PLANS with the plan it names in the context, else with the cue itself ("Lyon", "move"), which the
   pipeline matches against the plans the memory holds (``ingestion.plans``);
+* denials by the speaker ("I never worked at Globex", "I've never been to Rome", "that's not true,
+  I don't live in Paris") with kind="denial", one per relation the words deny; only with no time
+  phrase and the value closing the clause ("I never lived in Paris as a kid" denies nothing);
 * facts told as still to come ("I'm moving to Berlin on Friday", plans) carry ``future=True``, so
   their time phrase resolves forward;
 * "my brother" as a subject is the brother the speaker named in this message or the last few turns;
@@ -47,9 +50,10 @@ Cost is linear in the message: rules run on clauses of at most MAX_CLAUSE_CHARS 
 the context episodes' facts are worked out once per extraction.
 
 The package: ``tables`` (closed word lists, word → relation), ``grammar`` (regex building blocks,
-the rule tables, clause and hedge patterns), ``objects`` (a match's object, cleaned, and the fact's
-sentence), ``quotes`` (quoted speech and who said it), ``extractor`` (:class:`OfflineExtractor`,
-which runs the rules over a message).
+the rule tables, clause and hedge patterns), ``objects`` (a match's object, cleaned), ``quotes``
+(quoted speech and who said it), ``extractor`` (:class:`OfflineExtractor`, which runs the rules over
+a message). A fact's sentence is worded by ``temporal_graph.core.sentences``, the memory's one
+wording table.
 """
 
 

@@ -10,12 +10,14 @@ from dataclasses import dataclass, field
 from temporal_graph.core.extraction import ExtractedEntity, ExtractedFact, Extraction, StatementKind
 from temporal_graph.core.model import Episode
 from temporal_graph.core.names import name_key
+from temporal_graph.core.sentences import statement_sentence
 from temporal_graph.core.time import Prefer, TimeMatch, find_time_expressions, resolve_time
 
 from ..plans import PLAN_RELATIONS, cue_matches
 from .grammar import (
     CORRECTION_MARKER,
     CORRECTION_RULES,
+    DENIAL_RULES,
     ENDING_RULES,
     FUTURE,
     HEARSAY,
@@ -44,7 +46,7 @@ from .grammar import (
     sentences,
     starts_clause,
 )
-from .objects import ANY_OBJECT, clean_name, clean_object, clean_proper, emissions, fact_text
+from .objects import ANY_OBJECT, clean_name, clean_object, clean_proper, emissions
 from .quotes import quoted_name, split_quotes
 from .tables import BASE_FORMS, FEMININE_KIN, KIN, MASCULINE_KIN, PETS, THIRD_PERSON
 
@@ -104,7 +106,8 @@ class OfflineExtractor:
             facts.append(
                 ExtractedFact(
                     subject=d.subject, relation=d.relation, object=d.object,
-                    text=fact_text(d.subject, d.relation, d.object, d.kind, d.det, d.extra),
+                    text=statement_sentence(d.subject, d.relation, d.object, d.kind, det=d.det,
+                                            kin=d.extra.get("kin"), species=d.extra.get("species")),
                     kind=d.kind, time_text=d.time.time_text if d.time else None,
                     end_time_text=d.time.end_time_text if d.time else None, replaces=d.replaces,
                     subject_type="Person", object_type=d.object_type, confidence=d.confidence,
@@ -171,19 +174,31 @@ class OfflineExtractor:
             if fixed is not None:
                 return fixed
         drafts = self._kinship(text, speaker)
+        denials = self._run(DENIAL_RULES, text, times, anchors, episode, context, earlier)
+        # a denial's negation is its own: "I never lived in Oslo, we live in Bergen" states Bergen
+        text = _blank(text, [span for _, span in denials])
+        drafts.extend(d for d, _ in denials)
         negated = bool(NEGATION.search(NOT_OBJECT.sub("", text)))  # "Lyon, not Paris" is no negation
-        matched_spans: list[tuple[int, int]] = []
-        for rule in (*ENDING_RULES, *PASTIME_RULES, *STATE_RULES):
-            if rule.positive and negated:
-                continue
-            if rule.fallback and matched_spans:
-                continue
-            for m in rule.pattern.finditer(text):
-                new = self._apply(rule, m, text, times, anchors, episode, context, earlier)
-                if new:
-                    drafts.extend(new)
-                    matched_spans.append(m.span())
+        rules = [r for r in (*ENDING_RULES, *PASTIME_RULES, *STATE_RULES) if not (r.positive and negated)]
+        for fallback in (False, True):  # the fallback rules only when no other rule matched
+            found = self._run([r for r in rules if r.fallback == fallback], text, times, anchors, episode,
+                              context, earlier)
+            drafts.extend(d for d, _ in found)
+            if found:
+                break
         return drafts
+
+    def _run(
+        self, rules: Sequence[Rule], text: str, times: list[TimeMatch], anchors: list[int], episode: Episode,
+        context: _Context, earlier: list[_Draft],
+    ) -> list[tuple[_Draft, tuple[int, int]]]:
+        """The drafts of every match of these rules, each with the span it matched."""
+        out: list[tuple[_Draft, tuple[int, int]]] = []
+        for rule in rules:
+            for m in rule.pattern.finditer(text):
+                out.extend((d, m.span()) for d in self._apply(rule, m, text, times, anchors, episode, context,
+                                                              earlier))
+        return out
 
     def _apply(
         self, rule: Rule, m: re.Match[str], text: str, times: list[TimeMatch], anchors: list[int],
@@ -195,8 +210,8 @@ class OfflineExtractor:
             subject = _resolve_pronoun(raw_subject.lower(), episode, context, earlier)
         else:
             subject = self._subject(raw_subject, episode.speaker)
-        if subject is None:
-            return []
+        if subject is None or (rule.kind == "denial" and times):
+            return []  # a denial with a time ("never in winter") denies less than the value
         if raw_subject and REPORTING.search(text[:m.start("subj")]):
             return []  # "... say I live in Atlantis": reported or requested, not stated
         if raw_subject and raw_subject not in ("I", "we", "We") and raw_subject.lower() not in THIRD_PERSON:
@@ -363,6 +378,13 @@ class OfflineExtractor:
                                replaces=d.object, extra={k: v for k, v in d.extra.items() if k != "kin"})]
             return []
         return None
+
+
+def _blank(text: str, spans: list[tuple[int, int]]) -> str:
+    """``text`` with these spans blanked out; every other offset stays where it was."""
+    for start, end in spans:
+        text = text[:start] + " " * (end - start) + text[end:]
+    return text
 
 
 def _strip_times(clause: str, times: list[TimeMatch]) -> tuple[str, list[int]]:

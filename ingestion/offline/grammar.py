@@ -230,6 +230,42 @@ ENDING_RULES: list[Rule] = [
            + _o("o", "<LIST>"), N("o", "DISLIKES", "Thing"), kind="state", positive=False),
 ]
 
+# Denials: the speaker says a value never held ("I never worked at Globex", "I've never been to
+# Rome") or does not hold ("that's not true, I don't work at Globex"). First person only, the value
+# closing the clause and no time phrase in it: "I never lived in Paris as a kid" or "I don't work at
+# Acme on Fridays" deny less than the value, and "... anymore" is an ending (ENDING_RULES, which never
+# see a denial's words: the extractor blanks them). "Never" denies the present and past relations;
+# "been to" also denies living there.
+_I = r"(?:^|(?<=[\s,;:]))(?P<subj>I|[Ww]e)\s+<ADV>"
+_NEVER = r"(?:(?i:have|had)\s+)?(?i:never)\s+(?:(?i:ever|once|actually|even)\s+)?"
+_NOT_NOW = r"(?i:do not|am not|are not)\s+(?:(?i:actually|even)\s+)?"
+_CLOSES = (r"(?=\s*(?:[,.!;]|$|\s+(?:(?i:either|though|at all|in my life|ever|for that matter)\b"
+           r"|(?i:before)\s*(?:[,.!;]|$))))")
+
+
+def _denial(verbs: str, *relations: str, object_type: str, obj: str = "<PROPER>") -> list[Rule]:
+    return _rule(_I + verbs + r"\s+" + _o("o", obj) + _CLOSES,
+                 *(P("o", r, object_type) for r in relations), kind="denial", positive=False)
+
+
+DENIAL_RULES: list[Rule] = [
+    *_denial(_NEVER + r"(?i:worked|been working|been employed)\s+(?i:at|for|with)",
+             "WORKS_AT", "WORKED_AT", object_type="Organization"),
+    *_denial(_NOT_NOW + r"(?i:work|working)\s+(?i:at|for)", "WORKS_AT", object_type="Organization"),
+    *_denial(_NEVER + r"(?i:lived|been living)\s+in", "LIVES_IN", "LIVED_IN", object_type="Place"),
+    *_denial(_NOT_NOW + r"(?i:live|living)\s+in", "LIVES_IN", object_type="Place"),
+    *_denial(_NEVER + r"(?i:been to|been in|visited|set foot in|traveled to|travelled to)",
+             "VISITED", "LIVES_IN", "LIVED_IN", object_type="Place"),
+    *_denial(_NEVER + r"(?i:studied at|been a student at|gone to school at)", "STUDIES_AT", "STUDIED_AT",
+             object_type="Organization"),
+    *_denial(_NOT_NOW + r"(?i:study|studying)\s+(?i:at)", "STUDIES_AT", object_type="Organization"),
+    *_denial(_NEVER + r"(?i:dated|been with|gone out with|been in a relationship with)", "DATING",
+             object_type="Person", obj=NAME),
+    *_denial(_NOT_NOW + r"(?i:dating|in a relationship with)", "DATING", object_type="Person", obj=NAME),
+    *_denial(r"(?:" + _NEVER + r"(?i:married|been married to)|(?i:was never married to|am not married to|"
+             r"was not married to))", "MARRIED_TO", object_type="Person", obj=NAME),
+]
+
 STATE_RULES: list[Rule] = [
     # where they live
     *_rule(r"<S>\s+<ADV>" + _LIVE + r"\s+in\s+" + _o("o", "<PROPER>"), P("o", "LIVES_IN", "Place")),

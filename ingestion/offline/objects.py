@@ -1,12 +1,10 @@
-"""From a rule's match to a fact: the object it names (cleaned, or rejected), one object per item
-of a listed object, and the sentence that states the fact."""
+"""From a rule's match to a fact: the object it names (cleaned, or rejected) and one object per item
+of a listed object. The fact's sentence is worded by ``temporal_graph.core.sentences``."""
 
 from __future__ import annotations
 
 import re
 from typing import Literal
-
-from temporal_graph.core.names import relation_phrase
 
 from .grammar import (
     ADVERB_TAIL,
@@ -131,50 +129,6 @@ def _clean_phrase(text: str, *, max_words: int = 10) -> str | None:
         return None
     out[0] = out[0].lower()
     return " ".join(out)
-
-
-def fact_text(
-    subject: str, relation: str, obj: str, kind: str, det: str | None, extra: dict[str, str]
-) -> str:
-    s, o = subject, obj
-    a = _article(o) if o else ""
-    if kind == "ending":
-        if not o:
-            return {"MARRIED_TO": f"{s} got divorced.", "DATING": f"{s} broke up with their partner.",
-                    "WORKS_AT": f"{s} left their job.", "PLANS": f"{s}'s plan was called off."}.get(
-                relation, f"{s} no longer has {relation.lower()}.")
-        return {
-            "LIVES_IN": f"{s} no longer lives in {o}.", "WORKS_AT": f"{s} no longer works at {o}.",
-            "WORKS_AS": f"{s} no longer works as {a} {o}.", "STUDIES_AT": f"{s} no longer studies at {o}.",
-            "MARRIED_TO": f"{s} is no longer married to {o}.", "DATING": f"{s} is no longer dating {o}.",
-            "HAS_CONDITION": f"{s} no longer has {o}.",
-            "OWNS": f"{s} no longer owns {o}." if o.endswith("s") else f"{s} no longer owns {a} {o}.",
-            "LIKES": f"{s} no longer likes {o}.", "PLAYS": f"{s} no longer plays {o}.",
-            "PLANS": f"{s} called off the plan ({o}).",
-            "PLANS_TO_VISIT": f"{s} no longer plans to visit {o}.",
-        }.get(relation, f"{s} no longer {relation_phrase(relation)} {o}.")
-    if "kin" in extra:
-        return f"{o} is {s}'s {extra['kin']}."
-    if relation == "HAS_PET":
-        species = extra.get("species")
-        if species and species.lower() != o.lower():
-            return f"{s} has {_article(species)} {species} named {o}."
-        return f"{s} has {a} {o}."
-    plural = o.endswith("s") and not o.endswith("ss")
-    the = f"{det} " if det in ("a", "an", "the") else "the " if det else ""
-    templates = {
-        "LIVES_IN": f"{s} lives in {o}.", "LIVED_IN": f"{s} lived in {o}.", "HOMETOWN": f"{s} is from {o}.",
-        "WORKS_AT": f"{s} works at {o}.", "WORKED_AT": f"{s} worked at {o}.",
-        "WORKS_AS": f"{s} works as {a} {o}.",
-        "STUDIES_AT": f"{s} studies at {o}.", "STUDIED_AT": f"{s} studied at {o}.",
-        "MARRIED_TO": f"{s} is married to {o}.", "ENGAGED_TO": f"{s} is engaged to {o}.",
-        "DATING": f"{s} is dating {o}.", "LIKES": f"{s} likes {o}.", "DISLIKES": f"{s} dislikes {o}.",
-        "ALLERGIC_TO": f"{s} is allergic to {o}.", "HAS_CONDITION": f"{s} has {o}.",
-        "OWNS": f"{s} owns {o}." if plural else f"{s} owns {a} {o}.",
-        "PLANS": f"{s} plans to {o}.", "PLANS_TO_VISIT": f"{s} plans to visit {o}.",
-        "VISITED": f"{s} visited {the}{o}.", "ATTENDED": f"{s} attended {the}{o}.", "DID": f"{s} {o}.",
-    }
-    return templates.get(relation, f"{s} {relation_phrase(relation)} {o}.")
 
 
 def emissions(rule: Rule, groups: dict[str, str | None]) -> list[tuple[Emit, str | None]]:

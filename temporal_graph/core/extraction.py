@@ -15,7 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from .model import Episode
 
-StatementKind = Literal["state", "ending", "correction"]
+StatementKind = Literal["state", "ending", "correction", "denial"]
 
 
 class ExtractedEntity(BaseModel):
@@ -36,7 +36,8 @@ class ExtractedFact(BaseModel):
     kind: StatementKind = Field(
         default="state",
         description="state: the fact holds (from its start); ending: it stopped holding; "
-        "correction: an earlier statement of this relation was wrong and this object is right.",
+        "correction: an earlier statement of this relation was wrong and this object is right; "
+        "denial: the subject says it never held or does not hold ('I never worked at Globex').",
     )
     time_text: str | None = Field(
         default=None, description="When it started (or ended, for an ending), exactly as written."

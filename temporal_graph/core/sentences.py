@@ -1,8 +1,11 @@
-"""Facts as English sentences: one wording per relation of the default ontology, in the present
-("Zhang Wei's sibling is Lin", "Sam has a dog, Rex") and for a fact that has ended ("Sam used to
-like chess"), and a sensible guess for relations a user declares ("PLAYS_FOR" -> "plays for").
+"""Facts as English sentences, the one wording table of the memory: one wording per relation of the
+default ontology, in the present ("Zhang Wei's sibling is Lin", "Sam has a dog, Rex") and for a fact
+that has ended ("Sam used to like chess"), and a sensible guess for relations a user declares
+("PLAYS_FOR" -> "plays for").
 
-Pure functions of names and relation; :func:`queries.summaries.fact_sentence` adds the dates.
+Pure functions of names and relation. :func:`fact_clause` words a fact (summaries add the dates:
+``queries.summaries.fact_sentence``); :func:`statement_sentence` words what one message states, of
+each kind an extractor gives (the offline extractor's fact texts).
 """
 
 from __future__ import annotations
@@ -12,9 +15,9 @@ from collections.abc import Mapping
 from datetime import datetime
 from typing import Any
 
-from temporal_graph.core.names import relation_phrase
-from temporal_graph.core.time import from_iso
-from temporal_graph.core.time.words import period_words
+from .names import relation_phrase
+from .time import from_iso
+from .time.words import period_words
 
 # {s} subject, {o} object, {a_o} object with an article when it needs one ("a car", "cats").
 # Each relation: (present, ended). Third person singular throughout: a subject is one entity.
@@ -93,13 +96,23 @@ def _article(obj: str) -> str:
 
 
 def _kin_word(subject: str, obj: str, text: str | None) -> str | None:
-    """The kin word of a fact's own text ("Lin is Zhang Wei's sister." -> "sister")."""
-    m = re.match(rf"^{re.escape(obj)} is {re.escape(subject)}'s ([a-z][a-z -]*)\.?$", (text or "").strip())
-    return m.group(1) if m else None
+    """The kin word of a fact's own text ("Zhang Wei's sister is Lin.", or as older texts put it,
+    "Lin is Zhang Wei's sister." -> "sister")."""
+    s, o, text = re.escape(subject), re.escape(obj), (text or "").strip()
+    m = (re.match(rf"^{s}'s (?P<kin>[a-z][a-z -]*) is {o}\.?$", text)
+         or re.match(rf"^{o} is {s}'s (?P<kin>[a-z][a-z -]*)\.?$", text))
+    return m.group("kin") if m else None
 
 
 def _species(obj: str, text: str | None) -> str | None:
-    m = re.search(rf"\bhas an? ([a-z][a-z -]*?) (?:named|called) {re.escape(obj)}\b", text or "")
+    """The pet's species in a fact's own text ("has a dog, Bao" or "has a dog named Bao")."""
+    m = re.search(rf"\bhas an? ([a-z][a-z -]*?)(?: named| called|,) {re.escape(obj)}\b", text or "")
+    return m.group(1) if m else None
+
+
+def _determiner(obj: str, text: str | None) -> str | None:
+    """The determiner an event's own text gives its object ("attended a poetry reading")."""
+    m = re.search(rf"\b(a|an|the) {re.escape(obj)}\b", text or "")
     return m.group(1) if m else None
 
 
@@ -136,19 +149,25 @@ def _declared(subject: str, relation: str, obj: str, ended: bool) -> str:
 
 def fact_clause(
     subject: str, relation: str, obj: str, *, ended: bool = False, text: str | None = None,
-    attributes: Mapping[str, Any] | None = None,
+    attributes: Mapping[str, Any] | None = None, kin: str | None = None, species: str | None = None,
+    det: str | None = None,
 ) -> str:
     """The fact as a clause without dates or a full stop: ``Zhang Wei's sibling is Lin``; with
-    ``ended``, as a thing of the past (``Sam used to like chess``). ``text`` (the fact's own
-    sentence) refines the kin word or the pet's species; a plan's target comes from ``attributes``."""
+    ``ended``, as a thing of the past (``Sam used to like chess``). The kin word (``sister``) and the
+    pet's species come from ``kin`` / ``species``, else from ``text`` (the fact's own sentence); a
+    plan's target comes from ``attributes``; ``det`` is the determiner an event was told with
+    ("visited the Louvre", "attended a concert")."""
     attributes = attributes or {}
     relation = relation.upper()
-    kin = _kin_word(subject, obj, text) if relation.startswith("HAS_") or relation in (
-        "MARRIED_TO", "DATING", "ENGAGED_TO", "FRIEND_OF") else None
-    if kin and relation not in ("FRIEND_OF",):
+    if kin is None and (relation.startswith("HAS_") or relation in ("MARRIED_TO", "DATING", "ENGAGED_TO")):
+        kin = _kin_word(subject, obj, text)
+    if kin and relation != "FRIEND_OF":
         return f"{subject}'s {kin} {'was' if ended else 'is'} {obj}"
-    if relation == "HAS_PET" and (species := _species(obj, text)):
+    species = species or (_species(obj, text) if relation == "HAS_PET" else None)
+    if relation == "HAS_PET" and species and species.lower() != obj.lower():
         return f"{subject} {'used to have' if ended else 'has'} {_article(species)}, {obj}"
+    if relation in ("VISITED", "ATTENDED") and (det := det or _determiner(obj, text)):
+        obj = f"{det if det in ('a', 'an', 'the') else 'the'} {obj}"
     if relation == "HAS_PET" and obj[:1].islower():
         return f"{subject} {'used to have' if ended else 'has'} {_article(obj)}"
     if relation == "DIET" and obj.lower() in _DIET_ADJECTIVES:
@@ -172,3 +191,25 @@ def _target(attributes: Mapping[str, Any]) -> str:
     except ValueError:  # a hand-written attribute that is no time: the plan without its target
         start = None
     return "" if start is None else " " + period_words(start, attributes.get("planned_for_granularity"))
+
+
+# Endings that name no object ("we divorced"): whatever held stopped.
+_ENDED_UNNAMED = {"MARRIED_TO": "{s} got divorced", "DATING": "{s} broke up with their partner",
+                  "WORKS_AT": "{s} left their job", "PLANS": "{s}'s plan was called off"}
+
+
+def statement_sentence(
+    subject: str, relation: str, obj: str, kind: str = "state", *, det: str | None = None,
+    kin: str | None = None, species: str | None = None,
+) -> str:
+    """What one message states, as a sentence: a fact that holds (``state``, ``correction``), one
+    that stopped (``ending``: "Sam used to work at Acme.", "Sam got divorced."), or one the subject
+    says never held (``denial``: "Maya says it is not so: Maya works at Globex.")."""
+    relation = relation.upper()
+    if kind == "ending" and not obj:
+        unnamed = _ENDED_UNNAMED.get(relation, "{s} no longer " + relation_phrase(relation))
+        return unnamed.format(s=subject) + "."
+    if kind == "ending" and relation == "PLANS":
+        return f"{subject} called off the plan ({obj})."
+    clause = fact_clause(subject, relation, obj, ended=kind == "ending", kin=kin, species=species, det=det)
+    return f"{subject} says it is not so: {clause}." if kind == "denial" else f"{clause}."
