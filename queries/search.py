@@ -94,8 +94,8 @@ def named_entities(core: Core, text: str, group_id: str) -> list[Entity]:
     Scans word n-grams (up to six words, possessive "'s" dropped) against the store's name keys,
     so it costs one indexed lookup per n-gram whatever the size of the graph.
     """
-    raw = [w.removesuffix("'s").removesuffix("’s") for w in _WORD.findall(text)]
-    raw = [w for w in raw if w.rstrip(".")]
+    tokens = [w for w in _WORD.findall(text) if w.removesuffix("'s").removesuffix("’s").rstrip(".")]
+    raw = [w.removesuffix("'s").removesuffix("’s") for w in tokens]
     words = [w.rstrip(".") for w in raw]  # a sentence's full stop is no part of a name…
     found: list[Entity] = []
     taken = [False] * len(words)
@@ -107,9 +107,11 @@ def named_entities(core: Core, text: str, group_id: str) -> list[Entity]:
             if all(w.lower() in _STOP for w in gram):
                 continue
             entity = None
-            # …but a name may hold one: "John R. Pierce", "Sunderland A.F.C." at the end of a sentence.
-            for name in dict.fromkeys((" ".join(gram), " ".join([*raw[i : i + n - 1], gram[-1]]),
-                                       " ".join(raw[i : i + n]))):
+            # …but a name may hold one: "John R. Pierce", "Sunderland A.F.C." at the end of a sentence;
+            # and a possessive inside a name is part of it: "St. Michael's Hospital".
+            head = slice(i, i + n - 1)
+            spellings = (gram, [*raw[head], gram[-1]], raw[i : i + n], [*tokens[head], gram[-1]])
+            for name in dict.fromkeys(" ".join(spelling) for spelling in spellings):
                 if entity is None and len(name) <= MAX_NAME_CHARS:  # a longer "word" names nobody
                     entity = core.find_entity(name, group_id)
             if entity is not None:

@@ -118,3 +118,12 @@ def test_neighbour_is_the_value_just_before_or_after():
     assert neighbour(timeline, "B", "after") == []  # after its last stretch: nothing yet
     assert neighbour(timeline, "A", "before") == []  # an unknown start is the earliest
     assert neighbour(timeline, "Z", "before") == []  # never held
+
+
+def test_a_name_holding_a_possessive_is_found_in_a_question():
+    with TemporalGraph.open(":memory:", embed=False) as tg:
+        tg.add_episode("I work at St. Michael's Hospital.", reference_time="2023-02-01", speaker="Kwame")
+        still = tg.ask("Does Kwame still work at St. Michael's Hospital?")
+        assert still.verdict == "yes" and cited(still) == [("Kwame", "WORKS_AT", "St. Michael's Hospital")]
+        who = tg.ask("Who works at St. Michael's Hospital?")
+        assert who.text.startswith("Kwame works at St. Michael's Hospital")
