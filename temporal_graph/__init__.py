@@ -17,7 +17,9 @@ from .core.model import (
     FactInput,
     ImportReport,
     IngestResult,
+    Insight,
     Path,
+    Reflection,
     SearchHit,
 )
 from .core.ontology import Ontology
@@ -39,8 +41,10 @@ __all__ = [
     "FactInput",
     "ImportReport",
     "IngestResult",
+    "Insight",
     "Ontology",
     "Path",
+    "Reflection",
     "SearchHit",
     "TemporalGraph",
 ]

@@ -23,9 +23,11 @@ import ingestion.fact_files
 import queries.ask
 import queries.context
 import queries.paths
+import queries.reflection
 import queries.search
 import queries.summaries
 from ingestion.ingest import Ingestion
+from queries.reflection.reflect import ReflectSchedule, reflect_after_commit
 from queries.search import RELEVANCE_FLOOR
 
 from .core import (
@@ -59,7 +61,9 @@ from .core.model import (
     FactInput,
     ImportReport,
     IngestResult,
+    Insight,
     Path,
+    Reflection,
     SearchHit,
 )
 from .core.ontology import Ontology
@@ -90,7 +94,9 @@ class TemporalGraph:
         summary_chars: int = SUMMARY_CHARS,
         summary_llm_every: int = SUMMARY_LLM_EVERY,
         summaries: bool = True,
+        reflect_every: int | None = None,
     ) -> None:
+        self._reflect_schedule = ReflectSchedule(reflect_every)
         self.core = Core(
             store, clock=clock or system_clock, ontology=ontology or Ontology.default_personal(), llm=llm,
             zone=zone, embed=embed, max_message_chars=max_message_chars, trust=trust,
@@ -389,10 +395,13 @@ class TemporalGraph:
         transaction. ``speaker`` says who wrote it (what they say about someone else is their claim
         under ``trust="speaker"``); ``source_id`` makes a re-sent message a no-op (without it, the
         same text at the same time is)."""
-        return self._ingest().add_episode(
+        result = self._ingest().add_episode(
             content, reference_time=reference_time, speaker=speaker, group_id=group_id,
             source=source, source_id=source_id,
         )
+        if self._reflect_schedule.told(group_id, 0 if result.skipped else 1):
+            reflect_after_commit(self.core, group_id)
+        return result
 
     def import_file(
         self, path: str | FilePath, *, format: str = "auto", group_id: str | None = None,
@@ -424,6 +433,24 @@ class TemporalGraph:
             self.core, _file_path(path), group_id=group_id, strict=strict, embed=embed, progress=progress,
             summaries=summaries,
         )
+
+    # -- reflection ------------------------------------------------------------------------------
+    def reflect(
+        self, *, group_id: str = DEFAULT_GROUP, subject: str | None = None, since: TimeLike | None = None,
+        producer: str = "offline",
+    ) -> Reflection:
+        """Derive insights from the group's facts (about ``subject`` only; speaking of valid times
+        after ``since``) with the ``producer`` ("offline" rules or the "llm"), and store them: new
+        ones, revisions (``replaces``) of those that changed; see :mod:`queries.reflection`."""
+        return queries.reflection.reflect(self.core, group_id=group_id, subject=subject, since=since,
+                                          producer=producer)
+
+    def insights(
+        self, subject: str | None = None, *, known_at: TimeLike | None = None, group_id: str = DEFAULT_GROUP
+    ) -> list[Insight]:
+        """The insights believed now (or at ``known_at``), about ``subject`` when given, weightiest
+        first. An insight stops being believed when any fact version it cites expires."""
+        return queries.reflection.insights(self.core, group_id=group_id, subject=subject, known_at=known_at)
 
     # -- queries ---------------------------------------------------------------------------------
     def summary(

@@ -419,6 +419,8 @@ class FactWriter:
                 expire=[(r.id, tx_time) for r in plan.expire],
                 insert=plan.insert,
                 provenance=plan.provenance,
+                # An insight follows its evidence: it stops being believed with any row it cites.
+                insights_expire_citing=[(self.group_id, r.id, tx_time) for r in plan.expire],
             )
         )
         return plan
