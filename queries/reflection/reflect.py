@@ -104,10 +104,10 @@ def _store(
     about = None if entity is None else entity.id
     in_scope = [i for i in tx.insights(group_id, subject_id=about)
                 if i.producer == producer and speaks_after(i, after)]
-    current: dict[Key, Insight | None] = {key_of(i): i for i in in_scope}
+    current = {key_of(i): i for i in in_scope}
     latest: dict[Key, Insight] = {}
-    for old in sorted(tx.insights(group_id, subject_id=about, all_versions=True), key=lambda i: i.created_at):
-        latest[key_of(old)] = old
+    for version in sorted(tx.insights(group_id, subject_id=about, all_versions=True), key=lambda i: i.created_at):
+        latest[key_of(version)] = version
     changes = ChangeSet()
     written: list[Insight] = []
     kept = 0
@@ -125,7 +125,7 @@ def _store(
         )
         written.append(insight)
     changes.insights = written
-    changes.insights_expired += [(group_id, i.id, now) for i in current.values() if i is not None]
+    changes.insights_expired += [(group_id, i.id, now) for i in current.values()]
     if changes:
         tx.apply(changes)
     return Reflection(group_id=group_id, producer=producer, written=written, kept=kept,
