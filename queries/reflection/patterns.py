@@ -30,7 +30,7 @@ from ..sentences import fact_clause
 from .draft import InsightDraft
 
 CHANGES_MIN = 3  # value changes within CHANGES_WINDOW that make a pattern
-CHANGES_WINDOW = timedelta(days=2 * 365)
+CHANGES_WINDOW = timedelta(days=2 * 365 + 1)  # two years, a leap day included
 LONG_HELD = timedelta(days=3 * 365)  # held at least this long, and still holding
 STREAK_MIN = 3  # values that followed each other without a break
 GAP_MIN = timedelta(days=365)  # a stretch with no value at least this long

@@ -106,7 +106,8 @@ def _store(
                 if i.producer == producer and speaks_after(i, after)]
     current = {key_of(i): i for i in in_scope}
     latest: dict[Key, Insight] = {}
-    for version in sorted(tx.insights(group_id, subject_id=about, all_versions=True), key=lambda i: i.created_at):
+    for version in sorted(tx.insights(group_id, subject_id=about, all_versions=True),
+                          key=lambda i: i.created_at):
         latest[key_of(version)] = version
     changes = ChangeSet()
     written: list[Insight] = []
