@@ -27,7 +27,7 @@ import queries.reflection
 import queries.search
 import queries.summaries
 from ingestion.ingest import Ingestion
-from queries.reflection.reflect import ReflectSchedule, reflect_after_commit
+from queries.reflection.reflecting import ReflectSchedule, reflect_after_commit
 from queries.search import RELEVANCE_FLOOR
 
 from .core import (

@@ -2,7 +2,7 @@
 
 from .draft import InsightDraft
 from .producers import Evidence, LLMReflector, OfflineReflector, Reflector
-from .reflect import insights, reflect
+from .reflecting import insights, reflect
 
 __all__ = ["Evidence", "InsightDraft", "LLMReflector", "OfflineReflector", "Reflector",
            "insights", "reflect"]

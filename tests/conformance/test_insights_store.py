@@ -20,7 +20,9 @@ def _apply(tg: TemporalGraph, changes: ChangeSet) -> None:
     tg.core.store.write(lambda tx: tx.apply(changes))
 
 
-def test_insight_versions_are_read_by_transaction_time_and_subject(tg: TemporalGraph, clock, groups) -> None:
+def test_insight_versions_are_read_by_transaction_time_and_subject(
+    tg: TemporalGraph, clock, groups
+) -> None:
     g, other = groups(), groups("other")
     t0 = clock()
     t1 = t0 + timedelta(days=1)
@@ -39,7 +41,8 @@ def test_insight_versions_are_read_by_transaction_time_and_subject(tg: TemporalG
     versions = {i.id: i for i in store.insights(g, all_versions=True)}
     assert versions["a"].expired_at == t1 and versions["a2"].replaces == "a"
     a = versions["a"]
-    assert (a.importance, a.producer, a.valid_at, a.subjects) == (8, "llm", t0 - timedelta(days=900), ("Ana",))
+    assert (a.importance, a.producer, a.subjects) == (8, "llm", ("Ana",))
+    assert a.valid_at == t0 - timedelta(days=900)
     assert versions["b"].derived_from == ("f2", "e1") and versions["b"].subject_ids == ("ana", "bo")
     assert [i.id for i in store.insights(other)] == ["c"]
 
@@ -48,7 +51,8 @@ def test_insights_expire_with_a_cited_record_in_the_same_write(tg: TemporalGraph
     g, other = groups(), groups("other")
     t0 = clock()
     t1 = t0 + timedelta(days=1)
-    _apply(tg, ChangeSet(insights=[_insight(g, "a", t0, cites=("f1", "f2")), _insight(g, "b", t0, cites=("f3",)),
+    _apply(tg, ChangeSet(insights=[_insight(g, "a", t0, cites=("f1", "f2")),
+                                   _insight(g, "b", t0, cites=("f3",)),
                                    _insight(other, "c", t0, cites=("f1",))]))
     _apply(tg, ChangeSet(insights_expire_citing=[(g, "f2", t1), (g, "e9", t1)]))
     store = tg.core.store
@@ -62,7 +66,8 @@ def test_retracting_ending_or_superseding_a_fact_expires_the_insights_on_it(
 ) -> None:
     g = groups()
     tick()
-    for city, start in (("Denver", "2016-01"), ("Boston", "2017-01"), ("Austin", "2017-07"), ("Miami", "2018-01")):
+    moves = (("Denver", "2016-01"), ("Boston", "2017-01"), ("Austin", "2017-07"), ("Miami", "2018-01"))
+    for city, start in moves:
         tg.add_fact("Ana", "LIVES_IN", city, valid_at=f"{start}-01", group_id=g)
     tg.add_fact("Ana", "WORKS_AT", "Acme", valid_at="2015-01-01", group_id=g)
     tick()
@@ -93,7 +98,8 @@ def test_insights_are_deleted_by_id_and_by_what_they_cite(tg: TemporalGraph, clo
     g = groups()
     t0 = clock()
     t1 = t0 + timedelta(days=1)
-    _apply(tg, ChangeSet(insights=[_insight(g, "a", t0, cites=("f1",)), _insight(g, "b", t0, cites=("e1", "f2")),
+    _apply(tg, ChangeSet(insights=[_insight(g, "a", t0, cites=("f1",)),
+                                   _insight(g, "b", t0, cites=("e1", "f2")),
                                    _insight(g, "c", t0, cites=("f3",))]))
     _apply(tg, ChangeSet(insights=[_insight(g, "b2", t1, cites=("e1",), replaces="b")],
                          insights_expired=[(g, "b", t1)]))
