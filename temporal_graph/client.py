@@ -27,7 +27,7 @@ import queries.reflection
 import queries.search
 import queries.summaries
 from ingestion.ingest import Ingestion
-from queries.reflection.reflecting import ReflectSchedule, reflect_after_commit
+from queries.reflection.reflecting import ReflectSchedule
 from queries.search import RELEVANCE_FLOOR
 
 from .core import (
@@ -395,13 +395,10 @@ class TemporalGraph:
         transaction. ``speaker`` says who wrote it (what they say about someone else is their claim
         under ``trust="speaker"``); ``source_id`` makes a re-sent message a no-op (without it, the
         same text at the same time is)."""
-        result = self._ingest().add_episode(
+        return self._reflect_schedule.after(self.core, group_id, self._ingest().add_episode(
             content, reference_time=reference_time, speaker=speaker, group_id=group_id,
             source=source, source_id=source_id,
-        )
-        if self._reflect_schedule.told(group_id, 0 if result.skipped else 1):
-            reflect_after_commit(self.core, group_id)
-        return result
+        ))
 
     def import_file(
         self, path: str | FilePath, *, format: str = "auto", group_id: str | None = None,

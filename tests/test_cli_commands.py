@@ -226,8 +226,10 @@ EXPORTED = [
     "FactInput",
     "ImportReport",
     "IngestResult",
+    "Insight",
     "Ontology",
     "Path",
+    "Reflection",
     "SearchHit",
     "TemporalGraph",
 ]

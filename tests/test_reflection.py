@@ -204,3 +204,17 @@ def test_no_current_insight_ever_cites_an_expired_fact_version(steps):
         current = {f.id for f in facts(tg)}
         for insight in tg.insights():
             assert set(insight.derived_from) <= current, insight.text
+
+
+def test_the_readme_reflection_example():
+    import re
+    from pathlib import Path
+
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    section = readme.split("### Reflection: insights", 1)[1]
+    code = re.search(r"```python\n(.*?)```", section, re.S).group(1)
+    scope: dict = {}
+    exec(compile(code, "README.md", "exec"), scope)
+    assert scope["moved"][0].text == "Kenji moved 3 times in 2 years (2019-2020: Osaka, Kyoto, Nara, Kobe)"
+    assert scope["gone"] == []
+    assert any(i.pattern.startswith("changes") for i in scope["believed"])

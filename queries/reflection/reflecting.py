@@ -18,7 +18,7 @@ from datetime import datetime
 
 from temporal_graph.core.bundle import Core
 from temporal_graph.core.errors import InvalidInput
-from temporal_graph.core.model import Entity, Fact, Insight, InsightProducer, Reflection
+from temporal_graph.core.model import Entity, Fact, IngestResult, Insight, InsightProducer, Reflection
 from temporal_graph.core.names import check_group
 from temporal_graph.core.stores.protocol import ChangeSet, FactQuery, Store, StoreTx
 from temporal_graph.core.time import TimeLike
@@ -187,6 +187,14 @@ class ReflectSchedule:
             return False
         self.counts[group_id] = 0
         return True
+
+
+    def after(self, core: Core, group_id: str, told: IngestResult) -> IngestResult:
+        """Count an episode ``add_episode`` committed (not one it skipped as already known) and
+        reflect on its group when due; returns what the episode's write did."""
+        if self.told(group_id, 0 if told.skipped else 1):
+            reflect_after_commit(core, group_id)
+        return told
 
 
 def reflect_after_commit(core: Core, group_id: str) -> Reflection | None:

@@ -249,6 +249,7 @@ class AsyncTemporalGraph:
     import_facts = _mirror(TemporalGraph.import_facts, "write")
     reindex = _mirror(TemporalGraph.reindex, "write")
     refresh_summaries = _mirror(TemporalGraph.refresh_summaries, "write")
+    reflect = _mirror(TemporalGraph.reflect, "write")
     forget = _mirror(TemporalGraph.forget, "write")
 
     now = _mirror(TemporalGraph.now)
@@ -263,6 +264,7 @@ class AsyncTemporalGraph:
     snapshot = _mirror(TemporalGraph.snapshot)
     export = _mirror(TemporalGraph.export)
     summary = _mirror(TemporalGraph.summary)
+    insights = _mirror(TemporalGraph.insights)
     find_entity = _mirror(TemporalGraph.find_entity)
 
 

@@ -12,7 +12,7 @@ from datetime import datetime
 from rich.console import Console
 from rich.table import Table
 
-from ..core.model import Answer, Diff, Fact, FactFileReport, ImportReport, IngestResult, SearchHit
+from ..core.model import Answer, Diff, Fact, FactFileReport, ImportReport, IngestResult, Insight, SearchHit
 from ..core.names import name_key
 
 MOST_ERRORS_SHOWN = 20
@@ -153,3 +153,10 @@ def fact_file_report(console: Console, report: FactFileReport, group: str) -> No
                   f"{report.seconds:.1f} s (group {group!r})", highlight=False)
     for error in report.errors[:MOST_ERRORS_SHOWN]:
         console.print(f"{error.file}:{error.line}: {error.reason}", style="yellow", highlight=False)
+
+
+def insight_line(insight: Insight) -> str:
+    """One insight for a person: its words, who made it, since when it is believed, what it cites."""
+    cites = ", ".join(c[:8] for c in insight.derived_from)
+    return (f"{insight.text} [{insight.producer}, importance {insight.importance}, "
+            f"since {day(insight.created_at)}; cites {cites}]")
