@@ -218,3 +218,17 @@ def test_the_readme_reflection_example():
     assert scope["moved"][0].text == "Kenji moved 3 times in 2 years (2019-2020: Osaka, Kyoto, Nara, Kobe)"
     assert scope["gone"] == []
     assert any(i.pattern.startswith("changes") for i in scope["believed"])
+
+
+def test_context_labels_the_insights_about_what_it_shows():
+    tg = memory()
+    lives(tg, "Kenji", ("Osaka", "2019-01-01"), ("Kyoto", "2019-09-01"), ("Nara", "2020-05-01"),
+          ("Kobe", "2020-12-01"))
+    assert "Insights" not in tg.context("Where does Kenji live?")
+    tg.reflect()
+    block = tg.context("Where does Kenji live?")
+    facts, insights = block.split("Insights (derived from facts):\n")
+    assert "Kobe" in facts
+    assert "- Kenji moved 3 times in 2 years (2019-2020: Osaka, Kyoto, Nara, Kobe) (insight believed since " \
+           "2026-01-01, from 4 facts)" in insights
+    assert "Insights" not in tg.context("Where does Kenji live?", known_at=NOW - timedelta(days=1))
