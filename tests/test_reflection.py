@@ -232,3 +232,12 @@ def test_context_labels_the_insights_about_what_it_shows():
     assert "- Kenji moved 3 times in 2 years (2019-2020: Osaka, Kyoto, Nara, Kobe) (insight believed since " \
            "2026-01-01, from 4 facts)" in insights
     assert "Insights" not in tg.context("Where does Kenji live?", known_at=NOW - timedelta(days=1))
+
+
+def test_the_reflection_benchmark_on_the_sample_chat():
+    from benchmarks.reflection import CHAT_LOGS, measure_llm_refusals, measure_log
+
+    row = measure_log(CHAT_LOGS[0], None)
+    assert row["messages"] == 37 and row["insights"] >= 1 and row["sound"] == 1.0
+    llm = measure_llm_refusals(CHAT_LOGS[0], None)
+    assert llm["refused"] == llm["answers"] // 2
