@@ -10,6 +10,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from readme_examples import run_example
 
 from queries.reflection.patterns import (
     changes,
@@ -207,14 +208,7 @@ def test_no_current_insight_ever_cites_an_expired_fact_version(steps):
 
 
 def test_the_readme_reflection_example():
-    import re
-    from pathlib import Path
-
-    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
-    section = readme.split("### Reflection: insights", 1)[1]
-    code = re.search(r"```python\n(.*?)```", section, re.S).group(1)
-    scope: dict = {}
-    exec(compile(code, "README.md", "exec"), scope)
+    scope = run_example("### Reflection: insights")
     assert scope["moved"][0].text == "Kenji moved 3 times in 2 years (2019-2020: Osaka, Kyoto, Nara, Kobe)"
     assert scope["gone"] == []
     assert any(i.pattern.startswith("changes") for i in scope["believed"])
