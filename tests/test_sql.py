@@ -76,6 +76,8 @@ def _built() -> dict[str, list[tuple[str, list]]]:
         "key_assertions": [part for q in ASSERTION_QUERIES for part in sql.key_assertions(q)],
         "read_summaries": [sql.read_summaries("g", entity, k, every)
                            for entity in (None, "e") for k in (None, K) for every in (False, True)],
+        "read_insights": [sql.read_insights("g", subject, k, every)
+                          for subject in (None, "e") for k in (None, K) for every in (False, True)],
     }
 
 
