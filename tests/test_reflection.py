@@ -235,3 +235,20 @@ def test_the_reflection_benchmark_on_the_sample_chat():
     assert row["messages"] == 37 and row["insights"] >= 1 and row["sound"] == 1.0
     llm = measure_llm_refusals(CHAT_LOGS[0], None)
     assert llm["refused"] == llm["answers"] // 2
+
+
+def test_search_finds_insights_when_asked_and_ranks_them_by_importance():
+    tg = memory()
+    lives(tg, "Kenji", ("Osaka", "2019-01-01"), ("Kyoto", "2019-09-01"), ("Nara", "2020-05-01"),
+          ("Kobe", "2020-12-01"))
+    tg.reflect()
+    assert all(h.kind != "insight" for h in tg.search("Kenji moved", limit=20))  # not unless asked
+    hits = tg.search("Kenji moved", kinds=("fact", "insight"), limit=20)
+    insight_hits = [h for h in hits if h.kind == "insight"]
+    assert insight_hits and insight_hits[0].insight is not None
+    first = insight_hits[0]
+    assert first.text.startswith("Kenji moved 3 times") and "insight words #1" in first.reasons
+    ranked = tg.search("Kenji", kinds=("fact", "insight"), rank="importance", limit=3)
+    assert ranked[0].kind == "insight" and ranked[0].insight.importance == 6
+    with pytest.raises(InvalidInput):
+        tg.search("Kenji", kinds=("insights",))

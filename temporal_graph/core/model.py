@@ -36,6 +36,9 @@ class RecordKind:
 
 
 RECORD_KINDS: tuple[RecordKindName, ...] = (RecordKind.FACT, RecordKind.ENTITY, RecordKind.EPISODE)
+# What search can return: the three kinds of record, and insights (asked for by name: kinds=).
+SearchKindName = Literal["fact", "entity", "episode", "insight"]
+SEARCH_KINDS: tuple[SearchKindName, ...] = (*RECORD_KINDS, "insight")
 # The rankings hybrid search fuses (``queries.search``); a hit's ``reasons`` name them.
 SEARCH_METHODS: tuple[str, ...] = ("bm25", "embedding", "graph")
 # The orders search can give its hits (``queries.ranking``), and its defaults.
@@ -245,12 +248,13 @@ class Path(BaseModel):
 class SearchHit(BaseModel):
     model_config = _FROZEN
 
-    kind: RecordKindName
+    kind: SearchKindName
     score: float
     reasons: list[str]  # why it matched, e.g. ["bm25 #1", "embedding #3", "neighbour of Alice"]
     fact: Fact | None = None
     entity: Entity | None = None
     episode: Episode | None = None
+    insight: Insight | None = None
 
     @property
     def text(self) -> str:
@@ -258,6 +262,8 @@ class SearchHit(BaseModel):
             return self.fact.text
         if self.entity is not None:
             return self.entity.name
+        if self.insight is not None:
+            return self.insight.text
         assert self.episode is not None
         return self.episode.content
 
