@@ -14,6 +14,11 @@ CREATE CONSTRAINT entity_key_unique IF NOT EXISTS FOR (n:EntityKey) REQUIRE (n.g
 CREATE CONSTRAINT episode_source_unique IF NOT EXISTS FOR (n:Episode) REQUIRE (n.group_id, n.source_id) IS UNIQUE;
 CREATE CONSTRAINT entity_summary_id IF NOT EXISTS FOR (n:EntitySummary) REQUIRE n.id IS UNIQUE;
 CREATE INDEX entity_summary_entity IF NOT EXISTS FOR (n:EntitySummary) ON (n.group_id, n.entity_id);
+CREATE CONSTRAINT insight_id IF NOT EXISTS FOR (n:Insight) REQUIRE n.id IS UNIQUE;
+CREATE INDEX insight_group IF NOT EXISTS FOR (n:Insight) ON (n.group_id);
+// A write expires the insights citing the rows it expires, found by what they cite.
+CREATE INDEX insight_evidence_cited IF NOT EXISTS FOR (n:InsightEvidence) ON (n.group_id, n.cited_id);
+CREATE INDEX insight_evidence_insight IF NOT EXISTS FOR (n:InsightEvidence) ON (n.group_id, n.insight_id);
 CREATE INDEX entity_group IF NOT EXISTS FOR (n:Entity) ON (n.group_id);
 CREATE INDEX entity_group_key IF NOT EXISTS FOR (n:Entity) ON (n.group_id, n.key);
 CREATE INDEX entity_name IF NOT EXISTS FOR (n:Entity) ON (n.name);

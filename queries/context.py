@@ -1,8 +1,11 @@
-"""A memory block for a prompt: the most relevant facts with their dates, then supporting messages.
+"""A memory block for a prompt: the most relevant facts with their dates, the insights about
+their subjects (labelled, with what they rest on), then supporting messages.
 
     Facts:
     - Zhang Wei lives in Shanghai (since 2024-06-01)
     - Zhang Wei works as software engineer (since 2021-03-01)
+    Insights (derived from facts):
+    - Zhang Wei moved 3 times in 2 years (2019-2021: ...) (insight believed since 2024-07-01, from 4 facts)
     Supporting messages:
     - [2024-06-02] Zhang Wei: We finally moved to Shanghai last week!
 
@@ -21,7 +24,7 @@ from datetime import datetime
 
 from temporal_graph.core import DEFAULT_GROUP, Core
 from temporal_graph.core.limits import BUDGET_TOKENS, whole_number
-from temporal_graph.core.model import DEFAULT_CLAIMS, Episode, Fact, RecordKind
+from temporal_graph.core.model import DEFAULT_CLAIMS, Episode, Fact, Insight, RecordKind
 from temporal_graph.core.names import check_group, relation_phrase
 from temporal_graph.core.time import TimeLike
 
@@ -29,6 +32,7 @@ from .search import search
 
 MAX_FACTS = 20
 MAX_EPISODES = 10
+MAX_INSIGHTS = 5
 MIN_SNIPPET_WORDS = 4
 
 
@@ -107,11 +111,37 @@ def context(
     if facts and fits.add_section(header):
         for f in facts:
             fits.add(fact_line(f))
+    insights = relevant_insights(core, group_id, facts, at, known)
+    if insights and fits.add_section("Insights (derived from facts):"):
+        for i in insights:
+            fits.add(insight_line(i))
     if episodes and fits.add_section("Supporting messages:"):
         for e in episodes:
             if not fits.add(episode_line(e)):
                 _add_cut(fits, e)
     return fits.text()
+
+
+def relevant_insights(
+    core: Core, group_id: str, facts: list[Fact], as_of: datetime | None, known_at: datetime | None
+) -> list[Insight]:
+    """The insights believed at ``known_at`` (default now) that cite one of ``facts`` or are about
+    one of their subjects, speaking of times up to ``as_of``; weightiest first."""
+    if not facts:
+        return []
+    cited = {f.id for f in facts}
+    subjects = {f.subject_id for f in facts}
+    found = [i for i in core.store.insights(group_id, known_at=known_at)
+             if (cited & set(i.derived_from) or subjects & set(i.subject_ids))
+             and (as_of is None or i.valid_at is None or i.valid_at <= as_of)]
+    found.sort(key=lambda i: (-i.importance, -bool(cited & set(i.derived_from)), i.created_at, i.id))
+    return found[:MAX_INSIGHTS]
+
+
+def insight_line(i: Insight) -> str:
+    facts = len(i.derived_from)
+    return (f"- {i.text} (insight believed since {i.created_at.date().isoformat()}, "
+            f"from {facts} fact{'s' if facts != 1 else ''})")
 
 
 def told_by(e: Episode, as_of: datetime | None, known_at: datetime | None) -> bool:

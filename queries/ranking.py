@@ -57,6 +57,8 @@ def recency(told: datetime, now: datetime, half_life_days: float) -> float:
 
 
 def importance_of(hit: SearchHit) -> int:
+    if hit.insight is not None:
+        return hit.insight.importance
     return hit.fact.importance if hit.fact is not None else DEFAULT_IMPORTANCE
 
 
@@ -66,6 +68,8 @@ def told_at(hit: SearchHit, newest_episode: Mapping[str, datetime]) -> datetime:
         return newest_episode.get(hit.fact.id, hit.fact.created_at)
     if hit.episode is not None:
         return hit.episode.reference_time
+    if hit.insight is not None:
+        return hit.insight.created_at
     assert hit.entity is not None
     return hit.entity.created_at
 

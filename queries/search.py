@@ -54,10 +54,12 @@ from temporal_graph.core.model import (
     DEFAULT_HALF_LIFE_DAYS,
     DEFAULT_RANK,
     RECORD_KINDS,
+    SEARCH_KINDS,
     SEARCH_METHODS,
     Entity,
     Episode,
     Fact,
+    Insight,
     RecordKind,
     SearchHit,
 )
@@ -73,9 +75,10 @@ RRF_K = 60
 RELEVANCE_FLOOR = 0.35
 DEEPER = 3  # how much deeper than the fused depth each fact ranking reads, to survive the time filter
 NEIGHBOURHOOD = 200  # facts read per named entity and side for the graph ranking
-KINDS = RECORD_KINDS
+KINDS = RECORD_KINDS  # the default; insights come when asked for (SEARCH_KINDS)
 METHODS = SEARCH_METHODS
-_KIND_ORDER: dict[str, int] = {k: i for i, k in enumerate(KINDS)}
+_KIND_ORDER: dict[str, int] = {k: i for i, k in enumerate(SEARCH_KINDS)}
+INSIGHT = "insight"
 
 # Words that never name an entity on their own, so "I" or "the" in a query cannot pull in an
 # entity that happens to be called that.
@@ -136,7 +139,7 @@ class _Fusion:
         if weight <= 0:
             return
         for rank, (record, reason) in enumerate(ranked, start=1):
-            key = (kind_of(record), record.id)
+            key = (INSIGHT if isinstance(record, Insight) else kind_of(record), record.id)
             self.records[key] = record
             self.scores[key] += weight / (RRF_K + rank)
             self.reasons[key].append(reason.format(rank=rank))
@@ -197,7 +200,7 @@ def search(
     check_group(group_id)
     whole_number(limit, "limit", RESULTS)
     optional_whole_number(pool, "pool", RESULTS)
-    bad = [k for k in kinds if k not in KINDS] + [m for m in methods if m not in METHODS]
+    bad = [k for k in kinds if k not in SEARCH_KINDS] + [m for m in methods if m not in METHODS]
     if bad:
         raise InvalidInput(f"search: unknown kind or method {bad[0]!r}")
     ranking.check_rank(rank)
@@ -292,7 +295,27 @@ def _candidates(
         _rank_records(core, group_id, RecordKind.EPISODE, asked.keywords, asked.vector, depth, out)
         if graph_facts:
             out.ranked.append((_sources(core, group_id, graph_facts, named_ids, depth), graph_weight))
+    if INSIGHT in kinds:
+        _rank_insights(core, group_id, asked, valid_time, depth, out)
     return out
+
+
+def _rank_insights(
+    core: Core, group_id: str, asked: _Query, valid_time: datetime | None, depth: int, out: _Rankings
+) -> None:
+    """Current insights (speaking of times up to ``valid_time``) ranked by the query's words they
+    hold, and those about an entity the query names. Few per group: read whole, no index."""
+    found = [i for i in core.store.insights(group_id)
+             if valid_time is None or i.valid_at is None or i.valid_at <= valid_time]
+    if asked.keywords is not None:
+        terms = {w for w in re.findall(r"\w+", asked.keywords.lower()) if w not in _STOP}
+        matched = [(len(terms & set(re.findall(r"\w+", i.text.lower()))), i) for i in found]
+        order = sorted((m for m in matched if m[0]), key=lambda m: (-m[0], -m[1].importance, m[1].id))
+        out.ranked.append((((i, "insight words #{rank}") for _, i in order[:depth]), 1.0))
+    named = asked.named_ids
+    about = [(i, "insight about " + named[next(s for s in i.subject_ids if s in named)].name)
+             for i in sorted(found, key=lambda i: (-i.importance, i.id)) if named.keys() & set(i.subject_ids)]
+    out.ranked.append((iter(about[:depth]), 1.0))
 
 
 def _score(rankings: _Rankings) -> _Fusion:

@@ -20,8 +20,10 @@ from .core.model import (
     FactInput,
     ImportReport,
     IngestResult,
+    Insight,
     Path,
     PruneReport,
+    Reflection,
     SearchHit,
 )
 from .core.ontology import Ontology
@@ -45,10 +47,12 @@ __all__ = [
     "FactInput",
     "ImportReport",
     "IngestResult",
+    "Insight",
     "MaskingPolicy",
     "Ontology",
     "Path",
     "PruneReport",
+    "Reflection",
     "SearchHit",
     "TemporalGraph",
 ]

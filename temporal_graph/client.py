@@ -24,9 +24,11 @@ import ingestion.readers
 import queries.ask
 import queries.context
 import queries.paths
+import queries.reflection
 import queries.search
 import queries.summaries
 from ingestion.ingest import Ingestion
+from queries.reflection.reflecting import ReflectSchedule
 from queries.search import RELEVANCE_FLOOR
 
 from .core import (
@@ -65,8 +67,10 @@ from .core.model import (
     FactInput,
     ImportReport,
     IngestResult,
+    Insight,
     Path,
     PruneReport,
+    Reflection,
     SearchHit,
 )
 from .core.ontology import Ontology
@@ -101,7 +105,9 @@ class TemporalGraph:
         summary_llm_every: int = SUMMARY_LLM_EVERY,
         summaries: bool = True,
         mask: bool | MaskingPolicy = True,
+        reflect_every: int | None = None,
     ) -> None:
+        self._reflect_schedule = ReflectSchedule(reflect_every)
         self.core = Core(
             store, clock=clock or system_clock, ontology=ontology or Ontology.default_personal(), llm=llm,
             zone=zone, embed=embed, max_message_chars=max_message_chars, trust=trust,
@@ -470,10 +476,10 @@ class TemporalGraph:
         under ``trust="speaker"``); ``source_id`` makes a re-sent message a no-op (without it, the
         same text at the same time is). E-mail addresses, phone numbers, ids, cards, keys and
         passwords are masked first (:attr:`mask`); ``result.masked`` counts them by kind."""
-        return self._ingest().add_episode(
+        return self._reflect_schedule.after(self.core, group_id, self._ingest().add_episode(
             content, reference_time=reference_time, speaker=speaker, group_id=group_id,
             source=source, source_id=source_id,
-        )
+        ))
 
     def import_file(
         self, path: str | FilePath, *, format: str = "auto", group_id: str | None = None,
@@ -509,6 +515,24 @@ class TemporalGraph:
             self.core, _file_path(path), group_id=group_id, strict=strict, embed=embed, progress=progress,
             summaries=summaries,
         )
+
+    # -- reflection ------------------------------------------------------------------------------
+    def reflect(
+        self, *, group_id: str = DEFAULT_GROUP, subject: str | None = None, since: TimeLike | None = None,
+        producer: str = "offline",
+    ) -> Reflection:
+        """Derive insights from the group's facts (about ``subject`` only; speaking of valid times
+        after ``since``) with the ``producer`` ("offline" rules or the "llm"), and store them: new
+        ones, revisions (``replaces``) of those that changed; see :mod:`queries.reflection`."""
+        return queries.reflection.reflect(self.core, group_id=group_id, subject=subject, since=since,
+                                          producer=producer)
+
+    def insights(
+        self, subject: str | None = None, *, known_at: TimeLike | None = None, group_id: str = DEFAULT_GROUP
+    ) -> list[Insight]:
+        """The insights believed now (or at ``known_at``), about ``subject`` when given, weightiest
+        first. An insight stops being believed when any fact version it cites expires."""
+        return queries.reflection.insights(self.core, group_id=group_id, subject=subject, known_at=known_at)
 
     # -- queries ---------------------------------------------------------------------------------
     def summary(

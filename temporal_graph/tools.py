@@ -30,6 +30,8 @@ from .core.model import (
     EpisodeRetraction,
     Fact,
     IngestResult,
+    Insight,
+    Reflection,
     SearchHit,
 )
 from .core.names import name_key
@@ -138,6 +140,16 @@ class SummaryInput(_Input):
     known_at: str | None = _time("As the memory believed it at this moment (default now)", None)
 
 
+class ReflectInput(_Input):
+    subject: str | None = Field(None, description="Only insights about this entity (default: everyone).")
+    since: str | None = _time("Only insights about times after this moment", None)
+
+
+class InsightsInput(_Input):
+    subject: str | None = Field(None, description="Only insights about this entity.")
+    known_at: str | None = _time("As the memory believed them at this moment (default now)", None)
+
+
 class PathsInput(_Input):
     start: str = _name("The entity to start from.")
     end: str | None = Field(None, description="Only chains ending at this entity.")
@@ -191,6 +203,10 @@ class SummaryResult(BaseModel):
     summary: EntitySummary | None = Field(description="None when nothing was known about the entity then.")
 
 
+class InsightsResult(BaseModel):
+    insights: list[Insight]
+
+
 class ForgetResult(BaseModel):
     group_id: str
     removed: int
@@ -237,6 +253,14 @@ def _history(tg: TemporalGraph, a: HistoryInput, group: str) -> FactsResult:
 
 def _summary(tg: TemporalGraph, a: SummaryInput, group: str) -> SummaryResult:
     return SummaryResult(summary=tg.summary(a.entity, known_at=a.known_at, group_id=group))
+
+
+def _reflect(tg: TemporalGraph, a: ReflectInput, group: str) -> Reflection:
+    return tg.reflect(group_id=group, subject=a.subject, since=a.since)
+
+
+def _insights(tg: TemporalGraph, a: InsightsInput, group: str) -> InsightsResult:
+    return InsightsResult(insights=tg.insights(a.subject, known_at=a.known_at, group_id=group))
 
 
 def _paths(tg: TemporalGraph, a: PathsInput, group: str) -> PathsResult:
@@ -330,6 +354,15 @@ TOOLS: tuple[ToolSpec, ...] = (
              "A short description of an entity made from its current facts (newest first), as the memory "
              "believed it now or at known_at. A cheap first look before asking for facts.",
              SummaryInput, SummaryResult, _summary, writes=False),
+    ToolSpec("reflect",
+             "Derive insights from the facts (how often something changed, values held for years, streaks "
+             "and gaps, people sharing a place or job, plans that never happened) and store them with the "
+             "facts they rest on. Returns the new insights.",
+             ReflectInput, Reflection, _reflect, writes=True),
+    ToolSpec("insights",
+             "The insights believed now (or at known_at), optionally about one entity, weightiest first, "
+             "each with the fact versions it rests on; an insight expires when any of them is corrected.",
+             InsightsInput, InsightsResult, _insights, writes=False),
     ToolSpec("paths",
              "Multi-hop chains of facts from an entity (e.g. Kenji -HAS_SIBLING-> Hiro -LIVES_IN-> Osaka), "
              "every hop valid at the same moment, shortest first.",

@@ -228,10 +228,12 @@ EXPORTED = [
     "FactInput",
     "ImportReport",
     "IngestResult",
+    "Insight",
     "MaskingPolicy",
     "Ontology",
     "Path",
     "PruneReport",
+    "Reflection",
     "SearchHit",
     "TemporalGraph",
 ]

@@ -19,7 +19,7 @@ from mcp import Client, StdioServerParameters
 
 ROOT = Path(__file__).resolve().parents[1]
 TOOLS = ["add_episode", "add_fact", "end_fact", "retract_fact", "search", "now", "as_of", "history",
-         "summary", "paths", "ask", "context"]
+         "summary", "reflect", "insights", "paths", "ask", "context"]
 ENV = {**os.environ, "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1", "PYTHONPATH": str(ROOT)}
 
 
@@ -44,7 +44,8 @@ async def _every_tool(client: Client) -> None:
     assert [t.name for t in listed] == TOOLS  # no forget_group unless --allow-forget
     for tool in listed:
         assert tool.input_schema["type"] == "object" and tool.output_schema["type"] == "object"
-        assert tool.description and tool.annotations.read_only_hint == (tool.name not in TOOLS[:4])
+        writes = tool.name in (*TOOLS[:4], "reflect")
+        assert tool.description and tool.annotations.read_only_hint == (not writes)
 
     added = await _call(client, "add_episode", {"content": "I moved to Lisbon in March 2024.",
                                                 "speaker": "Ana", "reference_time": "2024-06-01"})
@@ -70,6 +71,11 @@ async def _every_tool(client: Client) -> None:
     assert [f["object"] for f in history["facts"]] == ["Acme"]
     summary = (await _call(client, "summary", {"entity": "Alice"}))["summary"]
     assert "Paris" in summary["text"]
+    reflected = await _call(client, "reflect", {"subject": "Alice"})
+    assert reflected["group_id"] == "default" and reflected["producer"] == "offline"
+    believed = await _call(client, "insights", {"subject": "Alice"})
+    assert [i["text"] for i in believed["insights"]] == sorted(
+        (i["text"] for i in reflected["written"]), key=[i["text"] for i in believed["insights"]].index)
     chains = await _call(client, "paths", {"start": "Alice", "as_of": "2022-01-01", "max_hops": 1})
     assert sorted(p[0]["object"] for p in chains["paths"]) == ["Acme", "Paris"]
     hits = await _call(client, "search", {"query": "Lisbon", "limit": 3})

@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import json
-import re
 import sqlite3
 from datetime import UTC, datetime, timedelta
-from pathlib import Path
 
 import pytest
+from readme_examples import run_example
 
 from queries.ranking import BLEND_WEIGHTS, BLEND_WITHOUT_RECENCY, RANKS, rerank
 from temporal_graph import TemporalGraph
@@ -199,11 +198,7 @@ def test_cli_search_ranks_and_refuses_a_bad_mode(tmp_path, clock, capsys):
 
 
 def test_the_ranking_example_in_the_readme():
-    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
-    section = readme.split("### Ranked recall", 1)[1]
-    code = re.search(r"```python\n(.*?)```", section, re.S).group(1)
-    scope: dict = {}
-    exec(compile(code, "README.md", "exec"), scope)
+    scope = run_example("### Ranked recall")
     assert scope["by_importance"][0].text == "Alice married Bob"
     assert scope["by_recency"][0].text == "Alice likes pancakes"
     assert scope["blended"]

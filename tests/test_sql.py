@@ -78,6 +78,8 @@ def _built() -> dict[str, list[tuple[str, list]]]:
         "merge_segments": [(sql.merge_segments(fts), []) for fts in sql.FULL_TEXT_TABLES],
         "read_summaries": [sql.read_summaries("g", entity, k, every)
                            for entity in (None, "e") for k in (None, K) for every in (False, True)],
+        "read_insights": [sql.read_insights("g", subject, k, every)
+                          for subject in (None, "e") for k in (None, K) for every in (False, True)],
     }
 
 

@@ -18,7 +18,7 @@ from temporal_graph.tools import TOOLS, call_tool, group_summary, tool_schemas
 
 README = Path(__file__).resolve().parents[1] / "README.md"
 NAMES = ["add_episode", "add_fact", "end_fact", "retract_fact", "search", "now", "as_of", "history",
-         "summary", "paths", "ask", "context"]
+         "summary", "reflect", "insights", "paths", "ask", "context"]
 
 
 def test_schemas_are_openai_function_tools_with_valid_json_schema():

@@ -36,6 +36,9 @@ class RecordKind:
 
 
 RECORD_KINDS: tuple[RecordKindName, ...] = (RecordKind.FACT, RecordKind.ENTITY, RecordKind.EPISODE)
+# What search can return: the three kinds of record, and insights (asked for by name: kinds=).
+SearchKindName = Literal["fact", "entity", "episode", "insight"]
+SEARCH_KINDS: tuple[SearchKindName, ...] = (*RECORD_KINDS, "insight")
 # The rankings hybrid search fuses (``queries.search``); a hit's ``reasons`` name them.
 SEARCH_METHODS: tuple[str, ...] = ("bm25", "embedding", "graph")
 # The orders search can give its hits (``queries.ranking``), and its defaults.
@@ -101,6 +104,52 @@ class EntitySummary(BaseModel):
     fact_ids: tuple[str, ...] = ()  # the facts (fact_id) it was made from
     created_at: datetime
     expired_at: datetime | None = None
+
+
+InsightProducer = Literal["offline", "llm"]
+
+
+class Insight(BaseModel):
+    """A statement derived from facts and episodes (``derived_from``: fact version ids and episode
+    ids), about the valid-time span [``valid_at``, ``invalid_at``). Believed from ``created_at``
+    until ``expired_at`` (transaction time): it expires when any fact version it cites does, or
+    when a revision (``replaces`` its id) takes its place."""
+
+    model_config = _FROZEN
+
+    id: str
+    group_id: str
+    text: str
+    subject_ids: tuple[str, ...] = ()  # the entities it is about
+    subjects: tuple[str, ...] = ()  # their names, in the same order
+    derived_from: tuple[str, ...] = ()
+    importance: Importance = DEFAULT_IMPORTANCE
+    valid_at: datetime | None = None
+    invalid_at: datetime | None = None
+    created_at: datetime
+    expired_at: datetime | None = None
+    replaces: str | None = None
+    producer: InsightProducer = "offline"
+    pattern: str = ""  # which rule made it (offline), or "llm"
+
+    def known_at(self, moment: datetime) -> bool:
+        return self.created_at <= moment and (self.expired_at is None or moment < self.expired_at)
+
+
+class Reflection(BaseModel):
+    """What one :func:`reflect` did: insights ``written`` (new versions), how many came out the
+    same and were ``kept``, ``expired`` (no longer coming out), drafts ``dropped`` (citing what
+    stopped being current meanwhile) and LLM answers ``refused`` (citing evidence not given)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    group_id: str
+    producer: InsightProducer = "offline"
+    written: list[Insight] = Field(default_factory=list)
+    kept: int = 0
+    expired: int = 0
+    dropped: int = 0
+    refused: int = 0
 
 
 class Fact(BaseModel):
@@ -212,12 +261,13 @@ class Path(BaseModel):
 class SearchHit(BaseModel):
     model_config = _FROZEN
 
-    kind: RecordKindName
+    kind: SearchKindName
     score: float
     reasons: list[str]  # why it matched, e.g. ["bm25 #1", "embedding #3", "neighbour of Alice"]
     fact: Fact | None = None
     entity: Entity | None = None
     episode: Episode | None = None
+    insight: Insight | None = None
 
     @property
     def text(self) -> str:
@@ -225,6 +275,8 @@ class SearchHit(BaseModel):
             return self.fact.text
         if self.entity is not None:
             return self.entity.name
+        if self.insight is not None:
+            return self.insight.text
         assert self.episode is not None
         return self.episode.content
 

@@ -186,13 +186,15 @@ def facts_to_graph(facts: Iterable[Fact], entities: Iterable[Entity]) -> nx.Mult
 
 
 def export(core: Core, group_id: str = DEFAULT_GROUP) -> dict[str, Any]:
-    """Everything of one group (entities, episodes, assertions, every fact version), as JSON data."""
+    """Everything of one group (entities, episodes, assertions, every fact version, summary and
+    insight version), as JSON data."""
     store = core.store
     check_group(group_id)
     assertions = sorted(store.group_assertions(group_id), key=lambda a: (a.created_at, a.seq, a.id))
     facts = sorted(store.facts(FactQuery(group_id, all_versions=True)), key=lambda f: (f.created_at, f.id))
     summaries = sorted(store.summaries(group_id, all_versions=True),
                        key=lambda s: (s.created_at, s.entity_id))
+    insights = sorted(store.insights(group_id, all_versions=True), key=lambda i: (i.created_at, i.id))
     return {
         "group_id": group_id,
         "entities": [e.model_dump(mode="json") for e in store.entities(group_id)],
@@ -200,6 +202,7 @@ def export(core: Core, group_id: str = DEFAULT_GROUP) -> dict[str, Any]:
         "assertions": [a.model_dump(mode="json") for a in assertions],
         "facts": [f.model_dump(mode="json") for f in facts],
         "summaries": [s.model_dump(mode="json") for s in summaries],
+        "insights": [i.model_dump(mode="json") for i in insights],
     }
 
 

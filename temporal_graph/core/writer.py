@@ -497,8 +497,12 @@ class FactWriter:
         self._rows.update((row.id, row) for row in plan.insert)
         for row in (*plan.expire, *plan.insert):
             self.touched.update({row.subject_id: None, row.object_id: None})
-        changes = ChangeSet(assertions=list(new), expire=[(r.id, tx_time) for r in plan.expire],
-                            insert=plan.insert, provenance=plan.provenance)
+        changes = ChangeSet(
+            assertions=list(new), expire=[(r.id, tx_time) for r in plan.expire], insert=plan.insert,
+            provenance=plan.provenance,
+            # An insight follows its evidence: it stops being believed with any row it cites.
+            insights_expire_citing=[(self.group_id, r.id, tx_time) for r in plan.expire],
+        )
         held = self._held
         if held is None:
             self._tx.apply(changes)
@@ -507,6 +511,7 @@ class FactWriter:
             held.expire += changes.expire
             held.insert += changes.insert
             held.provenance.update(changes.provenance)
+            held.insights_expire_citing += changes.insights_expire_citing
         return plan
 
     @contextmanager

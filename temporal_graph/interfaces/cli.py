@@ -39,6 +39,7 @@ from ..core.model import (
     DEFAULT_RANK,
     RANKS,
     RECORD_KINDS,
+    SEARCH_KINDS,
     SEARCH_METHODS,
     Answer,
     Diff,
@@ -48,7 +49,9 @@ from ..core.model import (
     Fact,
     ImportReport,
     IngestResult,
+    Insight,
     PruneReport,
+    Reflection,
     SearchHit,
 )
 from ..core.names import check_group
@@ -56,6 +59,7 @@ from ..core.time import ACCEPTED_FORMATS
 from ..core.writes import input_error
 from . import render, safe_text
 from .graph_files import FORMATS, graph_file
+from .render import insight_line
 from .safe_text import json_text, visible
 from .show import EntityView, entity_view, render_entity
 
@@ -507,6 +511,23 @@ def _add_episode(tg: TemporalGraph, args: argparse.Namespace) -> IngestResult:
                           group_id=group(args), source=args.source, source_id=args.source_id)
 
 
+@command("reflect", "derive insights from the facts (patterns over time) and store them with their evidence",
+         arg("--subject", help="only insights about this entity"),
+         arg("--since", metavar="TIME", help="only insights about valid times after this"),
+         arg("--producer", choices=("offline", "llm"), default="offline",
+             help="offline rules (default) or the LLM (needs TGRAPH_LLM_* settings)"),
+         show=lambda done, args, out: _reflection(done, out))
+def _reflect(tg: TemporalGraph, args: argparse.Namespace) -> Reflection:
+    return tg.reflect(group_id=group(args), subject=args.subject, since=args.since, producer=args.producer)
+
+
+def _reflection(done: Reflection, console: Console) -> None:
+    console.print(f"{len(done.written)} new insights, {done.kept} unchanged, {done.expired} expired"
+                  + (f", {done.refused} LLM answers refused (unknown evidence)" if done.refused else ""),
+                  highlight=False)
+    _insights_list(done.written, console, "")
+
+
 @command("reindex", "embed every record that has no vector yet and rebuild missing or stale entity summaries "
                     "(all groups unless --group)", QUIET,
          show=lambda done, args, out: out.print(f"repaired {done['repaired']} records "
@@ -561,6 +582,21 @@ def _show(tg: TemporalGraph, args: argparse.Namespace) -> EntityView:
     return entity_view(tg, args.entity, known_at=args.known_at, group_id=group(args))
 
 
+@command("insights", "insights derived from the facts (tgraph reflect), as believed now or at a time",
+         arg("subject", nargs="?", help="only insights about this entity"),
+         arg("--known-at", metavar="TIME", help="as the memory believed them at this time (default now)"),
+         show=lambda found, args, out: _insights_list(found, out, "no insights"))
+def _insights(tg: TemporalGraph, args: argparse.Namespace) -> list[Insight]:
+    return tg.insights(args.subject, known_at=args.known_at, group_id=group(args))
+
+
+def _insights_list(found: list[Insight], console: Console, empty: str) -> None:
+    for insight in found:
+        console.print(f"- {insight_line(insight)}", highlight=False, soft_wrap=True)
+    if not found:
+        console.print(empty, highlight=False)
+
+
 @command("audit", "every version of a fact across transaction time",
          arg("fact_id", help="a fact id, or the 8-character start shown in tables"),
          show=_facts(lambda a: f"versions of fact {a.fact_id}", versions=True))
@@ -604,8 +640,9 @@ def _paths(tg: TemporalGraph, args: argparse.Namespace) -> list[list[Fact]]:
          arg("--as-of", metavar="TIME", help="facts valid at this time (default: current facts)"),
          arg("--limit", type=int, default=10, help="most hits to show (default 10)"),
          arg("--include-history", action="store_true", help="facts of any valid time, as currently believed"),
-         arg("--kind", action="append", dest="kinds", choices=RECORD_KINDS,
-             help="only this kind of record (repeatable; default all)"),
+         arg("--kind", action="append", dest="kinds", choices=SEARCH_KINDS,
+             help="only this kind of record (repeatable; default: facts, entities, episodes; "
+                  "'insight' adds insights)"),
          arg("--method", action="append", dest="methods", choices=SEARCH_METHODS,
              help="only this ranking (repeatable; default all), e.g. to compare them"),
          arg("--pool", type=int, metavar="N",

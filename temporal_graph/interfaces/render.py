@@ -13,7 +13,7 @@ from rich.console import Console
 from rich.table import Table
 
 from ..core.copy import CopyReport
-from ..core.model import Answer, Diff, Fact, FactFileReport, ImportReport, IngestResult, SearchHit
+from ..core.model import Answer, Diff, Fact, FactFileReport, ImportReport, IngestResult, Insight, SearchHit
 from ..core.names import name_key
 
 MOST_ERRORS_SHOWN = 20
@@ -186,3 +186,10 @@ def copy_report(console: Console, report: CopyReport, target: str) -> None:
         console.print(f"as_of(T, K) on both sides: {g.samples} asked, {verdict}", highlight=False)
     console.print("copy complete: both sides agree" if report.ok
                   else "copy INCOMPLETE: the sides differ (run it again to resume)", highlight=False)
+
+
+def insight_line(insight: Insight) -> str:
+    """One insight for a person: its words, who made it, since when it is believed, what it cites."""
+    cites = ", ".join(c[:8] for c in insight.derived_from)
+    return (f"{insight.text} [{insight.producer}, importance {insight.importance}, "
+            f"since {day(insight.created_at)}; cites {cites}]")

@@ -1,4 +1,4 @@
-"""``tgraph show ENTITY``: one entity at a glance — its summary, its current facts, its timeline.
+"""``tgraph show ENTITY``: one entity at a glance — its summary, insights, current facts, timeline.
 
 :func:`entity_view` gathers what is shown (also the ``--json`` output); :func:`render_entity`
 prints it for a person.
@@ -14,9 +14,9 @@ from rich.console import Console
 from ..client import TemporalGraph
 from ..core import DEFAULT_GROUP
 from ..core.errors import no_entity
-from ..core.model import EntitySummary, Fact
+from ..core.model import EntitySummary, Fact, Insight
 from ..core.time import TimeLike
-from .render import day, fact_table
+from .render import day, fact_table, insight_line
 
 
 class EntityView(BaseModel):
@@ -25,6 +25,7 @@ class EntityView(BaseModel):
     entity: str
     known_at: datetime
     summary: EntitySummary | None
+    insights: list[Insight]  # about the entity, believed at ``known_at``, weightiest first
     facts: list[Fact]  # true at ``known_at`` as believed then, with the entity as subject or object
     timeline: list[Fact]  # every fact with the entity as subject, in valid-time order, as believed now
 
@@ -44,6 +45,7 @@ def entity_view(
         entity=entity.name,
         known_at=moment,
         summary=tg.summary(entity.name, known_at=moment, group_id=group_id),
+        insights=tg.insights(entity.name, known_at=moment, group_id=group_id),
         facts=facts,
         timeline=tg.history(entity.name, group_id=group_id),
     )
@@ -57,5 +59,9 @@ def render_entity(view: EntityView, console: Console) -> None:
         made = "by the LLM" if view.summary.method == "llm" else "from its facts"
         console.print(f"summary ({made}, believed since {day(view.summary.created_at)}):", highlight=False)
         console.print(f"  {view.summary.text}", highlight=False, soft_wrap=True)
+    if view.insights:
+        console.print("insights (derived from its facts):", highlight=False)
+        for insight in view.insights:
+            console.print(f"  - {insight_line(insight)}", highlight=False, soft_wrap=True)
     fact_table(console, view.facts, "current facts")
     fact_table(console, view.timeline, "timeline (as currently believed)")

@@ -43,7 +43,7 @@ from ..errors import (
     StoreLocked,
 )
 from ..extras import missing
-from ..model import Assertion, Entity, EntitySummary, Episode, Fact, RecordKind
+from ..model import Assertion, Entity, EntitySummary, Episode, Fact, Insight, RecordKind
 from ..names import check_identifier, entity_keys, name_key, quoted_terms
 from ..time import UTC
 from . import records
@@ -56,7 +56,8 @@ T = TypeVar("T")
 log = logging.getLogger(__name__)
 
 # Labels the store itself uses; an entity type with one of these names gets no extra label.
-OWN_LABELS = frozenset({"Entity", "Episode", "Assertion", "EntityKey", "MemoryGroup", "EntitySummary"})
+OWN_LABELS = frozenset({"Entity", "Episode", "Assertion", "EntityKey", "MemoryGroup", "EntitySummary",
+                        "Insight", "InsightEvidence"})
 _NO_LIMIT = 2**62
 _INDEX_WAIT_SECONDS = 300
 # Statement names spell the kinds in the plural: facts_missing_embedding, text_search_entities, ...
@@ -259,6 +260,14 @@ class _Reads:
                   "all_versions": bool(all_versions)}
         return [records.summary(row, NEO4J) for row in self._r.run("summaries_read", params)]
 
+    def insights(
+        self, group_id: str, *, subject_id: str | None = None, known_at: datetime | None = None,
+        all_versions: bool = False,
+    ) -> list[Insight]:
+        params = {"group_id": group_id, "subject_id": subject_id, "known_at": _utc(known_at),
+                  "all_versions": bool(all_versions)}
+        return [records.insight(row, NEO4J) for row in self._r.run("insights_read", params)]
+
 
 def _safe(identifier: str) -> bool:
     try:
@@ -360,6 +369,13 @@ class Neo4jTx(_Reads):
         self._lock(group_id)
         return super().summaries(group_id, entity_id, known_at=known_at, all_versions=all_versions)
 
+    def insights(
+        self, group_id: str, *, subject_id: str | None = None, known_at: datetime | None = None,
+        all_versions: bool = False,
+    ) -> list[Insight]:
+        self._lock(group_id)
+        return super().insights(group_id, subject_id=subject_id, known_at=known_at, all_versions=all_versions)
+
     def fact_vectors(self, group_id: str, fact_ids: Sequence[str]) -> dict[str, list[float]]:
         self._lock(group_id)
         return super().fact_vectors(group_id, fact_ids)
@@ -386,6 +402,9 @@ class Neo4jTx(_Reads):
             *(a.group_id for a in changes.assertions), *(f.group_id for f in changes.insert),
             *(v.group_id for v in changes.summaries), *(g for g, _, _ in changes.summaries_ended),
             *(g for g, _, _ in changes.summary_due), *(e.group_id for e in changes.erasures),
+            *(i.group_id for i in changes.insights),
+            *(g for g, _, _ in changes.insights_expired), *(g for g, _, _ in changes.insights_expire_citing),
+            *(g for g, _ in changes.insights_deleted), *(g for g, _ in changes.insights_deleted_citing),
         }
         for erasure in changes.erasures:
             self._erase(erasure)
@@ -405,6 +424,7 @@ class Neo4jTx(_Reads):
         self._link_mentions(changes.insert)
         for group_id in sorted(groups):
             self._write_summaries(group_id, changes)
+            self._write_insights(group_id, changes)
 
     def _erase(self, e: Erasure) -> None:
         """Delete the records of ``e`` (under the group's lock), rows and provenance first."""
@@ -542,6 +562,28 @@ class Neo4jTx(_Reads):
         due = [{"id": entity_id, "due": due} for g, entity_id, due in changes.summary_due if g == group_id]
         if due:
             self._r.run("entity_summary_due", {"group_id": group_id, "rows": due})
+
+    def _write_insights(self, group_id: str, changes: ChangeSet) -> None:
+        """New insight versions, then those that expire (by id, by what they cite), then deletions."""
+        rows = [{"id": i.id, "text": i.text, "subject_ids": list(i.subject_ids), "subjects": list(i.subjects),
+                 "derived_from": list(i.derived_from), "importance": i.importance,
+                 "valid_at": _utc(i.valid_at), "invalid_at": _utc(i.invalid_at),
+                 "created_at": _utc(i.created_at), "expired_at": _utc(i.expired_at),
+                 "replaces": i.replaces, "producer": i.producer, "pattern": i.pattern}
+                for i in changes.insights if i.group_id == group_id]
+        if rows:
+            self._r.run("insights_create", {"group_id": group_id, "rows": rows})
+        expired = [{"id": i, "at": _utc(at)} for g, i, at in changes.insights_expired if g == group_id]
+        if expired:
+            self._r.run("insights_expire", {"group_id": group_id, "rows": expired})
+        citing = [{"cited_id": c, "at": _utc(at)}
+                  for g, c, at in changes.insights_expire_citing if g == group_id]
+        if citing:
+            self._r.run("insights_expire_citing", {"group_id": group_id, "rows": citing})
+        ids = [i for g, i in changes.insights_deleted if g == group_id]
+        cited = [c for g, c in changes.insights_deleted_citing if g == group_id]
+        if ids or cited:
+            self._r.run("insights_delete", {"group_id": group_id, "ids": ids, "cited_ids": cited})
 
     def _typed_writes(
         self,
@@ -856,6 +898,16 @@ class Neo4jStore:
         self.write(lambda tx: tx.apply(changes))
 
     @_edge
+    def insights(
+        self, group_id: str, *, subject_id: str | None = None, known_at: datetime | None = None,
+        all_versions: bool = False,
+    ) -> list[Insight]:
+        return self._read(
+            lambda r: r.insights(group_id, subject_id=subject_id, known_at=known_at,
+                                 all_versions=all_versions)
+        )
+
+    @_edge
     def newest_facts(
         self, group_id: str, entity_id: str, *, at: datetime, limit: int, offset: int = 0
     ) -> list[Fact]:
@@ -873,8 +925,8 @@ class Neo4jStore:
 
     @_edge
     def forget(self, group_id: str) -> int:
-        steps = ("forget_summaries", "forget_facts", "forget_assertions", "forget_episodes",
-                 "forget_entity_keys", "forget_entities")
+        steps = ("forget_insights", "forget_summaries", "forget_facts", "forget_assertions",
+                 "forget_episodes", "forget_entity_keys", "forget_entities")
 
         def delete(tx: Any) -> int:
             runner = _Runner(tx)

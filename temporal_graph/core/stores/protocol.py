@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Protocol, TypeVar
 
-from ..model import Assertion, AssertionKind, Entity, EntitySummary, Episode, Fact
+from ..model import Assertion, AssertionKind, Entity, EntitySummary, Episode, Fact, Insight
 
 T = TypeVar("T")
 
@@ -117,17 +117,32 @@ class ChangeSet:
     episodes_retracted: list[tuple[str, str, datetime]] = field(default_factory=list)
     # Physical removals, applied before everything else in the set.
     erasures: list[Erasure] = field(default_factory=list)
+    # Insights: new versions (stored as given, expired ones too); (group_id, insight id, at): that
+    # insight expires at ``at``; (group_id, cited id, at): every current insight citing that fact
+    # version or episode expires at ``at`` (applied after ``insights``). Deletions leave no
+    # version behind (erase): (group_id, insight id), and (group_id, cited id) for every version
+    # citing that record.
+    insights: list[Insight] = field(default_factory=list)
+    insights_expired: list[tuple[str, str, datetime]] = field(default_factory=list)
+    insights_expire_citing: list[tuple[str, str, datetime]] = field(default_factory=list)
+    insights_deleted: list[tuple[str, str]] = field(default_factory=list)
+    insights_deleted_citing: list[tuple[str, str]] = field(default_factory=list)
 
     def __bool__(self) -> bool:
         return any(
             (self.entities, self.episodes, self.assertions, self.expire, self.insert, self.provenance,
              self.summaries, self.summaries_ended, self.summary_due, self.episodes_retracted,
-             self.erasures)
+             self.erasures, self.insights, self.insights_expired, self.insights_expire_citing,
+             self.insights_deleted, self.insights_deleted_citing)
         )
 
 
 class StoreTx(Protocol):
     """Reads available inside a write transaction."""
+
+    def facts(self, query: FactQuery) -> list[Fact]:
+        """As :meth:`Store.facts`, as this transaction sees them."""
+        ...
 
     def entity_by_key(self, group_id: str, key: str) -> Entity | None: ...
 
@@ -148,8 +163,6 @@ class StoreTx(Protocol):
     def entities(self, group_id: str, *, ids: Sequence[str] | None = None) -> list[Entity]: ...
 
     def episodes(self, group_id: str, *, ids: Sequence[str] | None = None) -> list[Episode]: ...
-
-    def facts(self, query: FactQuery) -> list[Fact]: ...
 
     def episode_assertions(self, group_id: str, episode_id: str) -> list[Assertion]:
         """Every assertion citing the episode (its statements, and withdrawals of it)."""
@@ -184,6 +197,14 @@ class StoreTx(Protocol):
     ) -> list[EntitySummary]:
         """Entity summary versions of the group (one entity's when ``entity_id`` is given): the
         current ones, those believed at ``known_at``, or every version; in any order."""
+        ...
+
+    def insights(
+        self, group_id: str, *, subject_id: str | None = None, known_at: datetime | None = None,
+        all_versions: bool = False,
+    ) -> list[Insight]:
+        """Insight versions of the group (those about ``subject_id`` when given): the current ones,
+        those believed at ``known_at``, or every version; in any order."""
         ...
 
     def apply(self, changes: ChangeSet) -> None: ...
@@ -276,6 +297,14 @@ class Store(Protocol):
         that entity's current summary at ``at`` with no successor (a write's summaries go in its
         :class:`ChangeSet` instead)."""
         ...
+
+    def insights(
+        self, group_id: str, *, subject_id: str | None = None, known_at: datetime | None = None,
+        all_versions: bool = False,
+    ) -> list[Insight]:
+        """As :meth:`StoreTx.insights`, outside a write."""
+        ...
+
 
     def forget(self, group_id: str) -> int:
         """Delete one group entirely, its name included, and :meth:`scrub`; returns rows removed."""

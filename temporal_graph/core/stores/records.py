@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Protocol
 
-from ..model import DEFAULT_IMPORTANCE, Assertion, Entity, EntitySummary, Episode, Fact
+from ..model import DEFAULT_IMPORTANCE, Assertion, Entity, EntitySummary, Episode, Fact, Insight
 from ..time import UTC, from_micros
 
 
@@ -121,6 +121,19 @@ def summary(r: Row, codec: Codec) -> EntitySummary:
         text=r["text"] or "", method=r["method"] or "offline", fact_ids=codec.strings(r["fact_ids"]),
         created_at=_required(codec.time(r["created_at"]), "created_at"),
         expired_at=codec.time(r["expired_at"]),
+    )
+
+
+def insight(r: Row, codec: Codec) -> Insight:
+    return Insight(
+        id=r["id"], group_id=r["group_id"], text=r["text"] or "",
+        subject_ids=codec.strings(r["subject_ids"]), subjects=codec.strings(r["subjects"]),
+        derived_from=codec.strings(r["derived_from"]),
+        importance=DEFAULT_IMPORTANCE if r["importance"] is None else r["importance"],
+        valid_at=codec.time(r["valid_at"]), invalid_at=codec.time(r["invalid_at"]),
+        created_at=_required(codec.time(r["created_at"]), "created_at"),
+        expired_at=codec.time(r["expired_at"]), replaces=r["replaces"],
+        producer=r["producer"] or "offline", pattern=r["pattern"] or "",
     )
 
 

@@ -95,6 +95,22 @@ CREATE TABLE IF NOT EXISTS summaries (
     expired_at INTEGER);
 CREATE INDEX IF NOT EXISTS summaries_entity ON summaries (group_id, entity_id, created_at);
 CREATE INDEX IF NOT EXISTS summaries_current ON summaries (group_id, entity_id) WHERE expired_at IS NULL;
+-- Insight versions, in transaction time (current: expired_at IS NULL), with what each cites (fact
+-- version ids, episode ids) and is about, so a write expires the insights of the rows it expires
+-- through an index.
+CREATE TABLE IF NOT EXISTS insights (
+    id TEXT PRIMARY KEY, group_id TEXT NOT NULL, text TEXT NOT NULL, subject_ids TEXT NOT NULL,
+    subjects TEXT NOT NULL, derived_from TEXT NOT NULL, importance INTEGER NOT NULL,
+    valid_at INTEGER, invalid_at INTEGER, created_at INTEGER NOT NULL, expired_at INTEGER,
+    replaces TEXT, producer TEXT NOT NULL, pattern TEXT NOT NULL);
+CREATE INDEX IF NOT EXISTS insights_group ON insights (group_id, created_at);
+CREATE INDEX IF NOT EXISTS insights_current ON insights (group_id) WHERE expired_at IS NULL;
+CREATE TABLE IF NOT EXISTS insight_evidence (
+    group_id TEXT NOT NULL, cited_id TEXT NOT NULL, insight_id TEXT NOT NULL,
+    PRIMARY KEY (group_id, cited_id, insight_id)) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS insight_subjects (
+    group_id TEXT NOT NULL, subject_id TEXT NOT NULL, insight_id TEXT NOT NULL,
+    PRIMARY KEY (group_id, subject_id, insight_id)) WITHOUT ROWID;
 -- Full-text indexes keyed by the rowid of their table; the fact index holds current rows only.
 CREATE VIRTUAL TABLE IF NOT EXISTS facts_fts USING fts5 (text);
 CREATE VIRTUAL TABLE IF NOT EXISTS entities_fts USING fts5 (names);
@@ -499,6 +515,36 @@ def read_summaries(group_id: str, entity_id: str | None, known_at: int | None, a
     return f"SELECT * FROM summaries WHERE {where}", params
 
 
+# -- insights ----------------------------------------------------------------------------------------
+def read_insights(group_id: str, subject_id: str | None, known_at: int | None, all_versions: bool) -> Query:
+    """Insight versions of a group (those about one subject, or all): current, believed at
+    ``known_at``, or all."""
+    clauses: list[Query] = [("group_id = ?", [group_id])]
+    if subject_id is not None:
+        about = "id IN (SELECT insight_id FROM insight_subjects WHERE group_id = ? AND subject_id = ?)"
+        clauses.append((about, [group_id, subject_id]))
+    if not all_versions:
+        clauses.append(believed_at(known_at))
+    where, params = _where(*clauses)
+    return f"SELECT * FROM insights WHERE {where}", params
+
+
+INSERT_INSIGHT = ("INSERT INTO insights (id, group_id, text, subject_ids, subjects, derived_from, "
+                  "importance, valid_at, invalid_at, created_at, expired_at, replaces, producer, pattern) "
+                  "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
+INSERT_INSIGHT_EVIDENCE = ("INSERT OR IGNORE INTO insight_evidence (group_id, cited_id, insight_id) "
+                           "VALUES (?, ?, ?)")
+INSERT_INSIGHT_SUBJECT = ("INSERT OR IGNORE INTO insight_subjects (group_id, subject_id, insight_id) "
+                          "VALUES (?, ?, ?)")
+EXPIRE_INSIGHT = "UPDATE insights SET expired_at = ? WHERE group_id = ? AND id = ? AND expired_at IS NULL"
+EXPIRE_INSIGHTS_CITING = (
+    "UPDATE insights SET expired_at = ? WHERE expired_at IS NULL AND id IN "
+    "(SELECT insight_id FROM insight_evidence WHERE group_id = ? AND cited_id = ?)")
+INSIGHTS_CITING = "SELECT insight_id FROM insight_evidence WHERE group_id = ? AND cited_id = ?"
+DELETE_INSIGHT = ("DELETE FROM insights WHERE group_id = ? AND id = ?",
+                  "DELETE FROM insight_evidence WHERE group_id = ? AND insight_id = ?",
+                  "DELETE FROM insight_subjects WHERE group_id = ? AND insight_id = ?")
+
 SET_SUMMARY_DUE = "UPDATE entities SET summary_due = ? WHERE group_id = ? AND id = ? AND summary_due != ?"
 END_SUMMARY = ("UPDATE summaries SET expired_at = ? "
                "WHERE group_id = ? AND entity_id = ? AND expired_at IS NULL")
@@ -528,11 +574,13 @@ FORGET_INDEXES = (
       for fts, table in (("facts_fts", "facts"), ("entities_fts", "entities"), ("episodes_fts", "episodes"))),
     "DELETE FROM facts_rtree WHERE id IN (SELECT rowid FROM facts WHERE group_id = ?)",
     "DELETE FROM fact_episodes WHERE fact_row IN (SELECT id FROM facts WHERE group_id = ?)",
+    "DELETE FROM insight_evidence WHERE group_id = ?",
+    "DELETE FROM insight_subjects WHERE group_id = ?",
 )
 # Then the rows themselves; their count is what ``forget`` reports removed.
 FORGET_ROWS = tuple(
     f"DELETE FROM {table} WHERE group_id = ?"
-    for table in ("facts", "assertions", "episodes", "entity_keys", "entities", "summaries")
+    for table in ("facts", "assertions", "episodes", "entity_keys", "entities", "summaries", "insights")
 )
 
 

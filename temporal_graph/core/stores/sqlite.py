@@ -25,7 +25,7 @@ from typing import Any, TypeVar
 import numpy as np
 
 from ..errors import ConstraintViolation, InvalidInput, StoreClosed, StoreError, StoreLocked
-from ..model import Assertion, Entity, EntitySummary, Episode, Fact, RecordKind
+from ..model import Assertion, Entity, EntitySummary, Episode, Fact, Insight, RecordKind
 from ..names import entity_keys, quoted_terms
 from ..time import to_micros
 from . import records, sql
@@ -289,6 +289,26 @@ class SQLiteStore:
         self._write_summaries(changes.summaries, changes.summaries_ended)
         self._conn.executemany(sql.SET_SUMMARY_DUE, [(int(due), group_id, entity_id, int(due))
                                                      for group_id, entity_id, due in changes.summary_due])
+        self._write_insights(changes)
+
+    def _write_insights(self, changes: ChangeSet) -> None:
+        """New insight versions, then those that expire (by id, by what they cite), then deletions."""
+        c = self._conn
+        for i in changes.insights:
+            c.execute(sql.INSERT_INSIGHT, (
+                i.id, i.group_id, i.text, json.dumps(list(i.subject_ids)), json.dumps(list(i.subjects)),
+                json.dumps(list(i.derived_from)), i.importance, _us(i.valid_at), _us(i.invalid_at),
+                to_micros(i.created_at), _us(i.expired_at), i.replaces, i.producer, i.pattern))
+            c.executemany(sql.INSERT_INSIGHT_EVIDENCE, [(i.group_id, d, i.id) for d in i.derived_from])
+            c.executemany(sql.INSERT_INSIGHT_SUBJECT, [(i.group_id, e, i.id) for e in i.subject_ids])
+        c.executemany(sql.EXPIRE_INSIGHT, [(to_micros(at), g, i) for g, i, at in changes.insights_expired])
+        c.executemany(sql.EXPIRE_INSIGHTS_CITING,
+                      [(to_micros(at), g, cited) for g, cited, at in changes.insights_expire_citing])
+        doomed = list(changes.insights_deleted)
+        for group_id, cited in changes.insights_deleted_citing:
+            doomed += [(group_id, r[0]) for r in c.execute(sql.INSIGHTS_CITING, (group_id, cited))]
+        for statement in sql.DELETE_INSIGHT:
+            c.executemany(statement, doomed)
 
     def _upsert_entity(self, e: Entity) -> None:
         """A new entity, or new aliases/type/summary of a known one; its names stay searchable."""
@@ -593,6 +613,16 @@ class SQLiteStore:
         micros = to_micros(at)
         rows = self._rows(sql.STALE_SUMMARIES, (group_id, after, micros, micros, max(0, limit)))
         return [r[0] for r in rows]
+
+    # -- insights --------------------------------------------------------------------------------
+    @_edge
+    def insights(
+        self, group_id: str, *, subject_id: str | None = None, known_at: datetime | None = None,
+        all_versions: bool = False,
+    ) -> list[Insight]:
+        k = None if known_at is None else to_micros(known_at)
+        rows = self._rows(*sql.read_insights(group_id, subject_id, k, all_versions))
+        return [records.insight(r, SQLITE) for r in rows]
 
     # -- whole groups ------------------------------------------------------------------------
     @_edge
