@@ -252,3 +252,36 @@ def test_search_finds_insights_when_asked_and_ranks_them_by_importance():
     assert ranked[0].kind == "insight" and ranked[0].insight.importance == 6
     with pytest.raises(InvalidInput):
         tg.search("Kenji", kinds=("insights",))
+
+
+# -- insights follow what un-learning and copying do to their evidence --------------------------------
+def _denver() -> tuple[TemporalGraph, str]:
+    tg = memory()
+    told = tg.add_episode("I live in Denver.", reference_time="2019-03-01", speaker="Ana")
+    tg.reflect()
+    assert [i.text for i in tg.insights("Ana")] == ["Ana lives in Denver since 2019 (7 years)"]
+    return tg, told.episode.id
+
+
+def test_retracting_the_message_behind_an_insight_expires_it_and_history_keeps_it():
+    tg, episode_id = _denver()
+    before = tg.moment()
+    tg.core.clock.set(NOW + timedelta(days=1))  # type: ignore[attr-defined]
+    tg.retract_episode(episode_id)
+    assert tg.insights("Ana") == []
+    assert [i.text for i in tg.insights("Ana", known_at=before)] == ["Ana lives in Denver since 2019 (7 years)"]
+
+
+def test_erasing_the_message_behind_an_insight_erases_every_version_of_it():
+    tg, episode_id = _denver()
+    tg.erase_episode(episode_id)
+    assert tg.core.store.insights("default", all_versions=True) == []
+
+
+def test_a_copy_holds_the_same_insight_versions():
+    tg, _ = _denver()
+    other = memory()
+    report = tg.copy_to(other)
+    assert report.ok, report
+    assert other.core.store.insights("default", all_versions=True) == tg.core.store.insights(
+        "default", all_versions=True)

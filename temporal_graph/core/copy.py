@@ -32,7 +32,7 @@ COPY_BATCH = 500  # records per write transaction
 COPY_SAMPLES = 20  # as_of(T, K) questions asked of both sides at the end
 _NO_LIMIT = 2**31 - 1
 # What the final comparison counts, per group.
-COUNTED = ("entities", "episodes", "assertions", "fact versions", "summary versions",
+COUNTED = ("entities", "episodes", "assertions", "fact versions", "summary versions", "insight versions",
            "facts without a vector", "entities without a vector", "episodes without a vector")
 
 
@@ -199,6 +199,21 @@ def _copy_summaries(source: Store, target: Store, group_id: str, batch: int, at:
     return sum(len(s.summaries) for s in steps)
 
 
+def _copy_insights(source: Store, target: Store, group_id: str, batch: int) -> int:
+    """Insight versions as stored (expired ones too); one the source has expired since an earlier
+    copy is expired on the target at the same moment."""
+    have = {i.id: i for i in target.insights(group_id, all_versions=True)}
+    versions = source.insights(group_id, all_versions=True)
+    todo = [i for i in versions if i.id not in have]
+    ended = [(group_id, i.id, i.expired_at) for i in versions
+             if i.expired_at is not None and i.id in have and have[i.id].expired_at is None]
+    for chunk in _chunks(todo, batch):
+        _write(target, [ChangeSet(insights=list(chunk))])
+    for part in _chunks(ended, batch):
+        _write(target, [ChangeSet(insights_expired=list(part))])
+    return len(todo) + len(ended)
+
+
 def _stale(store: Store, group_id: str, at: datetime) -> set[str]:
     return set(store.stale_summaries(group_id, at=at, limit=_NO_LIMIT))
 
@@ -211,6 +226,7 @@ def counts(store: Store, group_id: str) -> dict[str, int]:
         "assertions": len(store.group_assertions(group_id)),
         "fact versions": store.count_facts(FactQuery(group_id, all_versions=True)),
         "summary versions": len(store.summaries(group_id, all_versions=True)),
+        "insight versions": len(store.insights(group_id, all_versions=True)),
     }
     for kind in RECORD_KINDS:
         what = {RecordKind.FACT: "facts", RecordKind.ENTITY: "entities", RecordKind.EPISODE: "episodes"}[kind]
@@ -270,6 +286,7 @@ def copy_store(
         ):
             written[kind] = step(source, target, group, batch_size)
         written["summary versions"] = _copy_summaries(source, target, group, batch_size, at)
+        written["insight versions"] = _copy_insights(source, target, group, batch_size)
         mine, theirs, asked, mismatches = compare(source, target, group, samples=samples, seed=seed, now=at)
         done.append(GroupCopy(group_id=group, written=written, source=mine, target=theirs, samples=asked,
                               mismatches=mismatches))

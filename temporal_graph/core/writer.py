@@ -165,12 +165,17 @@ class FactWriter:
         ]
 
     def mark_retracted(self, episode_id: str) -> None:
-        self._tx.apply(ChangeSet(episodes_retracted=[(self.group_id, episode_id, self.now)]))
+        """The message is withdrawn; insights citing it stop being believed with it."""
+        self._tx.apply(ChangeSet(episodes_retracted=[(self.group_id, episode_id, self.now)],
+                                 insights_expire_citing=[(self.group_id, episode_id, self.now)]))
 
     def erase(self, erasure: Erasure) -> None:
-        """Remove the records of ``erasure`` for good (then :meth:`rederive` what they touched)."""
+        """Remove the records of ``erasure`` for good, with every insight version citing one of
+        them (then :meth:`rederive` what they touched)."""
         if erasure:
-            self._tx.apply(ChangeSet(erasures=[erasure]))
+            cited = [*erasure.rows, *erasure.episodes]
+            self._tx.apply(ChangeSet(erasures=[erasure],
+                                     insights_deleted_citing=[(self.group_id, i) for i in cited]))
 
     # -- data derived from the rows, kept in the same transaction -----------------------------------
     def newest_facts(self, entity_id: str, *, limit: int, offset: int = 0) -> list[Fact]:
