@@ -170,7 +170,8 @@ def _no(reader: Reader, plan: Plan, subject: Entity, relation: str | None, plans
         notes.append(_line(last))
         cited.append(last)
     else:
-        what = "planning" if plans_asked or relation is None else gerund(relation)
+        # No relation the question's words name: say what is missing without guessing a verb.
+        what = "planning" if plans_asked else ("and" if relation is None else gerund(relation))
         text = f"No: no record of {subject.name} {what} {name}"
     if not plans_asked:
         plans = _plans(reader, subject, target_id, name)

@@ -127,3 +127,8 @@ def test_a_name_holding_a_possessive_is_found_in_a_question():
         assert still.verdict == "yes" and cited(still) == [("Kwame", "WORKS_AT", "St. Michael's Hospital")]
         who = tg.ask("Who works at St. Michael's Hospital?")
         assert who.text.startswith("Kwame works at St. Michael's Hospital")
+
+
+def test_a_no_without_a_relation_named_guesses_no_verb(maya):
+    answer = maya.ask("Does Maya still have Pepper?")  # no fact, no relation the words name
+    assert answer.verdict == "no" and answer.text.startswith("No: no record of Maya and Pepper")
