@@ -202,3 +202,11 @@ def test_the_readme_copy_example(tmp_path, monkeypatch, capsys):
     assert capsys.readouterr().out.strip() == "['demo'] ['Zhang Wei']"
     with TemporalGraph.open("memory.db") as tg, TemporalGraph.open("copy.db") as target:
         assert target.export("demo") == tg.export("demo")
+
+
+def test_copy_to_an_empty_path_is_refused_not_a_temporary_database(tmp_path, capsys):
+    source = tmp_path / "m.db"
+    with TemporalGraph.open(source, embed=False) as tg:
+        tg.add_fact("Ana", "lives in", "Oslo", valid_at="2020")
+    assert main(["--db", str(source), "copy", "--to", ""]) == 2
+    assert "the database path is empty" in capsys.readouterr().err

@@ -130,6 +130,8 @@ class SQLiteStore:
 
     def __init__(self, path: str | Path = "memory.db", *, synchronous: str = "FULL") -> None:
         self.path = str(path)
+        if not self.path.strip():  # SQLite would open a temporary database, gone on close
+            raise InvalidInput("the database path is empty; name a file, or ':memory:' for a throw-away one")
         try:
             conn = sqlite3.connect(
                 self.path, isolation_level=None, check_same_thread=False, timeout=_busy_timeout()
