@@ -116,3 +116,18 @@ def test_the_async_client_takes_claims(memory):
     claims, block = asyncio.run(read())
     assert seen(claims) == {("Bob", "Mordor", "Mallory", True)}
     assert "Mordor" not in block.split("Supporting")[0]
+
+
+def test_labelling_claims_is_a_read_it_never_waits_for_a_writer(memory, tmp_path, monkeypatch):
+    import sqlite3
+
+    monkeypatch.setenv("TGRAPH_LOCK_TIMEOUT", "0.2")
+    reader = TemporalGraph.open(tmp_path / "memory.db")
+    writer = sqlite3.connect(tmp_path / "memory.db", isolation_level=None)
+    writer.execute("BEGIN IMMEDIATE")  # another process in the middle of a write
+    try:
+        assert ("Bob", "Mordor", "Mallory", True) in seen(reader.now("Bob", claims="only"))
+    finally:
+        writer.execute("ROLLBACK")
+        writer.close()
+        reader.close()

@@ -120,9 +120,8 @@ def apply_claims(
 
     def denied_of(key: Key) -> set[str]:
         if key not in denied:
-            # Retractions are statements, not rows: read in a transaction (StoreTx reads them by key).
-            query = AssertionQuery(group_id, key[0], key[1], kinds=("retract",))
-            said = core.store.write(lambda tx: tx.key_assertions(query))
+            # Retractions are statements, not rows: read by key from the assertions.
+            said = core.store.key_assertions(AssertionQuery(group_id, key[0], key[1], kinds=("retract",)))
             denied[key] = {a.object_id for a in said if claimant(a) is None and a.object_id is not None
                            and (known_at is None or a.created_at <= known_at)}
         return denied[key]

@@ -914,6 +914,10 @@ class Neo4jStore:
         return self._read(lambda r: r.newest_facts(group_id, entity_id, at=at, limit=limit, offset=offset))
 
     @_edge
+    def key_assertions(self, query: AssertionQuery) -> list[Assertion]:
+        return self._read(lambda r: r.key_assertions(query))
+
+    @_edge
     def stale_summaries(self, group_id: str, *, at: datetime, after: str = "", limit: int) -> list[str]:
         params = {"group_id": group_id, "after": after, "at": _utc(at), "limit": max(0, int(limit))}
         return [row["id"] for row in self._read(lambda r: r._r.run("summaries_stale", params))]

@@ -281,6 +281,10 @@ class Store(Protocol):
         """Every assertion of the group (the input of the rules), in any order."""
         ...
 
+    def key_assertions(self, query: AssertionQuery) -> list[Assertion]:
+        """As :meth:`StoreTx.key_assertions`, outside a write."""
+        ...
+
     def summaries(
         self, group_id: str, entity_id: str | None = None, *, known_at: datetime | None = None,
         all_versions: bool = False,
