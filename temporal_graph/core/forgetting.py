@@ -5,18 +5,16 @@
   (:func:`rules.withdrawn` voids the message's statements), the keys derived again, rows never
   edited. ``audit`` and ``as_of(known_at=before)`` still show what was believed before.
 - An *erasure* is physical removal for privacy law: the message, its statements, the fact versions
-  only it supported, what was derived from them (:data:`DERIVED`), and its id in the provenance of
+  only it supported, what was derived from them (the summary versions stating them; insights
+  citing them go with the erasure in :meth:`FactWriter.erase`), and its id in the provenance of
   the versions that stay; then the keys are derived again from what remains, and the store scrubs
   its files (:meth:`Store.scrub`).
-
-Records derived from facts register in :data:`DERIVED` what they were derived from, so an erasure
-removes them too (entity summaries do; a new kind adds its own function).
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from .bundle import DEFAULT_GROUP, Core
@@ -49,16 +47,6 @@ def _summaries_of(w: FactWriter, erased: Erased) -> None:
         for version in w.summaries(entity_id, all_versions=True):
             if entity_id in gone or erased.fact_ids.intersection(version.fact_ids):
                 erased.erasure.summaries.append(version.id)
-
-
-# Functions adding to an erasure the derived records made from what it removes.
-DERIVED: list[Callable[[FactWriter, Erased], None]] = [_summaries_of]
-
-
-def register_derived(fn: Callable[[FactWriter, Erased], None]) -> None:
-    """Have erasures also remove the records ``fn`` finds derived from what they remove."""
-    if fn not in DERIVED:
-        DERIVED.append(fn)
 
 
 # -- retract ----------------------------------------------------------------------------------------
@@ -182,8 +170,7 @@ def _erase(
                     entity_ids={i for r in rows.values() for i in (r.subject_id, r.object_id)})
     mentioned = {i for a in told.values() for i in (a.subject_id, a.object_id) if i is not None}
     erasure.entities += _orphans(w, mentioned - set(erasure.entities), set(told))
-    for derive in DERIVED:
-        derive(w, erased)
+    _summaries_of(w, erased)
     erasure.summaries = list(dict.fromkeys(erasure.summaries))
     w.erase(erasure)
     rederived: list[Fact] = []
