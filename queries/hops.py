@@ -28,9 +28,20 @@ class Reader:
     group_id: str
     known_at: datetime | None = None
     claims: str = DEFAULT_CLAIMS
+    # One answer asks for the same rows several times (is the subject known, what it held, its
+    # plans): each read is made once per reader.
+    _read: dict[tuple[object, ...], list[Fact]] = field(default_factory=dict, repr=False, compare=False)
 
     def rows(self, time: TimeSpec | None, *, subject_id: str | None = None, object_id: str | None = None,
              relation: str | None = None) -> list[Fact]:
+        span = None if time is None else (time.kind, time.start, time.end, time.moment)
+        key = (span, subject_id, object_id, relation)
+        if key not in self._read:
+            self._read[key] = self._rows(time, subject_id=subject_id, object_id=object_id, relation=relation)
+        return list(self._read[key])
+
+    def _rows(self, time: TimeSpec | None, *, subject_id: str | None, object_id: str | None,
+              relation: str | None) -> list[Fact]:
         at = time.moment if time is not None else None
         query = FactQuery(self.group_id, subject_id=subject_id, object_id=object_id, relation=relation,
                           valid_time=at, known_at=self.known_at)
