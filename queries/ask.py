@@ -29,6 +29,9 @@ from .answering import answer_plan
 from .plan import Plan
 from .planning import make_plan, plan_offline, plan_with_llm
 from .question_time import question_time
+from .reflection import insight_sentence, insights_for
+
+MAX_INSIGHTS = 2  # insights an answer states after its facts, those citing them
 
 __all__ = ["Plan", "QuestionPlan", "ask", "plan_offline", "plan_with_llm", "question_time"]
 
@@ -48,5 +51,8 @@ def ask(
     text, facts, known = answer_plan(core, plan)
     if plan.notes and known:
         text = f"{text} ({'; '.join(plan.notes)})"
+    insights = insights_for(core, group_id, facts, known_at=plan.known_at, cited_only=True,
+                            limit=MAX_INSIGHTS) if known else []
+    text = " ".join([text, *(f"Insight: {insight_sentence(i)}." for i in insights)])
     return Answer(question=question, text=text, facts=facts, known=known, plan=plan.described(),
-                  verdict=plan.verdict)
+                  verdict=plan.verdict, insights=insights)

@@ -28,6 +28,7 @@ from temporal_graph.core.model import DEFAULT_CLAIMS, Episode, Fact, Insight, Re
 from temporal_graph.core.names import check_group, relation_phrase
 from temporal_graph.core.time import TimeLike
 
+from .reflection import insight_sentence, insights_for
 from .search import search
 
 MAX_FACTS = 20
@@ -111,7 +112,7 @@ def context(
     if facts and fits.add_section(header):
         for f in facts:
             fits.add(fact_line(f))
-    insights = relevant_insights(core, group_id, facts, at, known)
+    insights = insights_for(core, group_id, facts, known_at=known, as_of=at, limit=MAX_INSIGHTS)
     if insights and fits.add_section("Insights (derived from facts):"):
         for i in insights:
             fits.add(insight_line(i))
@@ -122,26 +123,8 @@ def context(
     return fits.text()
 
 
-def relevant_insights(
-    core: Core, group_id: str, facts: list[Fact], as_of: datetime | None, known_at: datetime | None
-) -> list[Insight]:
-    """The insights believed at ``known_at`` (default now) that cite one of ``facts`` or are about
-    one of their subjects, speaking of times up to ``as_of``; weightiest first."""
-    if not facts:
-        return []
-    cited = {f.id for f in facts}
-    subjects = {f.subject_id for f in facts}
-    found = [i for i in core.store.insights(group_id, known_at=known_at)
-             if (cited & set(i.derived_from) or subjects & set(i.subject_ids))
-             and (as_of is None or i.valid_at is None or i.valid_at <= as_of)]
-    found.sort(key=lambda i: (-i.importance, -bool(cited & set(i.derived_from)), i.created_at, i.id))
-    return found[:MAX_INSIGHTS]
-
-
 def insight_line(i: Insight) -> str:
-    facts = len(i.derived_from)
-    return (f"- {i.text} (insight believed since {i.created_at.date().isoformat()}, "
-            f"from {facts} fact{'s' if facts != 1 else ''})")
+    return f"- {insight_sentence(i)}"
 
 
 def told_by(e: Episode, as_of: datetime | None, known_at: datetime | None) -> bool:

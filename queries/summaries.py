@@ -33,19 +33,22 @@ from pydantic import BaseModel, Field
 
 from temporal_graph.core import DEFAULT_GROUP, Core
 from temporal_graph.core.errors import LLMError, StoreError, no_entity
-from temporal_graph.core.model import Entity, EntitySummary, Fact
+from temporal_graph.core.model import Entity, EntitySummary, Fact, Insight
 from temporal_graph.core.names import check_group
 from temporal_graph.core.ontology import PLAN_RELATIONS, Ontology
 from temporal_graph.core.sentences import fact_clause
 from temporal_graph.core.writer import FactWriter
 
 from .answer_text import date_text
+from .reflection import weightiest
 
 log = logging.getLogger(__name__)
 
 Action = Literal["keep", "offline", "llm", "end"]
 # At most this many facts go into one LLM prompt (the newest); the rest are left out.
 LLM_MAX_FACTS = 50
+# Insights a summary states after its facts, the weightiest.
+SUMMARY_INSIGHTS = 3
 # Facts an offline refresh reads at a time, newest first (a 600-character summary states ~15).
 PAGE = 16
 _SYSTEM = (
@@ -263,4 +266,20 @@ def summary(
     if found is None:
         raise no_entity(entity, group_id)
     rows = core.store.summaries(group_id, found.id, known_at=known_at)
-    return max(rows, key=lambda s: s.created_at, default=None)
+    version = max(rows, key=lambda s: s.created_at, default=None)
+    if version is None:
+        return None
+    return with_insights(version, core.store.insights(group_id, subject_id=found.id, known_at=known_at))
+
+
+def with_insights(version: EntitySummary, insights: Iterable[Insight]) -> EntitySummary:
+    """``version`` with the weightiest ``SUMMARY_INSIGHTS`` of ``insights`` (believed at the same
+    time) stated after its facts, each labelled: "... Insight: Kenji moved 3 times in 2 years."
+    Read-time only: insights have their own transaction time, so the stored summary never goes
+    stale when one is written or expires."""
+    chosen = weightiest(insights)[:SUMMARY_INSIGHTS]
+    if not chosen:
+        return version
+    said = " ".join(f"Insight: {i.text.rstrip('.')}." for i in chosen)
+    return version.model_copy(update={"text": f"{version.text} {said}",
+                                      "insight_ids": tuple(i.id for i in chosen)})

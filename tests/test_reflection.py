@@ -212,6 +212,8 @@ def test_the_readme_reflection_example():
     assert scope["moved"][0].text == "Kenji moved 3 times in 2 years (2019-2020: Osaka, Kyoto, Nara, Kobe)"
     assert scope["gone"] == []
     assert any(i.pattern.startswith("changes") for i in scope["believed"])
+    assert "Insight: Kenji moved 3 times in 2 years" in scope["said"].text
+    assert scope["about"].startswith("Kenji lives in Kobe since December 2020. Insight: ")
 
 
 def test_context_labels_the_insights_about_what_it_shows():
@@ -226,6 +228,53 @@ def test_context_labels_the_insights_about_what_it_shows():
     assert "- Kenji moved 3 times in 2 years (2019-2020: Osaka, Kyoto, Nara, Kobe) (insight believed since " \
            "2026-01-01, from 4 facts)" in insights
     assert "Insights" not in tg.context("Where does Kenji live?", known_at=NOW - timedelta(days=1))
+
+
+def test_an_answer_states_the_insights_citing_its_facts_as_believed_when_asked():
+    clock = ManualClock(NOW)
+    tg = TemporalGraph.open(":memory:", clock=clock, embed=False)
+    lives(tg, "Kenji", ("Osaka", "2019-01-01"), ("Kyoto", "2019-09-01"), ("Nara", "2020-05-01"),
+          ("Kobe", "2020-12-01"))
+    tg.add_fact("Kenji", "LIKES", "chess", valid_at="2025-06-01")
+    before = tg.ask("Where does Kenji live?")
+    assert before.insights == [] and "Insight" not in before.text
+    clock.set(NOW + timedelta(days=1))
+    tg.reflect()
+    answer = tg.ask("Where does Kenji live?")
+    assert answer.text.startswith("Kenji lives in Kobe")
+    assert "Insight: Kenji moved 3 times in 2 years (2019-2020: Osaka, Kyoto, Nara, Kobe) (insight " \
+           "believed since 2026-01-02, from 4 facts)." in answer.text
+    cited = {f.id for f in answer.facts}
+    assert answer.insights and all(cited & set(i.derived_from) for i in answer.insights)
+    # An insight about Kenji that cites none of the answer's facts stays out of it.
+    assert tg.ask("What does Kenji like?").insights == []
+    # As known the day before the reflection: no insight was believed then.
+    then = tg.ask("Where did Kenji live in 2019, as known on 2026-01-01?")
+    assert then.known and then.insights == []
+    assert tg.ask("Where did Kenji live in 2019, as known on 2026-01-03?").insights
+    tg.retract_fact("Kenji", "LIVES_IN", "Nara")  # the evidence changed: the insight leaves the answer
+    assert "moved 3 times" not in tg.ask("Where does Kenji live?").text
+
+
+def test_a_summary_states_the_insights_believed_with_it():
+    clock = ManualClock(NOW)
+    tg = TemporalGraph.open(":memory:", clock=clock, embed=False)
+    lives(tg, "Kenji", ("Osaka", "2019-01-01"), ("Kyoto", "2019-09-01"), ("Nara", "2020-05-01"),
+          ("Kobe", "2020-12-01"))
+    made_at = NOW + timedelta(days=1)
+    clock.set(made_at)
+    tg.reflect()
+    summary = tg.summary("Kenji")
+    assert summary is not None
+    assert summary.text.startswith("Kenji lives in Kobe since December 2020.")
+    assert "Insight: Kenji moved 3 times in 2 years (2019-2020: Osaka, Kyoto, Nara, Kobe)." in summary.text
+    assert set(summary.insight_ids) <= {i.id for i in tg.insights("Kenji")} and summary.insight_ids
+    before = tg.summary("Kenji", known_at=NOW)
+    assert before is not None and "Insight" not in before.text and before.insight_ids == ()
+    clock.set(made_at + timedelta(days=1))
+    tg.retract_fact("Kenji", "LIVES_IN", "Nara")
+    assert "moved 3 times" not in tg.summary("Kenji").text
+    assert "moved 3 times" in tg.summary("Kenji", known_at=made_at).text  # as believed then
 
 
 def test_the_reflection_benchmark_on_the_sample_chat():

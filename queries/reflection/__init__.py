@@ -2,7 +2,7 @@
 
 from .draft import InsightDraft
 from .producers import Evidence, LLMReflector, OfflineReflector, Reflector
-from .reflecting import insights, reflect
+from .reflecting import insight_sentence, insights, insights_for, reflect, weightiest
 
 __all__ = ["Evidence", "InsightDraft", "LLMReflector", "OfflineReflector", "Reflector",
-           "insights", "reflect"]
+           "insight_sentence", "insights", "insights_for", "reflect", "weightiest"]

@@ -12,7 +12,7 @@ then on the writer expires an insight in the same transaction as any fact versio
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 
@@ -161,8 +161,42 @@ def insights(
         if entity is None:
             return []
         about = entity.id
-    found = core.store.insights(group_id, subject_id=about, known_at=k)
+    return weightiest(core.store.insights(group_id, subject_id=about, known_at=k))
+
+
+def weightiest(found: Iterable[Insight]) -> list[Insight]:
+    """Weightiest first, then newest."""
     return sorted(found, key=lambda i: (-i.importance, -i.created_at.timestamp(), i.id))
+
+
+def insight_sentence(i: Insight) -> str:
+    """An insight labelled with its provenance: its words, since when it is believed, what it rests on."""
+    facts = len(i.derived_from)
+    return (f"{i.text} (insight believed since {i.created_at.date().isoformat()}, "
+            f"from {facts} fact{'s' if facts != 1 else ''})")
+
+
+def insights_for(
+    core: Core, group_id: str, facts: Sequence[Fact], *, known_at: datetime | None,
+    as_of: datetime | None = None, cited_only: bool = False, limit: int,
+) -> list[Insight]:
+    """The insights believed at ``known_at`` (default now) that cite one of ``facts`` or (unless
+    ``cited_only``) are about one of their subjects, speaking of times up to ``as_of``; weightiest
+    first, those citing one of ``facts`` before the others. Read by the facts' entities, never the
+    whole group."""
+    if not facts:
+        return []
+    cited = {f.id for f in facts}
+    subjects = {f.subject_id for f in facts}
+    found: dict[str, Insight] = {}
+    for entity_id in dict.fromkeys(e for f in facts for e in (f.subject_id, f.object_id)):
+        about = core.store.insights(group_id, subject_id=entity_id, known_at=known_at)
+        found.update((i.id, i) for i in about)
+    chosen = [i for i in found.values()
+              if (cited & set(i.derived_from) or (not cited_only and subjects & set(i.subject_ids)))
+              and (as_of is None or i.valid_at is None or i.valid_at <= as_of)]
+    chosen.sort(key=lambda i: (-i.importance, -bool(cited & set(i.derived_from)), i.created_at, i.id))
+    return chosen[:limit]
 
 
 @dataclass

@@ -104,6 +104,9 @@ class EntitySummary(BaseModel):
     fact_ids: tuple[str, ...] = ()  # the facts (fact_id) it was made from
     created_at: datetime
     expired_at: datetime | None = None
+    # The insights about the entity believed at the same time, stated after the facts (``text``
+    # ends with them). Added when the summary is read, never stored with it.
+    insight_ids: tuple[str, ...] = ()
 
 
 InsightProducer = Literal["offline", "llm"]
@@ -352,6 +355,8 @@ class Answer(BaseModel):
     known: bool = True  # False when the memory does not know; the text then says so
     verdict: Literal["yes", "no"] | None = None  # the answer to a yes/no question; None for others
     plan: QuestionPlan | None = None  # what the question was taken to ask (for --json and debugging)
+    # Insights citing the answer's facts, believed when the question asks about (``text`` ends with them).
+    insights: list[Insight] = Field(default_factory=list)
 
 
 class IngestResult(BaseModel):
