@@ -73,6 +73,7 @@ def _built() -> dict[str, list[tuple[str, list]]]:
         "fact_vectors": [(sql.fact_vectors(2), ["g", "a", "b"])],
         "vectors_by_ids": [(sql.vectors_by_ids(kind, 2), ["g", "a", "b"]) for kind in RECORD_KINDS],
         "drop_index": [(sql.drop_index(name), []) for name in sql.RETIRED_INDEXES],
+        "newest_facts_params": [(sql.NEWEST_FACTS, sql.newest_facts_params("g", "e", T, 5, 0))],
         "key_rows": [part for q in ROW_QUERIES for part in sql.key_rows(q)],
         "key_assertions": [part for q in ASSERTION_QUERIES for part in sql.key_assertions(q)],
         "merge_segments": [(sql.merge_segments(fts), []) for fts in sql.FULL_TEXT_TABLES],
@@ -128,6 +129,21 @@ def test_a_write_reads_its_key_through_an_index_never_a_scan() -> None:
         read = [step for step in top if step.startswith(("SEARCH f ", "SEARCH assertions "))]
         assert len(read) == 1 and "(group_id=? AND subject_id=? AND relation=?" in read[0], (text, top)
         assert not [step for step in top if "TEMP B-TREE" in step], top  # in the index's order
+
+
+def test_a_summary_reads_an_entitys_newest_facts_without_walking_the_ended_ones() -> None:
+    """The rows that ended before the write (9,999 of a 'one' key with 10,000 versions) are never
+    walked: each side reads its open rows in order and finds the others by their end."""
+    conn = sqlite3.connect(":memory:")
+    conn.executescript(sql.SCHEMA)
+    for table, column, declaration in sql.ADDED_COLUMNS:
+        conn.execute(sql.add_column(table, column, declaration))
+    plan = [r[3] for r in conn.execute(f"EXPLAIN QUERY PLAN {sql.NEWEST_FACTS}",
+                                       sql.newest_facts_params("g", "e", T, 5, 0))]
+    reads = [step for step in plan if step.startswith("SEARCH facts ")]
+    assert reads == [f"SEARCH facts USING INDEX facts_{side}_{kind} (group_id=? AND {side}_id=?{bound})"
+                     for side in ("subject", "object")
+                     for kind, bound in (("open", ""), ("ending", " AND invalid_at>?"))], plan
 
 
 def test_the_store_holds_no_sql_of_its_own() -> None:
