@@ -197,3 +197,33 @@ def test_reads_by_id_seek_the_ids_never_the_whole_group() -> None:
     for text, params in reads:
         top = [r[3] for r in conn.execute(f"EXPLAIN QUERY PLAN {text}", params) if r[1] == 0]
         assert re.search(r"^SEARCH \w+ USING INDEX .*\bid=\?", top[0]), (text, top)
+
+
+def test_a_file_with_the_former_newest_facts_indexes_opens_without_them(tmp_path: Path) -> None:
+    """A file written before the summary's read split its indexes loses the old ones when opened
+    (they would only cost every write), and the summaries read the new ones."""
+    path = tmp_path / "old.db"
+    SQLiteStore(path).close()
+    conn = sqlite3.connect(path)
+    for side, other in (("subject", "object"), ("object", "subject")):
+        conn.execute(f"CREATE INDEX facts_{side}_newest ON facts (group_id, {side}_id, "
+                     f"coalesce(valid_at, created_at) DESC, created_at DESC, relation, {other}_id, id) "
+                     "WHERE expired_at IS NULL")
+    conn.commit()
+    conn.close()
+    clock = ManualClock("2024-01-01T00:00:00+00:00")
+    tg = TemporalGraph(SQLiteStore(path), clock=clock, embed=False)
+    tg.add_fact("Ana", "lives in", "Paris", valid_at="2020")
+    tg.add_fact("Ana", "lives in", "Lyon", valid_at="2022")
+    tg.close()
+    conn = sqlite3.connect(path)
+    names = {name for (name,) in conn.execute("SELECT name FROM sqlite_master WHERE type = 'index'")}
+    conn.close()
+    assert not {"facts_subject_newest", "facts_object_newest"} & names
+    assert {"facts_subject_open", "facts_subject_ending", "facts_object_open", "facts_object_ending"} <= names
+    tg = TemporalGraph(SQLiteStore(path), clock=clock, embed=False)
+    ana = tg.find_entity("Ana")
+    assert ana is not None
+    (summary,) = tg.core.store.summaries("default", ana.id)
+    assert "Lyon" in summary.text and "Paris" not in summary.text  # the version that ended is left out
+    tg.close()
