@@ -73,6 +73,7 @@ def _built() -> dict[str, list[tuple[str, list]]]:
         "fact_vectors": [(sql.fact_vectors(2), ["g", "a", "b"])],
         "vectors_by_ids": [(sql.vectors_by_ids(kind, 2), ["g", "a", "b"]) for kind in RECORD_KINDS],
         "drop_index": [(sql.drop_index(name), []) for name in sql.RETIRED_INDEXES],
+        "newest_facts_params": [(sql.NEWEST_FACTS, sql.newest_facts_params("g", "e", T, 5, 0))],
         "key_rows": [part for q in ROW_QUERIES for part in sql.key_rows(q)],
         "key_assertions": [part for q in ASSERTION_QUERIES for part in sql.key_assertions(q)],
         "merge_segments": [(sql.merge_segments(fts), []) for fts in sql.FULL_TEXT_TABLES],
@@ -130,6 +131,21 @@ def test_a_write_reads_its_key_through_an_index_never_a_scan() -> None:
         assert not [step for step in top if "TEMP B-TREE" in step], top  # in the index's order
 
 
+def test_a_summary_reads_an_entitys_newest_facts_without_walking_the_ended_ones() -> None:
+    """The rows that ended before the write (9,999 of a 'one' key with 10,000 versions) are never
+    walked: each side reads its open rows in order and finds the others by their end."""
+    conn = sqlite3.connect(":memory:")
+    conn.executescript(sql.SCHEMA)
+    for table, column, declaration in sql.ADDED_COLUMNS:
+        conn.execute(sql.add_column(table, column, declaration))
+    plan = [r[3] for r in conn.execute(f"EXPLAIN QUERY PLAN {sql.NEWEST_FACTS}",
+                                       sql.newest_facts_params("g", "e", T, 5, 0))]
+    reads = [step for step in plan if step.startswith("SEARCH facts ")]
+    assert reads == [f"SEARCH facts USING INDEX facts_{side}_{kind} (group_id=? AND {side}_id=?{bound})"
+                     for side in ("subject", "object")
+                     for kind, bound in (("open", ""), ("ending", " AND invalid_at>?"))], plan
+
+
 def test_the_store_holds_no_sql_of_its_own() -> None:
     source = STORE_SOURCE.read_text(encoding="utf-8")
     strings = re.findall(r"\"[^\"\n]*\"", source)
@@ -181,3 +197,33 @@ def test_reads_by_id_seek_the_ids_never_the_whole_group() -> None:
     for text, params in reads:
         top = [r[3] for r in conn.execute(f"EXPLAIN QUERY PLAN {text}", params) if r[1] == 0]
         assert re.search(r"^SEARCH \w+ USING INDEX .*\bid=\?", top[0]), (text, top)
+
+
+def test_a_file_with_the_former_newest_facts_indexes_opens_without_them(tmp_path: Path) -> None:
+    """A file written before the summary's read split its indexes loses the old ones when opened
+    (they would only cost every write), and the summaries read the new ones."""
+    path = tmp_path / "old.db"
+    SQLiteStore(path).close()
+    conn = sqlite3.connect(path)
+    for side, other in (("subject", "object"), ("object", "subject")):
+        conn.execute(f"CREATE INDEX facts_{side}_newest ON facts (group_id, {side}_id, "
+                     f"coalesce(valid_at, created_at) DESC, created_at DESC, relation, {other}_id, id) "
+                     "WHERE expired_at IS NULL")
+    conn.commit()
+    conn.close()
+    clock = ManualClock("2024-01-01T00:00:00+00:00")
+    tg = TemporalGraph(SQLiteStore(path), clock=clock, embed=False)
+    tg.add_fact("Ana", "lives in", "Paris", valid_at="2020")
+    tg.add_fact("Ana", "lives in", "Lyon", valid_at="2022")
+    tg.close()
+    conn = sqlite3.connect(path)
+    names = {name for (name,) in conn.execute("SELECT name FROM sqlite_master WHERE type = 'index'")}
+    conn.close()
+    assert not {"facts_subject_newest", "facts_object_newest"} & names
+    assert {"facts_subject_open", "facts_subject_ending", "facts_object_open", "facts_object_ending"} <= names
+    tg = TemporalGraph(SQLiteStore(path), clock=clock, embed=False)
+    ana = tg.find_entity("Ana")
+    assert ana is not None
+    (summary,) = tg.core.store.summaries("default", ana.id)
+    assert "Lyon" in summary.text and "Paris" not in summary.text  # the version that ended is left out
+    tg.close()

@@ -115,3 +115,33 @@ def test_a_write_reads_the_same_rows_at_10_and_1000_facts_of_history(case: str) 
     assert large <= small + 2, (case, read)  # (measured: equal) at most a page more of neighbours
     assert large <= 20, (case, read)
     assert not read[1000]["assertions"] and not read[1000]["current_rows"], read  # never the whole key
+
+
+def _sqlite_work(store: CountingStore) -> Callable[[], int]:
+    """A counter of the SQLite virtual machine's steps on ``store``'s connection (a hundred at a
+    time): rows a statement walks count even when it returns none of them."""
+    steps = [0]
+
+    def tick() -> int:
+        steps[0] += 1
+        return 0  # go on
+
+    store._store._conn._conn.set_progress_handler(tick, 100)  # noqa: SLF001
+    return lambda: steps[0]
+
+
+@pytest.mark.parametrize("case", sorted(WRITES))
+def test_a_write_walks_the_same_rows_at_100_and_1000_facts_of_history(case: str) -> None:
+    """What the store walks to answer a write's reads (indexes, not only the rows returned) does not
+    grow with the key's history either: a 'one' key's ended versions are never scanned, by the
+    summary refresh looking for the facts that still hold or by anything else."""
+    history, write = WRITES[case]
+    work: dict[int, int] = {}
+    for n in (100, 1000):  # from 100 on, the summary's text is full: it reads as much at any size
+        tg, store = _memory(history(n), ManualClock("2030-01-01T00:00:00+00:00"))
+        steps = _sqlite_work(store)
+        before = steps()
+        write(tg, n)
+        work[n] = steps() - before
+        tg.close()
+    assert work[1000] <= 1.2 * work[100] + 5, (case, work)  # (measured: equal within a step or two)

@@ -70,13 +70,19 @@ CREATE INDEX IF NOT EXISTS facts_key_object ON facts (group_id, subject_id, rela
     WHERE expired_at IS NULL;
 CREATE INDEX IF NOT EXISTS facts_current ON facts (group_id, created_at, valid_at, invalid_at, expired_at)
     WHERE expired_at IS NULL;
--- An entity's current rows newest first, as subject and as object (its summary reads a few of them).
-CREATE INDEX IF NOT EXISTS facts_subject_newest ON facts
+-- An entity's current rows newest first, as subject and as object (its summary reads a few of them):
+-- those with no end in order, and those with an end by their end, so the rows that ended before
+-- a time (most of a long 'one' key's versions) are never walked.
+CREATE INDEX IF NOT EXISTS facts_subject_open ON facts
     (group_id, subject_id, coalesce(valid_at, created_at) DESC, created_at DESC, relation, object_id, id)
-    WHERE expired_at IS NULL;
-CREATE INDEX IF NOT EXISTS facts_object_newest ON facts
+    WHERE expired_at IS NULL AND invalid_at IS NULL;
+CREATE INDEX IF NOT EXISTS facts_object_open ON facts
     (group_id, object_id, coalesce(valid_at, created_at) DESC, created_at DESC, relation, subject_id, id)
-    WHERE expired_at IS NULL;
+    WHERE expired_at IS NULL AND invalid_at IS NULL;
+CREATE INDEX IF NOT EXISTS facts_subject_ending ON facts (group_id, subject_id, invalid_at)
+    WHERE expired_at IS NULL AND invalid_at IS NOT NULL;
+CREATE INDEX IF NOT EXISTS facts_object_ending ON facts (group_id, object_id, invalid_at)
+    WHERE expired_at IS NULL AND invalid_at IS NOT NULL;
 -- Expired versions only: (group, transaction time, valid time) boxes in whole minutes, rounded
 -- outwards; exact predicates are applied to the candidates.
 CREATE VIRTUAL TABLE IF NOT EXISTS facts_rtree USING rtree_i32 (id, g0, g1, tx0, tx1, v0, v1);
@@ -132,7 +138,7 @@ ADDED_COLUMNS = (
 )
 
 # Indexes older files have that the schema replaced (dropped when such a file is opened).
-RETIRED_INDEXES = ("assertions_key",)
+RETIRED_INDEXES = ("assertions_key", "facts_subject_newest", "facts_object_newest")
 
 
 def drop_index(name: str) -> str:
@@ -363,20 +369,24 @@ def key_assertions(query: AssertionQuery) -> list[Query]:
 
 RELATIONS = "SELECT DISTINCT relation FROM facts WHERE group_id = ? ORDER BY relation"
 
-# An entity's current rows not ended at a time, newest first (params: group, entity, at, depth for
-# the subject side, the same for the object side, then limit and offset). Each side walks its
-# index in order and stops after ``depth`` (= limit + offset) rows; a row about the entity itself
-# on both sides is counted once. Rows of the same times are ordered by relation and entity ids
-# (stable ids, made from the names), so an offline summary does not depend on random row ids.
+# An entity's current rows not ended at a time, newest first (params: :func:`newest_facts_params`).
+# Each side reads its rows with no end, walking their index in order and stopping after ``depth``
+# (= limit + offset) rows, and its rows ending after the time, found by their end; a row about the
+# entity itself on both sides is counted once. Rows of the same times are ordered by relation and
+# entity ids (stable ids, made from the names), so an offline summary does not depend on random
+# row ids.
 def _newest_order(a: str = "") -> str:
     return (f"coalesce({a}valid_at, {a}created_at) DESC, {a}created_at DESC, {a}relation, {a}subject_id, "
             f"{a}object_id, {a}id")
 
 
 def _newest_side(column: str) -> str:
-    return (f"SELECT id FROM (SELECT id FROM facts INDEXED BY facts_{column.removesuffix('_id')}_newest "
-            f"WHERE group_id = ? AND {column} = ? AND expired_at IS NULL AND (invalid_at IS NULL OR "
-            f"invalid_at > ?) ORDER BY {_newest_order()} LIMIT ?)")
+    side = f"FROM facts INDEXED BY facts_{column.removesuffix('_id')}"
+    where = f"WHERE group_id = ? AND {column} = ? AND expired_at IS NULL AND"
+    return (f"SELECT id FROM (SELECT id {side}_open {where} invalid_at IS NULL "
+            f"ORDER BY {_newest_order()} LIMIT ?) "
+            f"UNION SELECT id FROM (SELECT id {side}_ending {where} invalid_at > ? "
+            f"ORDER BY {_newest_order()} LIMIT ?)")
 
 
 NEWEST_FACTS = (
@@ -384,6 +394,14 @@ NEWEST_FACTS = (
     f"SELECT {FACT_COLUMNS} FROM newest JOIN facts f ON f.id = newest.id {_NAMES_JOIN} "
     f"ORDER BY {_newest_order('f.')} LIMIT ? OFFSET ?"
 )
+
+
+def newest_facts_params(group_id: str, entity_id: str, at: int, limit: int, offset: int) -> list[Any]:
+    """The parameters of :data:`NEWEST_FACTS` (``at`` in microseconds)."""
+    depth = limit + offset
+    side = [group_id, entity_id, depth, group_id, entity_id, at, depth]
+    return [*side, *side, limit, offset]
+
 
 # -- other reads ---------------------------------------------------------------------------------
 ENTITY_BY_KEY = ("SELECT e.* FROM entity_keys k JOIN entities e ON e.id = k.entity_id "

@@ -468,8 +468,8 @@ class SQLiteStore:
     def newest_facts(
         self, group_id: str, entity_id: str, *, at: datetime, limit: int, offset: int = 0
     ) -> list[Fact]:
-        side = (group_id, entity_id, to_micros(at), max(0, limit) + max(0, offset))
-        rows = self._rows(sql.NEWEST_FACTS, (*side, *side, max(0, limit), max(0, offset)))
+        params = sql.newest_facts_params(group_id, entity_id, to_micros(at), max(0, limit), max(0, offset))
+        rows = self._rows(sql.NEWEST_FACTS, params)
         return [records.fact(r, SQLITE) for r in rows]
 
     @_edge
