@@ -115,6 +115,10 @@ CREATE TABLE IF NOT EXISTS insight_subjects (
 CREATE VIRTUAL TABLE IF NOT EXISTS facts_fts USING fts5 (text);
 CREATE VIRTUAL TABLE IF NOT EXISTS entities_fts USING fts5 (names);
 CREATE VIRTUAL TABLE IF NOT EXISTS episodes_fts USING fts5 (content);
+-- Per (group, kind of record): a token replaced by every write that adds or removes a searchable
+-- vector, so a matrix saved beside the database is used only while it is current (vector_file.py).
+CREATE TABLE IF NOT EXISTS vector_marks (
+    group_id TEXT NOT NULL, kind TEXT NOT NULL, mark TEXT NOT NULL, PRIMARY KEY (group_id, kind));
 -- The rows citing one message (retract_episode, erase_episode).
 CREATE INDEX IF NOT EXISTS fact_episodes_episode ON fact_episodes (episode_id);
 """
@@ -445,6 +449,11 @@ def missing_embeddings(kind: str) -> str:
             f"{_current_only(kind)} LIMIT ?")
 
 
+VECTOR_MARK = "SELECT mark FROM vector_marks WHERE group_id = ? AND kind = ?"
+BUMP_VECTOR_MARK = ("INSERT INTO vector_marks (group_id, kind, mark) VALUES (?, ?, ?) "
+                    "ON CONFLICT (group_id, kind) DO UPDATE SET mark = excluded.mark")
+
+
 def stored_vectors(kind: str) -> str:
     return (f"SELECT id, embedding FROM {EMBEDDED[kind][0]} WHERE group_id = ? AND embedding IS NOT NULL "
             f"{_current_only(kind)}")
@@ -640,3 +649,4 @@ def merge_segments(fts: str) -> str:
 CHECKPOINT_TRUNCATE = "PRAGMA wal_checkpoint(TRUNCATE)"
 VACUUM = "VACUUM"
 FORGET_GROUP_NAME = "DELETE FROM groups WHERE name = ?"
+FORGET_VECTOR_MARKS = "DELETE FROM vector_marks WHERE group_id = ?"

@@ -16,6 +16,7 @@ import os
 import sqlite3
 import threading
 import time
+import uuid
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from datetime import datetime
@@ -28,7 +29,7 @@ from ..errors import ConstraintViolation, InvalidInput, StoreClosed, StoreError,
 from ..model import Assertion, Entity, EntitySummary, Episode, Fact, Insight, RecordKind
 from ..names import entity_keys, quoted_terms
 from ..time import to_micros
-from . import records, sql
+from . import records, sql, vector_file
 from .edge import MapErrors
 from .protocol import AssertionQuery, ChangeSet, Erasure, FactQuery, RowQuery
 from .records import SQLITE
@@ -121,6 +122,10 @@ class _RetryingConnection:
     def executescript(self, *args: Any) -> sqlite3.Cursor:
         return self._run("executescript", *args)
 
+    @property
+    def in_transaction(self) -> bool:
+        return self._conn.in_transaction
+
     def close(self) -> None:
         self._conn.close()
 
@@ -187,6 +192,7 @@ class SQLiteStore:
             self._staged = []
             try:
                 result = fn(self)
+                self._bump_vector_marks({(group_id, kind) for group_id, kind, _, _ in self._staged})
             except BaseException:
                 self._conn.execute(sql.ROLLBACK)
                 self._staged = []
@@ -572,12 +578,31 @@ class SQLiteStore:
             self._data_version = version
         index = self._indexes.get((group_id, kind))
         if index is None:
-            index = VectorIndex()
-            cursor = self._conn.execute(sql.stored_vectors(kind), (group_id,))
-            while rows := cursor.fetchmany(10_000):
-                index.add((r[0], np.frombuffer(r[1], dtype=np.float32)) for r in rows)
-            self._indexes[(group_id, kind)] = index
+            index = self._indexes[(group_id, kind)] = self._load_index(group_id, kind)
         return index
+
+    def _load_index(self, group_id: str, kind: str) -> VectorIndex:
+        """The saved matrix when its mark is the database's (see :mod:`vector_file`), else every
+        stored vector, then saved for the next process. Read inside an open write, the rows may
+        still roll back: nothing is saved then."""
+        found = self._conn.execute(sql.VECTOR_MARK, (group_id, kind)).fetchone()
+        mark = found[0] if found else ""
+        saved = vector_file.read(self.path, group_id, kind, mark)
+        if saved is not None:
+            return saved
+        # The mark is read before the vectors: a commit in between leaves a file whose label is
+        # older than its content, which the next reader finds stale (never the other way round).
+        index = VectorIndex()
+        cursor = self._conn.execute(sql.stored_vectors(kind), (group_id,))
+        while rows := cursor.fetchmany(10_000):
+            index.add((r[0], np.frombuffer(r[1], dtype=np.float32)) for r in rows)
+        if not self._conn.in_transaction:
+            vector_file.write(self.path, group_id, kind, mark, index)
+        return index
+
+    def _bump_vector_marks(self, changed: Iterable[tuple[str, str]]) -> None:
+        """In the write's transaction: the saved matrices of ``changed`` (group, kind) are stale."""
+        self._conn.executemany(sql.BUMP_VECTOR_MARK, [(g, k, uuid.uuid4().hex) for g, k in sorted(changed)])
 
     def _publish_vectors(self) -> None:
         """After a commit: apply its vector changes to the indexes already loaded."""
@@ -639,6 +664,7 @@ class SQLiteStore:
                 c.execute(statement, (group_id,))
             removed = sum(c.execute(statement, (group_id,)).rowcount for statement in sql.FORGET_ROWS)
             c.execute(sql.FORGET_GROUP_NAME, (group_id,))
+            c.execute(sql.FORGET_VECTOR_MARKS, (group_id,))  # the saved matrices go with scrub() below
             for key in [k for k in self._indexes if k[0] == group_id]:
                 del self._indexes[key]
             self._gids.pop(group_id, None)
@@ -681,6 +707,7 @@ class SQLiteStore:
         if self.path == ":memory:":
             return
         with self._lock:
+            vector_file.remove_all(self.path)
             for fts in sql.FULL_TEXT_TABLES:
                 self._conn.execute(sql.merge_segments(fts))
             self._conn.execute(sql.CHECKPOINT_TRUNCATE)
