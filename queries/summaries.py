@@ -200,9 +200,10 @@ def refresh_in_write(core: Core, w: FactWriter) -> None:
     versions: list[EntitySummary] = []
     ended: list[tuple[str, datetime]] = []
     rewrites: list[_Rewrite] = []
+    created = {e.id for e in w.entities_created}  # no summary yet: nothing to read
     for entity in w.entities_by_id(list(w.touched)):
         # Older versions matter only for counting the facts gained since the last LLM summary.
-        history = w.summaries(entity.id, all_versions=llm)
+        history = [] if entity.id in created else w.summaries(entity.id, all_versions=llm)
         current = next((s for s in history if s.expired_at is None), None)
         last_llm = max((s for s in history if s.method == "llm"), key=lambda s: s.created_at, default=None)
         when = max(w.now, current.created_at) if current is not None else w.now

@@ -12,6 +12,7 @@ stretch-wise writes to.
 
 from __future__ import annotations
 
+import os
 import uuid
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -41,7 +42,12 @@ _NAMESPACE = uuid.UUID("6f1c2b7e-5d0a-4c52-9a59-3f7e2f0a9b11")
 
 
 def new_id() -> str:
-    return uuid.uuid4().hex
+    """A random (version 4) UUID in hex, as ``uuid.uuid4().hex`` spells it, without building a
+    UUID object (a bulk load makes three ids per fact)."""
+    raw = bytearray(os.urandom(16))
+    raw[6] = (raw[6] & 0x0F) | 0x40
+    raw[8] = (raw[8] & 0x3F) | 0x80
+    return raw.hex()
 
 
 def stable_id(*parts: str) -> str:
