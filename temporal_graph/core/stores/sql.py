@@ -438,10 +438,16 @@ def _current_only(kind: str, alias: str = "") -> str:
 
 
 def text_search(kind: str) -> str:
-    """BM25 hits of a kind in a group (params: match, group_id, limit); bm25() is lower-is-better."""
+    """The best ``window`` BM25 hits of a kind over every group, best first, each with its id when it
+    is a searchable record of the group, else NULL (params: match, window, group_id); bm25() is
+    lower-is-better. Ranking the full-text hits before joining their records reads the table for
+    ``window`` hits, not for every hit of a common word; the caller widens the window when too few
+    of them are the group's."""
     table, fts = _FULL_TEXT[kind]
-    return (f"SELECT t.id, bm25({fts}) AS score FROM {fts} JOIN {table} t ON t.rowid = {fts}.rowid "
-            f"WHERE {fts} MATCH ? AND t.group_id = ? {_current_only(kind, 't.')} ORDER BY score LIMIT ?")
+    return (f"WITH hits AS (SELECT rowid, bm25({fts}) AS score FROM {fts} WHERE {fts} MATCH ? "
+            f"ORDER BY score LIMIT ?) "
+            f"SELECT t.id, hits.score FROM hits LEFT JOIN {table} t ON t.rowid = hits.rowid "
+            f"AND t.group_id = ? {_current_only(kind, 't.')} ORDER BY hits.score")
 
 
 def missing_embeddings(kind: str) -> str:

@@ -554,8 +554,13 @@ class SQLiteStore:
         match = quoted_terms(query)
         if match is None:
             return []
-        rows = self._rows(sql.text_search(kind), (match, group_id, limit))
-        return [(r["id"], -r["score"]) for r in rows]  # bm25() is lower-is-better
+        window = max(1, 2 * limit)
+        while True:
+            rows = self._rows(sql.text_search(kind), (match, window, group_id))
+            found = [(r["id"], -r["score"]) for r in rows if r["id"] is not None]  # bm25(): lower is better
+            if len(found) >= limit or len(rows) < window:  # enough, or every hit was seen
+                return found[: max(0, limit)]
+            window *= 4
 
     @_edge
     def missing_embeddings(self, group_id: str, kind: str, limit: int) -> list[str]:
