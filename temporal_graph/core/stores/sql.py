@@ -492,6 +492,14 @@ INSERT_ENTITY = ("INSERT INTO entities (id, group_id, name, type, aliases, summa
 UPDATE_ENTITY = "UPDATE entities SET type = ?, aliases = ?, summary = ? WHERE id = ?"
 DELETE_ENTITY_NAMES = "DELETE FROM entities_fts WHERE rowid = ?"
 INSERT_ENTITY_NAMES = "INSERT INTO entities_fts (rowid, names) VALUES (?, ?)"
+INSERT_ENTITY_NAMES_OF = "INSERT INTO entities_fts (rowid, names) SELECT rowid, ? FROM entities WHERE id = ?"
+
+
+def entities_present(count: int) -> str:
+    """Which of ``count`` entity ids are stored (params: the ids)."""
+    return f"SELECT id FROM entities WHERE id IN ({', '.join('?' * count)})"
+
+
 ADD_ENTITY_KEY = "INSERT OR IGNORE INTO entity_keys (group_id, key, entity_id) VALUES (?, ?, ?)"
 
 INSERT_EPISODE = ("INSERT INTO episodes (id, group_id, speaker, content, source, source_id, "
