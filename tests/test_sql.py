@@ -67,6 +67,7 @@ def _built() -> dict[str, list[tuple[str, list]]]:
         "count_facts_scan": [sql.count_facts_scan("g", T, K), sql.count_facts_scan("g", T, K, "s")],
         "by_ids": [(sql.by_ids(table, 3), ["g", "a", "b", "c"]) for table in ("entities", "episodes")],
         "entities_present": [(sql.entities_present(2), ["a", "b"])],
+        "newest_facts_of": [(sql.newest_facts_of(2), ["e", "g", "e", T, 5] * 2 + ["f", "g", "f", T, 5] * 2)],
         "text_search": [(sql.text_search(kind), ['"x"', 5, "g"]) for kind in RECORD_KINDS],
         "missing_embeddings": [(sql.missing_embeddings(kind), ["g", 5]) for kind in RECORD_KINDS],
         "stored_vectors": [(sql.stored_vectors(kind), ["g"]) for kind in RECORD_KINDS],

@@ -57,7 +57,9 @@ def add_facts(
     check_group(group_id)
     whole_number(batch_size, "batch_size", BATCH)
     report = BulkReport()
-    keys: dict[tuple[str, str], list[_Pending]] = {}
+    # Keys by subject, then relation, both in order of first mention: a subject's keys go into one
+    # transaction, so its summary is refreshed once, not in every batch that has one of its keys.
+    keys: dict[str, dict[str, list[_Pending]]] = {}
     # The type each new entity gets: as add_fact one by one gives it, from the first item naming it
     # (keys are written in another order than the items, so it is chosen here, in item order).
     types: dict[str, str | None] = {}
@@ -74,7 +76,7 @@ def add_facts(
             continue
         fact = pending.fact
         subject = name_key(fact.subject)
-        keys.setdefault((subject, fact.relation), []).append(pending)
+        keys.setdefault(subject, {}).setdefault(fact.relation, []).append(pending)
         types.setdefault(subject, fact.subject_type)
         types.setdefault(name_key(fact.object), fact.object_type or core.ontology.object_type(fact.relation))
 
@@ -106,7 +108,7 @@ def add_facts(
 
     with progress_bar(progress, "loading facts", report.items - len(report.errors)) as advance, \
             _no_cycle_collection():
-        for batch in _key_batches(keys.values(), batch_size):
+        for batch in _key_batches((list(by_relation.values()) for by_relation in keys.values()), batch_size):
             core.write(group_id, partial(load, batch=batch), embed=embed, summaries=summaries,
                        texts=_texts(batch) if (core.embed if embed is None else embed) else ())
             advance(sum(len(items) for items in batch))
@@ -167,13 +169,14 @@ def _cached_times(core: Core) -> Callable[[Any, str], datetime | None]:
     return parse
 
 
-def _key_batches(keys: Iterable[list[_Pending]], size: int) -> Iterable[list[list[_Pending]]]:
-    """Whole keys, about ``size`` items a batch (a key is never split across transactions)."""
+def _key_batches(subjects: Iterable[list[list[_Pending]]], size: int) -> Iterable[list[list[_Pending]]]:
+    """The keys of whole subjects, about ``size`` items a batch (neither a key nor a subject's keys
+    are split across transactions)."""
     batch: list[list[_Pending]] = []
     count = 0
-    for items in keys:
-        batch.append(items)
-        count += len(items)
+    for keys in subjects:
+        batch += keys
+        count += sum(len(items) for items in keys)
         if count >= size:
             yield batch
             batch, count = [], 0

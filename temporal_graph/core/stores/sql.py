@@ -377,8 +377,9 @@ def _newest_order(a: str = "") -> str:
             f"{a}object_id, {a}id")
 
 
-def _newest_side(column: str) -> str:
-    return (f"SELECT id FROM (SELECT id FROM facts INDEXED BY facts_{column.removesuffix('_id')}_newest "
+def _newest_side(column: str, tagged: str = "") -> str:
+    index = f"facts_{column.removesuffix('_id')}_newest"
+    return (f"SELECT {tagged}id FROM (SELECT id FROM facts INDEXED BY {index} "
             f"WHERE group_id = ? AND {column} = ? AND expired_at IS NULL AND (invalid_at IS NULL OR "
             f"invalid_at > ?) ORDER BY {_newest_order()} LIMIT ?)")
 
@@ -388,6 +389,18 @@ NEWEST_FACTS = (
     f"SELECT {FACT_COLUMNS} FROM newest JOIN facts f ON f.id = newest.id {_NAMES_JOIN} "
     f"ORDER BY {_newest_order('f.')} LIMIT ? OFFSET ?"
 )
+NEWEST_FACTS_OF_MAX = 100  # entities per statement (SQLite allows 500 terms in one compound SELECT)
+
+
+def newest_facts_of(count: int) -> str:
+    """:data:`NEWEST_FACTS` of ``count`` entities at once (no offset), each row tagged with its
+    entity in ``newest_of`` (params per entity: entity, group_id, entity, at, limit, for each side);
+    the caller keeps ``limit`` per entity (two sides read up to twice as many)."""
+    sides = " UNION ".join(_newest_side(column, "? AS entity, ")
+                           for _ in range(count) for column in ("subject_id", "object_id"))
+    return (f"WITH newest(entity, id) AS ({sides}) "
+            f"SELECT newest.entity AS newest_of, {FACT_COLUMNS} FROM newest JOIN facts f ON f.id = newest.id "
+            f"{_NAMES_JOIN} ORDER BY newest.entity, {_newest_order('f.')}")
 
 # -- other reads ---------------------------------------------------------------------------------
 ENTITY_BY_KEY = ("SELECT e.* FROM entity_keys k JOIN entities e ON e.id = k.entity_id "
