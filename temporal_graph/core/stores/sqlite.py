@@ -153,6 +153,7 @@ class SQLiteStore:
             with _sqlite_errors(self):
                 if self.path != ":memory:":
                     self._conn.execute(sql.JOURNAL_WAL)
+                    self._conn.execute(sql.MMAP_SIZE)
                 self._conn.execute(sql.synchronous(synchronous))
                 self._conn.execute(sql.FOREIGN_KEYS)
                 self._conn.execute(sql.SECURE_DELETE)
