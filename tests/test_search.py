@@ -148,3 +148,25 @@ def test_a_query_holding_a_very_long_word_still_searches(memory):
     hits = memory.search("where does Zhang Wei live? " + "x" * 600, limit=3)
     assert any("Zhang Wei" in h.text for h in hits)
     assert memory.context("Zhang Wei " + "y" * 600, budget_tokens=200)
+
+
+def test_full_text_hits_of_a_group_are_found_behind_better_hits_of_other_groups(tg):
+    """The store ranks full-text hits over every group before keeping a group's: a group whose one
+    hit ranks behind many of another group's still gets it, and gets the same hits, best first, as
+    ranking its own records alone would give."""
+    store = tg.core.store
+    when = datetime(2024, 1, 1, tzinfo=UTC)
+
+    def episode(group: str, i: int, text: str) -> Episode:
+        return Episode(id=f"{group}-{i}", group_id=group, content=text, reference_time=when, created_at=when)
+
+    crowd = [episode("crowd", i, "kayak kayak kayak trip") for i in range(120)]
+    mine = [episode("mine", i, f"a long note {i} about a kayak and many other things") for i in range(7)]
+    mine.append(episode("mine", 99, "nothing to do with boats"))
+    store.write(lambda tx: tx.apply(ChangeSet(episodes=[*crowd, *mine])))
+    found = store.text_search("mine", "episode", "kayak", 5)
+    assert len(found) == 5 and all(i.startswith("mine-") for i, _ in found)
+    assert [s for _, s in found] == sorted((s for _, s in found), reverse=True)
+    every = store.text_search("mine", "episode", "kayak", 50)
+    assert sorted(i for i, _ in every) == [f"mine-{i}" for i in range(7)]
+    assert every[:5] == found

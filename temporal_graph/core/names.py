@@ -50,6 +50,14 @@ def clean_name(name: str, what: str = "name") -> str:
     empty names, names with control characters or lone surrogates, and names over 500 characters."""
     if not isinstance(name, str):
         raise InvalidName(f"{what}: expected a string, got {type(name).__name__} {name!r}"[:200])
+    if len(name) > 2 * MAX_NAME_CHARS:  # not remembered: the cache holds names, not megabytes
+        return _clean_str.__wrapped__(name, what)
+    return _clean_str(name, what)
+
+
+@lru_cache(maxsize=1 << 16)
+def _clean_str(name: str, what: str) -> str:
+    # Remembered: a bulk load checks the same few thousand names hundreds of thousands of times.
     bad = next((ch for ch in name if unicodedata.category(ch) in ("Cc", "Cs") and ch not in "\t\n\r"), None)
     if bad is not None:
         raise InvalidName(

@@ -16,6 +16,7 @@ import os
 import sqlite3
 import threading
 import time
+import uuid
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from datetime import datetime
@@ -28,7 +29,7 @@ from ..errors import ConstraintViolation, InvalidInput, StoreClosed, StoreError,
 from ..model import Assertion, Entity, EntitySummary, Episode, Fact, Insight, RecordKind
 from ..names import entity_keys, quoted_terms
 from ..time import to_micros
-from . import records, sql
+from . import records, sql, vector_file
 from .edge import MapErrors
 from .protocol import AssertionQuery, ChangeSet, Erasure, FactQuery, RowQuery
 from .records import SQLITE
@@ -121,6 +122,10 @@ class _RetryingConnection:
     def executescript(self, *args: Any) -> sqlite3.Cursor:
         return self._run("executescript", *args)
 
+    @property
+    def in_transaction(self) -> bool:
+        return self._conn.in_transaction
+
     def close(self) -> None:
         self._conn.close()
 
@@ -148,6 +153,7 @@ class SQLiteStore:
             with _sqlite_errors(self):
                 if self.path != ":memory:":
                     self._conn.execute(sql.JOURNAL_WAL)
+                    self._conn.execute(sql.MMAP_SIZE)
                 self._conn.execute(sql.synchronous(synchronous))
                 self._conn.execute(sql.FOREIGN_KEYS)
                 self._conn.execute(sql.SECURE_DELETE)
@@ -187,6 +193,7 @@ class SQLiteStore:
             self._staged = []
             try:
                 result = fn(self)
+                self._bump_vector_marks({(group_id, kind) for group_id, kind, _, _ in self._staged})
             except BaseException:
                 self._conn.execute(sql.ROLLBACK)
                 self._staged = []
@@ -269,8 +276,7 @@ class SQLiteStore:
         """
         for erasure in changes.erasures:
             self._erase(erasure)
-        for entity in changes.entities:
-            self._upsert_entity(entity)
+        self._upsert_entities(changes.entities)
         for episode in changes.episodes:
             self._insert_episode(episode)
         self._insert_assertions(changes.assertions)
@@ -311,6 +317,28 @@ class SQLiteStore:
             doomed += [(group_id, r[0]) for r in c.execute(sql.INSIGHTS_CITING, (group_id, cited))]
         for statement in sql.DELETE_INSIGHT:
             c.executemany(statement, doomed)
+
+    def _upsert_entities(self, entities: Sequence[Entity]) -> None:
+        """New entities one statement per table for all (a bulk load creates thousands); known
+        ones, or an entity listed twice, one by one."""
+        if len({e.id for e in entities}) < len(entities):
+            for entity in entities:
+                self._upsert_entity(entity)
+            return
+        c = self._conn
+        known: set[str] = set()
+        for i in range(0, len(entities), 500):
+            chunk = [e.id for e in entities[i : i + 500]]
+            known.update(r[0] for r in c.execute(sql.entities_present(len(chunk)), chunk))
+        new = [e for e in entities if e.id not in known]
+        c.executemany(sql.INSERT_ENTITY, [(e.id, e.group_id, e.name, e.type, json.dumps(list(e.aliases)),
+                                           e.summary, to_micros(e.created_at)) for e in new])
+        c.executemany(sql.INSERT_ENTITY_NAMES_OF, [(" ".join((e.name, *e.aliases)), e.id) for e in new])
+        c.executemany(sql.ADD_ENTITY_KEY, [(e.group_id, key, e.id) for e in new
+                                           for key in entity_keys((e.name, *e.aliases))])
+        for entity in entities:
+            if entity.id in known:
+                self._upsert_entity(entity)
 
     def _upsert_entity(self, e: Entity) -> None:
         """A new entity, or new aliases/type/summary of a known one; its names stay searchable."""
@@ -473,6 +501,21 @@ class SQLiteStore:
         return [records.fact(r, SQLITE) for r in rows]
 
     @_edge
+    def newest_facts_of(
+        self, group_id: str, entity_ids: Sequence[str], *, at: datetime, limit: int
+    ) -> dict[str, list[Fact]]:
+        out: dict[str, list[Fact]] = {e: [] for e in entity_ids}
+        ids = list(out)
+        for i in range(0, len(ids), sql.NEWEST_FACTS_OF_MAX):
+            chunk = ids[i : i + sql.NEWEST_FACTS_OF_MAX]
+            params = sql.newest_facts_of_params(group_id, chunk, to_micros(at), max(0, limit))
+            for r in self._rows(sql.newest_facts_of(len(chunk)), params):
+                found = out[r["newest_of"]]
+                if len(found) < limit:
+                    found.append(records.fact(r, SQLITE))
+        return out
+
+    @_edge
     def fact_vectors(self, group_id: str, fact_ids: Sequence[str]) -> dict[str, list[float]]:
         out: dict[str, list[float]] = {}
         ids = list(dict.fromkeys(fact_ids))
@@ -548,8 +591,13 @@ class SQLiteStore:
         match = quoted_terms(query)
         if match is None:
             return []
-        rows = self._rows(sql.text_search(kind), (match, group_id, limit))
-        return [(r["id"], -r["score"]) for r in rows]  # bm25() is lower-is-better
+        window = max(1, 2 * limit)
+        while True:
+            rows = self._rows(sql.text_search(kind), (match, window, group_id))
+            found = [(r["id"], -r["score"]) for r in rows if r["id"] is not None]  # bm25(): lower is better
+            if len(found) >= limit or len(rows) < window:  # enough, or every hit was seen
+                return found[: max(0, limit)]
+            window *= 4
 
     @_edge
     def missing_embeddings(self, group_id: str, kind: str, limit: int) -> list[str]:
@@ -572,12 +620,31 @@ class SQLiteStore:
             self._data_version = version
         index = self._indexes.get((group_id, kind))
         if index is None:
-            index = VectorIndex()
-            cursor = self._conn.execute(sql.stored_vectors(kind), (group_id,))
-            while rows := cursor.fetchmany(10_000):
-                index.add((r[0], np.frombuffer(r[1], dtype=np.float32)) for r in rows)
-            self._indexes[(group_id, kind)] = index
+            index = self._indexes[(group_id, kind)] = self._load_index(group_id, kind)
         return index
+
+    def _load_index(self, group_id: str, kind: str) -> VectorIndex:
+        """The saved matrix when its mark is the database's (see :mod:`vector_file`), else every
+        stored vector, then saved for the next process. Read inside an open write, the rows may
+        still roll back: nothing is saved then."""
+        found = self._conn.execute(sql.VECTOR_MARK, (group_id, kind)).fetchone()
+        mark = found[0] if found else ""
+        saved = vector_file.read(self.path, group_id, kind, mark)
+        if saved is not None:
+            return saved
+        # The mark is read before the vectors: a commit in between leaves a file whose label is
+        # older than its content, which the next reader finds stale (never the other way round).
+        index = VectorIndex()
+        cursor = self._conn.execute(sql.stored_vectors(kind), (group_id,))
+        while rows := cursor.fetchmany(10_000):
+            index.add((r[0], np.frombuffer(r[1], dtype=np.float32)) for r in rows)
+        if not self._conn.in_transaction:
+            vector_file.write(self.path, group_id, kind, mark, index)
+        return index
+
+    def _bump_vector_marks(self, changed: Iterable[tuple[str, str]]) -> None:
+        """In the write's transaction: the saved matrices of ``changed`` (group, kind) are stale."""
+        self._conn.executemany(sql.BUMP_VECTOR_MARK, [(g, k, uuid.uuid4().hex) for g, k in sorted(changed)])
 
     def _publish_vectors(self) -> None:
         """After a commit: apply its vector changes to the indexes already loaded."""
@@ -639,6 +706,7 @@ class SQLiteStore:
                 c.execute(statement, (group_id,))
             removed = sum(c.execute(statement, (group_id,)).rowcount for statement in sql.FORGET_ROWS)
             c.execute(sql.FORGET_GROUP_NAME, (group_id,))
+            c.execute(sql.FORGET_VECTOR_MARKS, (group_id,))  # the saved matrices go with scrub() below
             for key in [k for k in self._indexes if k[0] == group_id]:
                 del self._indexes[key]
             self._gids.pop(group_id, None)
@@ -681,6 +749,7 @@ class SQLiteStore:
         if self.path == ":memory:":
             return
         with self._lock:
+            vector_file.remove_all(self.path)
             for fts in sql.FULL_TEXT_TABLES:
                 self._conn.execute(sql.merge_segments(fts))
             self._conn.execute(sql.CHECKPOINT_TRUNCATE)

@@ -25,6 +25,20 @@ class VectorIndex:
         self._slot: dict[str, int] = {}
         self._free: list[int] = []
 
+    @classmethod
+    def from_arrays(cls, ids: Sequence[str], matrix: np.ndarray) -> VectorIndex:
+        """An index of ``ids`` whose unit vectors are the rows of ``matrix`` (as :meth:`arrays` gives)."""
+        index = cls(matrix.shape[1] if len(ids) else None)
+        index._matrix = np.ascontiguousarray(matrix, dtype=np.float32)
+        index._ids = list(ids)
+        index._slot = {item_id: slot for slot, item_id in enumerate(ids)}
+        return index
+
+    def arrays(self) -> tuple[list[str], np.ndarray]:
+        """The live ids and their rows, in slot order (freed slots left out)."""
+        live = [slot for slot, item_id in enumerate(self._ids) if item_id is not None]
+        return [item_id for item_id in self._ids if item_id is not None], self._matrix[live]
+
     def __len__(self) -> int:
         return len(self._slot)
 

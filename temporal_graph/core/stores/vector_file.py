@@ -1,0 +1,76 @@
+"""The embedded store's vector matrices kept beside the database, so a fresh process's first search
+reads one file instead of every stored vector.
+
+One file per (group, kind) in ``<database>.vectors/``, labelled with the group's *vector mark*: a
+token the store replaces, in the same transaction, whenever a write adds or removes a searchable
+vector of that kind (:data:`sql.BUMP_VECTOR_MARK`). A file is used only when its label is the
+database's mark now; otherwise the store loads the vectors from the database and writes the file
+again. The files are derived data: deleting them costs one load, and ``scrub`` deletes them (so an
+erased record's vector is in no file either).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import os
+import shutil
+import zipfile
+from pathlib import Path
+
+import numpy as np
+
+from .vector_index import VectorIndex
+
+
+def directory(database: str) -> Path | None:
+    """Where the files of ``database`` live (None: a throw-away database has none)."""
+    return None if database == ":memory:" else Path(f"{database}.vectors")
+
+
+def _path(folder: Path, group_id: str, kind: str) -> Path:
+    # Group ids are free text: the file is named by a digest of it, and the group is kept inside.
+    digest = hashlib.sha256(group_id.encode("utf-8")).hexdigest()[:24]
+    return folder / f"{digest}-{kind}.npz"
+
+
+def read(database: str, group_id: str, kind: str, mark: str) -> VectorIndex | None:
+    """The index stored for (``group_id``, ``kind``) if its label is ``mark``; else None."""
+    folder = directory(database)
+    if folder is None:
+        return None
+    try:
+        with np.load(_path(folder, group_id, kind), allow_pickle=False) as data:
+            label = (str(data["group"][0]), str(data["kind"][0]), str(data["mark"][0]))
+            if label != (group_id, kind, mark):
+                return None
+            return VectorIndex.from_arrays([str(i) for i in data["ids"]], data["matrix"])
+    except (OSError, KeyError, ValueError, IndexError, zipfile.BadZipFile):
+        return None  # missing, half-written by a crashed process, or of another format: load instead
+
+
+def write(database: str, group_id: str, kind: str, mark: str, index: VectorIndex) -> None:
+    """Store ``index`` labelled ``mark``; written to a temporary name and renamed, so a reader never
+    sees half a file. A file that cannot be written is skipped: the next process loads again."""
+    folder = directory(database)
+    if folder is None:
+        return
+    ids, matrix = index.arrays()
+    target = _path(folder, group_id, kind)
+    temporary = target.with_suffix(f".{os.getpid()}.tmp")
+    try:
+        folder.mkdir(exist_ok=True)
+        with open(temporary, "wb") as out:
+            np.savez(out, group=np.array([group_id]), kind=np.array([kind]), mark=np.array([mark]),
+                     ids=np.array(ids, dtype=str), matrix=matrix)
+        os.replace(temporary, target)
+    except OSError:
+        with contextlib.suppress(OSError):
+            temporary.unlink()
+
+
+def remove_all(database: str) -> None:
+    """Delete every file of ``database`` (after deletions: no vector outlives its record on disk)."""
+    folder = directory(database)
+    if folder is not None:
+        shutil.rmtree(folder, ignore_errors=True)
