@@ -50,6 +50,18 @@ def test_a_bulk_load_commits_each_batch_with_its_summaries(tg: TemporalGraph, ti
     assert tg.summary("Person 0").text.startswith("Person 0 works at Acme since 2021.")
 
 
+def test_a_bulk_load_about_one_person_still_commits_in_bounded_batches(tg: TemporalGraph, tick) -> None:
+    tick()
+    likes = [("Ana", "likes", f"Hobby {i}", "2020") for i in range(3)]
+    places = [("Ana", "lives in", city, f"202{i}") for i, city in enumerate(["Rome", "Oslo", "Lima"])]
+    tg.add_facts([*likes, *places, ("Ana", "works at", "Acme", "2021")], batch_size=3)
+    ana = tg.core.store.summaries("default", tg.find_entity("Ana").id, all_versions=True)
+    assert len(ana) == 3  # one transaction per key here: Ana's 7 facts are more than a batch holds
+    text = tg.summary("Ana").text
+    assert text.startswith("Ana lives in Lima since 2022. Ana works at Acme since 2021.")
+    assert "Hobby 2" in text
+
+
 def test_a_bulk_load_without_summaries_leaves_them_to_refresh_summaries(tg: TemporalGraph, tick) -> None:
     tick()
     people = [(f"Person {i}", "lives in", "Paris", "2020") for i in range(6)]

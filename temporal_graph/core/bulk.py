@@ -170,13 +170,19 @@ def _cached_times(core: Core) -> Callable[[Any, str], datetime | None]:
 
 
 def _key_batches(subjects: Iterable[list[list[_Pending]]], size: int) -> Iterable[list[list[_Pending]]]:
-    """The keys of whole subjects, about ``size`` items a batch (neither a key nor a subject's keys
-    are split across transactions)."""
+    """Whole keys, about ``size`` items a batch. A key is never split across transactions, and a
+    subject's keys only when the subject alone has more than ``size`` items: a transaction stays
+    bounded (and a crash loses at most one) even when one person holds most of a load."""
     batch: list[list[_Pending]] = []
     count = 0
     for keys in subjects:
-        batch += keys
-        count += sum(len(items) for items in keys)
+        large = sum(len(items) for items in keys) > size
+        for items in keys:
+            batch.append(items)
+            count += len(items)
+            if large and count >= size:
+                yield batch
+                batch, count = [], 0
         if count >= size:
             yield batch
             batch, count = [], 0
