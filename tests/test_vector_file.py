@@ -5,11 +5,15 @@ never used: the vectors are loaded from the database again."""
 from __future__ import annotations
 
 import shutil
+import sqlite3
 
+import numpy as np
 import pytest
 
 from temporal_graph import TemporalGraph
 from temporal_graph.core.stores import sqlite as sqlite_store
+from temporal_graph.core.stores import vector_file
+from temporal_graph.core.stores.vector_index import VectorIndex
 from temporal_graph.times import ManualClock
 
 GROUP = "default"
@@ -92,3 +96,19 @@ def test_a_damaged_file_is_loaded_again_from_the_database(tmp_path, loads) -> No
     with memory(db) as fresh:
         assert nearest(fresh, "fact", "Ana lives in Rome") == before
     assert loads == ["fact", "fact"]
+
+
+def test_a_database_without_marks_neither_trusts_nor_writes_an_unlabelled_matrix(tmp_path) -> None:
+    db = tmp_path / "m.db"
+    with memory(db) as old:
+        kept = old.add_fact("Ana", "lives in", "Rome")
+    with sqlite3.connect(db) as conn:  # as a file written before vector marks existed
+        conn.execute("DELETE FROM vector_marks")
+    shutil.rmtree(tmp_path / "m.db.vectors", ignore_errors=True)
+    # An unlabelled matrix at this path, as another database once at the same path could leave it.
+    stray = VectorIndex()
+    stray.add([("not-a-record", np.ones(384, dtype=np.float32) / np.sqrt(384))])
+    vector_file.write(str(db), GROUP, "fact", "", stray)
+    with memory(db) as fresh:
+        assert nearest(fresh, "fact", "Ana lives in Rome")[0] == kept.id
+        assert "not-a-record" not in nearest(fresh, "fact", "Ana lives in Rome")

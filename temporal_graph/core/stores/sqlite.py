@@ -628,8 +628,10 @@ class SQLiteStore:
         stored vector, then saved for the next process. Read inside an open write, the rows may
         still roll back: nothing is saved then."""
         found = self._conn.execute(sql.VECTOR_MARK, (group_id, kind)).fetchone()
+        # No mark yet (a file from before marks, or no vector written): no file is trusted or
+        # written, since an unmarked file could be another database's left at the same path.
         mark = found[0] if found else ""
-        saved = vector_file.read(self.path, group_id, kind, mark)
+        saved = vector_file.read(self.path, group_id, kind, mark) if mark else None
         if saved is not None:
             return saved
         # The mark is read before the vectors: a commit in between leaves a file whose label is
@@ -638,7 +640,7 @@ class SQLiteStore:
         cursor = self._conn.execute(sql.stored_vectors(kind), (group_id,))
         while rows := cursor.fetchmany(10_000):
             index.add((r[0], np.frombuffer(r[1], dtype=np.float32)) for r in rows)
-        if not self._conn.in_transaction:
+        if mark and not self._conn.in_transaction:
             vector_file.write(self.path, group_id, kind, mark, index)
         return index
 
