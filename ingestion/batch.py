@@ -301,7 +301,9 @@ def _apply_batch(
                       texts=expected_texts(batch, [x for x, _ in extractions]), encoded=encoded)
 
 
-def _new_names(core: Core, group: str, batch: Sequence[Episode], extractions: Extractions) -> list[str]:
+def _new_names(
+    core: Core, group: str, batch: Sequence[Episode], extractions: Sequence[tuple[Extraction, list[str]]]
+) -> list[str]:
     return new_names(core, group, [x for x, _ in extractions], [e.speaker for e in batch])
 
 
