@@ -17,7 +17,7 @@ What merges, and on what evidence (never across groups):
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -44,6 +44,11 @@ def distinct_names(a: str, b: str) -> bool:
     return wa != wb and bool(wa & wb)
 
 
+def name_text(name: str) -> str:
+    """The text a name is embedded as (its words, single-spaced)."""
+    return " ".join(name.split())
+
+
 Disambiguate = Callable[[str, list[Entity]], "str | None"]
 Nearest = Callable[[str, Sequence[float], int], "list[tuple[str, float]]"]  # (group, vector, k) -> (id, cos)
 CANDIDATES = 16
@@ -61,15 +66,19 @@ class EntityResolver:
     _vectors: dict[str, np.ndarray] = field(default_factory=dict)  # name -> vector, for this batch
     _fresh: list[tuple[Entity, np.ndarray]] = field(default_factory=list)  # created in this batch
 
-    def prefetch(self, names: Iterable[str]) -> None:
+    def prefetch(self, names: Iterable[str], encoded: Mapping[str, Sequence[float]] | None = None) -> None:
         """Embed these names in one batch (one model call for many names is ~15x cheaper than
-        one call each); :meth:`resolve` then uses the vectors instead of encoding again. Call it
-        once per write: the batch's state starts afresh."""
-        todo = list(dict.fromkeys(n for n in (" ".join(n.split()) for n in names) if n))
+        one call each); :meth:`resolve` then uses the vectors instead of encoding again. Vectors
+        already in ``encoded`` (by :func:`name_text`) are taken as they are. Call it once per
+        write: the batch's state starts afresh."""
+        wanted = list(dict.fromkeys(n for n in map(name_text, names) if n))
         self._vectors, self._fresh = {}, []
-        if self.embed is not None and todo:
-            vectors = self.embed(todo)
-            self._vectors = {n: np.asarray(v, dtype=np.float32) for n, v in zip(todo, vectors, strict=True)}
+        if self.embed is None or not wanted:
+            return
+        found = {n: encoded[n] for n in wanted if encoded and n in encoded}
+        todo = [n for n in wanted if n not in found]
+        found.update(zip(todo, self.embed(todo) if todo else [], strict=True))
+        self._vectors = {n: np.asarray(v, dtype=np.float32) for n, v in found.items()}
 
     def resolve(self, w: FactWriter, name: str, type: str | None, *, speaker: str | None = None) -> Entity:
         """The entity ``name`` refers to in a message of ``speaker`` (created if new)."""

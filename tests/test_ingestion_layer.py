@@ -12,6 +12,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from ingestion.batch import BATCH_EPISODES
 from temporal_graph import TemporalGraph
 from temporal_graph.core.model import Episode
 from temporal_graph.extraction import ExtractedFact, Extraction
@@ -128,20 +129,20 @@ def test_ingestion_sets_nothing_on_the_memory(memory, tmp_path):
 
 
 def test_an_import_that_stopped_resumes_where_it_stopped(memory, tmp_path: Path):
-    # 150 messages: the first 100 are committed as one batch before message 120 fails.
+    # 300 messages: the first 256 are committed as one batch before message 270 fails.
     lines = [json.dumps({"speaker": "Ann", "text": f"Ann LIVES_IN City{i}",
-                         "timestamp": f"2024-01-01T00:{i // 60:02d}:{i % 60:02d}Z"}) for i in range(150)]
+                         "timestamp": f"2024-01-01T00:{i // 60:02d}:{i % 60:02d}Z"}) for i in range(300)]
     log = tmp_path / "moves.jsonl"
     log.write_text("\n".join(lines) + "\n")
-    memory.extractor = Told(fail_on="Ann LIVES_IN City120")
+    memory.extractor = Told(fail_on="Ann LIVES_IN City270")
     with pytest.raises(RuntimeError):
         memory.import_file(log, progress=False)
-    assert len(memory.core.store.episodes("default")) == 100
+    assert len(memory.core.store.episodes("default")) == BATCH_EPISODES == 256
 
     memory.extractor = Told()
     report = memory.import_file(log, progress=False)
-    assert (report.episodes_skipped, report.episodes_imported) == (100, 50)
-    assert objects(memory, "Ann", "LIVES_IN") == ["City149"]
+    assert (report.episodes_skipped, report.episodes_imported) == (256, 44)
+    assert objects(memory, "Ann", "LIVES_IN") == ["City299"]
 
 
 def test_the_extractor_example_in_the_readme(capsys):
