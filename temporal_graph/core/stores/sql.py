@@ -53,7 +53,10 @@ CREATE INDEX IF NOT EXISTS assertions_object ON assertions
     (group_id, subject_id, relation, object_id, kind, at);
 CREATE INDEX IF NOT EXISTS assertions_arrival ON assertions (group_id, subject_id, relation, created_at, seq);
 -- What one message told (retract_episode, erase_episode) and what names an entity (erase_entity).
-CREATE INDEX IF NOT EXISTS assertions_episode ON assertions (group_id, episode_id);
+-- (Only the assertions a message told: most structured facts come from none, and a bulk load
+-- would add each of them to it for nothing.)
+CREATE INDEX IF NOT EXISTS assertions_told ON assertions (group_id, episode_id)
+    WHERE episode_id IS NOT NULL;
 CREATE INDEX IF NOT EXISTS assertions_of_object ON assertions (group_id, object_id);
 CREATE TABLE IF NOT EXISTS facts (
     id TEXT NOT NULL UNIQUE, fact_id TEXT NOT NULL, group_id TEXT NOT NULL,
@@ -142,7 +145,7 @@ ADDED_COLUMNS = (
 )
 
 # Indexes older files have that the schema replaced (dropped when such a file is opened).
-RETIRED_INDEXES = ("assertions_key", "facts_subject_newest", "facts_object_newest")
+RETIRED_INDEXES = ("assertions_key", "facts_subject_newest", "facts_object_newest", "assertions_episode")
 
 
 def drop_index(name: str) -> str:
