@@ -209,34 +209,3 @@ def test_the_import_facts_example_in_the_readme(tmp_path, monkeypatch, capsys) -
     out = capsys.readouterr().out.splitlines()
     assert out[0].startswith("1 [(2, ") and "'May'" in out[0]
     assert out[1:] == ["2024-05-01 07:00:00+00:00"]
-
-
-def test_a_bulk_load_copies_its_wal_into_the_database_once_when_it_ends(tmp_path) -> None:
-    """Batches commit to the WAL with no checkpoint after each; the load ends with one, leaving the
-    WAL empty, and the store checkpoints after commits again, even when a load stops on an error."""
-    from temporal_graph.core.stores.sqlite import SQLiteStore
-
-    path = tmp_path / "m.db"
-    store = SQLiteStore(path)
-    tg = TemporalGraph(store, clock=ManualClock("2024-01-01T00:00:00+00:00"), embed=False)
-    wal_sizes: list[int] = []
-    write = store.write
-
-    def recording(fn):
-        result = write(fn)
-        wal_sizes.append(path.with_name("m.db-wal").stat().st_size)
-        return result
-
-    store.write = recording  # type: ignore[method-assign]
-    items = [(f"Person {i}", "lives in", f"City {i % 7}", str(1990 + i % 30)) for i in range(60)]
-    report = tg.add_facts(items, batch_size=10)
-    assert report.rows_written == 60 and len(wal_sizes) == 6
-    assert wal_sizes == sorted(wal_sizes) and wal_sizes[0] < wal_sizes[-1]  # grown, never copied back
-    assert path.with_name("m.db-wal").stat().st_size == 0
-    autocheckpoint = "PRAGMA wal_autocheckpoint"
-    assert store._conn.execute(autocheckpoint).fetchone()[0] == 1000
-    with pytest.raises(RuntimeError), store.loading():
-        assert store._conn.execute(autocheckpoint).fetchone()[0] == 0
-        raise RuntimeError("stopped")
-    assert store._conn.execute(autocheckpoint).fetchone()[0] == 1000
-    tg.close()

@@ -107,7 +107,7 @@ def add_facts(
         report.entities_created += len(w.entities_created)
 
     with progress_bar(progress, "loading facts", report.items - len(report.errors)) as advance, \
-            _no_cycle_collection(), core.store.loading():
+            _no_cycle_collection():
         for batch in _key_batches((list(by_relation.values()) for by_relation in keys.values()), batch_size):
             core.write(group_id, partial(load, batch=batch), embed=embed, summaries=summaries,
                        texts=_texts(batch) if (core.embed if embed is None else embed) else ())

@@ -30,7 +30,7 @@ import re
 import threading
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from contextlib import AbstractContextManager, contextmanager, nullcontext
+from contextlib import contextmanager
 from datetime import datetime
 from typing import Any, Self, TypeVar
 
@@ -966,10 +966,6 @@ class Neo4jStore:
 
         with self._session() as session:
             return session.execute_write(erase)
-
-    def loading(self) -> AbstractContextManager[None]:
-        """Nothing to put off: Neo4j checkpoints on its own schedule."""
-        return nullcontext()
 
     def scrub(self) -> None:
         """Nothing the driver can do: Neo4j reuses the space of deleted records and keeps its

@@ -9,7 +9,6 @@ on transient errors where the backend has them), so concurrent writers never int
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Protocol, TypeVar
@@ -336,12 +335,6 @@ class Store(Protocol):
     def scrub(self) -> None:
         """Make what was deleted unrecoverable from the store's own files where the backend allows
         (the embedded file: full-text segments merged, free pages dropped, WAL emptied)."""
-        ...
-
-    def loading(self) -> AbstractContextManager[None]:
-        """Around a bulk load's transactions: upkeep a store does after each commit may wait until
-        the load ends (the embedded file copies its WAL into the database once, not after every
-        batch). Each committed transaction stays as durable as any other."""
         ...
 
     def close(self) -> None: ...

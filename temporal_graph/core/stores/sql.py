@@ -709,9 +709,6 @@ def merge_segments(fts: str) -> str:
 
 
 CHECKPOINT_TRUNCATE = "PRAGMA wal_checkpoint(TRUNCATE)"
-# SQLite's default: copy the WAL into the database after a commit that leaves it over 1,000 pages.
-AUTOCHECKPOINT_DEFAULT = "PRAGMA wal_autocheckpoint=1000"
-AUTOCHECKPOINT_OFF = "PRAGMA wal_autocheckpoint=0"
 VACUUM = "VACUUM"
 FORGET_GROUP_NAME = "DELETE FROM groups WHERE name = ?"
 FORGET_VECTOR_MARKS = "DELETE FROM vector_marks WHERE group_id = ?"

@@ -747,21 +747,6 @@ class SQLiteStore:
         self.scrub()
         return erased
 
-    @contextmanager
-    def loading(self) -> Iterator[None]:
-        """No WAL checkpoint after each commit while a bulk load runs, one when it ends: batches
-        touch the same index pages again and again, and copying them into the database after every
-        batch cost a tenth of a 300k load. Commits stay durable in the WAL meanwhile."""
-        with self._lock, _sqlite_errors(self):
-            self._conn.execute(sql.AUTOCHECKPOINT_OFF)
-        try:
-            yield
-        finally:
-            with self._lock, _sqlite_errors(self):
-                self._conn.execute(sql.AUTOCHECKPOINT_DEFAULT)
-                if self.path != ":memory:":
-                    self._conn.execute(sql.CHECKPOINT_TRUNCATE)
-
     @_edge
     def scrub(self) -> None:
         """Merge each full-text index into one segment (old segments keep deleted words), rebuild
