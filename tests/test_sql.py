@@ -149,6 +149,19 @@ def test_a_summary_reads_an_entitys_newest_facts_without_walking_the_ended_ones(
                      for kind, bound in (("open", ""), ("ending", " AND invalid_at>?"))], plan
 
 
+def test_what_a_message_told_is_found_on_an_index_that_holds_only_told_assertions() -> None:
+    """retract_episode and erase_episode find a message's assertions on an index that a structured
+    fact (told by no message, as most of a bulk load) is never added to."""
+    conn = sqlite3.connect(":memory:")
+    conn.executescript(sql.SCHEMA)
+    for table, column, declaration in sql.ADDED_COLUMNS:
+        conn.execute(sql.add_column(table, column, declaration))
+    plan = [r[3] for r in conn.execute(f"EXPLAIN QUERY PLAN {sql.EPISODE_ASSERTIONS}", ["g", "ep"])]
+    assert plan == ["SEARCH assertions USING INDEX assertions_told (group_id=? AND episode_id=?)"], plan
+    (where,) = conn.execute("SELECT sql FROM sqlite_master WHERE name = 'assertions_told'").fetchone()
+    assert where.endswith("WHERE episode_id IS NOT NULL")
+
+
 def test_the_store_holds_no_sql_of_its_own() -> None:
     source = STORE_SOURCE.read_text(encoding="utf-8")
     strings = re.findall(r"\"[^\"\n]*\"", source)

@@ -43,7 +43,9 @@ _NAMESPACE = uuid.UUID("6f1c2b7e-5d0a-4c52-9a59-3f7e2f0a9b11")
 
 def new_id() -> str:
     """A random (version 4) UUID in hex, as ``uuid.uuid4().hex`` spells it, without building a
-    UUID object (a bulk load makes three ids per fact)."""
+    UUID object (a bulk load makes three ids per fact). Random from the first character: ids are
+    shown and looked up by their first 8 (a time-ordered UUID, though cheaper for the id indexes
+    of a 1M bulk load, gives every id made the same month the same first 8)."""
     raw = bytearray(os.urandom(16))
     raw[6] = (raw[6] & 0x0F) | 0x40
     raw[8] = (raw[8] & 0x3F) | 0x80

@@ -39,7 +39,8 @@ def _micros_time(value: int | None) -> datetime | None:
 
 
 def _json_strings(value: str | None) -> tuple[str, ...]:
-    return tuple(json.loads(value)) if value else ()
+    # Most fact rows cite no message ("[]"): skip the parser, as for attributes.
+    return tuple(json.loads(value)) if value and value != "[]" else ()
 
 
 def _driver_time(value: Any) -> datetime | None:

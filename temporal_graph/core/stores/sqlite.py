@@ -42,6 +42,11 @@ def _us(moment: datetime | None) -> int | None:
     return None if moment is None else to_micros(moment)
 
 
+def _attributes_json(attributes: dict[str, Any]) -> str:
+    """``json.dumps(attributes)``; most records have none, spelled without the encoder."""
+    return json.dumps(attributes) if attributes else "{}"
+
+
 def _vector_blob(vector: Sequence[float]) -> bytes:
     return np.asarray(vector, dtype=np.float32).tobytes()
 
@@ -409,7 +414,7 @@ class SQLiteStore:
             sql.INSERT_ASSERTION,
             [(a.id, a.group_id, a.subject_id, a.relation, a.object_id, a.kind, _us(a.at),
               _us(a.until), to_micros(a.created_at), a.seq, a.episode_id, a.text, a.confidence,
-              a.importance, json.dumps(a.attributes)) for a in assertions],
+              a.importance, _attributes_json(a.attributes)) for a in assertions],
         )
 
     def _expire_row(self, row_id: str, expired_at: datetime) -> None:
@@ -439,7 +444,7 @@ class SQLiteStore:
             sql.INSERT_FACT,
             [(f.id, f.fact_id, f.group_id, f.subject_id, f.relation, f.object_id, f.text,
               _us(f.valid_at), _us(f.invalid_at), to_micros(f.created_at), _us(f.expired_at),
-              f.confidence, f.importance, json.dumps(f.attributes)) for f in facts],
+              f.confidence, f.importance, _attributes_json(f.attributes)) for f in facts],
         )
         c.executemany(sql.INSERT_FACT_TEXT_OF, [(f.id,) for f in facts if f.expired_at is None])
         for f in facts:
