@@ -152,14 +152,11 @@ def choose_action(
 
 
 # -- reading the store -----------------------------------------------------------------------------
-def newest_facts(
-    w: FactWriter, entity_id: str, page: int = PAGE, first: list[Fact] | None = None
-) -> Iterator[Fact]:
-    """The entity's facts newest first, read from the store ``page`` at a time, as they are used;
-    ``first``: the first page, already read."""
+def newest_facts(w: FactWriter, entity_id: str, page: int = PAGE) -> Iterator[Fact]:
+    """The entity's facts newest first, read from the store ``page`` at a time, as they are used."""
     offset = 0
     while True:
-        rows = w.newest_facts(entity_id, limit=page, offset=offset) if first is None or offset else first
+        rows = w.newest_facts(entity_id, limit=page, offset=offset)
         yield from rows
         if len(rows) < page:
             return
@@ -208,14 +205,13 @@ def refresh_in_write(core: Core, w: FactWriter) -> None:
     rewrites: list[_Rewrite] = []
     created = {e.id for e in w.entities_created}  # no summary yet: nothing to read
     page = LLM_MAX_FACTS if llm else PAGE
-    first_pages = w.newest_facts_of(list(w.touched), limit=page)  # in a few reads, not one per entity
     for entity in w.entities_by_id(list(w.touched)):
         # Older versions matter only for counting the facts gained since the last LLM summary.
         history = [] if entity.id in created else w.summaries(entity.id, all_versions=llm)
         current = next((s for s in history if s.expired_at is None), None)
         last_llm = max((s for s in history if s.method == "llm"), key=lambda s: s.created_at, default=None)
         when = max(w.now, current.created_at) if current is not None else w.now
-        facts = newest_facts(w, entity.id, page, first_pages[entity.id])
+        facts = newest_facts(w, entity.id, page)
         window = list(islice(facts, LLM_MAX_FACTS if llm else 1))
         action = choose_action(window, current, last_llm, llm=llm, every=core.summary_llm_every)
         if action == "end":

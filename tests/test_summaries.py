@@ -92,11 +92,6 @@ class CountingStore(SQLiteStore):
         self.rows_read += len(found)
         return found
 
-    def newest_facts_of(self, group_id: str, entity_ids, **kwargs) -> dict[str, list[Fact]]:
-        found = super().newest_facts_of(group_id, entity_ids, **kwargs)
-        self.rows_read += sum(len(rows) for rows in found.values())
-        return found
-
 
 def test_a_summary_refresh_reads_only_the_facts_it_can_state(clock, tick) -> None:
     store = CountingStore(":memory:")

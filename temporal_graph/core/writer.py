@@ -193,10 +193,6 @@ class FactWriter:
                                      insights_deleted_citing=[(self.group_id, i) for i in cited]))
 
     # -- data derived from the rows, kept in the same transaction -----------------------------------
-    def newest_facts_of(self, entity_ids: Sequence[str], *, limit: int) -> dict[str, list[Fact]]:
-        """:meth:`newest_facts` (from the first) of many entities, by id, in few reads."""
-        return self._tx.newest_facts_of(self.group_id, entity_ids, at=self.now, limit=limit)
-
     def newest_facts(self, entity_id: str, *, limit: int, offset: int = 0) -> list[Fact]:
         """The entity's current rows not ended at this write's time, newest first (see
         :meth:`StoreTx.newest_facts`), as this write leaves them."""

@@ -75,11 +75,6 @@ def test_newest_facts_come_newest_first_a_page_at_a_time(tg: TemporalGraph, cloc
     theirs = store.newest_facts(other, tg.find_entity("Ana", other).id, at=clock(), limit=9)
     assert [(f.group_id, f.object) for f in theirs] == [(other, "Rome")]
     assert store.newest_facts(g, tg.find_entity("Ana", other).id, at=clock(), limit=9) == []
-    # Many entities in one read, inside a write: each as newest_facts reads it from the first.
-    ids = [ana, tg.find_entity("Bo", g).id, tg.find_entity("Rome", g).id, tg.find_entity("Ana", other).id]
-    for limit in (0, 2, 10):
-        many = store.write(lambda tx, limit=limit: tx.newest_facts_of(g, ids, at=clock(), limit=limit))
-        assert many == {e: store.newest_facts(g, e, at=clock(), limit=limit) for e in ids}
 
 
 def test_stale_summaries_are_those_whose_facts_changed_since_they_were_made(

@@ -244,12 +244,6 @@ class _Reads:
             self.relation_of[f.id] = f.relation
         return facts
 
-    def newest_facts_of(
-        self, group_id: str, entity_ids: Sequence[str], *, at: datetime, limit: int
-    ) -> dict[str, list[Fact]]:
-        # One read per entity, by the statement newest_facts runs: both read the same rows.
-        return {e: self.newest_facts(group_id, e, at=at, limit=limit) for e in dict.fromkeys(entity_ids)}
-
     def fact_vectors(self, group_id: str, fact_ids: Sequence[str]) -> dict[str, list[float]]:
         relations = [r for r in self.relations(group_id) if _safe(r)]
         if not fact_ids or not relations:

@@ -186,13 +186,6 @@ class StoreTx(Protocol):
         ``offset``. Read through an index in that order, so a summary reads only what it states."""
         ...
 
-    def newest_facts_of(
-        self, group_id: str, entity_ids: Sequence[str], *, at: datetime, limit: int
-    ) -> dict[str, list[Fact]]:
-        """:meth:`newest_facts` (from the first) of each of ``entity_ids``, by entity id, in as few
-        reads as the store can (a bulk load refreshes the summaries of thousands of entities)."""
-        ...
-
     def fact_vectors(self, group_id: str, fact_ids: Sequence[str]) -> dict[str, list[float]]:
         """The vectors stored on versions of these facts, by the version's text (a new version of
         a fact with the same text re-uses its vector instead of encoding it again)."""

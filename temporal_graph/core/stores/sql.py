@@ -13,7 +13,7 @@ Times are integer microseconds since the epoch; the caller converts them.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -390,14 +390,14 @@ def _newest_order(a: str = "") -> str:
             f"{a}object_id, {a}id")
 
 
-def _newest_side(column: str, tagged: str = "") -> str:
+def _newest_side(column: str) -> str:
     """One side's newest facts: its open rows in newest order, and those ending after ``at``
     (partial indexes each, so a key's ended versions are never walked)."""
     side = f"FROM facts INDEXED BY facts_{column.removesuffix('_id')}"
     where = f"WHERE group_id = ? AND {column} = ? AND expired_at IS NULL AND"
-    return (f"SELECT {tagged}id FROM (SELECT id {side}_open {where} invalid_at IS NULL "
+    return (f"SELECT id FROM (SELECT id {side}_open {where} invalid_at IS NULL "
             f"ORDER BY {_newest_order()} LIMIT ?) "
-            f"UNION SELECT {tagged}id FROM (SELECT id {side}_ending {where} invalid_at > ? "
+            f"UNION SELECT id FROM (SELECT id {side}_ending {where} invalid_at > ? "
             f"ORDER BY {_newest_order()} LIMIT ?)")
 
 
@@ -406,35 +406,11 @@ NEWEST_FACTS = (
     f"SELECT {FACT_COLUMNS} FROM newest JOIN facts f ON f.id = newest.id {_NAMES_JOIN} "
     f"ORDER BY {_newest_order('f.')} LIMIT ? OFFSET ?"
 )
-NEWEST_FACTS_OF_MAX = 1  # entities per statement: SQLite plans a compound SELECT of many entities
-# slower per entity the more it holds (inside a 100k bulk load: 5.9 s for 20 a statement, 3.1 s for one)
-
-
-def newest_facts_of(count: int) -> str:
-    """:data:`NEWEST_FACTS` of ``count`` entities at once (no offset), each row tagged with its
-    entity in ``newest_of`` (params: :func:`newest_facts_of_params`); the caller keeps ``limit``
-    per entity (two sides read up to twice as many)."""
-    sides = " UNION ".join(_newest_side(column, "? AS entity, ")
-                           for _ in range(count) for column in ("subject_id", "object_id"))
-    return (f"WITH newest(entity, id) AS ({sides}) "
-            f"SELECT newest.entity AS newest_of, {FACT_COLUMNS} FROM newest JOIN facts f ON f.id = newest.id "
-            f"{_NAMES_JOIN} ORDER BY newest.entity, {_newest_order('f.')}")
-
-
-def _side_params(group_id: str, entity_id: str, at: int, depth: int, tagged: bool) -> list[Any]:
-    tag = [entity_id] if tagged else []
-    return [*tag, group_id, entity_id, depth, *tag, group_id, entity_id, at, depth]
-
-
 def newest_facts_params(group_id: str, entity_id: str, at: int, limit: int, offset: int) -> list[Any]:
     """The parameters of :data:`NEWEST_FACTS` (``at`` in microseconds)."""
-    side = _side_params(group_id, entity_id, at, limit + offset, tagged=False)
+    depth = limit + offset
+    side = [group_id, entity_id, depth, group_id, entity_id, at, depth]
     return [*side, *side, limit, offset]
-
-
-def newest_facts_of_params(group_id: str, entity_ids: Sequence[str], at: int, limit: int) -> list[Any]:
-    """The parameters of :func:`newest_facts_of` (``at`` in microseconds)."""
-    return [p for e in entity_ids for p in _side_params(group_id, e, at, limit, tagged=True) * 2]
 
 
 # -- other reads ---------------------------------------------------------------------------------

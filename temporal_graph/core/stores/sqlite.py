@@ -506,21 +506,6 @@ class SQLiteStore:
         return [records.fact(r, SQLITE) for r in rows]
 
     @_edge
-    def newest_facts_of(
-        self, group_id: str, entity_ids: Sequence[str], *, at: datetime, limit: int
-    ) -> dict[str, list[Fact]]:
-        out: dict[str, list[Fact]] = {e: [] for e in entity_ids}
-        ids = list(out)
-        for i in range(0, len(ids), sql.NEWEST_FACTS_OF_MAX):
-            chunk = ids[i : i + sql.NEWEST_FACTS_OF_MAX]
-            params = sql.newest_facts_of_params(group_id, chunk, to_micros(at), max(0, limit))
-            for r in self._rows(sql.newest_facts_of(len(chunk)), params):
-                found = out[r["newest_of"]]
-                if len(found) < limit:
-                    found.append(records.fact(r, SQLITE))
-        return out
-
-    @_edge
     def fact_vectors(self, group_id: str, fact_ids: Sequence[str]) -> dict[str, list[float]]:
         out: dict[str, list[float]] = {}
         ids = list(dict.fromkeys(fact_ids))
