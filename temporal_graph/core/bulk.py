@@ -58,7 +58,8 @@ def add_facts(
     whole_number(batch_size, "batch_size", BATCH)
     report = BulkReport()
     # Keys by subject, then relation, both in order of first mention: a subject's keys go into one
-    # transaction, so its summary is refreshed once, not in every batch that has one of its keys.
+    # transaction (unless the subject alone outgrows a batch), so its summary is refreshed once,
+    # not in every batch that has one of its keys.
     keys: dict[str, dict[str, list[_Pending]]] = {}
     # The type each new entity gets: as add_fact one by one gives it, from the first item naming it
     # (keys are written in another order than the items, so it is chosen here, in item order).
