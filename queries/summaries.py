@@ -70,14 +70,6 @@ _BIRTH = frozenset({"BORN_IN", "BORN_ON"})
 
 
 # -- pure rules ------------------------------------------------------------------------------------
-def newest_first(facts: Iterable[Fact]) -> list[Fact]:
-    """Latest start first (a fact with no known start counts from when it was recorded), then the
-    latest recorded, then by relation and entity ids: the order :meth:`StoreTx.newest_facts` reads
-    them in."""
-    ties = sorted(facts, key=lambda f: (f.relation, f.subject_id, f.object_id, f.id))
-    return sorted(ties, key=lambda f: (f.valid_at or f.created_at, f.created_at), reverse=True)
-
-
 def _date(moment: datetime, granularity: str | None) -> str:
     return date_text(moment, granularity).removeprefix("by ")
 

@@ -68,6 +68,12 @@ def test_bulk_load_equals_one_by_one_on_shuffled_input(items, rnd) -> None:
         assert [e.index for e in report.errors] == refused
         assert belief(bulk) == belief(one)
         assert summaries(bulk) == summaries(one)
+        # Summaries made in the load's write (of entities it created, from the rows it holds) are
+        # those made later from the store's rows.
+        with TemporalGraph.open(":memory:", clock=ManualClock(when), ontology=ONTOLOGY, embed=False) as later:
+            later.add_facts(((s, r, o, year(a), year(b)) for s, r, o, a, b in items), summaries=False)
+            later.refresh_summaries()
+            assert summaries(later) == summaries(bulk)
         for _ in range(5):  # as of a random (T, K), before and after the load's transaction time
             t = datetime(rnd.randint(1999, 2014), 6, 1, tzinfo=UTC)
             k = datetime(2030, 1, 1, tzinfo=UTC) + timedelta(days=rnd.choice([-1, 0, 1]))

@@ -145,3 +145,18 @@ def test_a_write_walks_the_same_rows_at_100_and_1000_facts_of_history(case: str)
         work[n] = steps() - before
         tg.close()
     assert work[1000] <= 1.2 * work[100] + 5, (case, work)  # (measured: equal within a step or two)
+
+
+def test_a_load_summarises_the_entities_it_creates_without_reading_them_back() -> None:
+    """New people in one load: their summaries come from the rows the load just made, so the
+    newest facts it reads from the store are those of Rome, there before (a page or two, however
+    many people move in)."""
+    read = {}
+    for n in (50, 500):
+        tg, store = _memory([("Old", "lives in", "Rome")], ManualClock("2030-01-01T00:00:00+00:00"))
+        store.counts.clear()
+        tg.add_facts([(f"Person {i}", "lives in", "Rome", "2001") for i in range(n)])
+        read[n] = store.counts["newest_facts"]
+        assert tg.summary("Person 7").text == "Person 7 lives in Rome since 2001."  # type: ignore[union-attr]
+        tg.close()
+    assert read[500] == read[50] <= 2 * SUMMARY_PAGE, read

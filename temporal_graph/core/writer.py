@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import os
 import uuid
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -78,6 +78,26 @@ class BulkStart:
     attributes: dict[str, Any] | None = None
 
 
+def newest_first(facts: Iterable[Fact]) -> list[Fact]:
+    """Latest start first (a fact with no known start counts from when it was recorded), then the
+    latest recorded, then by relation, subject id, object id and row id: the order of
+    :meth:`StoreTx.newest_facts`."""
+    ties = sorted(facts, key=lambda f: (f.relation, f.subject_id, f.object_id, f.id))
+    return sorted(ties, key=lambda f: (f.valid_at or f.created_at, f.created_at), reverse=True)
+
+
+def _newest_rows_naming(rows: Iterable[Fact], entity_ids: set[str], at: datetime) -> dict[str, list[Fact]]:
+    """Of ``rows``, those not ended at ``at`` naming each of ``entity_ids`` (as subject or object,
+    a row naming it twice once), newest first."""
+    naming: dict[str, list[Fact]] = {}
+    for row in rows:
+        if row.invalid_at is not None and row.invalid_at <= at:
+            continue
+        for entity_id in {row.subject_id, row.object_id} & entity_ids:
+            naming.setdefault(entity_id, []).append(row)
+    return {entity_id: newest_first(found) for entity_id, found in naming.items()}
+
+
 def _attributed(attributes: dict[str, Any] | None, claimed_by: str | None) -> dict[str, Any]:
     """The statement's attributes, with ``claimed_by`` set when it is a claim."""
     attributes = dict(attributes or {})
@@ -109,6 +129,7 @@ class FactWriter:
     ontology: Ontology
     entities_created: list[Entity] = field(default_factory=list)
     entities_matched: list[Entity] = field(default_factory=list)
+    _created_ids: set[str] = field(default_factory=set)
     # Vectors already computed for entities this write created (by the entity resolver), by id.
     entity_vectors: dict[str, list[float]] = field(default_factory=dict)
     _seen: dict[str, Entity] = field(default_factory=dict)  # every entity this write touched, by id
@@ -126,6 +147,9 @@ class FactWriter:
     # the entities created meanwhile by name key (they are in the change set, not yet in the store).
     _held: ChangeSet | None = None
     _held_entities: dict[str, Entity] = field(default_factory=dict)
+    # The current rows of this write naming each entity it created, newest first (built when a
+    # summary first asks; dropped whenever rows change).
+    _created_rows: dict[str, list[Fact]] | None = None
 
     # -- reading inside the transaction ----------------------------------------------------------
     def existing(self, name: str) -> Entity | None:
@@ -196,6 +220,12 @@ class FactWriter:
     def newest_facts(self, entity_id: str, *, limit: int, offset: int = 0) -> list[Fact]:
         """The entity's current rows not ended at this write's time, newest first (see
         :meth:`StoreTx.newest_facts`), as this write leaves them."""
+        if entity_id in self._created_ids:
+            # Created by this write, so every current row naming it is one this write inserted:
+            # no need to ask the store (a bulk load summarises thousands of new entities a batch).
+            if self._created_rows is None:
+                self._created_rows = _newest_rows_naming(self._rows.values(), self._created_ids, self.now)
+            return self._created_rows.get(entity_id, [])[offset : offset + max(0, limit)]
         return self._tx.newest_facts(self.group_id, entity_id, at=self.now, limit=limit, offset=offset)
 
     def summaries(self, entity_id: str, *, all_versions: bool = False) -> list[EntitySummary]:
@@ -266,6 +296,7 @@ class FactWriter:
         else:
             self._tx.apply(ChangeSet(entities=[entity]))
         self.entities_created.append(entity)
+        self._created_ids.add(entity.id)
         self._seen[entity.id] = entity
         return entity
 
@@ -519,6 +550,11 @@ class FactWriter:
         for row in plan.expire:
             self._rows.pop(row.id, None)
         self._rows.update((row.id, row) for row in plan.insert)
+        for row_id, episode_ids in plan.provenance.items():  # rows of this write, as they now stand
+            if row_id in self._rows:
+                row = self._rows[row_id]
+                self._rows[row_id] = row.model_copy(update={"episode_ids": (*row.episode_ids, *episode_ids)})
+        self._created_rows = None
         for row in (*plan.expire, *plan.insert):
             self.touched.update({row.subject_id: None, row.object_id: None})
         changes = ChangeSet(
