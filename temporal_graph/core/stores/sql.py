@@ -546,7 +546,10 @@ INSERT_FACT = (
     "valid_at, invalid_at, created_at, expired_at, confidence, importance, attributes) "
     "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
 )
-INSERT_FACT_TEXT_OF = "INSERT INTO facts_fts (rowid, text) SELECT rowid, text FROM facts WHERE id = ?"
+LAST_FACT_ROWID = "SELECT coalesce(max(rowid), 0) FROM facts"
+# The current rows inserted after the row with rowid ?, made searchable in one statement.
+INSERT_FACT_TEXTS_AFTER = ("INSERT INTO facts_fts (rowid, text) "
+                           "SELECT rowid, text FROM facts WHERE rowid > ? AND expired_at IS NULL")
 NEXT_PROVENANCE_SEQ = "SELECT coalesce(max(seq), -1) + 1 FROM fact_episodes WHERE fact_row = ?"
 ADD_PROVENANCE = "INSERT OR IGNORE INTO fact_episodes (fact_row, seq, episode_id) VALUES (?, ?, ?)"
 
