@@ -55,11 +55,17 @@ def clean_name(name: str, what: str = "name") -> str:
     return _clean_str(name, what)
 
 
+# Control characters (category Cc: U+0000-001F, U+007F-009F) other than tab and line breaks, which
+# collapse into spaces, and lone surrogates (category Cs).
+_FORBIDDEN_IN_NAMES = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff]")
+
+
 @lru_cache(maxsize=1 << 16)
 def _clean_str(name: str, what: str) -> str:
     # Remembered: a bulk load checks the same few thousand names hundreds of thousands of times.
-    bad = next((ch for ch in name if unicodedata.category(ch) in ("Cc", "Cs") and ch not in "\t\n\r"), None)
-    if bad is not None:
+    found = _FORBIDDEN_IN_NAMES.search(name)
+    if found is not None:
+        bad = found.group()
         raise InvalidName(
             f"{what}: {name[:40]!r} contains the character {bad!r}, which is not allowed in a name")
     cleaned = " ".join(unicodedata.normalize("NFC", name).split())
@@ -72,6 +78,15 @@ def _clean_str(name: str, what: str) -> str:
 
 def name_key(name: str) -> str:
     """The key under which entity names match: case- and space-insensitive."""
+    if len(name) > 2 * MAX_NAME_CHARS:
+        return _name_key.__wrapped__(name)
+    return _name_key(name)
+
+
+@lru_cache(maxsize=1 << 16)  # remembered for the reason clean_name's checks are
+def _name_key(name: str) -> str:
+    if name.isascii():  # NFKC leaves ASCII as it is, and casefolds it to lower case
+        return " ".join(name.lower().split())
     return " ".join(unicodedata.normalize("NFKC", name).casefold().split())
 
 
