@@ -7,17 +7,23 @@ from __future__ import annotations
 
 import json
 import random
+import sys
+import unicodedata
 from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from ingestion.offline import OfflineExtractor
 from ingestion.resolution import distinct_names
 from temporal_graph import TemporalGraph
 from temporal_graph.core.model import Episode
+from temporal_graph.core.names import clean_name, name_key
+from temporal_graph.errors import InvalidName
 from temporal_graph.extraction import Extraction
 from temporal_graph.llm.testing import ScriptedLLM
 from temporal_graph.times import ManualClock
@@ -183,3 +189,21 @@ def test_two_terminals_are_two_places(tg: TemporalGraph) -> None:
     tg.add_episode("I work at Terminal 2.", reference_time="2023-06-01", speaker="Bo")
     assert [f.object for f in tg.now("Ann")] == ["Terminal 1"]
     assert [f.object for f in tg.now("Bo")] == ["Terminal 2"]
+
+
+@given(st.text(max_size=30))
+def test_name_keys_ignore_case_width_and_spacing_of_any_text(text: str) -> None:
+    # The definition: compatibility forms (full-width letters...), case and runs of spaces ignored.
+    assert name_key(text) == " ".join(unicodedata.normalize("NFKC", text).casefold().split())
+
+
+def test_a_name_is_refused_for_exactly_the_control_characters_and_lone_surrogates() -> None:
+    refused = set()
+    for code in range(sys.maxunicode + 1):
+        try:
+            clean_name(f"a{chr(code)}b")
+        except InvalidName:
+            refused.add(code)
+    allowed_controls = {ord(c) for c in "\t\n\r"}  # they separate words, like spaces
+    assert refused == {c for c in range(sys.maxunicode + 1)
+                       if unicodedata.category(chr(c)) in ("Cc", "Cs") and c not in allowed_controls}

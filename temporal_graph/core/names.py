@@ -63,11 +63,10 @@ _FORBIDDEN_IN_NAMES = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\ud
 @lru_cache(maxsize=1 << 16)
 def _clean_str(name: str, what: str) -> str:
     # Remembered: a bulk load checks the same few thousand names hundreds of thousands of times.
-    found = _FORBIDDEN_IN_NAMES.search(name)
-    if found is not None:
-        bad = found.group()
+    bad = _FORBIDDEN_IN_NAMES.search(name)
+    if bad is not None:
         raise InvalidName(
-            f"{what}: {name[:40]!r} contains the character {bad!r}, which is not allowed in a name")
+            f"{what}: {name[:40]!r} contains the character {bad.group()!r}, which is not allowed in a name")
     cleaned = " ".join(unicodedata.normalize("NFC", name).split())
     if not cleaned:
         raise InvalidName(f"{what}: {name!r} is empty")
@@ -78,16 +77,9 @@ def _clean_str(name: str, what: str) -> str:
 
 def name_key(name: str) -> str:
     """The key under which entity names match: case- and space-insensitive."""
-    if len(name) > 2 * MAX_NAME_CHARS:
-        return _name_key.__wrapped__(name)
-    return _name_key(name)
-
-
-@lru_cache(maxsize=1 << 16)  # remembered for the reason clean_name's checks are
-def _name_key(name: str) -> str:
-    if name.isascii():  # NFKC leaves ASCII as it is, and casefolds it to lower case
-        return " ".join(name.lower().split())
-    return " ".join(unicodedata.normalize("NFKC", name).casefold().split())
+    # NFKC leaves ASCII as it is, and casefolding ASCII is lower-casing it (the common case, faster).
+    folded = name.lower() if name.isascii() else unicodedata.normalize("NFKC", name).casefold()
+    return " ".join(folded.split())
 
 
 # Exact keys share the key table with name keys. Their prefix is a control character, which no
