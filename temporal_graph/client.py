@@ -275,12 +275,13 @@ class TemporalGraph:
         strict: bool = False,
         embed: bool | None = None,
         progress: bool = False,
-        batch_size: int = bulk.BATCH_FACTS,
+        batch_size: int | None = None,
         summaries: bool | None = None,
     ) -> BulkReport:
         """Load many structured facts at once: the same rows as calling :meth:`add_fact` for each,
         in order, but each (subject, relation) timeline is derived once and only final rows are
-        written (no intermediate versions), in transactions of about ``batch_size`` facts.
+        written (no intermediate versions), in transactions of about ``batch_size`` facts (default
+        100,000 without embeddings, 20,000 with them).
 
         Items are :class:`FactInput`, mappings with its fields, or tuples ``(subject, relation,
         object[, valid_at[, invalid_at]])``. A bad item is reported in the result and skipped;

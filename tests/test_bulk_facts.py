@@ -215,3 +215,29 @@ def test_the_import_facts_example_in_the_readme(tmp_path, monkeypatch, capsys) -
     out = capsys.readouterr().out.splitlines()
     assert out[0].startswith("1 [(2, ") and "'May'" in out[0]
     assert out[1:] == ["2024-05-01 07:00:00+00:00"]
+
+
+class _UnitVectors:
+    """Vectors with no model: a load with embeddings, without the wait."""
+
+    dimensions = 4
+
+    def encode(self, texts):
+        return [[1.0, 0.0, 0.0, 0.0] for _ in texts]
+
+
+@pytest.mark.parametrize(("embed", "commits"), [(False, 2), (True, 3)])
+def test_a_load_with_embeddings_commits_in_smaller_batches_by_default(embed, commits, monkeypatch) -> None:
+    """Encoding dominates a load with embeddings: its batches are smaller, so progress moves and a
+    crash loses less (constants made small here: 10 facts a batch without, 4 with)."""
+    from temporal_graph.core import bulk
+
+    monkeypatch.setattr(bulk, "BATCH_FACTS", 10)
+    monkeypatch.setattr(bulk, "BATCH_EMBEDDED_FACTS", 4)
+    with TemporalGraph.open(":memory:", embedder=_UnitVectors(), embed=embed) as tg:
+        store, written = tg.core.store, []
+        real_write = store.write
+        monkeypatch.setattr(store, "write", lambda fn: written.append(1) or real_write(fn))
+        report = tg.add_facts([(f"Person {i}", "likes", "tea") for i in range(12)])
+        assert report.rows_written == 12 and len(written) == commits
+        assert (store.missing_embeddings("default", "fact", 100) == []) is embed  # embedded as it went
