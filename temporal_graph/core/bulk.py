@@ -44,6 +44,10 @@ class _Pending:
     invalid_at: datetime | None
 
 
+# Checked items by subject (name key), then relation.
+_Keys = dict[str, dict[str, list[_Pending]]]
+
+
 def add_facts(
     core: Core,
     facts: Iterable[FactInput | Mapping[str, Any] | Sequence[Any]],
@@ -60,13 +64,14 @@ def add_facts(
     committed batch complete, and running it again adds the rest."""
     started = time.perf_counter()
     check_group(group_id)
+    embedding = core.embed if embed is None else embed
     if batch_size is None:
-        batch_size = BATCH_EMBEDDED_FACTS if (core.embed if embed is None else embed) else BATCH_FACTS
+        batch_size = BATCH_EMBEDDED_FACTS if embedding else BATCH_FACTS
     whole_number(batch_size, "batch_size", BATCH)
     report = BulkReport()
     with _no_cycle_collection():
         keys, types = _keys_of(core, facts, report, strict)
-        _load(core, keys, types, report, group_id=group_id, embed=embed, summaries=summaries,
+        _load(core, keys, types, report, group_id=group_id, embed=embedding, summaries=summaries,
               progress=progress, batch_size=batch_size)
     report.errors.sort(key=lambda e: e.index)
     report.seconds = time.perf_counter() - started
@@ -75,14 +80,14 @@ def add_facts(
 
 def _keys_of(
     core: Core, facts: Iterable[Any], report: BulkReport, strict: bool
-) -> tuple[dict[str, dict[str, list[_Pending]]], dict[str, str | None]]:
+) -> tuple[_Keys, dict[str, str | None]]:
     """The items checked (a bad one reported in ``report``, or raised with ``strict``) and grouped
     by subject, then relation, both in order of first mention: a subject's keys go into one
     transaction (unless the subject alone outgrows a batch), so its summary is refreshed once, not
     in every batch that has one of its keys. With them, the type each new entity gets: as add_fact
     one by one gives it, from the first item naming it (keys are written in another order than the
     items, so it is chosen here, in item order)."""
-    keys: dict[str, dict[str, list[_Pending]]] = {}
+    keys: _Keys = {}
     types: dict[str, str | None] = {}
     parse = _cached_times(core)
     for index, item in enumerate(facts):
@@ -106,8 +111,8 @@ def _keys_of(
 
 
 def _load(
-    core: Core, keys: dict[str, dict[str, list[_Pending]]], types: dict[str, str | None],
-    report: BulkReport, *, group_id: str, embed: bool | None, summaries: bool | None, progress: bool,
+    core: Core, keys: _Keys, types: dict[str, str | None], report: BulkReport, *, group_id: str,
+    embed: bool, summaries: bool | None, progress: bool,
     batch_size: int,
 ) -> None:
     """Write the keys, in transactions of whole keys of about ``batch_size`` items."""
@@ -140,7 +145,7 @@ def _load(
     with progress_bar(progress, "loading facts", report.items - len(report.errors)) as advance:
         for batch in _key_batches((list(by_relation.values()) for by_relation in keys.values()), batch_size):
             core.write(group_id, partial(load, batch=batch), embed=embed, summaries=summaries,
-                       texts=_texts(batch) if (core.embed if embed is None else embed) else ())
+                       texts=_texts(batch) if embed else ())
             advance(sum(len(items) for items in batch))
 
 
