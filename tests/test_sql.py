@@ -73,7 +73,9 @@ def _built() -> dict[str, list[tuple[str, list]]]:
         "set_embedding": [(sql.set_embedding(kind), [b"", "id"]) for kind in RECORD_KINDS],
         "fact_vectors": [(sql.fact_vectors(2), ["g", "a", "b"])],
         "vectors_by_ids": [(sql.vectors_by_ids(kind, 2), ["g", "a", "b"]) for kind in RECORD_KINDS],
-        "drop_index": [(sql.drop_index(name), []) for name in sql.RETIRED_INDEXES],
+        "drop_index": [(sql.drop_index(n), []) for n in (*sql.RETIRED_INDEXES, *sql.DEFERRABLE_INDEXES)],
+        "create_index": [(sql.create_index(name), []) for name in sql.DEFERRABLE_INDEXES],
+        "busy_timeout": [(sql.busy_timeout(2.5), [])],
         "newest_facts_params": [(sql.NEWEST_FACTS, sql.newest_facts_params("g", "e", T, 5, 0))],
         "key_rows": [part for q in ROW_QUERIES for part in sql.key_rows(q)],
         "key_assertions": [part for q in ASSERTION_QUERIES for part in sql.key_assertions(q)],
@@ -96,11 +98,19 @@ def _constants() -> list[str]:
     return out
 
 
-def test_every_statement_compiles_against_the_schema() -> None:
+def _schema() -> sqlite3.Connection:
+    """A connection to an empty database with the whole schema a store opens a file with."""
     conn = sqlite3.connect(":memory:")
     conn.executescript(sql.SCHEMA)
     for table, column, declaration in sql.ADDED_COLUMNS:
         conn.execute(sql.add_column(table, column, declaration))
+    for name in sql.DEFERRABLE_INDEXES:
+        conn.execute(sql.create_index(name))
+    return conn
+
+
+def test_every_statement_compiles_against_the_schema() -> None:
+    conn = _schema()
     statements = [(text, [None] * text.count("?")) for text in _constants()]
     statements += [item for built in _built().values() for item in built]
     assert len(statements) > 60
@@ -118,10 +128,7 @@ def test_every_statement_builder_is_compiled_by_the_test() -> None:
 def test_a_write_reads_its_key_through_an_index_never_a_scan() -> None:
     """The reads a write makes (the stretch of one timeline around a statement) seek an index on
     the key; none walks the table or the whole group."""
-    conn = sqlite3.connect(":memory:")
-    conn.executescript(sql.SCHEMA)
-    for table, column, declaration in sql.ADDED_COLUMNS:
-        conn.execute(sql.add_column(table, column, declaration))
+    conn = _schema()
     reads = [*sql.key_rows(ROW_QUERIES[1]), *sql.key_rows(ROW_QUERIES[2]), *sql.key_rows(ROW_QUERIES[4]),
              *sql.key_assertions(ASSERTION_QUERIES[0]), *sql.key_assertions(ASSERTION_QUERIES[3]),
              *sql.key_assertions(ASSERTION_QUERIES[4]), (sql.LATEST_ASSERTION, ["g", "s", "LIVES_IN"])]
@@ -135,10 +142,7 @@ def test_a_write_reads_its_key_through_an_index_never_a_scan() -> None:
 def test_a_summary_reads_an_entitys_newest_facts_without_walking_the_ended_ones() -> None:
     """The rows that ended before the write (9,999 of a 'one' key with 10,000 versions) are never
     walked: each side reads its open rows in order and finds the others by their end."""
-    conn = sqlite3.connect(":memory:")
-    conn.executescript(sql.SCHEMA)
-    for table, column, declaration in sql.ADDED_COLUMNS:
-        conn.execute(sql.add_column(table, column, declaration))
+    conn = _schema()
     plan = [r[3] for r in conn.execute(f"EXPLAIN QUERY PLAN {sql.NEWEST_FACTS}",
                                        sql.newest_facts_params("g", "e", T, 5, 0))]
     reads = [step for step in plan if step.startswith("SEARCH facts ")]
@@ -150,10 +154,7 @@ def test_a_summary_reads_an_entitys_newest_facts_without_walking_the_ended_ones(
 def test_what_a_message_told_is_found_on_an_index_that_holds_only_told_assertions() -> None:
     """retract_episode and erase_episode find a message's assertions on an index that a structured
     fact (told by no message, as most of a bulk load) is never added to."""
-    conn = sqlite3.connect(":memory:")
-    conn.executescript(sql.SCHEMA)
-    for table, column, declaration in sql.ADDED_COLUMNS:
-        conn.execute(sql.add_column(table, column, declaration))
+    conn = _schema()
     plan = [r[3] for r in conn.execute(f"EXPLAIN QUERY PLAN {sql.EPISODE_ASSERTIONS}", ["g", "ep"])]
     assert plan == ["SEARCH assertions USING INDEX assertions_told (group_id=? AND episode_id=?)"], plan
     (where,) = conn.execute("SELECT sql FROM sqlite_master WHERE name = 'assertions_told'").fetchone()
@@ -199,10 +200,7 @@ def test_the_as_of_plan_counts_what_a_scan_of_every_row_counts(tmp_path: Path) -
 def test_reads_by_id_seek_the_ids_never_the_whole_group() -> None:
     """Search reads its candidates by id: each id is one index seek, whatever the size of the group
     (on the group's index SQLite would walk every episode of a 100k-message memory per search)."""
-    conn = sqlite3.connect(":memory:")
-    conn.executescript(sql.SCHEMA)
-    for table, column, declaration in sql.ADDED_COLUMNS:
-        conn.execute(sql.add_column(table, column, declaration))
+    conn = _schema()
     ids = [f"id{i}" for i in range(90)]  # search reads about this many (SQLite's choice depends on it)
     reads = [(sql.by_ids(table, len(ids)), ["g", *ids]) for table in ("episodes", "entities")]
     now = datetime(2024, 1, 1, tzinfo=UTC)

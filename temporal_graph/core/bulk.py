@@ -142,7 +142,8 @@ def _load(
                 report.errors += [BulkError(index=i, reason=reason) for i, reason in refused]
         report.entities_created += len(w.entities_created)
 
-    with progress_bar(progress, "loading facts", report.items - len(report.errors)) as advance:
+    count = report.items - len(report.errors)
+    with core.store.bulk_loading(group_id, count), progress_bar(progress, "loading facts", count) as advance:
         for batch in _key_batches((list(by_relation.values()) for by_relation in keys.values()), batch_size):
             core.write(group_id, partial(load, batch=batch), embed=embed, summaries=summaries,
                        texts=_texts(batch) if embed else ())

@@ -9,6 +9,7 @@ on transient errors where the backend has them), so concurrent writers never int
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Protocol, TypeVar
@@ -214,6 +215,12 @@ class Store(Protocol):
     """A durable home for one or many groups."""
 
     def write(self, fn: Callable[[StoreTx], T]) -> T: ...
+
+    def bulk_loading(self, group_id: str, facts: int) -> AbstractContextManager[None]:
+        """Around the writes of a load of about ``facts`` rows into ``group_id`` that writes each
+        (subject, relation) key once: the store may stop keeping up to date the indexes such writes
+        do not read, and build them once when the load ends, however it ends. Answers stay the same."""
+        ...
 
     def facts(self, query: FactQuery) -> list[Fact]:
         """Rows matching ``query``, in any order (the client sorts)."""

@@ -46,33 +46,16 @@ CREATE TABLE IF NOT EXISTS assertions (
     object_id TEXT, kind TEXT NOT NULL, at INTEGER, until INTEGER, created_at INTEGER NOT NULL,
     seq INTEGER NOT NULL, episode_id TEXT, text TEXT NOT NULL, confidence REAL NOT NULL,
     attributes TEXT NOT NULL);
--- A write reads the assertions of one key by kind and time, or of one object of it, and the
--- last to arrive; never the whole key (see core/affected.py).
-CREATE INDEX IF NOT EXISTS assertions_kind ON assertions (group_id, subject_id, relation, kind, at);
-CREATE INDEX IF NOT EXISTS assertions_object ON assertions
-    (group_id, subject_id, relation, object_id, kind, at);
-CREATE INDEX IF NOT EXISTS assertions_arrival ON assertions (group_id, subject_id, relation, created_at, seq);
--- What one message told (retract_episode, erase_episode) and what names an entity (erase_entity).
--- (Only the assertions a message told: most structured facts come from none, and a bulk load
--- would add each of them to it for nothing.)
+-- What one message told (retract_episode, erase_episode): only the assertions a message told, since
+-- most structured facts come from none and a bulk load would add each of them for nothing.
 CREATE INDEX IF NOT EXISTS assertions_told ON assertions (group_id, episode_id)
     WHERE episode_id IS NOT NULL;
-CREATE INDEX IF NOT EXISTS assertions_of_object ON assertions (group_id, object_id);
 CREATE TABLE IF NOT EXISTS facts (
     id TEXT NOT NULL UNIQUE, fact_id TEXT NOT NULL, group_id TEXT NOT NULL,
     subject_id TEXT NOT NULL, relation TEXT NOT NULL, object_id TEXT NOT NULL, text TEXT NOT NULL,
     valid_at INTEGER, invalid_at INTEGER, created_at INTEGER NOT NULL, expired_at INTEGER,
     confidence REAL NOT NULL, attributes TEXT NOT NULL, embedding BLOB);
 CREATE INDEX IF NOT EXISTS facts_key ON facts (group_id, subject_id, relation, expired_at);
-CREATE INDEX IF NOT EXISTS facts_fact_id ON facts (group_id, fact_id);
-CREATE INDEX IF NOT EXISTS facts_object ON facts (group_id, object_id);
--- The current rows of one key (of one object of it) by start: what a write can change.
-CREATE INDEX IF NOT EXISTS facts_key_start ON facts (group_id, subject_id, relation, valid_at)
-    WHERE expired_at IS NULL;
-CREATE INDEX IF NOT EXISTS facts_key_object ON facts (group_id, subject_id, relation, object_id, valid_at)
-    WHERE expired_at IS NULL;
-CREATE INDEX IF NOT EXISTS facts_current ON facts (group_id, created_at, valid_at, invalid_at, expired_at)
-    WHERE expired_at IS NULL;
 -- An entity's current rows newest first, as subject and as object (its summary reads a few of them):
 -- those with no end in order, and those with an end by their end, so the rows that ended before
 -- a time (most of a long 'one' key's versions) are never walked.
@@ -132,6 +115,41 @@ CREATE TABLE IF NOT EXISTS vector_marks (
 CREATE INDEX IF NOT EXISTS fact_episodes_episode ON fact_episodes (episode_id);
 """
 
+# Indexes a large load may build at its end (SQLiteStore.bulk_loading) instead of keeping them up
+# to date row by row: sorting a million keys once costs seconds, inserting them at random pages of
+# a growing index cost a 1M-fact load far more (figures in the README).
+#
+# Read only by queries, never by a write: a fact's versions by fact id, rows by object, the group's
+# current rows by time, the assertions naming an entity as object (erase_entity).
+QUERY_INDEXES = {
+    "facts_fact_id": "facts (group_id, fact_id)",
+    "facts_object": "facts (group_id, object_id)",
+    "facts_current": ("facts (group_id, created_at, valid_at, invalid_at, expired_at) "
+                      "WHERE expired_at IS NULL"),
+    "assertions_of_object": "assertions (group_id, object_id)",
+}
+# Read by a write of a key that has assertions (core/affected.py): its assertions by kind and time,
+# or of one object, and the last to arrive; its current rows (of one object) by start. Never the
+# whole key. A load into a group with no entity yet writes only keys that have none.
+KEY_INDEXES = {
+    "assertions_kind": "assertions (group_id, subject_id, relation, kind, at)",
+    "assertions_object": "assertions (group_id, subject_id, relation, object_id, kind, at)",
+    "assertions_arrival": "assertions (group_id, subject_id, relation, created_at, seq)",
+    "facts_key_start": "facts (group_id, subject_id, relation, valid_at) WHERE expired_at IS NULL",
+    "facts_key_object": ("facts (group_id, subject_id, relation, object_id, valid_at) "
+                         "WHERE expired_at IS NULL"),
+}
+
+
+def create_index(name: str) -> str:
+    """The statement that builds the index ``name`` of QUERY_INDEXES or KEY_INDEXES (none when it
+    is there)."""
+    return f"CREATE INDEX IF NOT EXISTS {name} ON {QUERY_INDEXES.get(name) or KEY_INDEXES[name]}"
+
+
+DEFERRABLE_INDEXES = (*QUERY_INDEXES, *KEY_INDEXES)  # built when a file is opened without them
+INDEX_NAMES = "SELECT name FROM sqlite_master WHERE type = 'index'"
+
 # Columns added since the first files were written, added to older files (and new ones) when opened:
 # (table, column, declaration with the value old rows get).
 ADDED_COLUMNS = (
@@ -170,6 +188,10 @@ CACHE_SIZE = "PRAGMA cache_size=-65536"  # 64 MiB of pages: the indexes of large
 MMAP_SIZE = "PRAGMA mmap_size=4294967296"
 DATA_VERSION = "PRAGMA data_version"
 SYNCHRONOUS_MODES = ("OFF", "NORMAL", "FULL", "EXTRA")
+
+
+def busy_timeout(seconds: float) -> str:
+    return f"PRAGMA busy_timeout={int(seconds * 1000)}"
 
 
 def synchronous(mode: str) -> str:
@@ -426,6 +448,7 @@ ASSERTIONS = "SELECT * FROM assertions WHERE group_id = ? AND subject_id = ? AND
 LATEST_ASSERTION = ("SELECT * FROM assertions WHERE group_id = ? AND subject_id = ? AND relation = ? "
                     "ORDER BY created_at DESC, seq DESC LIMIT 1")
 GROUP_ASSERTIONS = "SELECT * FROM assertions WHERE group_id = ?"
+GROUP_HAS_ENTITIES = "SELECT 1 FROM entities WHERE group_id = ? LIMIT 1"
 GROUPS = "SELECT group_id FROM episodes UNION SELECT group_id FROM entities ORDER BY 1"
 GROUP_NUMBER = "SELECT gid FROM groups WHERE name = ?"
 ADD_GROUP = "INSERT OR IGNORE INTO groups (name) VALUES (?)"

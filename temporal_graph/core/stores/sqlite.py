@@ -55,6 +55,9 @@ def _vector_blob(vector: Sequence[float]) -> bytes:
 BUSY_TIMEOUT = 5.0  # seconds SQLite itself waits for another writer's lock (TGRAPH_LOCK_TIMEOUT overrides)
 LOCK_RETRIES = 5  # after that wait, retry "database is locked" this often
 LOCK_BACKOFF = 0.05  # seconds before the first retry; doubled each time, up to 1 s
+# Fact rows from which a load builds the query-only indexes at its end instead of keeping them up
+# to date (and only when the file holds fewer): one default batch gains too little.
+BULK_INDEXES_AT = 200_000
 
 
 def _busy_timeout() -> float:
@@ -107,6 +110,33 @@ def _in_key_order(records: Sequence[R]) -> Sequence[R]:
     if len(records) < 2:
         return records
     return sorted(records, key=lambda r: (r.group_id, r.subject_id, r.relation, r.object_id or ""))
+
+
+def _build_missing_indexes(conn: sqlite3.Connection) -> None:
+    """Build the indexes a large load drops (``SQLiteStore.bulk_loading``) when they are missing: in
+    a new file, or one a load killed midway left. Not while another connection writes (it may be a
+    load still running, which builds them at its end): the file answers the same without them, only
+    more slowly, and the next open tries again."""
+    present = {name for (name,) in conn.execute(sql.INDEX_NAMES)}
+    missing = [name for name in sql.DEFERRABLE_INDEXES if name not in present]
+    if not missing:
+        return
+    conn.execute(sql.busy_timeout(0))
+    try:
+        conn.execute(sql.BEGIN)
+    except sqlite3.OperationalError as exc:
+        if not _is_locked(exc):
+            raise
+        return
+    finally:
+        conn.execute(sql.busy_timeout(_busy_timeout()))
+    try:
+        for name in missing:
+            conn.execute(sql.create_index(name))
+    except BaseException:
+        conn.execute(sql.ROLLBACK)
+        raise
+    conn.execute(sql.COMMIT)
 
 
 class _RetryingConnection:
@@ -176,6 +206,7 @@ class SQLiteStore:
                 self._conn.execute(sql.CACHE_SIZE)
                 self._conn.executescript(sql.SCHEMA)
                 self._migrate()
+                _build_missing_indexes(conn)
         except StoreError:
             conn.close()  # a store that failed to open keeps no handle on the file
             raise
@@ -217,6 +248,41 @@ class SQLiteStore:
             self._conn.execute(sql.COMMIT)
             self._publish_vectors()
             return result
+
+    @contextmanager
+    def bulk_loading(self, group_id: str, facts: int) -> Iterator[None]:
+        """Around a load of about ``facts`` rows into ``group_id``. When the load is large and larger
+        than the file, the indexes only queries read (``sql.QUERY_INDEXES``) are dropped, and the
+        ones a write reads a key through (``sql.KEY_INDEXES``) too if the group has no entity yet
+        (no key the load writes has assertions then); they are built again when it ends, however it
+        ends. Meanwhile other connections' reads take other indexes (slower, same answers), and a
+        load killed midway leaves them to the next open: the schema builds any that is missing."""
+        deferred: list[str] = []
+        with _sqlite_errors(self):
+            held = self._rows(sql.LAST_FACT_ROWID)[0][0]  # rows ever inserted, near enough
+            if facts >= max(BULK_INDEXES_AT, held):
+                deferred += sql.QUERY_INDEXES
+                if not self._rows(sql.GROUP_HAS_ENTITIES, (group_id,)):
+                    deferred += sql.KEY_INDEXES
+        if not deferred:
+            yield
+            return
+        self._in_transaction([sql.drop_index(name) for name in deferred])
+        try:
+            yield
+        finally:
+            self._in_transaction([sql.create_index(name) for name in deferred])
+
+    def _in_transaction(self, statements: list[str]) -> None:
+        with self._lock, _sqlite_errors(self):
+            self._conn.execute(sql.BEGIN)
+            try:
+                for statement in statements:
+                    self._conn.execute(statement)
+            except BaseException:
+                self._conn.execute(sql.ROLLBACK)
+                raise
+            self._conn.execute(sql.COMMIT)
 
     def _rows(self, statement: str, params: Iterable[Any] = ()) -> list[sqlite3.Row]:
         with self._lock:
