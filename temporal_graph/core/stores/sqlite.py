@@ -55,8 +55,8 @@ def _vector_blob(vector: Sequence[float]) -> bytes:
 BUSY_TIMEOUT = 5.0  # seconds SQLite itself waits for another writer's lock (TGRAPH_LOCK_TIMEOUT overrides)
 LOCK_RETRIES = 5  # after that wait, retry "database is locked" this often
 LOCK_BACKOFF = 0.05  # seconds before the first retry; doubled each time, up to 1 s
-# Fact rows from which a load builds the query-only indexes at its end instead of keeping them up
-# to date (and only when the file holds fewer): one default batch gains too little.
+# Fact rows from which a load builds the indexes its writes do not read at its end instead of
+# keeping them up to date (and only when the file holds fewer): below, it gains too little.
 BULK_INDEXES_AT = 200_000
 
 
@@ -256,7 +256,7 @@ class SQLiteStore:
         ones a write reads a key through (``sql.KEY_INDEXES``) too if the group has no entity yet
         (no key the load writes has assertions then); they are built again when it ends, however it
         ends. Meanwhile other connections' reads take other indexes (slower, same answers), and a
-        load killed midway leaves them to the next open: the schema builds any that is missing."""
+        load killed midway leaves them to the next open of the file (:func:`_build_missing_indexes`)."""
         deferred: list[str] = []
         with _sqlite_errors(self):
             held = self._rows(sql.LAST_FACT_ROWID)[0][0]  # rows ever inserted, near enough
