@@ -130,9 +130,15 @@ def _build_missing_indexes(conn: sqlite3.Connection) -> None:
         return
     finally:
         conn.execute(sql.busy_timeout(_busy_timeout()))
+    _commit(conn, [sql.create_index(name) for name in missing])
+
+
+def _commit(conn: sqlite3.Connection | _RetryingConnection, statements: list[str]) -> None:
+    """Run ``statements`` in the transaction just begun on ``conn`` and commit it; on any failure
+    roll it back and raise."""
     try:
-        for name in missing:
-            conn.execute(sql.create_index(name))
+        for statement in statements:
+            conn.execute(statement)
     except BaseException:
         conn.execute(sql.ROLLBACK)
         raise
@@ -259,8 +265,8 @@ class SQLiteStore:
         load killed midway leaves them to the next open of the file (:func:`_build_missing_indexes`)."""
         deferred: list[str] = []
         with _sqlite_errors(self):
-            held = self._rows(sql.LAST_FACT_ROWID)[0][0]  # rows ever inserted, near enough
-            if facts >= max(BULK_INDEXES_AT, held):
+            # Rows ever inserted (near enough), read only for a load large enough to matter.
+            if facts >= BULK_INDEXES_AT and facts >= self._rows(sql.LAST_FACT_ROWID)[0][0]:
                 deferred += sql.QUERY_INDEXES
                 if not self._rows(sql.GROUP_HAS_ENTITIES, (group_id,)):
                     deferred += sql.KEY_INDEXES
@@ -276,13 +282,7 @@ class SQLiteStore:
     def _in_transaction(self, statements: list[str]) -> None:
         with self._lock, _sqlite_errors(self):
             self._conn.execute(sql.BEGIN)
-            try:
-                for statement in statements:
-                    self._conn.execute(statement)
-            except BaseException:
-                self._conn.execute(sql.ROLLBACK)
-                raise
-            self._conn.execute(sql.COMMIT)
+            _commit(self._conn, statements)
 
     def _rows(self, statement: str, params: Iterable[Any] = ()) -> list[sqlite3.Row]:
         with self._lock:
