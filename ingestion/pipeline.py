@@ -18,7 +18,7 @@ from temporal_graph.core.embeddings import item_text
 from temporal_graph.core.errors import InvalidInput, LLMOutputError
 from temporal_graph.core.extraction import ExtractedFact, Extraction, Extractor
 from temporal_graph.core.identity import lookalike_speakers, speaker_entity
-from temporal_graph.core.limits import MAX_SOURCE_CHARS, checked_text
+from temporal_graph.core.limits import MAX_SOURCE_CHARS, checked_text, lone_surrogate
 from temporal_graph.core.model import Entity, Episode, Fact, IngestResult
 from temporal_graph.core.names import check_group, clean_name, fact_words, normalize_relation
 from temporal_graph.core.rules import claimant
@@ -82,8 +82,7 @@ def checked_content(content: object, limit: int) -> str:
             f"content: a message of {len(content):,} characters is over the limit of {limit:,} "
             "(max_message_chars); split it into smaller messages or raise the limit"
         )
-    surrogate = next((ch for ch in content if "\ud800" <= ch <= "\udfff"), None)
-    if surrogate is not None:
+    if (surrogate := lone_surrogate(content)) is not None:
         raise InvalidInput(f"content: contains the lone surrogate {surrogate!r}, which is not valid Unicode")
     return unicodedata.normalize("NFC", content)
 

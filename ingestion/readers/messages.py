@@ -9,6 +9,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, field_validator
 
+from temporal_graph.core.limits import lone_surrogate
 from temporal_graph.core.time import to_utc
 
 from .timestamps import parse_timestamp
@@ -128,8 +129,7 @@ def build_message(
 
     checked = (("text", content), ("speaker", speaker), ("conversation id", group_id), ("id", source_id))
     for what, text in checked:
-        surrogate = next((ch for ch in text or "" if "\ud800" <= ch <= "\udfff"), None)
-        if surrogate is not None:  # a JSON escape such as "\ud800" that is not a character
+        if (surrogate := lone_surrogate(text or "")) is not None:
             return error(f"{what} contains the lone surrogate {surrogate!r}, which is not valid Unicode")
 
     return ChatMessage(

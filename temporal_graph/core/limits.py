@@ -9,6 +9,7 @@ an ``int`` to Python, but never a limit of 1 or an importance of 1).
 from __future__ import annotations
 
 import math
+import re
 
 from .errors import InvalidInput
 
@@ -51,6 +52,16 @@ def positive_number(value: object, name: str, *, most: float = math.inf, unit: s
     return float(value)
 
 
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def lone_surrogate(text: str) -> str | None:
+    """The first half of a UTF-16 pair standing alone in ``text`` (a JSON escape such as "\\ud800"
+    makes one), or None: it is no character, and no UTF-8 store can hold it."""
+    found = _LONE_SURROGATE.search(text)
+    return found.group() if found else None
+
+
 def checked_text(value: object, name: str, most: int) -> str:
     """``value`` if it is a string of at most ``most`` characters; else :class:`InvalidInput`
     (never cut: a caller who meant a shorter text must shorten it)."""
@@ -59,6 +70,8 @@ def checked_text(value: object, name: str, most: int) -> str:
     if len(value) > most:
         raise InvalidInput(f"{name}: {len(value):,} characters is over the limit of {most:,}; "
                            "shorten it (nothing is cut)")
+    if (surrogate := lone_surrogate(value)) is not None:
+        raise InvalidInput(f"{name}: contains the lone surrogate {surrogate!r}, which is not valid Unicode")
     return value
 
 
