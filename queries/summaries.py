@@ -197,7 +197,7 @@ def refresh_in_write(core: Core, w: FactWriter) -> None:
     rewrites: list[_Rewrite] = []
     created = {e.id for e in w.entities_created}  # no summary yet: nothing to read
     page = LLM_MAX_FACTS if llm else PAGE
-    for entity in w.entities_by_id(list(w.touched)):
+    for entity in _touched_entities(w):
         # Older versions matter only for counting the facts gained since the last LLM summary.
         history = [] if entity.id in created else w.summaries(entity.id, all_versions=llm)
         current = next((s for s in history if s.expired_at is None), None)
@@ -223,6 +223,15 @@ def refresh_in_write(core: Core, w: FactWriter) -> None:
     w.write_summaries(versions, ended, refreshed=list(w.touched))
     if rewrites:
         w.after_commit.append(partial(_rewrite_with_llm, core, w.group_id, rewrites))
+
+
+def _touched_entities(w: FactWriter) -> Iterator[Entity]:
+    """The entities whose facts ``w`` changed: those it created first, as it made them (nothing of
+    theirs is read from the store, so a store still inserting this write's rows, as a bulk load's
+    are, is waited for only after their summaries), then the others, read when they are reached."""
+    created = {e.id: e for e in w.entities_created}
+    yield from (created[i] for i in w.touched if i in created)
+    yield from w.entities_by_id([i for i in w.touched if i not in created])
 
 
 def _rewrite_with_llm(core: Core, group_id: str, rewrites: Sequence[_Rewrite]) -> None:

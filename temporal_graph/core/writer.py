@@ -593,6 +593,13 @@ class FactWriter:
         if held:
             self._tx.apply(held)
 
+    def release_rows(self) -> None:
+        """Inside :meth:`rows_together`: apply the changes held so far now, and go on holding (a
+        store may insert them while the caller derives the next)."""
+        if self._held:
+            held, self._held = self._held, ChangeSet()
+            self._tx.apply(held)
+
     def _name_of(self, entity_id: str) -> str:
         if entity_id in self._seen:
             return self._seen[entity_id].name

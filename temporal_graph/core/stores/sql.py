@@ -542,9 +542,8 @@ INSERT_ENTITY_NAMES = "INSERT INTO entities_fts (rowid, names) VALUES (?, ?)"
 INSERT_ENTITY_NAMES_OF = "INSERT INTO entities_fts (rowid, names) SELECT rowid, ? FROM entities WHERE id = ?"
 
 
-def entities_present(count: int) -> str:
-    """Which of ``count`` entity ids are stored (params: the ids)."""
-    return f"SELECT id FROM entities WHERE id IN ({', '.join('?' * count)})"
+# Which of the entity ids of a JSON array (the one param) are stored.
+ENTITIES_PRESENT = "SELECT id FROM entities WHERE id IN (SELECT value FROM json_each(?))"
 
 
 ADD_ENTITY_KEY = "INSERT OR IGNORE INTO entity_keys (group_id, key, entity_id) VALUES (?, ?, ?)"
@@ -575,6 +574,31 @@ INSERT_FACT_TEXTS_AFTER = ("INSERT INTO facts_fts (rowid, text) "
                            "SELECT rowid, text FROM facts WHERE rowid > ? AND expired_at IS NULL")
 NEXT_PROVENANCE_SEQ = "SELECT coalesce(max(seq), -1) + 1 FROM fact_episodes WHERE fact_row = ?"
 ADD_PROVENANCE = "INSERT OR IGNORE INTO fact_episodes (fact_row, seq, episode_id) VALUES (?, ?, ?)"
+
+
+# -- many rows in one statement ----------------------------------------------------------------
+# A statement run for many parameter rows, as one statement taking them all as a JSON array of
+# arrays (SQLiteStore runs a bulk load's inserts so, on a second thread: see background.py). Each
+# array is read out of the JSON once (MATERIALIZED): read through json_each for every column, it
+# was rendered and parsed again per column, and the insert took twice as long.
+_JSON_ROWS = "WITH r(v) AS MATERIALIZED (SELECT value FROM json_each(?)) "
+_JSON_FORMS = {
+    INSERT_ENTITY_NAMES_OF: (f"{_JSON_ROWS}INSERT INTO entities_fts (rowid, names) "
+                             "SELECT e.rowid, r.v ->> 0 FROM r JOIN entities AS e ON e.id = r.v ->> 1"),
+}
+
+
+def from_json(statement: str) -> str:
+    """``statement``, an ``INSERT ... VALUES (...)`` (or one of ``_JSON_FORMS``), as one statement
+    inserting a row per element of a JSON array of parameter rows (its only param)."""
+    if statement in _JSON_FORMS:
+        return _JSON_FORMS[statement]
+    head, values, tail = statement.partition(" VALUES (")
+    if not values or not tail.endswith(")"):
+        raise ValueError(f"not an INSERT ... VALUES statement: {statement}")
+    slots = iter(range(statement.count("?")))
+    columns = [f"v ->> {next(slots)}" if v.strip() == "?" else v.strip() for v in tail[:-1].split(",")]
+    return f"{_JSON_ROWS}{head} SELECT {', '.join(columns)} FROM r"
 
 # -- entity summaries ------------------------------------------------------------------------------
 def read_summaries(group_id: str, entity_id: str | None, known_at: int | None, all_versions: bool) -> Query:

@@ -19,6 +19,7 @@ import time
 import uuid
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
+from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
 from typing import Any, TypeVar
@@ -30,6 +31,7 @@ from ..model import Assertion, Entity, EntitySummary, Episode, Fact, Insight, Re
 from ..names import entity_keys, quoted_terms
 from ..time import to_micros
 from . import records, sql, vector_file
+from .background import Background
 from .edge import MapErrors
 from .protocol import AssertionQuery, ChangeSet, Erasure, FactQuery, RowQuery
 from .records import SQLITE
@@ -112,6 +114,40 @@ def _in_key_order(records: Sequence[R]) -> Sequence[R]:
     return sorted(records, key=lambda r: (r.group_id, r.subject_id, r.relation, r.object_id or ""))
 
 
+# Rows of statement parameters, or the JSON array of them (:func:`_json_params`).
+Params = list[tuple[Any, ...]] | str
+
+
+def _json_params(rows: list[tuple[Any, ...]]) -> str | None:
+    """``rows`` as one JSON array, for :func:`sql.from_json`. JSON keeps every value as it is
+    (text, integers, floats exactly, None) but NUL characters, where SQLite's JSON reader cuts a
+    text: None then."""
+    text = json.dumps(rows, ensure_ascii=False, allow_nan=False)
+    return None if "\\u0000" in text else text
+
+
+def _assertion_params(assertions: Sequence[Assertion]) -> list[tuple[Any, ...]]:
+    return [(a.id, a.group_id, a.subject_id, a.relation, a.object_id, a.kind, _us(a.at), _us(a.until),
+             to_micros(a.created_at), a.seq, a.episode_id, a.text, a.confidence, a.importance,
+             _attributes_json(a.attributes)) for a in _in_key_order(assertions)]
+
+
+def _fact_params(facts: Sequence[Fact]) -> list[tuple[Any, ...]]:
+    return [(f.id, f.fact_id, f.group_id, f.subject_id, f.relation, f.object_id, f.text, _us(f.valid_at),
+             _us(f.invalid_at), to_micros(f.created_at), _us(f.expired_at), f.confidence, f.importance,
+             _attributes_json(f.attributes)) for f in facts]
+
+
+def _provenance_params(facts: Sequence[Fact]) -> list[tuple[Any, ...]]:
+    return [(f.id, i, e) for f in facts for i, e in enumerate(f.episode_ids)]
+
+
+def _new_rows_only(changes: ChangeSet) -> bool:
+    """Whether ``changes`` only adds entities, assertions and rows that are current."""
+    rest = replace(changes, entities=[], assertions=[], insert=[])
+    return rest == ChangeSet() and all(f.expired_at is None for f in changes.insert)
+
+
 def _build_missing_indexes(conn: sqlite3.Connection) -> None:
     """Build the indexes a large load drops (``SQLiteStore.bulk_loading``) when they are missing: in
     a new file, or one a load killed midway left. Not while another connection writes (it may be a
@@ -152,8 +188,16 @@ class _RetryingConnection:
 
     def __init__(self, conn: sqlite3.Connection) -> None:
         self._conn = conn
+        # Jobs of the current transaction on a second thread (a bulk load's inserts): a statement
+        # of any other thread waits for them first, and fails with their failure (but a rollback).
+        self.background: Background | None = None
 
     def _run(self, method: str, *args: Any) -> Any:
+        background = self.background
+        if background is not None and not background.on_worker():
+            failed = background.wait()
+            if failed is not None and args[:1] != (sql.ROLLBACK,):
+                raise failed
         delay = LOCK_BACKOFF
         for attempt in range(LOCK_RETRIES + 1):
             try:
@@ -246,6 +290,7 @@ class SQLiteStore:
             self._staged = []
             try:
                 result = fn(self)
+                self._finish_background()
                 self._bump_vector_marks({(group_id, kind) for group_id, kind, _, _ in self._staged})
             except BaseException:
                 self._conn.execute(sql.ROLLBACK)
@@ -270,14 +315,23 @@ class SQLiteStore:
                 deferred += sql.QUERY_INDEXES
                 if not self._rows(sql.GROUP_HAS_ENTITIES, (group_id,)):
                     deferred += sql.KEY_INDEXES
-        if not deferred:
-            yield
-            return
-        self._in_transaction([sql.drop_index(name) for name in deferred])
+        if deferred:
+            self._in_transaction([sql.drop_index(name) for name in deferred])
+        self._conn.background = Background()
         try:
             yield
         finally:
-            self._in_transaction([sql.create_index(name) for name in deferred])
+            background, self._conn.background = self._conn.background, None
+            background.close()
+            if deferred:
+                self._in_transaction([sql.create_index(name) for name in deferred])
+
+    def _finish_background(self) -> None:
+        """Wait for the transaction's jobs on the second thread; raise the first failure among them."""
+        if self._conn.background is not None:
+            failed = self._conn.background.wait()
+            if failed is not None:
+                raise failed
 
     def _in_transaction(self, statements: list[str]) -> None:
         with self._lock, _sqlite_errors(self):
@@ -356,15 +410,24 @@ class SQLiteStore:
         episodes and assertions; then fact rows expired, inserted, given provenance; embeddings
         last, since they may belong to rows inserted by this change set.
         """
+        background = self._conn.background
+        if background is not None and _new_rows_only(changes):
+            # New entities, assertions and current rows, nothing else: inserted on the second
+            # thread while the caller goes on (its next statement waits for them).
+            job = self._insert_job(changes)
+            if job is not None:
+                background.submit(job)
+                return
         for erasure in changes.erasures:
             self._erase(erasure)
         self._upsert_entities(changes.entities)
         for episode in changes.episodes:
             self._insert_episode(episode)
-        self._insert_assertions(changes.assertions)
+        self._insert_assertions(_assertion_params(changes.assertions))
         for row_id, expired_at in changes.expire:
             self._expire_row(row_id, expired_at)
-        self._insert_rows(changes.insert)
+        facts = _in_key_order(changes.insert)
+        self._insert_rows(facts, _fact_params(facts), _provenance_params(facts))
         for row_id, episode_ids in changes.provenance.items():
             self._add_provenance(row_id, episode_ids)
         for kind, vectors in (
@@ -380,6 +443,37 @@ class SQLiteStore:
         self._conn.executemany(sql.SET_SUMMARY_DUE, [(int(due), group_id, entity_id, int(due))
                                                      for group_id, entity_id, due in changes.summary_due])
         self._write_insights(changes)
+
+    def _insert_job(self, changes: ChangeSet) -> Callable[[], None] | None:
+        """The steps of :meth:`apply` for a change set of ``_new_rows_only``, in the same order, as a
+        job for the second thread. The parameters of its rows are made here, as JSON, so the job
+        mostly runs inside SQLite (None when a text holds a NUL: see :func:`_json_params`)."""
+        facts = _in_key_order(changes.insert)
+        assertions = _json_params(_assertion_params(changes.assertions))
+        rows = _json_params(_fact_params(facts))
+        provenance = _json_params(_provenance_params(facts))
+        if assertions is None or rows is None or provenance is None:
+            return None
+
+        def job() -> None:
+            self._upsert_entities(changes.entities)
+            self._insert_assertions(assertions)
+            self._insert_rows(facts, rows, provenance)
+
+        return job
+
+    def _many(self, statement: str, params: Params) -> None:
+        """Run ``statement`` for each row of ``params``: one statement for a JSON array of them (and
+        for a list on the second thread, whose ``executemany`` would wait for the GIL at every row)."""
+        if not params or params == "[]":
+            return
+        background = self._conn.background
+        if isinstance(params, list) and background is not None and background.on_worker():
+            params = _json_params(params) or params
+        if isinstance(params, str):
+            self._conn.execute(sql.from_json(statement), (params,))
+        else:
+            self._conn.executemany(statement, params)
 
     def _write_insights(self, changes: ChangeSet) -> None:
         """New insight versions, then those that expire (by id, by what they cite), then deletions."""
@@ -407,17 +501,16 @@ class SQLiteStore:
             for entity in entities:
                 self._upsert_entity(entity)
             return
-        c = self._conn
-        known: set[str] = set()
-        for i in range(0, len(entities), 500):
-            chunk = [e.id for e in entities[i : i + 500]]
-            known.update(r[0] for r in c.execute(sql.entities_present(len(chunk)), chunk))
+        if not entities:
+            return
+        present = self._conn.execute(sql.ENTITIES_PRESENT, (json.dumps([e.id for e in entities]),))
+        known = {r[0] for r in present}
         new = [e for e in entities if e.id not in known]
-        c.executemany(sql.INSERT_ENTITY, [(e.id, e.group_id, e.name, e.type, json.dumps(list(e.aliases)),
-                                           e.summary, to_micros(e.created_at)) for e in new])
-        c.executemany(sql.INSERT_ENTITY_NAMES_OF, [(" ".join((e.name, *e.aliases)), e.id) for e in new])
-        c.executemany(sql.ADD_ENTITY_KEY, sorted((e.group_id, key, e.id) for e in new  # in index order
-                                                 for key in entity_keys((e.name, *e.aliases))))
+        self._many(sql.INSERT_ENTITY, [(e.id, e.group_id, e.name, e.type, json.dumps(list(e.aliases)),
+                                        e.summary, to_micros(e.created_at)) for e in new])
+        self._many(sql.INSERT_ENTITY_NAMES_OF, [(" ".join((e.name, *e.aliases)), e.id) for e in new])
+        self._many(sql.ADD_ENTITY_KEY, sorted((e.group_id, key, e.id) for e in new  # in index order
+                                              for key in entity_keys((e.name, *e.aliases))))
         for entity in entities:
             if entity.id in known:
                 self._upsert_entity(entity)
@@ -486,13 +579,8 @@ class SQLiteStore:
                 c.execute(sql.DELETE_ENTITY, (rowid,))
             self._staged.append((g, RecordKind.ENTITY, entity_id, None))
 
-    def _insert_assertions(self, assertions: Sequence[Assertion]) -> None:
-        self._conn.executemany(
-            sql.INSERT_ASSERTION,
-            [(a.id, a.group_id, a.subject_id, a.relation, a.object_id, a.kind, _us(a.at),
-              _us(a.until), to_micros(a.created_at), a.seq, a.episode_id, a.text, a.confidence,
-              a.importance, _attributes_json(a.attributes)) for a in _in_key_order(assertions)],
-        )
+    def _insert_assertions(self, params: Params) -> None:
+        self._many(sql.INSERT_ASSERTION, params)
 
     def _expire_row(self, row_id: str, expired_at: datetime) -> None:
         """End a current row's transaction time: it moves into the R*Tree of expired versions
@@ -509,22 +597,16 @@ class SQLiteStore:
         c.execute(sql.DELETE_FACT_TEXT, (rowid,))
         self._staged.append((group_id, RecordKind.FACT, row_id, None))
 
-    def _insert_rows(self, facts: Sequence[Fact]) -> None:
-        """New rows, their text searchable, their episodes in order: one statement each for the
-        whole change set (a bulk load inserts thousands). A row that arrives already expired (a
-        copied version) goes where expiring puts rows: into the R*Tree of expired versions, not
-        into full-text search."""
+    def _insert_rows(self, facts: Sequence[Fact], params: Params, provenance: Params) -> None:
+        """New rows (``params``: :func:`_fact_params` of ``facts``), their text searchable, their
+        episodes in order (``provenance``): one statement each for the whole change set (a bulk
+        load inserts thousands). A row that arrives already expired (a copied version) goes where
+        expiring puts rows: into the R*Tree of expired versions, not into full-text search."""
         if not facts:
             return
-        facts = _in_key_order(facts)
         c = self._conn
         (last,) = c.execute(sql.LAST_FACT_ROWID).fetchone()
-        c.executemany(
-            sql.INSERT_FACT,
-            [(f.id, f.fact_id, f.group_id, f.subject_id, f.relation, f.object_id, f.text,
-              _us(f.valid_at), _us(f.invalid_at), to_micros(f.created_at), _us(f.expired_at),
-              f.confidence, f.importance, _attributes_json(f.attributes)) for f in facts],
-        )
+        self._many(sql.INSERT_FACT, params)
         # Rows get rowids above the largest one (SQLite's rule while it is below 2**63 - 1), so
         # the new rows are found by rowid, not looked up one by one by their random ids.
         searchable = c.execute(sql.INSERT_FACT_TEXTS_AFTER, (last,)).rowcount
@@ -536,7 +618,7 @@ class SQLiteStore:
                 c.execute(sql.INSERT_EXPIRED_BOX, sql.expired_box(
                     rowid, self._gid(f.group_id), to_micros(f.created_at), to_micros(f.expired_at),
                     _us(f.valid_at), _us(f.invalid_at)))
-        c.executemany(sql.ADD_PROVENANCE, [(f.id, i, e) for f in facts for i, e in enumerate(f.episode_ids)])
+        self._many(sql.ADD_PROVENANCE, provenance)
 
     def _set_embedding(self, kind: str, item_id: str, vector: Sequence[float]) -> None:
         """Store a vector; it reaches the loaded vector index when the transaction commits."""
