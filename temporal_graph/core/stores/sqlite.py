@@ -192,12 +192,16 @@ class _RetryingConnection:
         # of any other thread waits for them first, and fails with their failure (but a rollback).
         self.background: Background | None = None
 
-    def _run(self, method: str, *args: Any) -> Any:
-        background = self.background
-        if background is not None and not background.on_worker():
-            failed = background.wait()
-            if failed is not None and args[:1] != (sql.ROLLBACK,):
+    def settle(self, *, rolling_back: bool = False) -> None:
+        """Wait for the jobs on the second thread; raise the first failure among them, unless the
+        transaction is being rolled back anyway."""
+        if self.background is not None and not self.background.on_worker():
+            failed = self.background.wait()
+            if failed is not None and not rolling_back:
                 raise failed
+
+    def _run(self, method: str, *args: Any) -> Any:
+        self.settle(rolling_back=args[:1] == (sql.ROLLBACK,))
         delay = LOCK_BACKOFF
         for attempt in range(LOCK_RETRIES + 1):
             try:
@@ -290,7 +294,7 @@ class SQLiteStore:
             self._staged = []
             try:
                 result = fn(self)
-                self._finish_background()
+                self._conn.settle()  # here, so a failure of the jobs rolls the write back
                 self._bump_vector_marks({(group_id, kind) for group_id, kind, _, _ in self._staged})
             except BaseException:
                 self._conn.execute(sql.ROLLBACK)
@@ -325,13 +329,6 @@ class SQLiteStore:
             background.close()
             if deferred:
                 self._in_transaction([sql.create_index(name) for name in deferred])
-
-    def _finish_background(self) -> None:
-        """Wait for the transaction's jobs on the second thread; raise the first failure among them."""
-        if self._conn.background is not None:
-            failed = self._conn.background.wait()
-            if failed is not None:
-                raise failed
 
     def _in_transaction(self, statements: list[str]) -> None:
         with self._lock, _sqlite_errors(self):
