@@ -600,6 +600,7 @@ def from_json(statement: str) -> str:
     columns = [f"v ->> {next(slots)}" if v.strip() == "?" else v.strip() for v in tail[:-1].split(",")]
     return f"{_JSON_ROWS}{head} SELECT {', '.join(columns)} FROM r"
 
+
 # -- entity summaries ------------------------------------------------------------------------------
 def read_summaries(group_id: str, entity_id: str | None, known_at: int | None, all_versions: bool) -> Query:
     """Summary versions of a group (one entity's, or all): current, believed at ``known_at``, or all."""
