@@ -6,6 +6,7 @@ fails the write it belongs to, which leaves nothing behind."""
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -93,36 +94,38 @@ def test_a_text_holding_a_nul_is_inserted_whole_the_synchronous_way(tmp_path) ->
         assert [f.text for f in tg.now("Ann")] == ["before\x00after"]
 
 
-def test_a_read_in_the_write_sees_what_was_handed_to_the_thread_before_it(tmp_path) -> None:
+@pytest.fixture
+def ann(tmp_path) -> Iterator[tuple[TemporalGraph, Fact]]:
+    """A memory holding one row, "Ann lives in Oslo", to copy rows from."""
     with open_file(tmp_path / "m.db") as tg:
         tg.add_fact("Ann", "lives in", "Oslo")
-        store = tg.core.store
-        (row,) = tg.now("Ann")
-        copy = row.model_copy(update={"id": "a" * 32, "fact_id": "b" * 32, "relation": "WORKS_AT"})
-
-        def write(tx) -> list[Fact]:
-            tx.apply(ChangeSet(insert=[copy]))
-            return tx.current_rows(row.group_id, row.subject_id, "WORKS_AT")
-
-        with store.bulk_loading(row.group_id, 1):
-            assert [f.id for f in store.write(write)] == [copy.id]
+        yield tg, tg.now("Ann")[0]
 
 
-def test_a_failure_on_the_thread_fails_its_write_which_leaves_nothing_behind(tmp_path) -> None:
-    with open_file(tmp_path / "m.db") as tg:
-        tg.add_fact("Ann", "lives in", "Oslo")
-        store = tg.core.store
-        (row,) = tg.now("Ann")
-        fresh = row.model_copy(update={"id": "c" * 32, "fact_id": "d" * 32, "relation": "WORKS_AT"})
-        same_id = row.model_copy(update={"relation": "LIKES"})  # its id is taken: the insert fails
+def test_a_read_in_the_write_sees_what_was_handed_to_the_thread_before_it(ann) -> None:
+    tg, row = ann
+    copy = row.model_copy(update={"id": "a" * 32, "fact_id": "b" * 32, "relation": "WORKS_AT"})
 
-        def write(tx) -> None:
-            tx.apply(ChangeSet(insert=[fresh]))
-            tx.apply(ChangeSet(insert=[same_id]))
+    def write(tx) -> list[Fact]:
+        tx.apply(ChangeSet(insert=[copy]))
+        return tx.current_rows(row.group_id, row.subject_id, "WORKS_AT")
 
-        with store.bulk_loading(row.group_id, 1):
-            with pytest.raises(StoreError):
-                store.write(write)
-            assert [f.relation for f in tg.now("Ann")] == ["LIVES_IN"]  # the first insert is gone too
-            tg.add_fact("Ann", "works at", "Mill")  # the store goes on
-        assert sorted(f.relation for f in tg.now("Ann")) == ["LIVES_IN", "WORKS_AT"]
+    with tg.core.store.bulk_loading(row.group_id, 1):
+        assert [f.id for f in tg.core.store.write(write)] == [copy.id]
+
+
+def test_a_failure_on_the_thread_fails_its_write_which_leaves_nothing_behind(ann) -> None:
+    tg, row = ann
+    fresh = row.model_copy(update={"id": "c" * 32, "fact_id": "d" * 32, "relation": "WORKS_AT"})
+    same_id = row.model_copy(update={"relation": "LIKES"})  # its id is taken: the insert fails
+
+    def write(tx) -> None:
+        tx.apply(ChangeSet(insert=[fresh]))
+        tx.apply(ChangeSet(insert=[same_id]))
+
+    with tg.core.store.bulk_loading(row.group_id, 1):
+        with pytest.raises(StoreError):
+            tg.core.store.write(write)
+        assert [f.relation for f in tg.now("Ann")] == ["LIVES_IN"]  # the first insert is gone too
+        tg.add_fact("Ann", "works at", "Mill")  # the store goes on
+    assert sorted(f.relation for f in tg.now("Ann")) == ["LIVES_IN", "WORKS_AT"]
