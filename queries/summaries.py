@@ -195,9 +195,9 @@ def refresh_in_write(core: Core, w: FactWriter) -> None:
     versions: list[EntitySummary] = []
     ended: list[tuple[str, datetime]] = []
     rewrites: list[_Rewrite] = []
-    created = {e.id for e in w.entities_created}  # no summary yet: nothing to read
+    created = {e.id: e for e in w.entities_created}  # no summary yet: nothing to read
     page = LLM_MAX_FACTS if llm else PAGE
-    for entity in _touched_entities(w):
+    for entity in _touched_entities(w, created):
         # Older versions matter only for counting the facts gained since the last LLM summary.
         history = [] if entity.id in created else w.summaries(entity.id, all_versions=llm)
         current = next((s for s in history if s.expired_at is None), None)
@@ -225,11 +225,10 @@ def refresh_in_write(core: Core, w: FactWriter) -> None:
         w.after_commit.append(partial(_rewrite_with_llm, core, w.group_id, rewrites))
 
 
-def _touched_entities(w: FactWriter) -> Iterator[Entity]:
-    """The entities whose facts ``w`` changed: those it created first, as it made them (nothing of
-    theirs is read from the store, so a store still inserting this write's rows, as a bulk load's
-    are, is waited for only after their summaries), then the others, read when they are reached."""
-    created = {e.id: e for e in w.entities_created}
+def _touched_entities(w: FactWriter, created: dict[str, Entity]) -> Iterator[Entity]:
+    """The entities whose facts ``w`` changed: those it ``created`` first, as it made them (nothing
+    of theirs is read from the store, so a store still inserting this write's rows, as a bulk
+    load's are, is waited for only after their summaries), then the others, read when reached."""
     yield from (created[i] for i in w.touched if i in created)
     yield from w.entities_by_id([i for i in w.touched if i not in created])
 

@@ -201,7 +201,8 @@ class _RetryingConnection:
                 raise failed
 
     def _run(self, method: str, *args: Any) -> Any:
-        self.settle(rolling_back=args[:1] == (sql.ROLLBACK,))
+        if self.background is not None:
+            self.settle(rolling_back=args[:1] == (sql.ROLLBACK,))
         delay = LOCK_BACKOFF
         for attempt in range(LOCK_RETRIES + 1):
             try:
