@@ -1,10 +1,13 @@
 """One-shot commands from a cold process: what a user waits for at the shell.
 
-    python benchmarks/cold_start.py [--runs 3] [--facts 50] [--torch] [--json]
+    python benchmarks/cold_start.py [--runs 3] [--facts 50] [--random-vectors] [--torch] [--json]
 
 On an existing memory of ``--facts`` embedded facts, each command runs ``--runs`` times, every
 time in a fresh Python process (``python -m temporal_graph``, as ``tgraph`` runs): ``now`` (never
-embeds), ``search`` (encodes its query) and ``add-fact`` (embeds what it writes). The figure is the
+embeds), ``search`` (encodes its query) and ``add-fact`` (embeds what it writes), in turn, so from
+the second run on every search follows a write. ``--random-vectors`` gives the memory's records
+random unit vectors instead of the model's, so a memory of 100,000 facts is made in seconds (what
+these commands cost depends on how many vectors there are, not on which). The figure is the
 median wall time of the whole process and its ratio to ``now``, and the same for the CPU time the
 process used (a busy shared machine stretches wall time, much less CPU time). The ONNX export is made before
 timing (once per machine; the first embedding command on a new machine pays it, up to a minute).
@@ -41,18 +44,36 @@ from temporal_graph.core.embeddings import default_embedder
 default_embedder()  # exports the model to ONNX when this machine has not yet
 people, cities = ["Alice", "Bob", "Chen", "Dana", "Emil"], ["Paris", "Lyon", "Rome", "Oslo"]
 jobs = ["Acme", "Initech"]
+count = int(sys.argv[2])
+people += [f"Person {k}" for k in range(count // 20 - len(people))]  # about 20 facts a person
 with TemporalGraph.open(sys.argv[1]) as tg:
     items = []
-    for i in range(int(sys.argv[2])):
-        person = people[i % len(people)]
+    for i in range(count):
+        person, year = people[i % len(people)], str(1900 + i % 125)
         kind = i % 3
         if kind == 0:
-            items.append((person, "lives in", cities[i % len(cities)], str(2000 + i)))
+            items.append((person, "lives in", cities[i % len(cities)], year))
         elif kind == 1:
-            items.append((person, "works at", jobs[i % len(jobs)], str(2000 + i)))
+            items.append((person, "works at", jobs[i % len(jobs)], year))
         else:
-            items.append((person, "likes", f"hobby {i}", str(2000 + i)))
-    tg.add_facts(items, strict=True)
+            items.append((person, "likes", f"hobby {i}", year))
+    random_vectors = sys.argv[3] == "random"
+    tg.add_facts(items, strict=True, embed=not random_vectors)
+    if random_vectors:
+        import sqlite3
+        import numpy as np
+        from temporal_graph.core.stores.protocol import ChangeSet
+        rng = np.random.default_rng(7)
+
+        def unit(ids):
+            v = rng.standard_normal((len(ids), 384))
+            return dict(zip(ids, (v / np.linalg.norm(v, axis=1, keepdims=True)).tolist()))
+
+        with sqlite3.connect(sys.argv[1]) as conn:
+            facts = unit([i for (i,) in conn.execute("SELECT id FROM facts WHERE expired_at IS NULL")])
+            entities = unit([i for (i,) in conn.execute("SELECT id FROM entities")])
+        changes = ChangeSet(fact_embeddings=facts, entity_embeddings=entities)
+        tg.core.store.write(lambda tx: tx.apply(changes))
 """
 
 
@@ -75,11 +96,14 @@ def timed(argv: list[str]) -> tuple[float, float]:
     return seconds, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
 
-def measure(runs: int = 3, facts: int = 50, *, torch: bool = False) -> dict[str, dict[str, float]]:
+def measure(
+    runs: int = 3, facts: int = 50, *, torch: bool = False, random_vectors: bool = False
+) -> dict[str, dict[str, float]]:
     """Median wall seconds of each command over ``runs`` fresh processes, and its ratio to ``now``."""
     with tempfile.TemporaryDirectory(prefix="tg-cold-") as workdir:
         db = str(Path(workdir) / "memory.db")
-        subprocess.run([sys.executable, "-c", MEMORY, db, str(facts)], cwd=ROOT, env=ENV, check=True)
+        vectors = "random" if random_vectors else "model"
+        subprocess.run([sys.executable, "-c", MEMORY, db, str(facts), vectors], cwd=ROOT, env=ENV, check=True)
         times: dict[str, list[tuple[float, float]]] = {name: [] for name in command_lines(torch)}
         for run in range(runs):  # interleaved, so a busy moment of the machine hits every command
             for name, argv in command_lines(torch).items():
@@ -104,12 +128,14 @@ def main() -> None:
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--runs", type=int, default=3, help="fresh processes per command (default 3)")
     parser.add_argument("--facts", type=int, default=50, help="facts in the memory (default 50)")
+    parser.add_argument("--random-vectors", action="store_true",
+                        help="random unit vectors for the memory's records instead of the model's")
     parser.add_argument("--torch", action="store_true", help="also time the commands with the model on torch")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
-    result = {"onnx": measure(args.runs, args.facts)}
+    result = {"onnx": measure(args.runs, args.facts, random_vectors=args.random_vectors)}
     if args.torch:
-        result["torch"] = measure(args.runs, args.facts, torch=True)
+        result["torch"] = measure(args.runs, args.facts, torch=True, random_vectors=args.random_vectors)
     if args.json:
         print(json.dumps(result, indent=2))
         return

@@ -71,7 +71,8 @@ def _built() -> dict[str, list[tuple[str, list]]]:
             sql.INSERT_FACT, sql.ADD_PROVENANCE, sql.INSERT_SUMMARY)],
         "text_search": [(sql.text_search(kind), ['"x"', 5, "g"]) for kind in RECORD_KINDS],
         "missing_embeddings": [(sql.missing_embeddings(kind), ["g", 5]) for kind in RECORD_KINDS],
-        "stored_vectors": [(sql.stored_vectors(kind), ["g"]) for kind in RECORD_KINDS],
+        "stored_vectors": [(sql.stored_vectors(kind, *count), ["g", *"ab"[: len(count) * 2]])
+                           for kind in RECORD_KINDS for count in ((), (2,))],
         "set_embedding": [(sql.set_embedding(kind), [b"", "id"]) for kind in RECORD_KINDS],
         "fact_vectors": [(sql.fact_vectors(2), ["g", "a", "b"])],
         "vectors_by_ids": [(sql.vectors_by_ids(kind, 2), ["g", "a", "b"]) for kind in RECORD_KINDS],

@@ -1,19 +1,26 @@
 """The vector matrix saved beside the database: a fresh process's first search reads it instead of
-every stored vector, and a saved matrix that is stale (another process added or erased records) is
-never used: the vectors are loaded from the database again."""
+every stored vector. A saved matrix a few writes old is brought up to date with the vectors of the
+records those writes changed, and gives what loading every vector gives; one the change log no
+longer reaches back to, or of another database, is never used: the vectors are loaded again."""
 
 from __future__ import annotations
 
+import contextlib
 import shutil
 import sqlite3
+import tempfile
+from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from temporal_graph import TemporalGraph
 from temporal_graph.core.stores import sqlite as sqlite_store
 from temporal_graph.core.stores import vector_file
 from temporal_graph.core.stores.vector_index import VectorIndex
+from temporal_graph.errors import NotFound
 from temporal_graph.times import ManualClock
 
 GROUP = "default"
@@ -29,9 +36,10 @@ def loads(monkeypatch) -> list[str]:
     seen: list[str] = []
     real = sqlite_store.sql.stored_vectors
 
-    def counting(kind: str) -> str:
-        seen.append(kind)
-        return real(kind)
+    def counting(kind: str, count: int | None = None) -> str:
+        if count is None:  # every vector of the kind, not those of a few records
+            seen.append(kind)
+        return real(kind, count)
 
     monkeypatch.setattr(sqlite_store.sql, "stored_vectors", counting)
     return seen
@@ -64,7 +72,7 @@ def test_records_another_process_added_are_found_not_the_stale_matrix(tmp_path, 
         assert nearest(long_lived, "fact", "Bo lives in Oslo")[0] == added.id
         with memory(db) as fresh:
             assert nearest(fresh, "fact", "Bo lives in Oslo")[0] == added.id
-    assert len(loads) >= 2  # loaded again: the saved matrix was older than the database
+    assert loads == ["fact"]  # the saved matrix was brought up to date, not loaded again whole
 
 
 def test_an_erased_records_vector_is_never_returned_even_from_an_old_file(tmp_path) -> None:
@@ -112,3 +120,83 @@ def test_a_database_without_marks_neither_trusts_nor_writes_an_unlabelled_matrix
     with memory(db) as fresh:
         assert nearest(fresh, "fact", "Ana lives in Rome")[0] == kept.id
         assert "not-a-record" not in nearest(fresh, "fact", "Ana lives in Rome")
+
+
+def everything(db: Path, kind: str, text: str) -> list[tuple[str, float]]:
+    """Every searchable record of ``kind`` with its score for ``text``, in a fresh process."""
+    with memory(db) as fresh:
+        vector = list(fresh.embedder.encode([text])[0])
+        found = fresh.core.store.vector_search(GROUP, kind, vector, 1000)
+    return [(i, round(score, 5)) for i, score in found]
+
+
+def test_a_process_after_writes_reads_the_vectors_they_changed_not_every_vector(tmp_path, loads) -> None:
+    db = tmp_path / "m.db"
+    with memory(db) as first:
+        rome = first.add_fact("Ana", "lives in", "Rome")
+        first.add_fact("Bo", "works at", "Acme")
+        nearest(first, "fact", "Ana lives in Rome")  # the matrix is saved
+    with memory(db) as other:  # writes, never searches
+        oslo = other.add_fact("Ana", "lives in", "Oslo", valid_at="2030-01-01")  # Rome's row: a new version
+        other.add_fact("Cy", "likes", "tea")
+    assert loads == ["fact"]
+    updated = everything(db, "fact", "Ana lives in Oslo")
+    assert loads == ["fact"]  # the saved matrix, with the vectors of the records changed since
+    assert updated[0][0] == oslo.id and rome.id not in {i for i, _ in updated}  # the old version is gone
+    shutil.rmtree(tmp_path / "m.db.vectors")
+    assert everything(db, "fact", "Ana lives in Oslo") == updated  # what loading every vector gives
+    assert loads == ["fact", "fact"]
+
+
+def test_a_matrix_older_than_the_change_log_is_loaded_whole(tmp_path, loads, monkeypatch) -> None:
+    monkeypatch.setattr(sqlite_store, "VECTOR_CHANGES_KEPT", 1)
+    db = tmp_path / "m.db"
+    with memory(db) as first:
+        first.add_fact("Ana", "lives in", "Rome")
+        nearest(first, "fact", "Ana lives in Rome")
+    with memory(db) as other:
+        added = other.add_fact("Bo", "lives in", "Oslo")
+        other.add_fact("Cy", "likes", "tea")  # the log no longer holds the write the file was saved at
+    assert everything(db, "fact", "Bo lives in Oslo")[0][0] == added.id
+    assert loads == ["fact", "fact"]
+
+
+def test_forgetting_a_group_empties_its_change_log(tmp_path) -> None:
+    db = tmp_path / "m.db"
+    with memory(db) as tg:
+        tg.add_fact("Ana", "lives in", "Rome")
+        tg.add_fact("Ana", "lives in", "Rome", group_id="other")
+        tg.forget(GROUP)
+    with sqlite3.connect(db) as conn:
+        assert {g for (g,) in conn.execute("SELECT group_id FROM vector_changes")} == {"other"}
+
+
+_PEOPLE, _PLACES = ["Ana", "Bo"], ["Rome", "Oslo", "Lima"]
+_STEPS = st.lists(st.one_of(
+    st.tuples(st.just("fact"), st.sampled_from(_PEOPLE), st.sampled_from(_PLACES), st.integers(2000, 2030)),
+    st.tuples(st.just("retract"), st.sampled_from(_PEOPLE), st.sampled_from(_PLACES), st.just(0)),
+    st.tuples(st.just("search"), st.just(""), st.just(""), st.just(0)),
+), min_size=2, max_size=8)
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(steps=_STEPS, kept=st.sampled_from([1, 3, 100_000]))
+def test_a_saved_matrix_brought_up_to_date_equals_loading_every_vector(steps, kept) -> None:
+    """Writes and searches, each in a process of its own, with a change log of any length: a fresh
+    process then holds exactly the vectors a load of every stored vector gives."""
+    with tempfile.TemporaryDirectory() as folder, pytest.MonkeyPatch.context() as patch:
+        patch.setattr(sqlite_store, "VECTOR_CHANGES_KEPT", kept)
+        db = Path(folder) / "m.db"
+        for kind, person, place, year in steps:
+            with memory(db) as tg:
+                if kind == "fact":
+                    tg.add_fact(person, "lives in", place, valid_at=str(year))
+                elif kind == "retract":
+                    with contextlib.suppress(NotFound):  # a name never told
+                        tg.retract_fact(person, "lives in", place)
+                else:
+                    nearest(tg, "fact", "lives in")
+        for kind in ("fact", "entity"):
+            from_file = everything(db, kind, "Ana lives in Rome")
+            shutil.rmtree(Path(f"{db}.vectors"), ignore_errors=True)
+            assert everything(db, kind, "Ana lives in Rome") == from_file

@@ -111,6 +111,13 @@ CREATE VIRTUAL TABLE IF NOT EXISTS episodes_fts USING fts5 (content);
 -- vector, so a matrix saved beside the database is used only while it is current (vector_file.py).
 CREATE TABLE IF NOT EXISTS vector_marks (
     group_id TEXT NOT NULL, kind TEXT NOT NULL, mark TEXT NOT NULL, PRIMARY KEY (group_id, kind));
+-- The records each such write changed, under the mark it left (the last writes only: see
+-- SQLiteStore): a matrix saved a few writes ago is brought up to date by reading their vectors alone.
+CREATE TABLE IF NOT EXISTS vector_changes (
+    seq INTEGER PRIMARY KEY, group_id TEXT NOT NULL, kind TEXT NOT NULL, mark TEXT NOT NULL,
+    item_id TEXT NOT NULL);
+CREATE INDEX IF NOT EXISTS vector_changes_key ON vector_changes (group_id, kind);
+CREATE INDEX IF NOT EXISTS vector_changes_mark ON vector_changes (mark);
 -- The rows citing one message (retract_episode, erase_episode).
 CREATE INDEX IF NOT EXISTS fact_episodes_episode ON fact_episodes (episode_id);
 """
@@ -507,9 +514,22 @@ BUMP_VECTOR_MARK = ("INSERT INTO vector_marks (group_id, kind, mark) VALUES (?, 
                     "ON CONFLICT (group_id, kind) DO UPDATE SET mark = excluded.mark")
 
 
-def stored_vectors(kind: str) -> str:
+def stored_vectors(kind: str, count: int | None = None) -> str:
+    """Ids and vectors of the group's searchable records of ``kind`` (params: group), or of
+    ``count`` of them (params: group, ids)."""
+    among = "" if count is None else f"AND id IN ({','.join('?' * count)})"
     return (f"SELECT id, embedding FROM {EMBEDDED[kind][0]} WHERE group_id = ? AND embedding IS NOT NULL "
-            f"{_current_only(kind)}")
+            f"{_current_only(kind)} {among}")
+
+
+ADD_VECTOR_CHANGE = "INSERT INTO vector_changes (group_id, kind, mark, item_id) VALUES (?, ?, ?, ?)"
+# The changes older than the last ``?`` of the whole file go (a matrix older than them is loaded whole).
+PRUNE_VECTOR_CHANGES = ("DELETE FROM vector_changes WHERE group_id = ? AND kind = ? "
+                        "AND seq <= (SELECT max(seq) FROM vector_changes) - ?")
+# Where the write that left a mark is in the log (NULL: pruned since, or never this file's mark).
+VECTOR_MARK_SEQ = "SELECT max(seq) FROM vector_changes WHERE mark = ? AND +group_id = ? AND +kind = ?"
+VECTOR_CHANGES_AFTER = ("SELECT DISTINCT item_id FROM vector_changes "
+                        "WHERE group_id = ? AND kind = ? AND seq > ?")
 
 
 def vectors_by_ids(kind: str, count: int) -> str:
@@ -739,3 +759,4 @@ CHECKPOINT_TRUNCATE = "PRAGMA wal_checkpoint(TRUNCATE)"
 VACUUM = "VACUUM"
 FORGET_GROUP_NAME = "DELETE FROM groups WHERE name = ?"
 FORGET_VECTOR_MARKS = "DELETE FROM vector_marks WHERE group_id = ?"
+FORGET_VECTOR_CHANGES = "DELETE FROM vector_changes WHERE group_id = ?"

@@ -60,6 +60,11 @@ LOCK_BACKOFF = 0.05  # seconds before the first retry; doubled each time, up to 
 # Fact rows from which a load builds the indexes its writes do not read at its end instead of
 # keeping them up to date (and only when the file holds fewer): below, it gains too little.
 BULK_INDEXES_AT = 200_000
+# Vector changes kept in the log (of the whole file): a saved matrix older than the last this many
+# is loaded whole. Saved again once 1/RESAVE_SHARE of its records changed since it was written,
+# so a fresh process re-reads at most that share, and the file is rewritten that rarely.
+VECTOR_CHANGES_KEPT = 100_000
+RESAVE_SHARE = 20
 
 
 def _busy_timeout() -> float:
@@ -296,7 +301,7 @@ class SQLiteStore:
             try:
                 result = fn(self)
                 self._conn.settle()  # here, so a failure of the jobs rolls the write back
-                self._bump_vector_marks({(group_id, kind) for group_id, kind, _, _ in self._staged})
+                self._log_vector_changes(self._staged)
             except BaseException:
                 self._conn.execute(sql.ROLLBACK)
                 self._staged = []
@@ -777,18 +782,28 @@ class SQLiteStore:
         return index
 
     def _load_index(self, group_id: str, kind: str) -> VectorIndex:
-        """The saved matrix when its mark is the database's (see :mod:`vector_file`), else every
-        stored vector, then saved for the next process. Read inside an open write, the rows may
-        still roll back: nothing is saved then."""
+        """The saved matrix (see :mod:`vector_file`): as it is when its mark is the database's, with
+        the vectors of the records changed since when it is a few writes old; else every stored
+        vector. Saved for the next process when it was loaded whole or many records changed. Read
+        inside an open write, the rows may still roll back: nothing is saved then."""
         found = self._conn.execute(sql.VECTOR_MARK, (group_id, kind)).fetchone()
         # No mark yet (a file from before marks, or no vector written): no file is trusted or
         # written, since an unmarked file could be another database's left at the same path.
         mark = found[0] if found else ""
-        saved = vector_file.read(self.path, group_id, kind, mark) if mark else None
-        if saved is not None:
-            return saved
+        saved = vector_file.read(self.path, group_id, kind) if mark else None
         # The mark is read before the vectors: a commit in between leaves a file whose label is
-        # older than its content, which the next reader finds stale (never the other way round).
+        # older than its content, which the next reader brings up to date again (never the other
+        # way round).
+        if saved is not None:
+            label, index = saved
+            if label == mark:
+                return index
+            changed = self._changed_since(group_id, kind, label)
+            if changed is not None:
+                self._reread_vectors(index, group_id, kind, changed)
+                if len(changed) * RESAVE_SHARE >= len(index) and not self._conn.in_transaction:
+                    vector_file.write(self.path, group_id, kind, mark, index)
+                return index
         index = VectorIndex()
         cursor = self._conn.execute(sql.stored_vectors(kind), (group_id,))
         while rows := cursor.fetchmany(10_000):
@@ -797,9 +812,31 @@ class SQLiteStore:
             vector_file.write(self.path, group_id, kind, mark, index)
         return index
 
-    def _bump_vector_marks(self, changed: Iterable[tuple[str, str]]) -> None:
-        """In the write's transaction: the saved matrices of ``changed`` (group, kind) are stale."""
-        self._conn.executemany(sql.BUMP_VECTOR_MARK, [(g, k, uuid.uuid4().hex) for g, k in sorted(changed)])
+    def _changed_since(self, group_id: str, kind: str, label: str) -> list[str] | None:
+        """The records whose vectors writes changed after the one that left the mark ``label``;
+        None when the log no longer reaches back to it (or it is no mark of this database)."""
+        (seq,) = self._conn.execute(sql.VECTOR_MARK_SEQ, (label, group_id, kind)).fetchone()
+        if seq is None:
+            return None
+        return [r[0] for r in self._conn.execute(sql.VECTOR_CHANGES_AFTER, (group_id, kind, seq))]
+
+    def _reread_vectors(self, index: VectorIndex, group_id: str, kind: str, item_ids: list[str]) -> None:
+        """Give ``index`` the stored vectors of ``item_ids`` as they are now: added or replaced,
+        and removed when the record is gone or no longer searchable."""
+        for i in range(0, len(item_ids), 500):
+            chunk = item_ids[i : i + 500]
+            rows = self._conn.execute(sql.stored_vectors(kind, len(chunk)), (group_id, *chunk)).fetchall()
+            index.remove(chunk)
+            index.add((r[0], np.frombuffer(r[1], dtype=np.float32)) for r in rows)
+
+    def _log_vector_changes(self, staged: Sequence[tuple[str, str, str, np.ndarray | None]]) -> None:
+        """In the write's transaction: a new mark for each (group, kind) whose vectors changed (a
+        matrix saved under an older one is stale), and the records changed under it."""
+        marks = {key: uuid.uuid4().hex for key in sorted({(g, k) for g, k, _, _ in staged})}
+        changes = dict.fromkeys((g, k, marks[(g, k)], item_id) for g, k, item_id, _ in staged)
+        self._conn.executemany(sql.BUMP_VECTOR_MARK, [(g, k, mark) for (g, k), mark in marks.items()])
+        self._conn.executemany(sql.ADD_VECTOR_CHANGE, list(changes))
+        self._conn.executemany(sql.PRUNE_VECTOR_CHANGES, [(g, k, VECTOR_CHANGES_KEPT) for g, k in marks])
 
     def _publish_vectors(self) -> None:
         """After a commit: apply its vector changes to the indexes already loaded."""
@@ -862,6 +899,7 @@ class SQLiteStore:
             removed = sum(c.execute(statement, (group_id,)).rowcount for statement in sql.FORGET_ROWS)
             c.execute(sql.FORGET_GROUP_NAME, (group_id,))
             c.execute(sql.FORGET_VECTOR_MARKS, (group_id,))  # the saved matrices go with scrub() below
+            c.execute(sql.FORGET_VECTOR_CHANGES, (group_id,))
             for key in [k for k in self._indexes if k[0] == group_id]:
                 del self._indexes[key]
             self._gids.pop(group_id, None)

@@ -3,10 +3,12 @@ reads one file instead of every stored vector.
 
 One file per (group, kind) in ``<database>.vectors/``, labelled with the group's *vector mark*: a
 token the store replaces, in the same transaction, whenever a write adds or removes a searchable
-vector of that kind (:data:`sql.BUMP_VECTOR_MARK`). A file is used only when its label is the
-database's mark now; otherwise the store loads the vectors from the database and writes the file
-again. The files are derived data: deleting them costs one load, and ``scrub`` deletes them (so an
-erased record's vector is in no file either).
+vector of that kind (:data:`sql.BUMP_VECTOR_MARK`). A file whose label is the database's mark now
+is used as it is; one a few writes old is brought up to date with the vectors of the records those
+writes changed (the store logs them under the mark each write left); any other is not trusted, and
+the store loads every vector from the database and writes the file again. The files are derived
+data: deleting them costs one load, and ``scrub`` deletes them (so an erased record's vector is in
+no file either).
 """
 
 from __future__ import annotations
@@ -34,17 +36,17 @@ def _path(folder: Path, group_id: str, kind: str) -> Path:
     return folder / f"{digest}-{kind}.npz"
 
 
-def read(database: str, group_id: str, kind: str, mark: str) -> VectorIndex | None:
-    """The index stored for (``group_id``, ``kind``) if its label is ``mark``; else None."""
+def read(database: str, group_id: str, kind: str) -> tuple[str, VectorIndex] | None:
+    """The label and index stored for (``group_id``, ``kind``); None when there is none to read."""
     folder = directory(database)
     if folder is None:
         return None
     try:
         with np.load(_path(folder, group_id, kind), allow_pickle=False) as data:
-            label = (str(data["group"][0]), str(data["kind"][0]), str(data["mark"][0]))
-            if label != (group_id, kind, mark):
+            if (str(data["group"][0]), str(data["kind"][0])) != (group_id, kind):
                 return None
-            return VectorIndex.from_arrays([str(i) for i in data["ids"]], data["matrix"])
+            index = VectorIndex.from_arrays([str(i) for i in data["ids"]], data["matrix"])
+            return str(data["mark"][0]), index
     except (OSError, KeyError, ValueError, IndexError, zipfile.BadZipFile):
         return None  # missing, half-written by a crashed process, or of another format: load instead
 
