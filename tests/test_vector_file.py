@@ -200,3 +200,20 @@ def test_a_saved_matrix_brought_up_to_date_equals_loading_every_vector(steps, ke
             from_file = everything(db, kind, "Ana lives in Rome")
             shutil.rmtree(Path(f"{db}.vectors"), ignore_errors=True)
             assert everything(db, kind, "Ana lives in Rome") == from_file
+
+
+def test_a_saved_matrix_is_mapped_and_a_rewrite_leaves_no_older_matrix_behind(tmp_path) -> None:
+    db = str(tmp_path / "m.db")
+    index = VectorIndex()
+    index.add([("a", np.eye(4, dtype=np.float32)[0]), ("b", np.eye(4, dtype=np.float32)[1])])
+    vector_file.write(db, GROUP, "fact", "mark-1", index)
+    index.add([("c", np.eye(4, dtype=np.float32)[2])])
+    vector_file.write(db, GROUP, "fact", "mark-2", index)
+    saved = vector_file.read(db, GROUP, "fact")
+    assert saved is not None and saved[0] == "mark-2"
+    assert [i for i, _ in saved[1].search(np.eye(4)[2], 1)] == ["c"]
+    assert len(list((tmp_path / "m.db.vectors").glob("*.npy"))) == 1
+    saved[1].remove(["a"])  # zeroes its row of the mapped matrix: a private copy, not the file
+    again = vector_file.read(db, GROUP, "fact")
+    assert again is not None
+    assert [(i, round(score, 3)) for i, score in again[1].search(np.eye(4)[0], 1)] == [("a", 1.0)]

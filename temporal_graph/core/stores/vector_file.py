@@ -17,6 +17,7 @@ import contextlib
 import hashlib
 import os
 import shutil
+import uuid
 import zipfile
 from pathlib import Path
 
@@ -30,14 +31,16 @@ def directory(database: str) -> Path | None:
     return None if database == ":memory:" else Path(f"{database}.vectors")
 
 
-def _path(folder: Path, group_id: str, kind: str) -> Path:
+def _path(folder: Path, group_id: str, kind: str, suffix: str = ".npz") -> Path:
     # Group ids are free text: the file is named by a digest of it, and the group is kept inside.
     digest = hashlib.sha256(group_id.encode("utf-8")).hexdigest()[:24]
-    return folder / f"{digest}-{kind}.npz"
+    return folder / f"{digest}-{kind}{suffix}"
 
 
 def read(database: str, group_id: str, kind: str) -> tuple[str, VectorIndex] | None:
-    """The label and index stored for (``group_id``, ``kind``); None when there is none to read."""
+    """The label and index stored for (``group_id``, ``kind``); None when there is none to read.
+    The matrix is mapped, not read: its pages come in as the first search reads them (and a write
+    changes a private copy of a page, never the file)."""
     folder = directory(database)
     if folder is None:
         return None
@@ -45,30 +48,43 @@ def read(database: str, group_id: str, kind: str) -> tuple[str, VectorIndex] | N
         with np.load(_path(folder, group_id, kind), allow_pickle=False) as data:
             if (str(data["group"][0]), str(data["kind"][0])) != (group_id, kind):
                 return None
-            index = VectorIndex.from_arrays([str(i) for i in data["ids"]], data["matrix"])
-            return str(data["mark"][0]), index
+            mark, ids, name = str(data["mark"][0]), [str(i) for i in data["ids"]], str(data["matrix"][0])
+        matrix = np.load(folder / Path(name).name, mmap_mode="c", allow_pickle=False)
+        if matrix.dtype != np.float32 or matrix.ndim != 2 or len(matrix) != len(ids):
+            return None
+        return mark, VectorIndex.from_arrays(ids, matrix)
     except (OSError, KeyError, ValueError, IndexError, zipfile.BadZipFile):
         return None  # missing, half-written by a crashed process, or of another format: load instead
 
 
 def write(database: str, group_id: str, kind: str, mark: str, index: VectorIndex) -> None:
-    """Store ``index`` labelled ``mark``; written to a temporary name and renamed, so a reader never
-    sees half a file. A file that cannot be written is skipped: the next process loads again."""
+    """Store ``index`` labelled ``mark``: the matrix in a file of a new name, then the label and
+    ids naming it, written to a temporary name and renamed, so a reader never sees half of either;
+    then the matrices no label names any more go. A file that cannot be written is skipped: the
+    next process loads again."""
     folder = directory(database)
     if folder is None:
         return
     ids, matrix = index.arrays()
     target = _path(folder, group_id, kind)
+    name = _path(folder, group_id, kind, f".{uuid.uuid4().hex[:16]}.npy").name
     temporary = target.with_suffix(f".{os.getpid()}.tmp")
     try:
         folder.mkdir(exist_ok=True)
+        np.save(folder / name, np.ascontiguousarray(matrix, dtype=np.float32))
         with open(temporary, "wb") as out:
             np.savez(out, group=np.array([group_id]), kind=np.array([kind]), mark=np.array([mark]),
-                     ids=np.array(ids, dtype=str), matrix=matrix)
+                     ids=np.array(ids, dtype=str), matrix=np.array([name]))
         os.replace(temporary, target)
     except OSError:
-        with contextlib.suppress(OSError):
-            temporary.unlink()
+        for left in (temporary, folder / name):
+            with contextlib.suppress(OSError):
+                left.unlink()
+        return
+    for old in folder.glob(_path(folder, group_id, kind, ".*.npy").name):
+        if old.name != name:  # a reader that mapped it keeps its pages
+            with contextlib.suppress(OSError):
+                old.unlink()
 
 
 def remove_all(database: str) -> None:
