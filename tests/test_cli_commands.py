@@ -57,6 +57,21 @@ def test_every_command_has_an_example_in_the_readme(name: str) -> None:
 
 
 # -- a round trip through the command line --------------------------------------------------------
+def test_a_long_table_shows_its_first_rows_and_says_how_many_more(tmp_path: Path, capsys) -> None:
+    db = tmp_path / "m.db"
+    for i in range(5):
+        assert run(capsys, db, "add-fact", "Alice", "likes", f"hobby {i}")[0] == 0
+    code, out, _ = run(capsys, db, "now", "--limit", "2")
+    assert code == 0 and "(first 2 of 5)" in out and "3 more not shown" in out
+    assert len(re.findall(r"hobby \d", out)) == 2
+    code, out, _ = run(capsys, db, "history", "Alice", "--limit", "0")
+    assert "(5)" in out and len(re.findall(r"hobby \d", out)) == 5 and "more not shown" not in out
+    assert len(run_json(capsys, db, "now", "--limit", "2")) == 5  # JSON is never cut
+    with pytest.raises(SystemExit):
+        main(["--db", str(db), "now", "--limit", "-1"])
+    assert "not a number of rows" in capsys.readouterr().err
+
+
 def test_add_fact_now_end_fact_history(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     db = tmp_path / "m.db"
     added = run_json(capsys, db, "add-fact", "Alice", "lives in", "Paris", "--valid-at", "2020-01-01")

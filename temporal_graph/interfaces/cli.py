@@ -378,6 +378,16 @@ SUBJECT_FILTERS = (arg("--relation", help="only this relation (e.g. LIVES_IN or 
 STATEMENT = (arg("subject", help="the entity the fact is about, e.g. Alice"),
              arg("relation", help="the relation, e.g. LIVES_IN or 'lives in'"))
 OUTPUT = arg("--output", "-o", metavar="FILE", help="write to this file instead of standard output")
+
+
+def _rows(text: str) -> int:
+    if not (text.isascii() and text.isdigit()):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of rows (0: all)")
+    return int(text)
+
+
+TABLE_LIMIT = arg("--limit", type=_rows, default=200, metavar="N",
+                  help="most facts the table shows (default 200; 0: all); --json always gives all")
 NO_SUMMARIES = arg("--no-summaries", action="store_true",
                    help="do not refresh entity summaries while loading (faster bulk load; "
                         "run 'tgraph reindex' afterwards)")
@@ -387,7 +397,8 @@ def _facts(title: str | Callable[[argparse.Namespace], str], *, versions: bool =
     """Show a list of facts as one table, titled ``title`` (or ``title(args)``)."""
 
     def show(facts: Any, args: argparse.Namespace, console: Console) -> None:
-        render.fact_table(console, facts, title(args) if callable(title) else title, versions=versions)
+        render.fact_table(console, facts, title(args) if callable(title) else title, versions=versions,
+                          limit=getattr(args, "limit", None))
 
     return show
 
@@ -544,6 +555,7 @@ CLAIMS = arg("--claims", choices=CLAIMS_MODES, default=DEFAULT_CLAIMS,
 
 @command("now", "what is true now",
          arg("subject", nargs="?", help="only facts about this entity"), *SUBJECT_FILTERS, CLAIMS,
+         TABLE_LIMIT,
          show=_facts("true now"))
 def _now(tg: TemporalGraph, args: argparse.Namespace) -> list[Fact]:
     facts = tg.now(args.subject, args.relation, args.object, group_id=group(args), claims=args.claims)
@@ -554,7 +566,7 @@ def _now(tg: TemporalGraph, args: argparse.Namespace) -> list[Fact]:
          arg("time", help="the valid time asked about (formats below)"),
          arg("subject", nargs="?", help="only facts about this entity"),
          arg("--known-at", metavar="TIME", help="as the memory believed it at this time (default now)"),
-         *SUBJECT_FILTERS, CLAIMS,
+         *SUBJECT_FILTERS, CLAIMS, TABLE_LIMIT,
          show=_facts(lambda a: f"true at {a.time}" + (f", as known at {a.known_at}" if a.known_at else "")))
 def _as_of(tg: TemporalGraph, args: argparse.Namespace) -> list[Fact]:
     facts = tg.as_of(args.time, known_at=args.known_at, subject=args.subject, relation=args.relation,
@@ -563,7 +575,7 @@ def _as_of(tg: TemporalGraph, args: argparse.Namespace) -> list[Fact]:
 
 
 @command("history", "a subject's timeline, as currently believed",
-         arg("subject", help="the entity whose timeline to show"), SUBJECT_FILTERS[0],
+         arg("subject", help="the entity whose timeline to show"), SUBJECT_FILTERS[0], TABLE_LIMIT,
          show=_facts(lambda a: f"history of {a.subject}"))
 def _history(tg: TemporalGraph, args: argparse.Namespace) -> list[Fact]:
     facts = tg.history(args.subject, args.relation, group_id=group(args))

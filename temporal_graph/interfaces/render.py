@@ -35,15 +35,21 @@ def span(f: Fact) -> str:
     return f"{start} → {end}"
 
 
-def fact_table(console: Console, facts: Sequence[Fact], title: str, *, versions: bool = False) -> None:
-    """One row per fact version; ``versions`` adds when each version stopped being believed."""
-    table = Table(title=f"{title} ({len(facts)})")
+def fact_table(
+    console: Console, facts: Sequence[Fact], title: str, *, versions: bool = False, limit: int | None = None
+) -> None:
+    """One row per fact version; ``versions`` adds when each version stopped being believed. With
+    ``limit`` (0: none), the first ``limit`` rows, and a line saying how many more there are (a
+    table of a large group's 100,000 facts takes minutes to draw and nobody reads it)."""
+    shown = facts if not limit or len(facts) <= limit else facts[:limit]
+    counted = f"{len(facts)}" if len(shown) == len(facts) else f"first {len(shown)} of {len(facts)}"
+    table = Table(title=f"{title} ({counted})")
     for column in FACT_COLUMNS:
         table.add_column(column)
     if versions:
         table.add_column("believed until (UTC)")
     table.add_column("fact")
-    for f in facts:
+    for f in shown:
         contradicted = ", contradicted" if f.contradicted else ""
         claim = f" (claimed by {f.claimed_by}{contradicted})" if f.claimed_by else ""
         row = [f.subject, f.relation, f.object + claim, day(f.valid_at) or "(unknown)",
@@ -53,6 +59,9 @@ def fact_table(console: Console, facts: Sequence[Fact], title: str, *, versions:
         row.append(f.fact_id[:8])
         table.add_row(*row)
     console.print(table)
+    if len(shown) < len(facts):
+        more = len(facts) - len(shown)
+        console.print(f"{more} more not shown: --limit 0 shows every one, --json gives them all")
 
 
 def diff_tables(console: Console, diff: Diff) -> None:
