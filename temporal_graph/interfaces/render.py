@@ -39,8 +39,8 @@ def fact_table(
     console: Console, facts: Sequence[Fact], title: str, *, versions: bool = False, limit: int | None = None
 ) -> None:
     """One row per fact version; ``versions`` adds when each version stopped being believed. With
-    ``limit`` (0: none), the first ``limit`` rows, and a line saying how many more there are (a
-    table of a large group's 100,000 facts takes minutes to draw and nobody reads it)."""
+    ``limit`` (0: none), the first ``limit`` rows, and a line saying how many more there are (the
+    20,000 current facts of a 100k-fact group took 13 s to draw, for a table nobody reads)."""
     shown = facts if not limit or len(facts) <= limit else facts[:limit]
     counted = f"{len(facts)}" if len(shown) == len(facts) else f"first {len(shown)} of {len(facts)}"
     table = Table(title=f"{title} ({counted})")

@@ -832,6 +832,8 @@ class SQLiteStore:
     def _log_vector_changes(self, staged: Sequence[tuple[str, str, str, np.ndarray | None]]) -> None:
         """In the write's transaction: a new mark for each (group, kind) whose vectors changed (a
         matrix saved under an older one is stale), and the records changed under it."""
+        if not staged:
+            return
         marks = {key: uuid.uuid4().hex for key in sorted({(g, k) for g, k, _, _ in staged})}
         changes = dict.fromkeys((g, k, marks[(g, k)], item_id) for g, k, item_id, _ in staged)
         self._conn.executemany(sql.BUMP_VECTOR_MARK, [(g, k, mark) for (g, k), mark in marks.items()])
