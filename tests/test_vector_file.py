@@ -217,3 +217,16 @@ def test_a_saved_matrix_is_mapped_and_a_rewrite_leaves_no_older_matrix_behind(tm
     again = vector_file.read(db, GROUP, "fact")
     assert again is not None
     assert [(i, round(score, 3)) for i, score in again[1].search(np.eye(4)[0], 1)] == [("a", 1.0)]
+
+
+def test_a_label_naming_a_matrix_outside_its_folder_is_not_followed(tmp_path) -> None:
+    db = str(tmp_path / "m.db")
+    index = VectorIndex()
+    index.add([("a", np.eye(4, dtype=np.float32)[0])])
+    vector_file.write(db, GROUP, "fact", "mark-1", index)
+    np.save(tmp_path / "outside.npy", np.ones((1, 4), dtype=np.float32))
+    (label,) = (tmp_path / "m.db.vectors").glob("*.npz")
+    with np.load(label) as data:
+        fields = dict(data)
+    np.savez(label, **{**fields, "matrix": np.array(["../outside.npy"])})
+    assert vector_file.read(db, GROUP, "fact") is None  # only a file of the folder is ever mapped
