@@ -67,6 +67,8 @@ def test_a_long_table_shows_its_first_rows_and_says_how_many_more(tmp_path: Path
     code, out, _ = run(capsys, db, "history", "Alice", "--limit", "0")
     assert "(5)" in out and len(re.findall(r"hobby \d", out)) == 5 and "more not shown" not in out
     assert len(run_json(capsys, db, "now", "--limit", "2")) == 5  # JSON is never cut
+    code, out, _ = run(capsys, db, "show", "Alice", "--limit", "1")
+    assert "current facts (first 1 of 5)" in out and "4 more not shown" in out
     with pytest.raises(SystemExit):
         main(["--db", str(db), "now", "--limit", "-1"])
     assert "not a number of rows" in capsys.readouterr().err

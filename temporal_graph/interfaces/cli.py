@@ -387,7 +387,7 @@ def _rows(text: str) -> int:
 
 
 TABLE_LIMIT = arg("--limit", type=_rows, default=200, metavar="N",
-                  help="most facts the table shows (default 200; 0: all); --json always gives all")
+                  help="most facts a table shows (default 200; 0: all); --json always gives all")
 NO_SUMMARIES = arg("--no-summaries", action="store_true",
                    help="do not refresh entity summaries while loading (faster bulk load; "
                         "run 'tgraph reindex' afterwards)")
@@ -586,7 +586,7 @@ def _history(tg: TemporalGraph, args: argparse.Namespace) -> list[Fact]:
          arg("entity", help="the entity to show"),
          arg("--known-at", metavar="TIME",
              help="the summary and current facts as the memory believed them at this time (default now)"),
-         show=lambda view, args, console: render_entity(view, console))
+         TABLE_LIMIT, show=lambda view, args, console: render_entity(view, console, limit=args.limit))
 def _show(tg: TemporalGraph, args: argparse.Namespace) -> EntityView:
     hint = unknown_name_hint(tg, group(args), [args.entity])
     if hint is not None:

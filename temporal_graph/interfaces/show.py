@@ -51,7 +51,9 @@ def entity_view(
     )
 
 
-def render_entity(view: EntityView, console: Console) -> None:
+def render_entity(view: EntityView, console: Console, *, limit: int | None = None) -> None:
+    """The entity's summary, insights, and tables of its current facts and timeline (each of at
+    most ``limit`` rows, saying how many more there are)."""
     console.print(view.entity, style="bold", highlight=False)
     if view.summary is None:
         console.print("summary: none (no current facts)", highlight=False)
@@ -63,5 +65,5 @@ def render_entity(view: EntityView, console: Console) -> None:
         console.print("insights (derived from its facts):", highlight=False)
         for insight in view.insights:
             console.print(f"  - {insight_line(insight)}", highlight=False, soft_wrap=True)
-    fact_table(console, view.facts, "current facts")
-    fact_table(console, view.timeline, "timeline (as currently believed)")
+    fact_table(console, view.facts, "current facts", limit=limit)
+    fact_table(console, view.timeline, "timeline (as currently believed)", limit=limit)
