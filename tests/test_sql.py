@@ -71,8 +71,8 @@ def _built() -> dict[str, list[tuple[str, list]]]:
             sql.INSERT_FACT, sql.ADD_PROVENANCE, sql.INSERT_SUMMARY)],
         "text_search": [(sql.text_search(kind), ['"x"', 5, "g"]) for kind in RECORD_KINDS],
         "missing_embeddings": [(sql.missing_embeddings(kind), ["g", 5]) for kind in RECORD_KINDS],
-        "stored_vectors": [(sql.stored_vectors(kind, *count), ["g", *"ab"[: len(count) * 2]])
-                           for kind in RECORD_KINDS for count in ((), (2,))],
+        "stored_vectors": [(sql.stored_vectors(kind, among=among), ["g", '["a"]'][: 1 + among])
+                           for kind in RECORD_KINDS for among in (False, True)],
         "set_embedding": [(sql.set_embedding(kind), [b"", "id"]) for kind in RECORD_KINDS],
         "fact_vectors": [(sql.fact_vectors(2), ["g", "a", "b"])],
         "vectors_by_ids": [(sql.vectors_by_ids(kind, 2), ["g", "a", "b"]) for kind in RECORD_KINDS],
@@ -242,3 +242,16 @@ def test_a_file_with_the_former_newest_facts_indexes_opens_without_them(tmp_path
     (summary,) = tg.core.store.summaries("default", ana.id)
     assert "Lyon" in summary.text and "Paris" not in summary.text  # the version that ended is left out
     tg.close()
+
+
+def test_a_stale_matrix_reads_the_changed_records_by_id_not_the_group() -> None:
+    """Bringing a saved vector matrix up to date reads the log and the changed records through
+    indexes: never every record (or every logged change) of the group."""
+    conn = _schema()
+    reads = [(sql.stored_vectors(kind, among=True), ["g", '["a"]']) for kind in RECORD_KINDS]
+    reads += [(sql.VECTOR_MARK_SEQ, ["m", "g", "fact"]), (sql.VECTOR_CHANGES_AFTER, ["g", "fact", 1])]
+    for text, params in reads:
+        plan = " ".join(r[3] for r in conn.execute(f"EXPLAIN QUERY PLAN {text}", params))
+        assert "SCAN json_each" in plan or "json_each" not in text
+        assert re.search(r"SEARCH \w+ USING INDEX (sqlite_autoindex_\w+ \(id=\?\)|vector_changes_mark"
+                         r"|vector_changes_key \(group_id=\? AND kind=\? AND rowid>\?\))", plan), plan

@@ -36,10 +36,10 @@ def loads(monkeypatch) -> list[str]:
     seen: list[str] = []
     real = sqlite_store.sql.stored_vectors
 
-    def counting(kind: str, count: int | None = None) -> str:
-        if count is None:  # every vector of the kind, not those of a few records
+    def counting(kind: str, *, among: bool = False) -> str:
+        if not among:  # every vector of the kind, not those of a few records
             seen.append(kind)
-        return real(kind, count)
+        return real(kind, among=among)
 
     monkeypatch.setattr(sqlite_store.sql, "stored_vectors", counting)
     return seen

@@ -514,12 +514,13 @@ BUMP_VECTOR_MARK = ("INSERT INTO vector_marks (group_id, kind, mark) VALUES (?, 
                     "ON CONFLICT (group_id, kind) DO UPDATE SET mark = excluded.mark")
 
 
-def stored_vectors(kind: str, count: int | None = None) -> str:
-    """Ids and vectors of the group's searchable records of ``kind`` (params: group), or of
-    ``count`` of them (params: group, ids)."""
-    among = "" if count is None else f"AND id IN ({','.join('?' * count)})"
-    return (f"SELECT id, embedding FROM {EMBEDDED[kind][0]} WHERE group_id = ? AND embedding IS NOT NULL "
-            f"{_current_only(kind)} {among}")
+def stored_vectors(kind: str, *, among: bool = False) -> str:
+    """Ids and vectors of the group's searchable records of ``kind`` (params: group), or of those
+    ``among`` the ids of a JSON array (params: group, the array)."""
+    # Among a few ids, found by id: the group's index would walk every record of the group.
+    group, ids = ("+group_id", "AND id IN (SELECT value FROM json_each(?))") if among else ("group_id", "")
+    return (f"SELECT id, embedding FROM {EMBEDDED[kind][0]} WHERE {group} = ? AND embedding IS NOT NULL "
+            f"{_current_only(kind)} {ids}")
 
 
 ADD_VECTOR_CHANGE = "INSERT INTO vector_changes (group_id, kind, mark, item_id) VALUES (?, ?, ?, ?)"

@@ -54,6 +54,11 @@ def _vector_blob(vector: Sequence[float]) -> bytes:
     return np.asarray(vector, dtype=np.float32).tobytes()
 
 
+def _vectors(rows: Iterable[sqlite3.Row]) -> Iterator[tuple[str, np.ndarray]]:
+    """(id, vector) of rows of :func:`sql.stored_vectors`."""
+    return ((r[0], np.frombuffer(r[1], dtype=np.float32)) for r in rows)
+
+
 BUSY_TIMEOUT = 5.0  # seconds SQLite itself waits for another writer's lock (TGRAPH_LOCK_TIMEOUT overrides)
 LOCK_RETRIES = 5  # after that wait, retry "database is locked" this often
 LOCK_BACKOFF = 0.05  # seconds before the first retry; doubled each time, up to 1 s
@@ -807,7 +812,7 @@ class SQLiteStore:
         index = VectorIndex()
         cursor = self._conn.execute(sql.stored_vectors(kind), (group_id,))
         while rows := cursor.fetchmany(10_000):
-            index.add((r[0], np.frombuffer(r[1], dtype=np.float32)) for r in rows)
+            index.add(_vectors(rows))
         if mark and not self._conn.in_transaction:
             vector_file.write(self.path, group_id, kind, mark, index)
         return index
@@ -823,11 +828,10 @@ class SQLiteStore:
     def _reread_vectors(self, index: VectorIndex, group_id: str, kind: str, item_ids: list[str]) -> None:
         """Give ``index`` the stored vectors of ``item_ids`` as they are now: added or replaced,
         and removed when the record is gone or no longer searchable."""
-        for i in range(0, len(item_ids), 500):
-            chunk = item_ids[i : i + 500]
-            rows = self._conn.execute(sql.stored_vectors(kind, len(chunk)), (group_id, *chunk)).fetchall()
-            index.remove(chunk)
-            index.add((r[0], np.frombuffer(r[1], dtype=np.float32)) for r in rows)
+        rows = self._conn.execute(sql.stored_vectors(kind, among=True), (group_id, json.dumps(item_ids)))
+        found = list(_vectors(rows))
+        index.remove(item_ids)
+        index.add(found)
 
     def _log_vector_changes(self, staged: Sequence[tuple[str, str, str, np.ndarray | None]]) -> None:
         """In the write's transaction: a new mark for each (group, kind) whose vectors changed (a
