@@ -1,4 +1,5 @@
-// The append-only input rows of the temporal rules, linked to their subject entity.
+// The append-only input rows of the temporal rules. They name their entities by id: a link to the
+// subject would show in every exploring `MATCH (a)-[r]->(b)` and grow the entity's degree.
 // params: group_id, rows
 UNWIND $rows AS row
 CREATE (a:Assertion {id: row.id, group_id: $group_id})
@@ -7,6 +8,3 @@ SET a.subject_id = row.subject_id, a.relation = row.relation, a.object_id = row.
     a.seq = row.seq, a.episode_id = row.episode_id, a.text = row.text,
     a.confidence = row.confidence, a.importance = row.importance,
     a.attributes_json = row.attributes_json
-WITH a, row
-MATCH (s:Entity {group_id: $group_id, id: row.subject_id})
-CREATE (a)-[:ABOUT]->(s)

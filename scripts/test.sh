@@ -1,5 +1,11 @@
 #!/usr/bin/env bash
-# Install everything the test suite needs, then run it. Extra arguments go to pytest.
+# Install everything the test suite needs, start a Neo4j server for it, then run it. Extra
+# arguments go to pytest.
+#
+# Neo4j: with NEO4J_URI already set, the suite uses that server (and fails when it cannot be
+# reached). Otherwise it starts one (scripts/neo4j.sh: Neo4j Community from Maven Central, needs
+# Java 17+ and Maven) and stops it on every exit, failures included. Without Java or Maven, the
+# Neo4j cases are not run and the run says so in one line.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
@@ -8,5 +14,23 @@ bash scripts/setup.sh
 echo "test: ruff (lint) and mypy (types)" >&2
 .venv/bin/ruff check .
 .venv/bin/mypy
+
+if [ -z "${NEO4J_URI:-}" ]; then
+    if command -v java >/dev/null && command -v mvn >/dev/null; then
+        TGRAPH_NEO4J_STATE="$(mktemp -d "${TMPDIR:-/tmp}/tgraph-test-neo4j.XXXXXX")"
+        export TGRAPH_NEO4J_STATE
+        trap 'bash scripts/neo4j.sh stop >/dev/null 2>&1 || true; rm -rf "$TGRAPH_NEO4J_STATE"' EXIT
+        trap 'exit 130' INT
+        trap 'exit 143' TERM
+        echo "test: starting Neo4j for the Neo4j cases (scripts/neo4j.sh)" >&2
+        started=$(bash scripts/neo4j.sh start --password "tgraph-test-$RANDOM$RANDOM")
+        eval "$started"
+        export NEO4J_URI NEO4J_USER NEO4J_PASSWORD
+    else
+        export TGRAPH_NEO4J_ABSENT="Java 17+ and Maven are needed to start Neo4j (scripts/neo4j.sh), and $(
+            command -v java >/dev/null && echo "mvn" || echo "java") is not installed"
+    fi
+fi
+
 export HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1
-exec .venv/bin/python -m pytest -q "$@"
+.venv/bin/python -m pytest -q "$@"

@@ -4,7 +4,6 @@ again, and a second run writes nothing. SQLite -> SQLite always; through Neo4j w
 
 from __future__ import annotations
 
-import os
 import random
 import re
 from datetime import timedelta
@@ -171,7 +170,7 @@ def test_tgraph_copy_reports_and_fails_on_a_mismatch(source, tmp_path, capsys):
     assert "that is the memory being copied" in capsys.readouterr().err
 
 
-@pytest.mark.skipif(not os.environ.get("NEO4J_URI"), reason="NEO4J_URI not set")
+@pytest.mark.neo4j
 def test_through_neo4j_and_back(tmp_path, clock):
     from temporal_graph.testing import neo4j_store_from_env, unique_test_group
 

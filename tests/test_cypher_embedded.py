@@ -8,7 +8,6 @@ from __future__ import annotations
 import hashlib
 import io
 import json
-import os
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -126,8 +125,8 @@ def test_a_group_without_facts_answers_the_snippets_with_no_rows(tmp_path: Path)
         cypher.close()
 
 
-@pytest.mark.skipif(not os.environ.get("NEO4J_URI"), reason="NEO4J_URI not set")
-def test_the_exploration_set_on_neo4j() -> None:  # pragma: no cover - needs a server
+@pytest.mark.neo4j
+def test_the_exploration_set_on_neo4j() -> None:
     from temporal_graph.testing import neo4j_store_from_env, unique_test_group
 
     store = neo4j_store_from_env()

@@ -1,4 +1,4 @@
-"""Property-based tests of the bi-temporal contract against the reference model.
+"""Property-based tests of the bi-temporal contract against the reference model, on both stores.
 
 Random sequences of add / end / retract (valid times drawn from a few years, so intervals
 interact; transaction time one day per write) go through the real client; then answers for
@@ -12,6 +12,7 @@ import os
 import random
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
+from functools import partial
 from typing import Any
 
 import pytest
@@ -21,6 +22,7 @@ from reference_model import ReferenceModel, Rejected
 
 from temporal_graph import Ontology, TemporalGraph
 from temporal_graph.errors import InvalidInput, NotFound
+from temporal_graph.testing import neo4j_store_from_env, unique_test_group
 from temporal_graph.times import ManualClock
 
 DAY = timedelta(days=1)
@@ -39,10 +41,13 @@ VALID_TIMES = (*YEARS, datetime(2020, 6, 15, tzinfo=UTC))
 EXTRA_T = (datetime(2017, 6, 1, tzinfo=UTC), datetime(2019, 7, 1, tzinfo=UTC),
            datetime(2030, 1, 1, tzinfo=UTC))
 
-# TG_PROPERTY_EXAMPLES=2000 for a longer hunt; the default keeps the suite fast.
+# TG_PROPERTY_EXAMPLES=2000 for a longer hunt; the default keeps the suite fast. Neo4j runs the
+# same properties with fewer examples (every read is a round trip to the server).
 EXAMPLES = int(os.environ.get("TG_PROPERTY_EXAMPLES", "120"))
 PROPERTY_SETTINGS = settings(max_examples=EXAMPLES, deadline=None,
                              suppress_health_check=[HealthCheck.too_slow])
+NEO4J_SETTINGS = settings(max_examples=max(1, EXAMPLES // 5), deadline=None,
+                          suppress_health_check=[HealthCheck.too_slow])
 
 # -- strategies -----------------------------------------------------------------------------------
 # Weighted towards one key so that statements about it pile up and interact.
@@ -73,6 +78,7 @@ class Run:
     tg: TemporalGraph
     clock: ManualClock
     model: ReferenceModel
+    group: str = "default"
     txs: list[datetime] = field(default_factory=list)
     # row id -> (fact_id, subject, relation, object, valid_at, invalid_at, created_at), and expired_at
     seen: dict[str, tuple] = field(default_factory=dict)
@@ -80,13 +86,26 @@ class Run:
     current_after: list[set] = field(default_factory=list)  # current rows after each write
 
     @classmethod
-    def fresh(cls) -> Run:
+    def fresh(cls, store: str = "sqlite") -> Run:
+        """A run on a throw-away embedded memory, or on the Neo4j server in a group of its own."""
         clock = ManualClock(CLOCK_START)
-        tg = TemporalGraph.open(":memory:", clock=clock, ontology=ONTOLOGY, embed=False)
-        return cls(tg, clock, ReferenceModel(CARDINALITY))
+        if store == "sqlite":
+            return cls(TemporalGraph.open(":memory:", clock=clock, ontology=ONTOLOGY, embed=False), clock,
+                       ReferenceModel(CARDINALITY))
+        neo4j = neo4j_store_from_env()
+        assert neo4j is not None
+        tg = TemporalGraph(neo4j, clock=clock, ontology=ONTOLOGY, embed=False)
+        return cls(tg, clock, ReferenceModel(CARDINALITY), group=unique_test_group("property"))
+
+    def close(self) -> None:
+        try:
+            if self.group != "default":
+                self.tg.forget(self.group)
+        finally:
+            self.tg.close()
 
     def export_facts(self) -> list[dict]:
-        return self.tg.export()["facts"]
+        return self.tg.export(self.group)["facts"]
 
     def apply(self, op: tuple) -> None:
         self.clock.set(self.clock() + DAY)
@@ -97,12 +116,14 @@ class Run:
             try:
                 stmt = self.model.start(subject, relation, obj, at=at, until=until, tx=tx)
             except Rejected:
-                before = self.tg.export()
+                before = self.tg.export(self.group)
                 with pytest.raises(InvalidInput):
-                    self.tg.add_fact(subject, relation, obj, valid_at=at, invalid_at=until)
-                assert self.tg.export() == before, "a rejected add_fact wrote something"
+                    self.tg.add_fact(subject, relation, obj, valid_at=at, invalid_at=until,
+                                     group_id=self.group)
+                assert self.tg.export(self.group) == before, "a rejected add_fact wrote something"
                 return
-            fact = self.tg.add_fact(subject, relation, obj, valid_at=at, invalid_at=until)
+            fact = self.tg.add_fact(subject, relation, obj, valid_at=at, invalid_at=until,
+                                    group_id=self.group)
             self.txs.append(tx)
             # The row written or merged into: this object, current, covering the statement's start.
             assert (fact.subject, fact.relation, fact.object) == (subject, relation, obj)
@@ -117,7 +138,7 @@ class Run:
             _, _, _, obj, at = op
             self.model.end(subject, relation, obj, at=at, tx=tx)
             # An ending may come before its fact (and before its names): recorded all the same.
-            ended = self.tg.end_fact(subject, relation, obj, at=at, create_names=True)
+            ended = self.tg.end_fact(subject, relation, obj, at=at, create_names=True, group_id=self.group)
             self.txs.append(tx)
             current = self.current_ids()
             for row in ended:
@@ -126,24 +147,23 @@ class Run:
                 assert obj is None or row.object == obj
         else:
             _, _, _, obj = op
-            if self.tg.find_entity(subject) is None or self.tg.find_entity(obj) is None:
+            if None in (self.tg.find_entity(subject, self.group), self.tg.find_entity(obj, self.group)):
                 # Nothing was ever said about an unknown name: refused, nothing written (and the
                 # model's retract would only withdraw earlier statements, of which there are none).
-                before = self.tg.export()
+                before = self.tg.export(self.group)
                 with pytest.raises(NotFound):
-                    self.tg.retract_fact(subject, relation, obj)
-                assert self.tg.export() == before, "a refused retract_fact wrote something"
+                    self.tg.retract_fact(subject, relation, obj, group_id=self.group)
+                assert self.tg.export(self.group) == before, "a refused retract_fact wrote something"
                 return
             self.model.retract(subject, relation, obj, tx=tx)
-            gone = self.tg.retract_fact(subject, relation, obj)
+            gone = self.tg.retract_fact(subject, relation, obj, group_id=self.group)
             self.txs.append(tx)
             rows = {f["id"]: f for f in self.export_facts()}
             for row in gone:
                 assert row.object == obj and row.expired_at == tx
                 assert rows[row.id]["expired_at"] is not None, "retract_fact returned a row still current"
-            assert not [f for f in self.tg.history(subject, relation) if f.object == obj], (
-                "a retracted object still shows in history"
-            )
+            history = self.tg.history(subject, relation, group_id=self.group)
+            assert not [f for f in history if f.object == obj], "a retracted object still shows in history"
         self.check_immutable()
 
     def current_ids(self) -> set[str]:
@@ -177,7 +197,7 @@ class Run:
                        *(t + timedelta(hours=12) for t in self.txs)})
 
     def check_as_of(self, t: datetime, k: datetime) -> None:
-        rows = self.tg.as_of(t, known_at=k)
+        rows = self.tg.as_of(t, known_at=k, group_id=self.group)
         got = [(f.subject, f.relation, f.object) for f in rows]
         expected = self.model.believed(t, k)
         assert len(got) == len(set(got)), f"duplicate rows at T={show(t)} K={k}: {got}"
@@ -193,7 +213,7 @@ class Run:
     def check_filtered_as_of(self, t: datetime, k: datetime, *, subject: str, relation: str | None) -> None:
         """The subject-scoped read path answers the same as the whole-group one."""
         got = {(f.subject, f.relation, f.object)
-               for f in self.tg.as_of(t, known_at=k, subject=subject, relation=relation)}
+               for f in self.tg.as_of(t, known_at=k, subject=subject, relation=relation, group_id=self.group)}
         expected = {x for x in self.model.believed(t, k) if x[0] == subject and relation in (None, x[1])}
         assert got == expected, f"as_of(T={show(t)}, known_at={k}, subject={subject}, relation={relation})"
 
@@ -209,7 +229,17 @@ def describe(ops: list[tuple]) -> str:
 @PROPERTY_SETTINGS
 @given(ops=operations, data=st.data())
 def test_as_of_matches_reference_model(ops: list[tuple], data: st.DataObject) -> None:
-    run = Run.fresh()
+    as_of_matches_reference_model(Run.fresh(), ops, data)
+
+
+@pytest.mark.neo4j
+@NEO4J_SETTINGS
+@given(ops=operations, data=st.data())
+def test_as_of_matches_reference_model_on_neo4j(ops: list[tuple], data: st.DataObject) -> None:
+    as_of_matches_reference_model(Run.fresh("neo4j"), ops, data)
+
+
+def as_of_matches_reference_model(run: Run, ops: list[tuple], data: st.DataObject) -> None:
     try:
         for op in ops:
             run.apply(op)
@@ -225,17 +255,18 @@ def test_as_of_matches_reference_model(ops: list[tuple], data: st.DataObject) ->
             run.check_as_of(t, k)
             run.check_filtered_as_of(t, k, subject="Alice", relation=data.draw(st.none() | relations))
         run.check_as_of(final, final)
-        assert {(f.subject, f.relation, f.object) for f in run.tg.now()} == run.model.believed(final, final)
+        assert {(f.subject, f.relation, f.object) for f in run.tg.now(group_id=run.group)} == (
+            run.model.believed(final, final))
         check_history(run, final)
     finally:
-        run.tg.close()
+        run.close()
 
 
 def check_history(run: Run, k: datetime) -> None:
     """history() is the current rows in valid-time order; `one` timelines never overlap."""
     for subject in SUBJECTS:
         for relation in RELATIONS:
-            rows = run.tg.history(subject, relation)
+            rows = run.tg.history(subject, relation, group_id=run.group)
             starts = [(f.valid_at is not None, f.valid_at or CLOCK_START) for f in rows]
             assert starts == sorted(starts), "history is not in valid-time order"
             for f in rows:
@@ -253,14 +284,25 @@ def check_history(run: Run, k: datetime) -> None:
 @PROPERTY_SETTINGS
 @given(ops=operations, data=st.data())
 def test_rows_immutable_and_known_at_replays_the_past(ops: list[tuple], data: st.DataObject) -> None:
-    run = Run.fresh()
+    rows_immutable_and_known_at_replays_the_past(Run.fresh(), ops, data)
+
+
+@pytest.mark.neo4j
+@NEO4J_SETTINGS
+@given(ops=operations, data=st.data())
+def test_rows_immutable_and_known_at_replays_the_past_on_neo4j(ops: list[tuple], data: st.DataObject) -> None:
+    rows_immutable_and_known_at_replays_the_past(Run.fresh("neo4j"), ops, data)
+
+
+def rows_immutable_and_known_at_replays_the_past(run: Run, ops: list[tuple], data: st.DataObject) -> None:
+    as_of = partial(run.tg.as_of, group_id=run.group)
     try:
         snapshots: list[tuple[datetime, datetime, list]] = []  # (K, T, as_of answer then)
         for op in ops:
             run.apply(op)  # checks immutability after every write
             k = run.clock()
             t = data.draw(st.sampled_from(VALID_TIMES + (k,)))
-            snapshots.append((k, t, rows_of(run.tg.as_of(t, known_at=k))))
+            snapshots.append((k, t, rows_of(as_of(t, known_at=k))))
         final_rows = run.export_facts()
         # The rows known at each past K are exactly the rows current right after that write.
         for k, current in zip(run.txs, [c for c in run.current_after], strict=True):  # one per write
@@ -270,10 +312,10 @@ def test_rows_immutable_and_known_at_replays_the_past(ops: list[tuple], data: st
         # Asking now about a past K gives what was answered at K, rows and intervals alike,
         # also for a K between two writes.
         for k, t, answer in snapshots:
-            assert rows_of(run.tg.as_of(t, known_at=k)) == answer, f"as_of({t}, known_at={k}) changed"
-            assert rows_of(run.tg.as_of(t, known_at=k + timedelta(hours=12))) == answer
+            assert rows_of(as_of(t, known_at=k)) == answer, f"as_of({t}, known_at={k}) changed"
+            assert rows_of(as_of(t, known_at=k + timedelta(hours=12))) == answer
     finally:
-        run.tg.close()
+        run.close()
 
 
 def rows_of(facts: list) -> list[tuple]:
@@ -306,22 +348,42 @@ dated_ends = st.lists(
 @given(statements=st.builds(lambda a, e: a + e, dated_adds, dated_ends),
        seed=st.randoms(use_true_random=False))
 def test_out_of_order_input_gives_the_same_final_belief(statements: list[tuple], seed: random.Random) -> None:
+    out_of_order_input_gives_the_same_final_belief("sqlite", statements, seed)
+
+
+@pytest.mark.neo4j
+@NEO4J_SETTINGS
+@given(statements=st.builds(lambda a, e: a + e, dated_adds, dated_ends),
+       seed=st.randoms(use_true_random=False))
+def test_out_of_order_input_gives_the_same_final_belief_on_neo4j(
+    statements: list[tuple], seed: random.Random
+) -> None:
+    out_of_order_input_gives_the_same_final_belief("neo4j", statements, seed)
+
+
+def out_of_order_input_gives_the_same_final_belief(
+    store: str, statements: list[tuple], seed: random.Random
+) -> None:
     shuffled = list(statements)
     seed.shuffle(shuffled)
     results = []
     for order in (statements, shuffled):
-        clock = ManualClock("2025-01-01")
-        with TemporalGraph.open(":memory:", clock=clock, ontology=ONTOLOGY, embed=False) as tg:
+        run = Run.fresh(store)
+        tg, clock, g = run.tg, run.clock, run.group
+        clock.set("2025-01-01")
+        try:
             for kind, subject, relation, obj, at, *rest in order:
                 clock.set(clock() + DAY)
                 if kind == "add":
-                    tg.add_fact(subject, relation, obj, valid_at=at, invalid_at=rest[0])
+                    tg.add_fact(subject, relation, obj, valid_at=at, invalid_at=rest[0], group_id=g)
                 else:
-                    tg.end_fact(subject, relation, obj, at=at, create_names=True)
+                    tg.end_fact(subject, relation, obj, at=at, create_names=True, group_id=g)
             history = {(f.subject, f.relation, f.object, f.valid_at, f.invalid_at)
-                       for s in SUBJECTS[:2] for f in tg.history(s)}
-            now = {(f.subject, f.relation, f.object, f.valid_at, f.invalid_at) for f in tg.now()}
+                       for s in SUBJECTS[:2] for f in tg.history(s, group_id=g)}
+            now = {(f.subject, f.relation, f.object, f.valid_at, f.invalid_at) for f in tg.now(group_id=g)}
             results.append((history, now))
+        finally:
+            run.close()
     (history_a, now_a), (history_b, now_b) = results
     assert history_a == history_b, (
         f"history differs by arrival order\n in order: {sorted(history_a - history_b)}\n"

@@ -1,4 +1,4 @@
-"""Stores the conformance suite runs against: the embedded store always, Neo4j when configured.
+"""Stores the conformance suite runs against: the embedded store, and Neo4j (the `neo4j` cases).
 
 Every test gets its own group names from ``groups`` so a shared Neo4j database can host the
 suite; the groups it handed out are forgotten afterwards.
@@ -6,7 +6,6 @@ suite; the groups it handed out are forgotten afterwards.
 
 from __future__ import annotations
 
-import os
 import uuid
 from collections.abc import Callable, Iterator
 
@@ -14,28 +13,19 @@ import pytest
 
 from temporal_graph import TemporalGraph
 from temporal_graph.core.stores.sqlite import SQLiteStore
+from temporal_graph.testing import neo4j_store_from_env
 from temporal_graph.times import ManualClock
 
 StoreFactory = Callable[[], object]
 
 
-def _neo4j_factory() -> StoreFactory:
-    if not os.environ.get("NEO4J_URI"):
-        pytest.skip("NEO4J_URI not set")
-    try:
-        from temporal_graph.testing import neo4j_store_from_env
-    except ImportError as exc:
-        pytest.skip(f"temporal_graph.testing.neo4j_store_from_env is not available ({exc})")
-    return neo4j_store_from_env
-
-
-@pytest.fixture(params=["sqlite", "neo4j"])
+@pytest.fixture(params=["sqlite", pytest.param("neo4j", marks=pytest.mark.neo4j)])
 def store_factory(request: pytest.FixtureRequest, tmp_path) -> StoreFactory:
     """Makes a store; calling it again opens the *same* storage afresh (a new connection)."""
     if request.param == "sqlite":
         path = tmp_path / "conformance.db"
         return lambda: SQLiteStore(path)
-    return _neo4j_factory()
+    return neo4j_store_from_env
 
 
 @pytest.fixture

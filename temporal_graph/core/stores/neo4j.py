@@ -9,7 +9,8 @@ Graph shape, for exploring by hand with Cypher:
 - each fact version is a relationship typed by its relation,
   ``(s:Entity)-[r:LIVES_IN {id, fact_id, group_id, relation, valid_at, invalid_at, created_at,
   expired_at, text, episode_ids, confidence, importance, attributes_json, embedding}]->(o:Entity)``;
-- ``(:Assertion {...})-[:ABOUT]->(:Entity)``: the append-only input of the temporal rules;
+- ``(:Assertion {...})``: the append-only input of the temporal rules (by ids, not linked, so
+  exploring ``MATCH (a)-[r]->(b)`` meets facts and mentions only);
 - ``(:EntityKey {group_id, key, entity_id})``: the name keys an entity answers to (first wins);
 - ``(:MemoryGroup {group_id})``: a per-group write lock, so writers of one group never
   interleave (the embedded store has one writer), and an insertion-order counter.
@@ -671,7 +672,9 @@ class Neo4jStore:
         self.database = database
         self.closed = False
         try:
-            self.driver = driver or neo4j.GraphDatabase.driver(uri, auth=auth)
+            # The server's notifications (a property key no row has yet, ...) are about our own
+            # statements, checked by Neo4j's linter in the tests; a user's log is no place for them.
+            self.driver = driver or neo4j.GraphDatabase.driver(uri, auth=auth, notifications_min_severity="OFF")
             self.driver.verify_connectivity()
         except Exception as exc:  # noqa: BLE001 - any driver failure is a store error for the user
             raise StoreError(f"cannot connect to Neo4j at {uri}: {exc}") from None
