@@ -1,11 +1,8 @@
-// Assertions of one (subject, relation) that a write can change the reading of: of some kinds, of
-// one object (or, with $endings_of_all, the endings of whatever held: no object), told for a
-// moment in [$since, $through]. An undated one counts as the earliest; a null bound is no bound.
-// params: group_id, subject_id, relation, kinds, object_id, endings_of_all, since, through
+// Assertions of one (subject, relation) that a write can change the reading of: of some kinds,
+// told for a moment in [$at_from, $at_through] (at_key: microseconds, an undated one before every
+// date), through the key's index by kind and moment.
+// params: group_id, subject_id, relation, kinds, at_from, at_through
 MATCH (a:Assertion {group_id: $group_id, subject_id: $subject_id, relation: $relation})
-WHERE a.kind IN $kinds
-  AND ($object_id IS NULL OR a.object_id = $object_id)
-  AND (NOT $endings_of_all OR a.object_id IS NULL)
-  AND ($since IS NULL OR a.at >= $since)
-  AND ($through IS NULL OR a.at IS NULL OR a.at <= $through)
+USING INDEX SEEK a:Assertion(group_id, subject_id, relation, kind, at_key)
+WHERE a.kind IN $kinds AND a.at_key >= $at_from AND a.at_key <= $at_through
 // include: assertion_return

@@ -1,5 +1,7 @@
-// New fact rows of one relation type: (subject)-[:REL {...}]->(object).
-// params: group_id, rows
+// New fact rows of one relation type: (subject)-[:REL {...}]->(object) (the current ones then
+// get their :CurrentFact node, current_facts_create.cypher). The group keeps the list of the
+// relation types it has written.
+// params: group_id, relation, rows
 // placeholders: rel
 UNWIND $rows AS row
 MATCH (s:Entity {group_id: $group_id, id: row.subject_id})
@@ -10,4 +12,8 @@ SET r.fact_id = row.fact_id, r.relation = row.relation, r.text = row.text,
     r.created_at = row.created_at, r.expired_at = row.expired_at,
     r.episode_ids = row.episode_ids, r.confidence = row.confidence, r.importance = row.importance,
     r.attributes_json = row.attributes_json
-RETURN count(r) AS written
+WITH count(r) AS written
+MATCH (g:MemoryGroup {group_id: $group_id})
+SET g.relations = CASE WHEN $relation IN coalesce(g.relations, []) THEN g.relations
+                       ELSE coalesce(g.relations, []) + $relation END
+RETURN written

@@ -1,20 +1,31 @@
-// An entity's current fact rows, as subject or as object, not ended at $at, newest first: latest
-// start (an unknown start counts from created_at), then latest created_at, then by relation,
-// subject id, object id and row id; $limit of them after $skip (a summary reads only what it states).
-// params: group_id, entity_id, at, skip, limit
-CALL {
-  MATCH (s:Entity {group_id: $group_id, id: $entity_id})-[r]->(o:Entity {group_id: $group_id})
-  WHERE r.group_id = $group_id AND r.fact_id IS NOT NULL AND r.expired_at IS NULL
-    AND (r.invalid_at IS NULL OR r.invalid_at > $at)
-  RETURN s, r, o
+// An entity's current fact rows not ended at a time, newest first: latest start (an unknown start
+// counts from created_at), then latest created_at, then by relation, subject id, object id and
+// row id; $limit of them after $skip (a summary reads only what it states). Through its
+// :CurrentFact nodes: the open rows in that order (c.newest spells it), as subject and as
+// object, $skip + $limit of each; and the rows ending after $at_micros, found by their end.
+// params: group_id, entity_id, at_micros, skip, limit
+CALL () {
+  MATCH (c:CurrentFact {group_id: $group_id, subject_id: $entity_id})
+  USING INDEX SEEK c:CurrentFact(group_id, subject_id, newest)
+  WHERE c.newest >= ''
+  RETURN c ORDER BY c.group_id, c.subject_id, c.newest LIMIT $skip + $limit
   UNION
-  MATCH (s:Entity {group_id: $group_id})-[r]->(o:Entity {group_id: $group_id, id: $entity_id})
-  WHERE r.group_id = $group_id AND r.fact_id IS NOT NULL AND r.expired_at IS NULL
-    AND (r.invalid_at IS NULL OR r.invalid_at > $at)
-  RETURN s, r, o
+  MATCH (c:CurrentFact {group_id: $group_id, object_id: $entity_id})
+  USING INDEX SEEK c:CurrentFact(group_id, object_id, newest)
+  WHERE c.newest >= ''
+  RETURN c ORDER BY c.group_id, c.object_id, c.newest LIMIT $skip + $limit
+  UNION
+  MATCH (c:CurrentFact {group_id: $group_id, subject_id: $entity_id})
+  USING INDEX SEEK c:CurrentFact(group_id, subject_id, ends)
+  WHERE c.ends > $at_micros
+  RETURN c
+  UNION
+  MATCH (c:CurrentFact {group_id: $group_id, object_id: $entity_id})
+  USING INDEX SEEK c:CurrentFact(group_id, object_id, ends)
+  WHERE c.ends > $at_micros
+  RETURN c
 }
-WITH s, r, o
+// include: current_row
 ORDER BY coalesce(r.valid_at, r.created_at) DESC, r.created_at DESC, type(r), s.id, o.id, r.id
 SKIP $skip
 LIMIT $limit
-// include: fact_return

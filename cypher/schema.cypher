@@ -29,11 +29,31 @@ CREATE INDEX episode_created_at IF NOT EXISTS FOR (n:Episode) ON (n.created_at);
 CREATE INDEX assertion_group IF NOT EXISTS FOR (n:Assertion) ON (n.group_id);
 CREATE INDEX assertion_key IF NOT EXISTS FOR (n:Assertion) ON (n.group_id, n.subject_id, n.relation);
 // A write reads one key's assertions by kind and time, or of one object, and the last to arrive.
-CREATE INDEX assertion_kind IF NOT EXISTS FOR (n:Assertion) ON (n.group_id, n.subject_id, n.relation, n.kind, n.at);
-CREATE INDEX assertion_object IF NOT EXISTS FOR (n:Assertion)
-ON (n.group_id, n.subject_id, n.relation, n.object_id, n.kind, n.at);
+// at_key is the moment in microseconds (an undated one before every date) and object_key the
+// object id ('' for an ending of whatever held): a composite entry needs every property set.
+CREATE INDEX assertion_kind_at IF NOT EXISTS FOR (n:Assertion)
+ON (n.group_id, n.subject_id, n.relation, n.kind, n.at_key);
+CREATE INDEX assertion_object_at IF NOT EXISTS FOR (n:Assertion)
+ON (n.group_id, n.subject_id, n.relation, n.object_key, n.kind, n.at_key);
 CREATE INDEX assertion_arrival IF NOT EXISTS FOR (n:Assertion)
 ON (n.group_id, n.subject_id, n.relation, n.created_at, n.seq);
+// Un-learning reads what one episode told and what names one entity as its object.
+CREATE INDEX assertion_episode IF NOT EXISTS FOR (n:Assertion) ON (n.group_id, n.episode_id);
+CREATE INDEX assertion_entity_object IF NOT EXISTS FOR (n:Assertion) ON (n.group_id, n.object_id);
+// One :CurrentFact node per current fact row (created with it, deleted when it expires): what a
+// write reads of a key's timeline or an entity's newest facts, without walking expired versions.
+// A composite entry exists only while each property is set: newest only on a row with no end,
+// ends only on one with an end.
+CREATE CONSTRAINT current_fact_row IF NOT EXISTS FOR (n:CurrentFact) REQUIRE n.row_id IS UNIQUE;
+CREATE INDEX current_fact_key IF NOT EXISTS FOR (n:CurrentFact)
+ON (n.group_id, n.subject_id, n.relation, n.key_start);
+CREATE INDEX current_fact_pair IF NOT EXISTS FOR (n:CurrentFact)
+ON (n.group_id, n.subject_id, n.relation, n.object_id, n.key_start);
+CREATE INDEX current_fact_subject_newest IF NOT EXISTS FOR (n:CurrentFact) ON (n.group_id, n.subject_id, n.newest);
+CREATE INDEX current_fact_object_newest IF NOT EXISTS FOR (n:CurrentFact) ON (n.group_id, n.object_id, n.newest);
+CREATE INDEX current_fact_subject_ends IF NOT EXISTS FOR (n:CurrentFact) ON (n.group_id, n.subject_id, n.ends);
+CREATE INDEX current_fact_object_ends IF NOT EXISTS FOR (n:CurrentFact) ON (n.group_id, n.object_id, n.ends);
+CREATE INDEX current_fact_group IF NOT EXISTS FOR (n:CurrentFact) ON (n.group_id, n.row_id);
 CREATE FULLTEXT INDEX entity_names IF NOT EXISTS FOR (n:Entity) ON EACH [n.name_text];
 CREATE FULLTEXT INDEX episode_contents IF NOT EXISTS FOR (n:Episode) ON EACH [n.content];
 CREATE VECTOR INDEX entity_embedding IF NOT EXISTS FOR (n:Entity) ON n.embedding

@@ -125,7 +125,7 @@ def test_every_data_statement_is_scoped_to_one_group(name: str) -> None:
     for line in code.splitlines():
         clause = line.strip()
         if re.match(r"(OPTIONAL\s+)?(MATCH|MERGE)\b", clause) and re.search(
-            r":(Entity|Episode|Assertion|EntityKey|MemoryGroup)\b", clause
+            r":(Entity|Episode|Assertion|EntityKey|MemoryGroup|CurrentFact)\b", clause
         ):
             assert "group_id: $group_id" in clause, (name, clause)
 

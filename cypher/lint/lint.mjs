@@ -14,7 +14,7 @@
 // Each statement is linted as Cypher 5 and as Cypher 25. Parameters are declared from the
 // file's "// params:" header (or the "params" field), so an undeclared parameter is an error
 // rather than noise. Exit code 1 on any error; warnings are printed but do not fail.
-import { readFileSync, readdirSync } from 'node:fs';
+import { readFileSync, readdirSync, writeSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { lintCypherQuery } from '@neo4j-cypher/language-support';
@@ -125,7 +125,8 @@ if (files.length > 0) {
 }
 if (useStdin) statements = statements.concat(await readStdin());
 if (dump) {
-  console.log(JSON.stringify(statements));
+  // writeSync: process.exit would cut an output longer than the pipe's buffer
+  writeSync(1, JSON.stringify(statements) + '\n');
   process.exit(0);
 }
 

@@ -46,7 +46,7 @@ from ..errors import (
 from ..extras import missing
 from ..model import Assertion, Entity, EntitySummary, Episode, Fact, Insight, RecordKind
 from ..names import check_identifier, entity_keys, name_key, quoted_terms
-from ..time import UTC
+from ..time import UTC, to_micros
 from . import records
 from .edge import MapErrors
 from .protocol import AssertionQuery, ChangeSet, Erasure, FactQuery, RowQuery
@@ -58,9 +58,13 @@ log = logging.getLogger(__name__)
 
 # Labels the store itself uses; an entity type with one of these names gets no extra label.
 OWN_LABELS = frozenset({"Entity", "Episode", "Assertion", "EntityKey", "MemoryGroup", "EntitySummary",
-                        "Insight", "InsightEvidence"})
+                        "Insight", "InsightEvidence", "CurrentFact"})
 _NO_LIMIT = 2**62
 _INDEX_WAIT_SECONDS = 300
+# The version of the data layout (raised when the stored properties change; an older database
+# is upgraded on connect): 2 added :CurrentFact nodes, assertion keys and group relation lists.
+LAYOUT_VERSION = 2
+_UPGRADE_BATCH = 10_000
 # Statement names spell the kinds in the plural: facts_missing_embedding, text_search_entities, ...
 _PLURAL = {RecordKind.FACT: "facts", RecordKind.ENTITY: "entities", RecordKind.EPISODE: "episodes"}
 
@@ -79,6 +83,44 @@ def entity_label(entity_type: str) -> str | None:
 
 def _utc(moment: datetime | None) -> datetime | None:
     return None if moment is None else moment.astimezone(UTC)
+
+
+# -- the keys of current rows -----------------------------------------------------------------
+# A write reads the stretch of a key's timeline it can change and an entity's newest facts. The
+# versions behind them pile up with every revision, and a relationship index covers one type
+# only, so each current row has a :CurrentFact node (created with it, deleted when it expires)
+# holding the keys those reads seek: one label, one set of indexes for every relation.
+UNDATED = -(2**62)  # the key of an unknown start or moment: before every date
+LATEST = 2**62  # a bound after every date
+_SPAN = 10**18  # microseconds from year 1 to 9999, shifted by _SHIFT, fit below it
+_SHIFT = 10**17
+
+
+def _moment_key(moment: datetime | None) -> int:
+    return UNDATED if moment is None else to_micros(moment)
+
+
+def _descending(moment: datetime) -> str:
+    """A fixed-width string that sorts later moments first."""
+    return f"{_SPAN - (to_micros(moment) + _SHIFT):019d}"
+
+
+def newest_key(f: Fact) -> str:
+    """A string that sorts an entity's open rows as its summary reads them: latest start (an
+    unknown start counts from created_at), latest created_at, then relation, subject id, object
+    id and row id (``\x1f`` sorts below every character they use)."""
+    start = f.valid_at or f.created_at
+    return (_descending(start) + _descending(f.created_at)
+            + "\x1f".join((f.relation, f.subject_id, f.object_id, f.id)))
+
+
+def current_keys(f: Fact) -> dict[str, Any] | None:
+    """The keys of the :CurrentFact node of row ``f``; None for a row written already expired."""
+    if f.expired_at is not None:
+        return None
+    return {"key_start": _moment_key(f.valid_at),
+            "newest": newest_key(f) if f.invalid_at is None else None,
+            "ends": None if f.invalid_at is None else to_micros(f.invalid_at)}
 
 
 # -- driver exceptions -> StoreError ----------------------------------------------------------
@@ -138,7 +180,15 @@ class _Reads:
 
     def __init__(self, runner: _Runner) -> None:
         self._r = runner
-        self.relation_of: dict[str, str] = {}  # fact row id -> relation, for typed writes
+        # fact row id -> relation and group, of the rows read or written here (typed writes by id)
+        self.relation_of: dict[str, str] = {}
+        self.row_group: dict[str, str] = {}
+
+    def _seen(self, facts: list[Fact]) -> list[Fact]:
+        for f in facts:
+            self.relation_of[f.id] = f.relation
+            self.row_group[f.id] = f.group_id
+        return facts
 
     def entity_by_key(self, group_id: str, key: str) -> Entity | None:
         rows = self._r.run("entity_by_key", {"group_id": group_id, "key": key})
@@ -174,27 +224,34 @@ class _Reads:
     def key_rows(self, query: RowQuery) -> list[Fact]:
         if not _safe(query.relation):
             return []  # no fact row can have a relation that is not a safe identifier
-        name = "rows_of_key_latest_first" if query.latest_first else "rows_of_key"
-        params = {
-            "group_id": query.group_id, "subject_id": query.subject_id, "object_id": query.object_id,
-            "since": _utc(query.since), "before": _utc(query.before),
-            "ending_after": _utc(query.ending_after),
+        params: dict[str, Any] = {
+            "group_id": query.group_id, "subject_id": query.subject_id, "relation": query.relation,
+            # an unknown start is the earliest: in without `since`, out with it; always before `before`
+            "start_from": UNDATED if query.since is None else to_micros(query.since),
+            "start_before": LATEST if query.before is None else to_micros(query.before),
+            "ending_after": None if query.ending_after is None else to_micros(query.ending_after),
             "limit": _NO_LIMIT if query.limit is None else max(0, int(query.limit)),
         }
-        facts = [records.fact(r, NEO4J) for r in self._r.run(name, params, rel=query.relation)]
-        for f in facts:
-            self.relation_of[f.id] = f.relation
-        return facts
+        name = "rows_of_key"
+        if query.object_id is not None:
+            name, params["object_id"] = "rows_of_pair", query.object_id
+        if query.latest_first:
+            name += "_latest_first"
+        return self._seen([records.fact(r, NEO4J) for r in self._r.run(name, params)])
 
     def key_assertions(self, query: AssertionQuery) -> list[Assertion]:
-        params = {
+        params: dict[str, Any] = {
             "group_id": query.group_id, "subject_id": query.subject_id, "relation": query.relation,
             "kinds": ["end"] if query.endings_of_all else list(query.kinds),
-            "object_id": None if query.endings_of_all else query.object_id,
-            "endings_of_all": query.endings_of_all,
-            "since": _utc(query.since), "through": _utc(query.through),
+            # an undated one is the earliest: in without `since`, always in up to `through`
+            "at_from": UNDATED if query.since is None else to_micros(query.since),
+            "at_through": LATEST if query.through is None else to_micros(query.through),
         }
-        return [records.assertion(r, NEO4J) for r in self._r.run("assertions_of_key", params)]
+        name = "assertions_of_key"
+        if query.endings_of_all or query.object_id is not None:
+            name = "assertions_of_pair"
+            params["object_key"] = "" if query.endings_of_all else query.object_id
+        return [records.assertion(r, NEO4J) for r in self._r.run(name, params)]
 
     def latest_assertion(self, group_id: str, subject_id: str, relation: str) -> Assertion | None:
         params = {"group_id": group_id, "subject_id": subject_id, "relation": relation}
@@ -204,18 +261,26 @@ class _Reads:
     def facts(self, query: FactQuery) -> list[Fact]:
         if query.relation is not None and not _safe(query.relation):
             return []  # no fact row can have a relation that is not a safe identifier
-        relations = self.relations(query.group_id) if query.ids is not None else []
+        relations = self.listed_relations(query.group_id) if query.ids is not None else []
         if query.ids is not None and not (query.ids and relations):
             return []
         name, identifiers = fact_statement(query, relations)
         rows = self._r.run(name, fact_params(query), **identifiers)
-        facts = [records.fact(r, NEO4J) for r in rows]
-        for f in facts:
-            self.relation_of[f.id] = f.relation
-        return facts
+        return self._seen([records.fact(r, NEO4J) for r in rows])
+
+    def listed_relations(self, group_id: str) -> list[str]:
+        """The relation types the group has written (some may have no row left): where to look
+        for its rows type by type."""
+        rows = self._r.run("group_relations", {"group_id": group_id})
+        listed = rows[0]["relations"] if rows else []
+        if listed is None:  # a group written before the list was kept: find them the slow way
+            listed = [r["relation"] for r in self._r.run("relations_in_group", {"group_id": group_id})]
+        return sorted(r for r in listed if _safe(r))
 
     def relations(self, group_id: str) -> list[str]:
-        return [r["relation"] for r in self._r.run("relations_in_group", {"group_id": group_id})]
+        """The relations the group has fact rows of (any version)."""
+        return [rel for rel in self.listed_relations(group_id)
+                if self._r.run("relations_present", {"group_id": group_id}, rel=rel)]
 
     def episode_assertions(self, group_id: str, episode_id: str) -> list[Assertion]:
         rows = self._r.run("assertions_of_episode", {"group_id": group_id, "episode_id": episode_id})
@@ -226,11 +291,8 @@ class _Reads:
         return [records.assertion(r, NEO4J) for r in rows]
 
     def rows_citing(self, group_id: str, episode_id: str) -> list[Fact]:
-        facts = [records.fact(r, NEO4J)
-                 for r in self._r.run("rows_citing", {"group_id": group_id, "episode_id": episode_id})]
-        for f in facts:
-            self.relation_of[f.id] = f.relation
-        return facts
+        rows = self._r.run("rows_citing", {"group_id": group_id, "episode_id": episode_id})
+        return self._seen([records.fact(r, NEO4J) for r in rows])
 
     def assertions_all(self, group_id: str) -> list[Assertion]:
         return [records.assertion(r, NEO4J) for r in self._r.run("assertions_all", {"group_id": group_id})]
@@ -238,15 +300,12 @@ class _Reads:
     def newest_facts(
         self, group_id: str, entity_id: str, *, at: datetime, limit: int, offset: int = 0
     ) -> list[Fact]:
-        params = {"group_id": group_id, "entity_id": entity_id, "at": _utc(at),
+        params = {"group_id": group_id, "entity_id": entity_id, "at_micros": to_micros(at),
                   "skip": max(0, int(offset)), "limit": max(0, int(limit))}
-        facts = [records.fact(r, NEO4J) for r in self._r.run("facts_newest", params)]
-        for f in facts:
-            self.relation_of[f.id] = f.relation
-        return facts
+        return self._seen([records.fact(r, NEO4J) for r in self._r.run("facts_newest", params)])
 
     def fact_vectors(self, group_id: str, fact_ids: Sequence[str]) -> dict[str, list[float]]:
-        relations = [r for r in self.relations(group_id) if _safe(r)]
+        relations = self.listed_relations(group_id)
         if not fact_ids or not relations:
             return {}
         rows = self._r.run("fact_vectors", {"group_id": group_id, "fact_ids": list(dict.fromkeys(fact_ids))},
@@ -314,7 +373,6 @@ class Neo4jTx(_Reads):
     def __init__(self, runner: _Runner) -> None:
         super().__init__(runner)
         self._locked: set[str] = set()
-        self._row_group: dict[str, str] = {}  # fact row id -> group, for rows read or written here
         self.new_relations: set[str] = set()
 
     def _lock(self, group_id: str, count: int = 0) -> int:
@@ -358,10 +416,7 @@ class Neo4jTx(_Reads):
         self, group_id: str, entity_id: str, *, at: datetime, limit: int, offset: int = 0
     ) -> list[Fact]:
         self._lock(group_id)
-        found = super().newest_facts(group_id, entity_id, at=at, limit=limit, offset=offset)
-        for f in found:
-            self._row_group[f.id] = f.group_id
-        return found
+        return super().newest_facts(group_id, entity_id, at=at, limit=limit, offset=offset)
 
     def summaries(
         self, group_id: str, entity_id: str | None = None, *, known_at: datetime | None = None,
@@ -468,7 +523,8 @@ class Neo4jTx(_Reads):
                  "object_id": a.object_id, "kind": a.kind, "at": _utc(a.at), "until": _utc(a.until),
                  "created_at": _utc(a.created_at), "seq": a.seq, "episode_id": a.episode_id,
                  "text": a.text, "confidence": a.confidence, "importance": a.importance,
-                 "attributes_json": json.dumps(a.attributes, sort_keys=True)}
+                 "attributes_json": json.dumps(a.attributes, sort_keys=True),
+                 "at_key": _moment_key(a.at), "object_key": a.object_id or ""}
                 for a in assertions
             ]})
 
@@ -529,13 +585,17 @@ class Neo4jTx(_Reads):
                 "invalid_at": _utc(f.invalid_at), "created_at": _utc(f.created_at),
                 "expired_at": _utc(f.expired_at), "episode_ids": list(dict.fromkeys(f.episode_ids)),
                 "confidence": f.confidence, "importance": f.importance,
-                "attributes_json": json.dumps(f.attributes, sort_keys=True),
+                "attributes_json": json.dumps(f.attributes, sort_keys=True), "current": current_keys(f),
             })
         for (group_id, relation), rows in sorted(by_key.items()):
             self._lock(group_id)
-            written = self._r.run("fact_insert", {"group_id": group_id, "rows": rows}, rel=relation)
+            written = self._r.run("fact_insert", {"group_id": group_id, "relation": relation, "rows": rows},
+                                  rel=relation)
             if written[0]["written"] != len(rows):
                 raise StoreError(f"{relation}: a subject or object entity of a new fact row does not exist")
+            current = [row for row in rows if row["current"] is not None]
+            if current:
+                self._r.run("current_facts_create", {"group_id": group_id, "rows": current}, rel=relation)
             self.new_relations.add(relation)
 
     def _link_mentions(self, facts: list[Fact]) -> None:
@@ -614,7 +674,7 @@ class Neo4jTx(_Reads):
 
     def _groups_of_rows(self, row_ids: list[str], known_groups: dict[str, str]) -> dict[str, str]:
         """Group of each row id: from rows inserted now or read in this transaction (facts carry it)."""
-        groups = {**self._row_group, **known_groups}
+        groups = {**self.row_group, **known_groups}
         missing = [r for r in row_ids if r not in groups or r not in self.relation_of]
         if missing:
             for group_id in list(self._locked):
@@ -622,12 +682,6 @@ class Neo4jTx(_Reads):
                     groups[rec["id"]] = group_id
                     self.relation_of[rec["id"]] = rec["relation"]
         return groups
-
-    def facts(self, query: FactQuery) -> list[Fact]:
-        found = super().facts(query)
-        for f in found:
-            self._row_group[f.id] = f.group_id
-        return found
 
     def _node_embeddings(self, kind: str, vectors: dict[str, list[float]], changes: ChangeSet) -> None:
         if not vectors:
@@ -674,7 +728,8 @@ class Neo4jStore:
         try:
             # The server's notifications (a property key no row has yet, ...) are about our own
             # statements, checked by Neo4j's linter in the tests; a user's log is no place for them.
-            self.driver = driver or neo4j.GraphDatabase.driver(uri, auth=auth, notifications_min_severity="OFF")
+            self.driver = driver or neo4j.GraphDatabase.driver(
+                uri, auth=auth, notifications_min_severity="OFF")
             self.driver.verify_connectivity()
         except Exception as exc:  # noqa: BLE001 - any driver failure is a store error for the user
             raise StoreError(f"cannot connect to Neo4j at {uri}: {exc}") from None
@@ -710,6 +765,32 @@ class Neo4jStore:
                 r["relation"] for r in self._schema(load("schema_fact_relations")) if r["relation"]
             }
             self._fact_text_types = self._current_fact_text_types()
+            self._upgrade_layout()
+
+    def _upgrade_layout(self) -> None:
+        """Bring data written by an earlier layout up to this one: the groups' relation lists,
+        the assertions' index keys and the :CurrentFact nodes of current rows (idempotent, so
+        two processes connecting at once do no harm)."""
+        found = self._schema(load("layout_version"))[0]
+        if found["version"] is not None and found["version"] >= LAYOUT_VERSION:
+            return
+        if found["written"]:
+            log.warning("%s: upgrading the data layout to version %d", self.uri, LAYOUT_VERSION)
+            self._schema(load("layout_group_relations"))
+            while self._schema(load("layout_assertion_keys"),
+                               {"undated": UNDATED, "batch": _UPGRADE_BATCH})[0]["upgraded"]:
+                pass
+            for relation in sorted(self._relations_ready):
+                while rows := self._schema(render("layout_rows_without_current", rel=relation),
+                                           {"batch": _UPGRADE_BATCH}):
+                    by_group: dict[str, list[dict]] = defaultdict(list)
+                    for row in rows:
+                        keys = current_keys(records.fact(row, NEO4J))
+                        by_group[row["group_id"]].append({**row, "current": keys})
+                    for group_id, current in by_group.items():
+                        self._schema(render("current_facts_create", rel=relation),
+                                     {"group_id": group_id, "rows": current})
+        self._schema(load("layout_set"), {"version": LAYOUT_VERSION})
 
     def _current_fact_text_types(self) -> set[str]:
         rows = self._schema(load("fact_text_types"))
@@ -811,10 +892,11 @@ class Neo4jStore:
         params = {"group_id": group_id, "ids": unique}
         name = "vectors_of_" + _PLURAL[kind]
         if kind == RecordKind.FACT:
-            relations = [check_identifier(r) for r in self.relations(group_id) if _safe(r)]
-            if not relations:
-                return {}
-            rows = self._read(lambda r: r._r.run(name, params, types=relations))
+            def read(r: _Reads) -> list[dict]:
+                relations = r.listed_relations(group_id)
+                return r._r.run(name, params, types=relations) if relations else []
+
+            rows = self._read(read)
         else:
             rows = self._read(lambda r: r._r.run(name, params))
         return {row["id"]: [float(x) for x in row["vector"]] for row in rows}
@@ -859,7 +941,7 @@ class Neo4jStore:
         vec = [float(x) for x in vector]
         if kind == RecordKind.FACT:
             ready = set(self._relations_ready)
-            relations = [r for r in self.relations(group_id) if r in ready]
+            relations = [r for r in self._read(lambda r: r.listed_relations(group_id)) if r in ready]
             indexes = [f"fact_embedding_{check_identifier(r)}" for r in relations]
             name = "vector_search_facts"
         else:
@@ -941,6 +1023,7 @@ class Neo4jStore:
 
         def delete(tx: Any) -> int:
             runner = _Runner(tx)
+            runner.run("forget_current_facts", {"group_id": group_id})
             return sum(runner.run(step, {"group_id": group_id})[0]["removed"] for step in steps)
 
         with self._session() as session:

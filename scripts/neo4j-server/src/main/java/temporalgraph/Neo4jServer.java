@@ -39,8 +39,19 @@ import org.neo4j.graphdb.GraphDatabaseService;
 public final class Neo4jServer {
     private static final String HOST = "127.0.0.1";
 
-    public static void main(String[] argv) throws Exception {
-        Map<String, String> args = parse(argv);
+    public static void main(String[] argv) {
+        try {
+            run(parse(argv));
+        } catch (Exception e) {
+            // The DBMS's own threads would keep the JVM alive: a failure must end the process
+            // (the shutdown hook stops the DBMS) so that the starting script sees it.
+            System.err.println("neo4j-server: " + e);
+            e.printStackTrace();
+            System.exit(1);
+        }
+    }
+
+    private static void run(Map<String, String> args) throws Exception {
         Path data = Path.of(required(args, "data")).toAbsolutePath();
         int port = Integer.parseInt(args.getOrDefault("port", "0"));
         if (port == 0) {
@@ -111,7 +122,14 @@ public final class Neo4jServer {
         String command = exists
                 ? "ALTER USER " + quoted(user) + " SET PASSWORD $password CHANGE NOT REQUIRED"
                 : "CREATE USER " + quoted(user) + " SET PASSWORD $password CHANGE NOT REQUIRED";
-        system.executeTransactionally(command, Map.of("password", password));
+        try {
+            system.executeTransactionally(command, Map.of("password", password));
+        } catch (RuntimeException e) {
+            // A restart on the same data with the same password: it is already set.
+            if (!String.valueOf(e.getMessage()).contains("cannot be the same")) {
+                throw e;
+            }
+        }
     }
 
     /** A user name as a Cypher identifier: only plain names are accepted. */

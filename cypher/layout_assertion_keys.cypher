@@ -1,0 +1,10 @@
+// Upgrade, a batch at a time: the index keys of assertions written before they were kept (the
+// moment in microseconds, $undated for none; the object id, '' for none).
+// scope: admin
+// params: undated, batch
+MATCH (a:Assertion)
+WHERE a.at_key IS NULL
+WITH a LIMIT $batch
+SET a.at_key = CASE WHEN a.at IS NULL THEN $undated ELSE a.at.epochSeconds * 1000000 + a.at.microsecond END,
+    a.object_key = coalesce(a.object_id, '')
+RETURN count(a) AS upgraded

@@ -1,0 +1,11 @@
+// rows_of_pair.cypher, latest start first (an unknown start last).
+// params: group_id, subject_id, relation, object_id, start_from, start_before, ending_after, limit
+MATCH (c:CurrentFact {group_id: $group_id, subject_id: $subject_id, relation: $relation, object_id: $object_id})
+USING INDEX SEEK c:CurrentFact(group_id, subject_id, relation, object_id, key_start)
+WHERE c.key_start >= $start_from AND c.key_start < $start_before
+// include: key_rows_filters
+WITH c
+ORDER BY c.group_id DESC, c.subject_id DESC, c.relation DESC, c.object_id DESC, c.key_start DESC
+LIMIT $limit
+// include: current_row
+ORDER BY c.key_start DESC

@@ -1,0 +1,47 @@
+"""A Neo4j database written by the earlier data layout is brought up to this one on connect."""
+
+from __future__ import annotations
+
+import pytest
+
+from temporal_graph import TemporalGraph
+from temporal_graph.testing import neo4j_store_from_env, unique_test_group
+from temporal_graph.times import ManualClock
+
+pytestmark = pytest.mark.neo4j
+
+
+def test_a_database_of_the_earlier_layout_is_upgraded_on_connect() -> None:
+    group = unique_test_group("layout")
+    clock = ManualClock("2024-01-01")
+    store = neo4j_store_from_env()
+    assert store is not None
+    with TemporalGraph(store, clock=clock, embed=False) as tg:
+        tg.add_fact("Ana", "lives in", "Oslo", valid_at="2019", group_id=group)
+        tg.add_fact("Ana", "works at", "Acme", group_id=group)
+        clock.set("2024-02-01")
+        tg.add_fact("Ana", "lives in", "Rome", valid_at="2022", group_id=group)
+        history = tg.history("Ana", group_id=group)
+        expected = {(f.relation, f.object, f.valid_at, f.invalid_at) for f in history}
+        # What the earlier layout left: no :CurrentFact nodes, no assertion keys, no relation list.
+        with store.driver.session(database=store.database) as session:
+            session.run("MATCH (c:CurrentFact {group_id: $g}) DELETE c", g=group).consume()
+            session.run("MATCH (a:Assertion {group_id: $g}) REMOVE a.at_key, a.object_key", g=group).consume()
+            session.run("MATCH (m:MemoryGroup {group_id: $g}) REMOVE m.relations", g=group).consume()
+            session.run("MATCH (l:MemoryLayout) DELETE l").consume()
+    upgraded = neo4j_store_from_env()
+    assert upgraded is not None
+    with TemporalGraph(upgraded, clock=clock, embed=False) as tg:
+        try:
+            assert {(f.relation, f.object, f.valid_at, f.invalid_at)
+                    for f in tg.history("Ana", group_id=group)} == expected
+            assert tg.core.store.relations(group) == ["LIVES_IN", "WORKS_AT"]
+            clock.set("2024-03-01")
+            # The rules read the upgraded keys: a move between the two homes ends and starts right.
+            tg.add_fact("Ana", "lives in", "Lyon", valid_at="2021", group_id=group)
+            timeline = [(f.object, f.valid_at.year, f.invalid_at and f.invalid_at.year)
+                        for f in tg.history("Ana", "lives in", group_id=group)]
+            assert timeline == [("Oslo", 2019, 2021), ("Lyon", 2021, 2022), ("Rome", 2022, None)]
+            assert [f.object for f in tg.now("Ana", "works at", group_id=group)] == ["Acme"]
+        finally:
+            tg.forget(group)
