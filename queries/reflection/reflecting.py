@@ -165,8 +165,14 @@ def insights(
 
 
 def weightiest(found: Iterable[Insight]) -> list[Insight]:
-    """Weightiest first, then newest."""
-    return sorted(found, key=lambda i: (-i.importance, -i.created_at.timestamp(), i.id))
+    """Weightiest first, then newest, then by what they say (not by their random ids: the same
+    memory words its summaries and answers alike in every store and every run)."""
+    return sorted(found, key=lambda i: (-i.importance, -i.created_at.timestamp(), *_wording(i)))
+
+
+def _wording(i: Insight) -> tuple:
+    """The last keys of an order of insights: when they speak of, what they say, then their id."""
+    return (i.valid_at or i.created_at, i.text, i.id)
 
 
 def insight_sentence(i: Insight) -> str:
@@ -195,7 +201,7 @@ def insights_for(
     chosen = [i for i in found.values()
               if (cited & set(i.derived_from) or (not cited_only and subjects & set(i.subject_ids)))
               and (as_of is None or i.valid_at is None or i.valid_at <= as_of)]
-    chosen.sort(key=lambda i: (-i.importance, -bool(cited & set(i.derived_from)), i.created_at, i.id))
+    chosen.sort(key=lambda i: (-i.importance, -bool(cited & set(i.derived_from)), i.created_at, *_wording(i)))
     return chosen[:limit]
 
 

@@ -645,7 +645,7 @@ def read_insights(group_id: str, subject_id: str | None, known_at: int | None, a
     if not all_versions:
         clauses.append(believed_at(known_at))
     where, params = _where(*clauses)
-    return f"SELECT * FROM insights WHERE {where}", params
+    return f"SELECT * FROM insights WHERE {where} ORDER BY created_at, id", params
 
 
 INSERT_INSIGHT = ("INSERT INTO insights (id, group_id, text, subject_ids, subjects, derived_from, "
