@@ -124,7 +124,8 @@ def test_every_command_answers_on_neo4j_as_on_the_embedded_store(tmp_path: Path)
                     episode = json.loads(out)["episode"]["id"]
         for command, embedded, on_neo4j in zip(_session(tmp_path), answers["embedded"], answers["neo4j"],
                                                strict=True):
-            assert on_neo4j == embedded, f"tgraph {' '.join(command)} differs on Neo4j:\n" + _diff(embedded, on_neo4j)
+            shown = " ".join(command)
+            assert on_neo4j == embedded, f"tgraph {shown} differs on Neo4j:\n" + _diff(embedded, on_neo4j)
         # Both copies (one out of each store) hold the same memory.
         exports = [_comparable(json.loads(_run(["--db", str(tmp_path / name / "copied.db")], group,
                                                ["export"])[1]), unordered=True) for name in stores]
