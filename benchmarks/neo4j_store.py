@@ -1,86 +1,358 @@
-"""As-of query latency on the Neo4j store: the workload of ``asof_latency.py`` on Neo4j 5.
+"""The Neo4j store beside the embedded one: the same data, the same run, both stores.
 
-    NEO4J_URI=neo4j://localhost:7687 NEO4J_USER=neo4j NEO4J_PASSWORD=... \\
-        python benchmarks/neo4j_store.py --facts 10000
+    .venv/bin/python benchmarks/neo4j_store.py [--sizes 10,1000,10000] [--repeats 15]
+        [--facts 100000] [--bulk 100000] [--copy 100000] [--json]
 
-The same synthetic people (moves, job changes, hobbies picked up and dropped, late news, a few
-corrections) written through the real rules into a fresh group of the Neo4j database, then
-``as_of`` for one subject and a whole-group as-of at random (T, K): medians and p99 in ms.
-The group is forgotten afterwards. Without ``NEO4J_URI`` it says so and exits 0.
+With ``NEO4J_URI`` set (``NEO4J_USER`` / ``NEO4J_PASSWORD``) it measures that server, in groups of
+its own that it forgets afterwards; without it, it starts one with ``scripts/neo4j.sh`` (Neo4j
+Community from Maven Central) and stops it at the end. Medians and p95, in milliseconds:
+
+- ``writes``: one ``add_fact`` and one ``add_episode`` against 10 / 1,000 / 10,000 facts of history
+  on one key (Ana lives in N places over time) and on one entity (N facts over 20 relations), the
+  history loaded with ``add_facts`` (``write_growth.py``'s scenarios); the target is every p50 at
+  the largest size within 2x of the smallest, on both stores;
+- ``reads``: at ``--facts`` structured facts in one group (loaded with ``add_facts``, stored vectors
+  random stand-ins written through the store), ``as_of`` of one subject at random (T, K) and
+  ``search`` for 20 questions (the query embedded by the real model);
+- ``bulk``: the seconds of that load (and of ``--bulk`` more, when larger), with the bulk ==
+  one-by-one oracle on a 2,000-fact sample on Neo4j;
+- ``copy``: ``copy_to`` of a ``--copy``-fact embedded memory into Neo4j, with its comparison.
+
+``--profile`` adds, for one ``as_of`` and one ``search`` on each store, the statements each sent
+and their time (where Neo4j's time goes when it is slower).
 """
 
 from __future__ import annotations
 
+import argparse
+import contextlib
+import json
 import os
 import random
-import statistics
+import subprocess
 import sys
-import uuid
-from datetime import datetime, timedelta
+import tempfile
+import time
+from collections import defaultdict
+from collections.abc import Callable, Iterator
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
 
-from benchmarks.asof_latency import START, YEARS, _moment, _p99, _timed, build, workload_arguments
-from temporal_graph import TemporalGraph
-from temporal_graph.core.stores.protocol import FactQuery
-from temporal_graph.core.time import ManualClock
-from temporal_graph.testing import neo4j_store_from_env
+import numpy as np  # noqa: E402
+
+from benchmarks.write_growth import episode_write, fact_write, history, percentiles, timed  # noqa: E402
+from temporal_graph import Ontology, TemporalGraph  # noqa: E402
+from temporal_graph.core.stores.protocol import ChangeSet, FactQuery  # noqa: E402
+from temporal_graph.testing import neo4j_store_from_env, unique_test_group  # noqa: E402
+from temporal_graph.times import ManualClock  # noqa: E402
+
+STORES = ("sqlite", "neo4j")
+ONTOLOGY = Ontology.default_personal().with_relations({"PLAYS_FOR": "one", "WON": "many"})
+CLOCK = "2026-01-01T00:00:00+00:00"
+QUESTIONS = ["Where does Person 7 live?", "Who plays for Club 12?", "Which awards did Person 3 win?",
+             "a player of Club 5 in 1990", "City 40", "who lived in City 8", "Award 17", "Person 99",
+             "which club did Person 12 join", "moved to City 3", "won Award 2 in 2001", "Club 19 players",
+             "Person 5 home", "Person 250 club", "lived in City 77 before", "Award 150 winners",
+             "Person 1000", "City 499", "Club 1999", "a club in 1975"]
 
 
-def measure(tg: TemporalGraph, clock: ManualClock, size: int, repeats: int, seed: int) -> dict:
-    group = f"bench-neo4j-{uuid.uuid4().hex[:8]}"
-    store = tg.core.store
+# -- the servers and memories ----------------------------------------------------------------------
+@contextlib.contextmanager
+def neo4j_server() -> Iterator[str]:
+    """``NEO4J_URI`` when set, else a server started for this run (stopped at the end)."""
+    if os.environ.get("NEO4J_URI"):
+        yield f"{os.environ['NEO4J_URI']} (given)"
+        return
+    state = tempfile.mkdtemp(prefix="bench-neo4j-")
+    env = {**os.environ, "TGRAPH_NEO4J_STATE": state}
+    script = ROOT / "scripts" / "neo4j.sh"
+    started = subprocess.run(["bash", str(script), "start", "--heap", "2g", "--page-cache", "1g"], env=env,
+                             capture_output=True, text=True, check=False)
+    if started.returncode != 0:
+        raise SystemExit(f"could not start Neo4j: {started.stderr.strip()}")
+    os.environ.update(dict(line.split("=", 1) for line in started.stdout.splitlines() if "=" in line))
     try:
-        rows, statements, load_s = build(tg, clock, size, seed, group=group,
-                                         count_rows=lambda: store.count_rows(group))
-        rng = random.Random(seed + 1)
-        people = [e for e in store.entities(group) if e.type == "Person"]
-        first_k, last_k = START + timedelta(days=YEARS * 365), clock()
-
-        def point() -> tuple[datetime, datetime]:
-            return _moment(rng), first_k + (last_k - first_k) * rng.random()
-
-        def subject() -> None:
-            t, k = point()
-            store.facts(FactQuery(group, subject_id=rng.choice(people).id, valid_time=t, known_at=k))
-
-        def whole_group() -> None:
-            t, k = point()
-            store.facts(FactQuery(group, valid_time=t, known_at=k))
-
-        return {
-            "rows": rows, "statements": statements, "load_s": load_s,
-            "subject": _timed(subject, repeats),
-            "group": _timed(whole_group, max(5, repeats // 10)),
-        }
+        yield f"{os.environ['NEO4J_URI']} (started by this run)"
     finally:
-        store.forget(group)
+        subprocess.run(["bash", str(script), "stop"], env=env, capture_output=True, check=False)
+        for name in ("NEO4J_URI", "NEO4J_USER", "NEO4J_PASSWORD"):
+            os.environ.pop(name, None)
+
+
+class Memory:
+    """One memory on one store, in a group of its own on Neo4j (forgotten when closed)."""
+
+    def __init__(self, kind: str, workdir: Path, name: str, **options: Any) -> None:
+        self.kind, self.group = kind, unique_test_group(f"bench-{name}") if kind == "neo4j" else "default"
+        if kind == "sqlite":
+            self.tg = TemporalGraph.open(workdir / f"{name}.db", **options)
+        else:
+            store = neo4j_store_from_env()
+            assert store is not None
+            self.tg = TemporalGraph(store, **options)
+
+    def close(self) -> None:
+        if self.kind == "neo4j":
+            self.tg.forget(self.group)
+        self.tg.close()
+
+
+def structured_facts(count: int, seed: int = 11) -> list[tuple]:
+    """People who move (one home at a time), play for clubs (one at a time, with an end) and win
+    awards (many): ``scale.py --bulk``'s facts."""
+    rng = random.Random(seed)
+    cities, clubs = [f"City {i}" for i in range(500)], [f"Club {i}" for i in range(2000)]
+    out: list[tuple] = []
+    for _ in range(count):
+        person = f"Person {rng.randrange(max(10, count // 5))}"
+        start = rng.randrange(1950, 2020)
+        kind = rng.random()
+        if kind < 0.4:
+            out.append((person, "lives in", rng.choice(cities), str(start)))
+        elif kind < 0.8:
+            out.append((person, "plays for", rng.choice(clubs), str(start), str(start + rng.randrange(1, 6))))
+        else:
+            out.append((person, "won", f"Award {rng.randrange(300)}", str(start)))
+    return out
+
+
+def random_vectors(m: Memory, seed: int = 7) -> None:
+    """Unit vectors stand in for the model's on every current fact and every entity."""
+    store, rng = m.tg.core.store, np.random.default_rng(seed)
+    write = m.tg.core.write
+
+    def unit(ids: list[str]) -> dict[str, list[float]]:
+        v = rng.standard_normal((len(ids), 384)).astype(np.float32)
+        return dict(zip(ids, (v / np.linalg.norm(v, axis=1, keepdims=True)).tolist(), strict=True))
+
+    facts = [f.id for f in store.facts(FactQuery(m.group))]
+    entities = [e.id for e in store.entities(m.group)]
+    for i in range(0, len(facts), 5000):
+        batch = ChangeSet(fact_embeddings=unit(facts[i : i + 5000]))
+        write(m.group, lambda w: w.write_vectors(batch))  # noqa: B023 - called at once
+    for i in range(0, len(entities), 5000):
+        batch = ChangeSet(entity_embeddings=unit(entities[i : i + 5000]))
+        write(m.group, lambda w: w.write_vectors(batch))  # noqa: B023
+
+
+# -- the measurements ------------------------------------------------------------------------------
+def writes(sizes: list[int], repeats: int, workdir: Path) -> dict:
+    out: dict = {}
+    for scenario in ("one_key", "entity"):
+        for op, make in (("add_fact", fact_write), ("add_episode", episode_write)):
+            for n in sizes:
+                for kind in STORES:
+                    m = Memory(kind, workdir, f"{scenario}-{op}-{n}", embed=False)
+                    try:
+                        report = m.tg.add_facts(history(scenario, n), strict=True, embed=False,
+                                                group_id=m.group)
+                        assert report.rows_written == n, report
+                        figure = timed(make(scenario, n, m.group), m.tg, repeats)
+                    finally:
+                        m.close()
+                    out.setdefault(f"{scenario}.{op}", {}).setdefault(kind, {})[str(n)] = figure
+                    print(f"  writes {scenario} {op} N={n} {kind}: {figure}", file=sys.stderr, flush=True)
+    return out
+
+
+def reads_and_bulk(facts: int, bulk: int, repeats: int, workdir: Path, profile: bool) -> tuple[dict, dict]:
+    items = structured_facts(facts)
+    reads: dict = {}
+    loads: dict = {}
+    for kind in STORES:
+        m = Memory(kind, workdir, "reads", ontology=ONTOLOGY, clock=ManualClock(CLOCK))
+        try:
+            started = time.perf_counter()
+            report = m.tg.add_facts(items, embed=False, group_id=m.group)
+            seconds = time.perf_counter() - started
+            loads.setdefault(str(facts), {})[kind] = _load_figure(facts, seconds, report)
+            print(f"  bulk {facts} {kind}: {loads[str(facts)][kind]}", file=sys.stderr, flush=True)
+            random_vectors(m)
+            reads[kind] = _reads(m, repeats)
+            print(f"  reads {kind}: {reads[kind]}", file=sys.stderr, flush=True)
+            if profile:
+                reads[kind]["profile"] = _profile(m)
+        finally:
+            m.close()
+    if bulk > facts:
+        for kind in STORES:
+            m = Memory(kind, workdir, "bulk", ontology=ONTOLOGY, clock=ManualClock(CLOCK), embed=False)
+            try:
+                started = time.perf_counter()
+                report = m.tg.add_facts(structured_facts(bulk), embed=False, group_id=m.group)
+                seconds = time.perf_counter() - started
+                loads.setdefault(str(bulk), {})[kind] = _load_figure(bulk, seconds, report)
+                print(f"  bulk {bulk} {kind}: {loads[str(bulk)][kind]}", file=sys.stderr, flush=True)
+            finally:
+                m.close()
+    loads["oracle_on_neo4j"] = bulk_oracle(workdir)
+    return reads, loads
+
+
+def _load_figure(count: int, seconds: float, report: Any) -> dict:
+    return {"seconds": round(seconds, 1), "facts_per_s": round(count / seconds), "rows": report.rows_written,
+            "errors": len(report.errors)}
+
+
+def _reads(m: Memory, repeats: int) -> dict:
+    store, tg, rng = m.tg.core.store, m.tg, random.Random(3)
+    people = [e.id for e in store.entities(m.group) if e.name.startswith("Person ")]
+    times = [datetime(y, 6, 1, tzinfo=UTC) for y in range(1950, 2026)]
+    known = tg.core.now()
+
+    def as_of() -> None:
+        store.facts(FactQuery(m.group, subject_id=rng.choice(people), valid_time=rng.choice(times),
+                              known_at=known - timedelta(days=rng.randrange(0, 3))))
+
+    def search() -> None:
+        tg.search(rng.choice(QUESTIONS), group_id=m.group, limit=10)
+
+    search()  # the first loads the model and, on SQLite, the group's vectors
+    return {"as_of_subject": percentiles(_seconds(as_of, repeats * 10)),
+            "search": percentiles(_seconds(search, repeats * 2))}
+
+
+def _seconds(fn: Callable[[], None], repeats: int) -> list[float]:
+    out = []
+    for _ in range(repeats):
+        started = time.perf_counter()
+        fn()
+        out.append(time.perf_counter() - started)
+    return out
+
+
+def _profile(m: Memory) -> dict[str, dict[str, float]]:
+    """The store calls one as_of and one search make, with their milliseconds."""
+    store = m.tg.core.store
+    spent: dict[str, list[float]] = defaultdict(list)
+    names = ("facts", "entities", "episodes", "text_search", "vector_search", "vectors", "relations")
+    originals = {name: getattr(store, name) for name in names}
+
+    def wrap(name: str, fn: Callable) -> Callable:
+        def call(*args: Any, **kwargs: Any) -> Any:
+            started = time.perf_counter()
+            try:
+                return fn(*args, **kwargs)
+            finally:
+                spent[name].append(1000 * (time.perf_counter() - started))
+        return call
+
+    out: dict[str, dict[str, float]] = {}
+    person = next(e.id for e in store.entities(m.group) if e.name == "Person 7")
+    try:
+        for name, fn in originals.items():
+            setattr(store, name, wrap(name, fn))
+        at = datetime(2000, 1, 1, tzinfo=UTC)
+        one = FactQuery(m.group, subject_id=person, valid_time=at)
+        for label, run in (("as_of", lambda: store.facts(one)),
+                           ("search", lambda: m.tg.search("Where does Person 7 live?", group_id=m.group))):
+            spent.clear()
+            run()
+            out[label] = {f"{name} x{len(ms)}": round(sum(ms), 2) for name, ms in spent.items()}
+    finally:
+        for name in names:
+            vars(store).pop(name, None)
+    return out
+
+
+def bulk_oracle(workdir: Path) -> bool:
+    """On Neo4j, ``add_facts`` of a sample gives the rows ``add_fact`` one by one gives."""
+    items = structured_facts(2000, seed=5)
+    answers = []
+    for how in ("bulk", "one by one"):
+        m = Memory("neo4j", workdir, "oracle", ontology=ONTOLOGY, clock=ManualClock(CLOCK), embed=False)
+        try:
+            if how == "bulk":
+                m.tg.add_facts(items, group_id=m.group)
+            else:
+                for s, r, o, *times in items:
+                    m.tg.add_fact(s, r, o, valid_at=times[0], invalid_at=times[1] if len(times) > 1 else None,
+                                  group_id=m.group)
+            answers.append(sorted((f.subject, f.relation, f.object, f.valid_at, f.invalid_at)
+                                  for f in m.tg.core.store.facts(FactQuery(m.group))))
+        finally:
+            m.close()
+    return answers[0] == answers[1]
+
+
+def copy(facts: int, workdir: Path) -> dict:
+    options = {"ontology": ONTOLOGY, "clock": ManualClock(CLOCK), "embed": False}
+    source = Memory("sqlite", workdir, "copy-source", **options)
+    target = Memory("neo4j", workdir, "copy-target", **options)
+    try:
+        source.tg.add_facts(structured_facts(facts), group_id=target.group)  # the group it will have there
+        started = time.perf_counter()
+        report = source.tg.copy_to(target.tg, group_id=target.group)
+        seconds = time.perf_counter() - started
+        copied = report.groups[0]
+        return {"facts": facts, "seconds": round(seconds, 1), "ok": report.ok,
+                "records": sum(copied.written.values()),
+                "records_per_s": round(sum(copied.written.values()) / seconds)}
+    finally:
+        source.close()
+        target.tg.forget(target.group)
+        target.tg.close()
+
+
+# -- the table -------------------------------------------------------------------------------------
+def table(result: dict) -> str:
+    sizes = result["sizes"]
+    lines = [f"Neo4j store beside SQLite ({result['server']}), p50 / p95 ms", "",
+             f"{'write':22} {'store':7}" + "".join(f"{'N=' + format(n, ','):>17}" for n in sizes)
+             + f"{'growth':>8}"]
+    for key, by_store in result["writes"].items():
+        for kind, by_size in by_store.items():
+            cells = "".join(f"{by_size[str(n)]['p50_ms']:>8.1f} /{by_size[str(n)]['p95_ms']:>7.1f}"
+                            for n in sizes)
+            growth = by_size[str(sizes[-1])]["p50_ms"] / by_size[str(sizes[0])]["p50_ms"]
+            lines.append(f"{key:22} {kind:7}{cells}{growth:>7.2f}x")
+    lines += ["", f"reads at {result['facts']:,} facts        p50 / p95 ms (neo4j / sqlite p50)"]
+    for read in ("as_of_subject", "search"):
+        s, n = result["reads"]["sqlite"][read], result["reads"]["neo4j"][read]
+        lines.append(f"  {read:18} sqlite {s['p50_ms']:7.2f} / {s['p95_ms']:7.2f}   "
+                     f"neo4j {n['p50_ms']:7.2f} / "
+                     f"{n['p95_ms']:7.2f}   {n['p50_ms'] / s['p50_ms']:5.1f}x")
+    for kind in STORES:
+        if "profile" in result["reads"][kind]:
+            lines.append(f"  profile {kind}: {json.dumps(result['reads'][kind]['profile'])}")
+    lines += ["", "bulk loads (add_facts)"]
+    for size, by_store in result["bulk"].items():
+        if size == "oracle_on_neo4j":
+            continue
+        s, n = by_store["sqlite"], by_store["neo4j"]
+        lines.append(f"  {int(size):>9,} facts  sqlite {s['seconds']:7.1f} s ({s['facts_per_s']:,}/s)   "
+                     f"neo4j {n['seconds']:7.1f} s ({n['facts_per_s']:,}/s)   "
+                     f"{n['seconds'] / s['seconds']:.1f}x")
+    lines.append(f"  bulk == one by one on Neo4j (2,000-fact sample): {result['bulk']['oracle_on_neo4j']}")
+    c = result["copy"]
+    lines += ["", f"copy of a {c['facts']:,}-fact embedded memory into Neo4j: {c['seconds']} s, "
+                  f"{c['records']:,} records ({c['records_per_s']:,}/s), both sides agree: {c['ok']}"]
+    return "\n".join(lines)
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = workload_arguments(__doc__).parse_args(argv)
-    if not os.environ.get("NEO4J_URI"):
-        print("skipped: NEO4J_URI is not set, so there is no Neo4j database to measure. "
-              "Start Neo4j 5 (e.g. docker run -p 7687:7687 -e NEO4J_AUTH=neo4j/password neo4j:5) and set "
-              "NEO4J_URI, NEO4J_USER and NEO4J_PASSWORD.")
-        return 0
-    store = neo4j_store_from_env(wipe=False)
-    assert store is not None
-    clock = ManualClock(START + timedelta(days=YEARS * 365))
-    with TemporalGraph(store, clock=clock) as tg:
-        print(f"{'rows':>9} {'load s':>7} {'stmt/s':>7} | {'subject as_of ms (med/p99)':>27} | "
-              f"{'group as_of ms (med/p99)':>25}")
-        for size in args.facts or [10_000]:
-            f = measure(tg, clock, size, args.repeats, args.seed)
-            print(
-                f"{f['rows']:>9,} {f['load_s']:>7.1f} {f['statements'] / f['load_s']:>7.0f} | "
-                f"{statistics.median(f['subject']):>12.3f} / {_p99(f['subject']):>8.3f}    | "
-                f"{statistics.median(f['group']):>11.2f} / {_p99(f['group']):>8.2f}"
-            )
-            sys.stdout.flush()
-    print("subject as_of: one person's facts at random (T, K), anchored on the subject node;")
-    print("group as_of: every fact valid at T as known at K in the group (result size grows with N).")
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sizes", default="10,1000,10000", help="facts of history for the writes")
+    parser.add_argument("--repeats", type=int, default=15)
+    parser.add_argument("--facts", type=int, default=100_000, help="facts in the group the reads run on")
+    parser.add_argument("--bulk", type=int, default=100_000, help="a second, larger bulk load (1000000)")
+    parser.add_argument("--copy", type=int, default=100_000, help="facts of the memory copied into Neo4j")
+    parser.add_argument("--profile", action="store_true")
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args(argv)
+    sizes = sorted(int(s) for s in args.sizes.split(","))
+    with neo4j_server() as server, tempfile.TemporaryDirectory(prefix="neo4j-bench-") as tmp:
+        workdir = Path(tmp)
+        result: dict = {"server": server, "sizes": sizes, "facts": args.facts}
+        result["writes"] = writes(sizes, args.repeats, workdir)
+        result["reads"], result["bulk"] = reads_and_bulk(args.facts, args.bulk, args.repeats, workdir,
+                                                         args.profile)
+        result["copy"] = copy(args.copy, workdir)
+    print(json.dumps(result) if args.json else table(result))
     return 0
 
 

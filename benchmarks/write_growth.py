@@ -72,25 +72,26 @@ def history(scenario: str, n: int) -> list[tuple]:
     return [("Ana", relations[i % 20], word(i).capitalize(), T0 + i * DAY) for i in range(n)]
 
 
-def fact_write(scenario: str, n: int) -> Callable[[TemporalGraph, int], Any]:
+def fact_write(scenario: str, n: int, group_id: str = "default") -> Callable[[TemporalGraph, int], Any]:
     """The j-th timed ``add_fact`` of a scenario: a new object, starting after the history."""
     relations = {"many_key": ("LIKES",), "one_key": ("LIVES_IN",), "entity": ONE + MANY}[scenario]
 
     def write(tg: TemporalGraph, j: int) -> Any:
         return tg.add_fact("Ana", relations[j % len(relations)], word(10 * n + j).capitalize(),
-                           valid_at=T0 + (n + j) * DAY)
+                           valid_at=T0 + (n + j) * DAY, group_id=group_id)
 
     return write
 
 
-def episode_write(scenario: str, n: int) -> Callable[[TemporalGraph, int], Any]:
+def episode_write(scenario: str, n: int, group_id: str = "default") -> Callable[[TemporalGraph, int], Any]:
     """The j-th timed ``add_episode``: Ana saying something new about herself, after the history."""
     sayings = {"many_key": SAYINGS[:1], "one_key": SAYINGS[1:2], "entity": SAYINGS}[scenario]
 
     def write(tg: TemporalGraph, j: int) -> Any:
         w = word(20 * n + j)
         text = sayings[j % len(sayings)].format(w=w, W=w.capitalize())
-        return tg.add_episode(text, reference_time=T0 + (n + 1000 + j) * DAY, speaker="Ana")
+        return tg.add_episode(text, reference_time=T0 + (n + 1000 + j) * DAY, speaker="Ana",
+                              group_id=group_id)
 
     return write
 
@@ -102,6 +103,11 @@ def timed(write: Callable[[TemporalGraph, int], Any], tg: TemporalGraph, repeats
         started = time.perf_counter()
         write(tg, j)
         seconds.append(time.perf_counter() - started)
+    return percentiles(seconds)
+
+
+def percentiles(seconds: list[float]) -> dict[str, float]:
+    """p50 and p95 of ``seconds``, in milliseconds."""
     cuts = statistics.quantiles(seconds, n=20, method="inclusive")
     return {"p50_ms": round(1000 * statistics.median(seconds), 2), "p95_ms": round(1000 * cuts[18], 2)}
 

@@ -1,6 +1,6 @@
-// New fact rows of one relation type: (subject)-[:REL {...}]->(object) (the current ones then
-// get their :CurrentFact node, current_facts_create.cypher). The group keeps the list of the
-// relation types it has written.
+// New fact rows of one relation type: (subject)-[:REL {...}]->(object), each current one with its
+// :CurrentFact node (row.current: its keys; null for a row written already expired, a copied
+// version). The group keeps the list of the relation types it has written.
 // params: group_id, relation, rows
 // placeholders: rel
 UNWIND $rows AS row
@@ -12,6 +12,9 @@ SET r.fact_id = row.fact_id, r.relation = row.relation, r.text = row.text,
     r.created_at = row.created_at, r.expired_at = row.expired_at,
     r.episode_ids = row.episode_ids, r.confidence = row.confidence, r.importance = row.importance,
     r.attributes_json = row.attributes_json
+FOREACH (_ IN CASE WHEN row.current IS NULL THEN [] ELSE [1] END |
+  // include: current_fact_create
+)
 WITH count(r) AS written
 MATCH (g:MemoryGroup {group_id: $group_id})
 SET g.relations = CASE WHEN $relation IN coalesce(g.relations, []) THEN g.relations

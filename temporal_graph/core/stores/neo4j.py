@@ -12,15 +12,23 @@ Graph shape, for exploring by hand with Cypher:
 - ``(:Assertion {...})``: the append-only input of the temporal rules (by ids, not linked, so
   exploring ``MATCH (a)-[r]->(b)`` meets facts and mentions only);
 - ``(:EntityKey {group_id, key, entity_id})``: the name keys an entity answers to (first wins);
-- ``(:MemoryGroup {group_id})``: a per-group write lock, so writers of one group never
-  interleave (the embedded store has one writer), and an insertion-order counter.
+- ``(:MemoryGroup {group_id, relations})``: a per-group write lock, so writers of one group never
+  interleave (the embedded store has one writer), an insertion-order counter, and the relation
+  types the group has written;
+- ``(:CurrentFact {group_id, row_id, rel, relation, subject_id, object_id, key_start, newest,
+  ends})``: one per current fact row, made with it and deleted when it expires: the index entry
+  through which a write reads a key's timeline or an entity's newest facts (``rel`` is the row's
+  element id), so the expired versions that pile up behind them are never walked;
+- ``(:MemoryLayout {version})``: the version of this layout; an older database is upgraded on
+  connect.
 
 Times are native ``DATETIME`` values. Every statement is a file under ``cypher/``; values go
 as parameters, and relation types and labels are validated before they are placed in a template.
 Schema that depends on a relation type (constraint on ``r.id``, range indexes on group_id,
-fact_id and the four times, a vector index) is created after the first write of that relation
-commits (schema and data cannot share a transaction), and the single fact full-text index is
-widened to cover it. The store holds no temporal rules.
+fact_id and the four times, a vector index) is created before the first row of that relation is
+written (schema and data cannot share a transaction: the write is rolled back, the schema made,
+the write run again), and the single fact full-text index is widened to cover it. The store holds
+no temporal rules.
 """
 
 from __future__ import annotations
@@ -156,6 +164,15 @@ def _neo4j_errors(store: Neo4jStore) -> Iterator[None]:
 
 
 _edge: MapErrors[Neo4jStore] = MapErrors(_neo4j_errors)
+
+
+class _NeedsSchema(Exception):
+    """A write met relation types with no schema yet (:meth:`Neo4jStore.write` makes it, then runs
+    the write again)."""
+
+    def __init__(self, relations: set[str]) -> None:
+        super().__init__(sorted(relations))
+        self.relations = relations
 
 
 # -- statements ---------------------------------------------------------------------------------
@@ -370,10 +387,10 @@ class Neo4jTx(_Reads):
     """What a write function sees: the reads of :class:`StoreTx` plus :meth:`apply`, all in one
     managed transaction. The first touch of a group takes that group's write lock."""
 
-    def __init__(self, runner: _Runner) -> None:
+    def __init__(self, runner: _Runner, relations_ready: set[str]) -> None:
         super().__init__(runner)
         self._locked: set[str] = set()
-        self.new_relations: set[str] = set()
+        self._relations_ready = relations_ready
 
     def _lock(self, group_id: str, count: int = 0) -> int:
         """Take the group's lock (once) and reserve ``count`` sequence numbers; returns the first."""
@@ -467,8 +484,11 @@ class Neo4jTx(_Reads):
         for group_id in sorted(groups):
             self._apply_group(group_id, changes)
         self._retract_episodes(changes)
+        new = {check_identifier(f.relation) for f in changes.insert} - self._relations_ready
+        if new:
+            raise _NeedsSchema(new)  # the store makes it and runs the write again
         for f in changes.insert:
-            self.relation_of[f.id] = check_identifier(f.relation)
+            self.relation_of[f.id] = f.relation
         known_groups = {f.id: f.group_id for f in changes.insert}
         self._expire_rows(changes.expire, known_groups)
         self._insert_rows(changes.insert)
@@ -593,10 +613,6 @@ class Neo4jTx(_Reads):
                                   rel=relation)
             if written[0]["written"] != len(rows):
                 raise StoreError(f"{relation}: a subject or object entity of a new fact row does not exist")
-            current = [row for row in rows if row["current"] is not None]
-            if current:
-                self._r.run("current_facts_create", {"group_id": group_id, "rows": current}, rel=relation)
-            self.new_relations.add(relation)
 
     def _link_mentions(self, facts: list[Fact]) -> None:
         """``(:Episode)-[:MENTIONS]->(:Entity)`` for the subject and object of each new row."""
@@ -673,31 +689,35 @@ class Neo4jTx(_Reads):
                 raise StoreError(f"{relation}: cannot {what}")
 
     def _groups_of_rows(self, row_ids: list[str], known_groups: dict[str, str]) -> dict[str, str]:
-        """Group of each row id: from rows inserted now or read in this transaction (facts carry it)."""
+        """Group of each row id: from rows inserted now or read in this transaction (facts carry
+        it), else looked up by id."""
         groups = {**self.row_group, **known_groups}
         missing = [r for r in row_ids if r not in groups or r not in self.relation_of]
-        if missing:
-            for group_id in list(self._locked):
-                for rec in self._r.run("fact_relations_of", {"group_id": group_id, "ids": missing}):
-                    groups[rec["id"]] = group_id
-                    self.relation_of[rec["id"]] = rec["relation"]
+        if missing and self._relations_ready:
+            types = sorted(self._relations_ready)
+            for rec in self._r.run("fact_rows_by_id", {"ids": missing}, types=types):
+                groups[rec["id"]] = rec["group_id"]
+                self.relation_of[rec["id"]] = rec["relation"]
         return groups
 
     def _node_embeddings(self, kind: str, vectors: dict[str, list[float]], changes: ChangeSet) -> None:
         if not vectors:
             return
-        # The group of an entity/episode comes from the same change set, else from the groups this
-        # transaction already works on (every statement stays scoped to one group).
+        # The group of an entity/episode comes from the same change set, else from the stored
+        # record (ids are unique across groups): every statement stays scoped to one group.
         items = changes.entities if kind == RecordKind.ENTITY else changes.episodes
         known = {x.id: x.group_id for x in items}
+        unknown = [i for i in vectors if i not in known]
+        if unknown:
+            label = "Entity" if kind == RecordKind.ENTITY else "Episode"
+            found = self._r.run("node_groups", {"ids": unknown}, label=label)
+            known.update((r["id"], r["group_id"]) for r in found)
         batches: dict[str, list[dict]] = defaultdict(list)
         for item_id, v in vectors.items():
-            row = {"id": item_id, "vector": [float(x) for x in v]}
-            for group_id in ([known[item_id]] if item_id in known else sorted(self._locked)):
-                batches[group_id].append(row)
-        if not batches:
-            raise StoreError(f"{kind} embeddings given without the group they belong to")
+            if item_id in known:  # a record erased since its vector was made has none to get (as on SQLite)
+                batches[known[item_id]].append({"id": item_id, "vector": [float(x) for x in v]})
         for group_id, rows in sorted(batches.items()):
+            self._lock(group_id)
             self._r.run(f"{kind}_embeddings_set", {"group_id": group_id, "rows": rows})
 
 
@@ -788,7 +808,7 @@ class Neo4jStore:
                         keys = current_keys(records.fact(row, NEO4J))
                         by_group[row["group_id"]].append({**row, "current": keys})
                     for group_id, current in by_group.items():
-                        self._schema(render("current_facts_create", rel=relation),
+                        self._schema(render("layout_current_create", rel=relation),
                                      {"group_id": group_id, "rows": current})
         self._schema(load("layout_set"), {"version": LAYOUT_VERSION})
 
@@ -821,20 +841,15 @@ class Neo4jStore:
     @_edge
     def write(self, fn: Callable[[Neo4jTx], T]) -> T:
         """Run ``fn`` (reads + ``apply``) in one managed write transaction, retried as a whole
-        on transient errors (deadlocks, leader switches)."""
-        touched: set[str] = set()
-
-        def work(tx: Any) -> T:
-            view = Neo4jTx(_Runner(tx))
-            result = fn(view)
-            touched.clear()
-            touched.update(view.new_relations)
-            return result
-
-        with self._session() as session:
-            result = session.execute_write(work)
-        self.ensure_relations(touched)
-        return result
+        on transient errors (deadlocks, leader switches). A write of a relation type the database
+        has no schema for yet is rolled back, the schema made (schema and data never share a
+        transaction) and the write run again, so no row is ever written without its indexes."""
+        while True:
+            try:
+                with self._session() as session:
+                    return session.execute_write(lambda tx: fn(Neo4jTx(_Runner(tx), self._relations_ready)))
+            except _NeedsSchema as needed:
+                self.ensure_relations(needed.relations)
 
     def bulk_loading(self, group_id: str, facts: int) -> AbstractContextManager[None]:
         """Neo4j keeps its indexes up to date through a load: nothing to change around one."""
