@@ -245,3 +245,37 @@ def test_a_load_with_embeddings_commits_in_smaller_batches_by_default(embed, com
         report = tg.add_facts([(f"Person {i}", "likes", "tea") for i in range(12)])
         assert report.rows_written == 12 and len(written) == commits
         assert (store.missing_embeddings("default", "fact", 100) == []) is embed  # embedded as it went
+
+
+class _Retried(Exception):
+    pass
+
+
+def test_a_load_whose_transactions_are_run_again_counts_each_row_once(tmp_path) -> None:
+    """Stores run a write again after a transient failure (Neo4j: a deadlock, or a first row of a
+    new relation type, written once its schema exists): the report counts what committed."""
+    with TemporalGraph.open(tmp_path / "m.db", ontology=ONTOLOGY, embed=False) as tg:
+        store, write = tg.core.store, tg.core.store.write
+        attempts = []
+
+        def write_twice(fn):
+            def failing(tx):
+                fn(tx)
+                raise _Retried  # rolled back, as a failed attempt is
+            attempts.append(1)
+            with pytest.raises(_Retried):
+                write(failing)
+            return write(fn)
+
+        with mock.patch.object(store, "write", write_twice):
+            report = tg.add_facts([("Ana", "plays for", "Ajax", "2001"), ("Ana", "plays for", "PSV", "2005"),
+                                   ("Bo", "won", "Cup", "2003")])
+        assert attempts and (report.rows_written, report.entities_created) == (3, 5)
+        assert belief(tg) == belief_after_one_attempt(tmp_path)
+
+
+def belief_after_one_attempt(tmp_path) -> list[tuple]:
+    with TemporalGraph.open(tmp_path / "once.db", ontology=ONTOLOGY, embed=False) as tg:
+        tg.add_facts([("Ana", "plays for", "Ajax", "2001"), ("Ana", "plays for", "PSV", "2005"),
+                      ("Bo", "won", "Cup", "2003")])
+        return belief(tg)

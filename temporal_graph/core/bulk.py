@@ -122,10 +122,13 @@ def _load(
     """Write the keys, in transactions of whole keys of about ``batch_size`` items."""
     created: set[str] = set()  # entities this load created: their keys need no reading
 
-    def load(w: FactWriter, batch: list[list[_Pending]]) -> None:
+    def load(w: FactWriter, batch: list[list[_Pending]]) -> tuple[int, list[BulkError], int]:
+        """Write ``batch`` and return what it did (rows, refusals, entities created), counted
+        only once its transaction commits: a store may run this again (a retried transaction)."""
         # A load only adds entities, never renames one: a name resolved once in this transaction
         # stays resolved (cities and clubs recur across thousands of keys).
         resolved: dict[str, Entity] = {}
+        rows_written, errors = 0, []
 
         def entity(name: str, what: str) -> Entity:
             found = resolved.get(name)
@@ -139,26 +142,31 @@ def _load(
                 entity(items[0].fact.subject, "subject")
                 for p in items:
                     entity(p.fact.object, "object")
-            created.update(e.id for e in w.entities_created)
+            fresh = created | {e.id for e in w.entities_created}
             held = 0
             for items in batch:
                 first = items[0].fact
                 subject = resolved[first.subject]
                 starts = [_start(p, resolved[p.fact.object]) for p in items]
-                rows, refused = w.start_many(subject, first.relation, starts, fresh=subject.id in created)
-                report.rows_written += len(rows)
-                report.errors += [BulkError(index=i, reason=reason) for i, reason in refused]
+                rows, refused = w.start_many(subject, first.relation, starts, fresh=subject.id in fresh)
+                rows_written += len(rows)
+                errors += [BulkError(index=i, reason=reason) for i, reason in refused]
                 held += len(items)
                 if held >= RELEASE_ROWS:
                     w.release_rows()
                     held = 0
-        report.entities_created += len(w.entities_created)
+        created.update(e.id for e in w.entities_created)
+        return rows_written, errors, len(w.entities_created)
 
     count = report.items - len(report.errors)
     with core.store.bulk_loading(group_id, count), progress_bar(progress, "loading facts", count) as advance:
         for batch in _key_batches((list(by_relation.values()) for by_relation in keys.values()), batch_size):
-            core.write(group_id, partial(load, batch=batch), embed=embed, summaries=summaries,
-                       texts=_texts(batch) if embed else ())
+            texts = _texts(batch) if embed else ()
+            rows_written, errors, entities = core.write(group_id, partial(load, batch=batch), embed=embed,
+                                                        summaries=summaries, texts=texts)
+            report.rows_written += rows_written
+            report.errors += errors
+            report.entities_created += entities
             advance(sum(len(items) for items in batch))
 
 
