@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import signal
@@ -17,6 +18,9 @@ from temporal_graph.testing import neo4j_store_from_env, unique_test_group
 SCRIPT = Path(__file__).resolve().parents[1] / "scripts" / "neo4j.sh"
 # The version the test command pins; a run against another release says which (e.g. "2026.").
 EXPECTED = os.environ.get("TGRAPH_NEO4J_EXPECTED_VERSION", "5.")
+MARKER = "Zqxlockerplumtree"
+# Where the README's section on forgetting says Neo4j keeps an erased text (paths in its data folder).
+KEPT_ON_DISK = ("data/transactions/", "neostore.propertystore.db.strings", "schema/index/")
 
 
 @pytest.mark.neo4j
@@ -66,6 +70,10 @@ def test_the_script_starts_a_server_that_keeps_its_data_and_ends_cleanly_on_sigt
         assert again.returncode == 0 and _ready_lines(again.stdout) == lines
         with _connect(lines) as tg:
             tg.add_fact("Ana", "lives in", "Oslo", valid_at="2020", group_id=group)
+            told = tg.add_episode(f"My locker code word is {MARKER}, keep it secret.",
+                                  reference_time="2024-01-01", speaker="Ana", group_id=group)
+            tg.erase_episode(told.episode.id, group_id=group)
+            assert MARKER not in json.dumps(tg.export(group)) and not tg.search(MARKER, group_id=group)
 
         os.kill(pid, signal.SIGTERM)  # what a supervisor or Ctrl-C sends
         deadline = time.monotonic() + 120
@@ -74,12 +82,17 @@ def test_the_script_starts_a_server_that_keeps_its_data_and_ends_cleanly_on_sigt
         assert not _alive(pid), "SIGTERM did not end the server"
         assert not (state / "ready").exists(), "a stopped server left its ready lines behind"
         assert _script(state, "status").returncode == 3
+        # What the README says Neo4j keeps of an erased text on disk, and nothing else.
+        kept = sorted(str(f.relative_to(data)) for f in data.rglob("*") if f.is_file() and MARKER.encode()
+                      in f.read_bytes())
+        assert kept and all(any(place in f for place in KEPT_ON_DISK) for f in kept), kept
 
         restarted = _script(state, "start", "--data", str(data), "--heap", "512m", "--page-cache", "64m",
                             "--password", "a-secret-pass")
         assert restarted.returncode == 0, restarted.stderr
         with _connect(_ready_lines(restarted.stdout)) as tg:  # a clean shutdown kept what was committed
             assert [f.object for f in tg.now("Ana", group_id=group)] == ["Oslo"]
+            assert MARKER not in json.dumps(tg.export(group)) and not tg.search(MARKER, group_id=group)
     finally:
         stopped = _script(state, "stop")
         assert stopped.returncode == 0
@@ -103,3 +116,19 @@ def _alive(pid: int) -> bool:
     # A zombie (exited, not yet reaped by its parent) counts as ended.
     stat = Path(f"/proc/{pid}/stat")
     return not (stat.exists() and stat.read_text().split(")")[-1].split()[0] == "Z")
+
+
+@pytest.mark.neo4j
+@pytest.mark.slow
+def test_the_readme_neo4j_block_runs_as_written(tmp_path: Path) -> None:
+    readme = (SCRIPT.parents[1] / "README.md").read_text(encoding="utf-8")
+    block = re.search(r"```bash\n(.*?)```", readme.split("\n## Neo4j\n", 1)[1], re.S).group(1)
+    env = {**os.environ, "TGRAPH_NEO4J_STATE": str(tmp_path / "state"), "HF_HUB_OFFLINE": "1",
+           "PATH": f"{SCRIPT.parents[1] / '.venv' / 'bin'}{os.pathsep}{os.environ['PATH']}"}
+    for name in ("NEO4J_URI", "NEO4J_USER", "NEO4J_PASSWORD"):
+        env.pop(name, None)  # the block starts its own server
+    done = subprocess.run(["bash", "-euo", "pipefail", "-c", block], cwd=SCRIPT.parents[1], env=env,
+                          capture_output=True, text=True, timeout=900, check=False)
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    assert "Shanghai" in done.stdout and "running (pid" in done.stderr
+    assert _script(tmp_path / "state", "status").returncode == 3  # the block's stop stopped it
