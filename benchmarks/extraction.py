@@ -15,7 +15,16 @@ Two smaller held-out sets, each written after the rules of its round were frozen
 tune them, show how far the rules carry beyond the sentences they were written against:
 extraction_holdout.tsv (issue 20's families) and extraction_holdout2.tsv (issue 26's: plans called
 off or dated forward, hobbies given up, endings with a time, times in a neighbouring clause, births
-told by someone else), extraction_holdout3.tsv (denials: "I never worked at Globex").
+told by someone else), extraction_holdout3.tsv (denials: "I never worked at Globex"),
+extraction_holdout4.tsv (issue 37, written before its rules: attributes of non-person entities,
+ratings, changes of role, life events, the new relations, and 38 sentences that state no fact).
+
+extraction_revisions.jsonl (issue 37, also written before the rules) replays short chats, some out
+of order and some repeated, into a real memory and scores what ``now`` and ``as_of`` answer after
+the revisions: each check names a subject, a relation, a time (none: now) and the objects expected.
+
+Throughput: messages per second of the offline extractor over every LoCoMo turn (with its context),
+the median of three passes.
 
 ``--llm`` also runs the set through the configured LLM (OPENAI_BASE_URL / OPENAI_API_KEY,
 TGRAPH_LLM_MODEL).
@@ -26,7 +35,9 @@ from __future__ import annotations
 import argparse
 import json
 import random
+import statistics
 import sys
+import time
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -46,6 +57,8 @@ SET = HERE / "data" / "extraction_set.tsv"
 HOLDOUT = HERE / "data" / "extraction_holdout.tsv"  # written after the rules froze; never tuned on
 HOLDOUT2 = HERE / "data" / "extraction_holdout2.tsv"  # the same, for the rules of issue 26
 HOLDOUT3 = HERE / "data" / "extraction_holdout3.tsv"  # the same, for the denials (issue 26, slice d)
+HOLDOUT4 = HERE / "data" / "extraction_holdout4.tsv"  # the same, for issue 37 (written before its rules)
+REVISIONS = HERE / "data" / "extraction_revisions.jsonl"  # chats replayed: now / as_of after revisions
 LABELS = HERE / "data" / "locomo_labels.json"
 LOCOMO = HERE.parent.parent / "shared" / "data" / "locomo" / "locomo_dev.json"
 REF = datetime(2023, 5, 8, 13, 56, tzinfo=UTC)
@@ -186,6 +199,55 @@ def score_locomo(extractor: Extractor, labels: dict[str, Any], path: Path = LOCO
     }
 
 
+def throughput(extractor: Extractor, path: Path = LOCOMO, passes: int = 3) -> float:
+    """Messages per second over every LoCoMo turn with its context (median of ``passes``)."""
+    turns = locomo_turns(path)
+    rates = []
+    for _ in range(passes):
+        start = time.perf_counter()
+        for _, context, episode in turns:
+            extractor.extract(episode, context)
+        rates.append(len(turns) / (time.perf_counter() - start))
+    return round(statistics.median(rates), 1)
+
+
+def score_revisions(extractor: Extractor | None = None, path: Path = REVISIONS,
+                    misses: list[str] | None = None) -> dict[str, Any]:
+    """Each chat replayed into a fresh in-memory graph; each check is what ``now`` (no ``at``) or
+    ``as_of(at)`` answers for (subject, relation), compared as a set of object names."""
+    from temporal_graph import TemporalGraph
+    from temporal_graph.errors import NotFound
+
+    passed = total = 0
+    per: dict[str, list[int]] = defaultdict(lambda: [0, 0])
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if not line.strip():
+            continue
+        case = json.loads(line)
+        with TemporalGraph.open(":memory:", embed=False, extractor=extractor) as tg:
+            for when, speaker, text in case["messages"]:
+                tg.add_episode(text, reference_time=when, speaker=speaker)
+            for check in case["checks"]:
+                try:
+                    facts = (tg.now(check["subject"], check["relation"]) if check.get("at") is None
+                             else tg.as_of(check["at"], subject=check["subject"], relation=check["relation"]))
+                except NotFound:
+                    facts = []
+                got = sorted({name_key(f.object) for f in facts})
+                want = sorted({name_key(o) for o in check["expect"]})
+                ok = got == want
+                kind = "now" if check.get("at") is None else "as_of"
+                per[kind][0] += ok
+                per[kind][1] += 1
+                passed += ok
+                total += 1
+                if misses is not None and not ok:
+                    misses.append(f"revisions {case['id']}: {kind} {check['subject']} {check['relation']} "
+                                  f"{check.get('at') or ''}: want {want}, got {got}")
+    return {"passed": passed, "checks": total, "accuracy": round(passed / total, 3) if total else None,
+            **{kind: f"{ok}/{n}" for kind, (ok, n) in sorted(per.items())}}
+
+
 def _judge(facts: list[tuple[str, str]], labels: dict[str, dict[str, bool]]) -> dict[str, Any]:
     """Precision by the hand labels; a fact nobody labelled (the rules changed since) counts as wrong."""
     verdicts = [labels.get(turn_id, {}).get(label) for turn_id, label in facts]
@@ -229,6 +291,9 @@ def main(argv: list[str] | None = None) -> int:
     result["offline_holdout2"] = holdout2
     holdout3 = score_set(offline, load_set(HOLDOUT3), misses if args.show_misses else None)
     result["offline_holdout3"] = {k: holdout3[k] for k in ("recall", "precision", "expected", "extracted")}
+    result["offline_holdout4"] = score_set(offline, load_set(HOLDOUT4), misses if args.show_misses else None)
+    result["revisions"] = score_revisions(None, misses=misses if args.show_misses else None)
+    result["offline_messages_per_s"] = throughput(offline)
     if args.llm:
         from ingestion.llm_extractor import LLMExtractor
         from temporal_graph.llm import LLMClient
@@ -255,6 +320,17 @@ def main(argv: list[str] | None = None) -> int:
         h3 = result["offline_holdout3"]
         print(f"offline, held-out set 3 (denials): recall {h3['recall']}  precision {h3['precision']}  "
               f"({h3['expected']} expected, {h3['extracted']} extracted)")
+        h4 = result["offline_holdout4"]
+        print(f"offline, held-out set 4 (issue 37): recall {h4['recall']}  precision {h4['precision']}  "
+              f"({h4['expected']} expected, {h4['extracted']} extracted)")
+        for family, row in h4["families"].items():
+            print(f"  {family:12} recall {row['recall']}  precision {row['precision']}  "
+                  f"({row['expected']} expected, {row['extracted']} extracted)")
+        rv = result["revisions"]
+        print(f"revisions replayed into a memory: {rv['passed']}/{rv['checks']} checks right "
+              f"(now {rv.get('now', '0/0')}, as_of {rv.get('as_of', '0/0')})")
+        print(f"offline throughput: {result['offline_messages_per_s']} messages/s "
+              "(LoCoMo turns, median of 3)")
         print(f"LoCoMo: {locomo['facts']} facts from {locomo['turns']} turns "
               f"({locomo['facts_per_turn']} per turn); "
               f"precision on {SAMPLE_SIZE} labelled turns {locomo['precision']} "
