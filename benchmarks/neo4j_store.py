@@ -140,7 +140,20 @@ def random_vectors(m: Memory, seed: int = 7) -> None:
 
 
 # -- the measurements ------------------------------------------------------------------------------
+def warm_up(workdir: Path) -> None:
+    """One write of each relation the write scenarios use, on a fresh Neo4j server: the first row
+    of a relation type makes its schema (indexes, once per database), which is no write's cost."""
+    m = Memory("neo4j", workdir, "warm-up", embed=False)
+    try:
+        m.tg.add_facts(history("entity", 40), strict=True, embed=False, group_id=m.group)
+        for j in range(40):
+            fact_write("entity", 40, m.group)(m.tg, j)
+    finally:
+        m.close()
+
+
 def writes(sizes: list[int], repeats: int, workdir: Path) -> dict:
+    warm_up(workdir)
     out: dict = {}
     for scenario in ("one_key", "entity"):
         for op, make in (("add_fact", fact_write), ("add_episode", episode_write)):

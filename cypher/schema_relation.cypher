@@ -1,6 +1,7 @@
 // Schema of one fact relationship type, created the first time a relation is written
 // (relationship constraints and indexes cover exactly one type). Idempotent; split at ';'.
-// Needs Neo4j 5.7+ (relationship uniqueness) and 5.18+ (relationship vector indexes).
+// Needs Neo4j 5.7+ (relationship uniqueness) and 5.18+ (relationship vector indexes); the store
+// as a whole needs 5.26+ (CALL () { } subqueries).
 // scope: schema
 // params:
 // placeholders: rel

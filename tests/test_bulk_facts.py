@@ -279,3 +279,20 @@ def belief_after_one_attempt(tmp_path) -> list[tuple]:
         tg.add_facts([("Ana", "plays for", "Ajax", "2001"), ("Ana", "plays for", "PSV", "2005"),
                       ("Bo", "won", "Cup", "2003")])
         return belief(tg)
+
+
+def test_a_store_with_a_transaction_limit_gets_loads_in_batches_it_can_hold(tmp_path) -> None:
+    """Neo4j holds a transaction in server memory (a 100,000-fact one went over its 1 GiB): its
+    store says how many facts a load may put in one, and the load keeps under it."""
+    with TemporalGraph.open(tmp_path / "m.db", ontology=ONTOLOGY, embed=False) as tg:
+        store = tg.core.store
+        writes = []
+        write = store.write
+
+        def counted(fn):
+            writes.append(1)
+            return write(fn)
+
+        with mock.patch.object(store, "load_batch_limit", 40), mock.patch.object(store, "write", counted):
+            report = tg.add_facts([(f"Person {i}", "won", f"Cup {i % 7}", "2001") for i in range(200)])
+        assert report.rows_written == 200 and len(writes) >= 5

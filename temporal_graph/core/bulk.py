@@ -71,6 +71,7 @@ def add_facts(
     embedding = core.embed if embed is None else embed
     if batch_size is None:
         batch_size = BATCH_EMBEDDED_FACTS if embedding else BATCH_FACTS
+        batch_size = min(batch_size, core.store.load_batch_limit or batch_size)
     whole_number(batch_size, "batch_size", BATCH)
     report = BulkReport()
     with _no_cycle_collection():

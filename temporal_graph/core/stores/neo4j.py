@@ -1,4 +1,4 @@
-"""The Neo4j store: the same protocol as the embedded store, on Neo4j 5 (5.18+) over Bolt.
+"""The Neo4j store: the same protocol as the embedded store, on Neo4j 5.26+ (the LTS line) over Bolt.
 
 Graph shape, for exploring by hand with Cypher:
 
@@ -722,11 +722,15 @@ class Neo4jTx(_Reads):
 
 
 class Neo4jStore:
-    """:class:`temporal_graph.core.stores.protocol.Store` on Neo4j 5.18+ through the official driver.
+    """:class:`temporal_graph.core.stores.protocol.Store` on Neo4j 5.26+ through the official driver.
 
     ``Neo4jStore("neo4j://localhost:7687", auth=("neo4j", "secret"), database="neo4j")``.
     The schema (``cypher/schema.cypher``) is applied idempotently on connect.
     """
+
+    # A transaction is held in the server's memory until it commits (1 GiB by default, the
+    # launcher's too): a bulk load of 100,000 facts in one went over it.
+    load_batch_limit: int | None = 10_000
 
     def __init__(
         self,

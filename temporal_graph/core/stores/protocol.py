@@ -214,6 +214,10 @@ class StoreTx(Protocol):
 class Store(Protocol):
     """A durable home for one or many groups."""
 
+    #: The most facts one transaction of a bulk load should hold (a server's transaction memory
+    #: bounds it); None when the store sets no limit of its own.
+    load_batch_limit: int | None
+
     def write(self, fn: Callable[[StoreTx], T]) -> T: ...
 
     def bulk_loading(self, group_id: str, facts: int) -> AbstractContextManager[None]:

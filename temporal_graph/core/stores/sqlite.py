@@ -244,6 +244,8 @@ class _RetryingConnection:
 class SQLiteStore:
     """The embedded store. ``path`` is a file, or ``":memory:"`` for a throw-away store."""
 
+    load_batch_limit: int | None = None  # a transaction may be as large as the file can grow
+
     def __init__(self, path: str | Path = "memory.db", *, synchronous: str = "FULL") -> None:
         self.path = str(path)
         if not self.path.strip():  # SQLite would open a temporary database, gone on close
