@@ -26,6 +26,8 @@ CREATE INDEX entity_created_at IF NOT EXISTS FOR (n:Entity) ON (n.created_at);
 CREATE INDEX episode_group IF NOT EXISTS FOR (n:Episode) ON (n.group_id);
 CREATE INDEX episode_reference_time IF NOT EXISTS FOR (n:Episode) ON (n.reference_time);
 CREATE INDEX episode_created_at IF NOT EXISTS FOR (n:Episode) ON (n.created_at);
+// What a person said, for erasing them with their messages.
+CREATE INDEX episode_speaker IF NOT EXISTS FOR (n:Episode) ON (n.group_id, n.speaker);
 CREATE INDEX assertion_group IF NOT EXISTS FOR (n:Assertion) ON (n.group_id);
 CREATE INDEX assertion_key IF NOT EXISTS FOR (n:Assertion) ON (n.group_id, n.subject_id, n.relation);
 // A write reads one key's assertions by kind and time, or of one object, and the last to arrive.

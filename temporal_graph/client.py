@@ -377,6 +377,12 @@ class TemporalGraph:
         return forgetting.prune(self.core, group_id=group_id, history_before=history_before,
                                 episodes_before=episodes_before)
 
+    def scrub(self) -> None:
+        """Finish removing deleted data from the store's files (erasures and prunes do it
+        themselves): raises ``StoreLocked`` while another connection's read keeps old pages of an
+        embedded file in use; a no-op on Neo4j, which keeps deleted records its own way."""
+        self.core.store.scrub()
+
     # -- reading (plain temporal reads live in ``core.reads``; one implementation for every layer) ----
     def now(
         self,

@@ -154,3 +154,27 @@ def test_a_message_erased_by_retention_no_longer_supports_a_context(memory, tick
     memory.prune(episodes_before="2024-01-01")
     block = memory.context("where does Maya live")
     assert "Maya lives in Denver" in block and "Supporting messages" not in block
+
+
+def test_an_erase_while_another_reader_holds_old_pages_says_so_and_scrubs_once_it_ends(
+    db, clock, tick, monkeypatch
+):
+    import sqlite3
+
+    from temporal_graph.errors import StoreLocked
+
+    monkeypatch.setenv("TGRAPH_LOCK_TIMEOUT", "0.5")  # read when the file is opened
+    memory = TemporalGraph.open(db, clock=clock, embed=False)
+    told = memory.add_episode("My password hint is Zqreaderplum.", reference_time="2024-01-05", speaker="Maya")
+    tick()
+    reader = sqlite3.connect(db, isolation_level=None)
+    reader.execute("BEGIN")
+    assert reader.execute("SELECT count(*) FROM episodes").fetchone()[0] == 1  # a snapshot from before
+    with pytest.raises(StoreLocked, match="another connection's open read"):
+        memory.erase_episode(told.episode.id)
+    assert memory.core.store.episodes("default") == []  # the erase itself is committed
+    reader.execute("COMMIT")
+    reader.close()
+    memory.scrub()
+    assert b"zqreaderplum" not in _file_bytes(db)
+    memory.close()

@@ -129,8 +129,9 @@ def erase_entity(
 
 
 def _naming_episodes(core: Core, entity: Entity) -> list[str]:
-    """Messages of the group whose text names the entity (any of its names, as a whole word)."""
-    ids: dict[str, None] = {}
+    """Messages of the group whose text names the entity (any of its names, as a whole word), and
+    those it said (its name or an alias as the speaker id, such as a declared one)."""
+    ids = dict.fromkeys(core.store.episodes_spoken_by(entity.group_id, [entity.name, *entity.aliases]))
     for spelling in (entity.name, *entity.aliases):
         pattern = re.compile(rf"(?<!\w){re.escape(spelling)}(?!\w)", re.IGNORECASE)
         found = core.store.text_search(entity.group_id, RecordKind.EPISODE, spelling, NAMING_LOOKUP)
@@ -209,4 +210,6 @@ def prune(
     if episodes is not None:
         erased = core.store.erase_episode_texts(group_id, episodes, core.now())
         report = report.model_copy(update={"episodes_erased": erased})
+    if report.versions_removed or report.episodes_erased:
+        core.store.scrub()  # what retention deletes must leave the files too
     return report

@@ -44,3 +44,21 @@ def test_retract_then_erase_then_prune(tg: TemporalGraph, clock, groups) -> None
     assert _lives(tg, g) == [("Paris", True, ("e1",))]
     assert len(tg.audit(tg.history("Ana", group_id=g)[0].fact_id, group_id=g)) == 1
 
+
+
+def test_erasing_a_person_with_their_messages_takes_what_they_said_under_every_id(
+    tg: TemporalGraph, clock, groups
+) -> None:
+    """Messages that gave no fact, said under the person's name or an alias declared for them,
+    go with them; someone else's message stays."""
+    g = groups()
+    tg.alias_speaker("qzbobby", "Qzorvanna", group_id=g)
+    told = [tg.add_episode(text, reference_time="2024-01-01", speaker=speaker, group_id=g).episode.id
+            for text, speaker in [("I live in Denver.", "Qzorvanna"), ("Good morning everyone!", "Qzorvanna"),
+                                  ("Hi all!", "qzbobby"), ("Lovely weather.", "Mallory")]]
+    clock.set(clock() + timedelta(days=1))
+    report = tg.erase_entity("Qzorvanna", include_episodes=True, group_id=g)
+    assert sorted(report.episodes) == sorted(told[:3])
+    assert [e.id for e in tg.core.store.episodes(g)] == [told[3]]
+    assert "Qzorvanna" not in tg.context("who said good morning?", group_id=g)
+    assert tg.find_entity("Qzorvanna", g) is None

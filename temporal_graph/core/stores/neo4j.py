@@ -898,6 +898,11 @@ class Neo4jStore:
         return [records.episode(row, NEO4J) for row in reversed(rows)]
 
     @_edge
+    def episodes_spoken_by(self, group_id: str, speakers: Sequence[str]) -> list[str]:
+        params = {"group_id": group_id, "speakers": list(dict.fromkeys(speakers))}
+        return [row["id"] for row in self._read(lambda r: r._r.run("episodes_by_speaker", params))]
+
+    @_edge
     def missing_embeddings(self, group_id: str, kind: str, limit: int) -> list[str]:
         name = _PLURAL[kind] + "_missing_embedding"
         params = {"group_id": group_id, "limit": int(limit)}

@@ -242,6 +242,11 @@ class Store(Protocol):
         """Up to ``limit`` episodes with reference_time < ``before``, oldest first."""
         ...
 
+    def episodes_spoken_by(self, group_id: str, speakers: Sequence[str]) -> list[str]:
+        """The ids of the group's episodes whose speaker is exactly one of ``speakers``, in the
+        order they were told (withdrawn and erased-text ones included)."""
+        ...
+
     def count_facts(self, query: FactQuery) -> int:
         """``len(facts(query))``, without reading the rows where the backend can."""
         ...

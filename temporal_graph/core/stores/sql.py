@@ -41,6 +41,8 @@ CREATE TABLE IF NOT EXISTS episodes (
 CREATE INDEX IF NOT EXISTS episodes_group ON episodes (group_id, reference_time);
 CREATE UNIQUE INDEX IF NOT EXISTS episodes_source ON episodes (group_id, source_id)
     WHERE source_id IS NOT NULL;
+-- What a person said, for erasing them with their messages.
+CREATE INDEX IF NOT EXISTS episodes_speaker ON episodes (group_id, speaker) WHERE speaker IS NOT NULL;
 CREATE TABLE IF NOT EXISTS assertions (
     id TEXT PRIMARY KEY, group_id TEXT NOT NULL, subject_id TEXT NOT NULL, relation TEXT NOT NULL,
     object_id TEXT, kind TEXT NOT NULL, at INTEGER, until INTEGER, created_at INTEGER NOT NULL,
@@ -448,6 +450,8 @@ ENTITY_BY_KEY = ("SELECT e.* FROM entity_keys k JOIN entities e ON e.id = k.enti
 ENTITIES = "SELECT * FROM entities WHERE group_id = ? ORDER BY rowid"
 EPISODES = "SELECT * FROM episodes WHERE group_id = ? ORDER BY reference_time, rowid"
 EPISODE_BY_SOURCE = "SELECT * FROM episodes WHERE group_id = ? AND source_id = ?"
+EPISODES_BY_SPEAKER = ("SELECT id FROM episodes WHERE group_id = ? AND speaker = ? "
+                       "ORDER BY reference_time, rowid")
 RECENT_EPISODES = ("SELECT * FROM episodes WHERE group_id = ? AND reference_time < ? "
                    "AND retracted_at IS NULL AND erased_at IS NULL "
                    "ORDER BY reference_time DESC, rowid DESC LIMIT ?")

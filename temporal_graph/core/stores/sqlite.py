@@ -391,6 +391,12 @@ class SQLiteStore:
         return records.episode(rows[0], SQLITE) if rows else None
 
     @_edge
+    def episodes_spoken_by(self, group_id: str, speakers: Sequence[str]) -> list[str]:
+        ids = (row[0] for speaker in dict.fromkeys(speakers)
+               for row in self._rows(sql.EPISODES_BY_SPEAKER, (group_id, speaker)))
+        return list(dict.fromkeys(ids))
+
+    @_edge
     def episode_assertions(self, group_id: str, episode_id: str) -> list[Assertion]:
         rows = self._rows(sql.EPISODE_ASSERTIONS, (group_id, episode_id))
         return [records.assertion(r, SQLITE) for r in rows]
@@ -946,7 +952,11 @@ class SQLiteStore:
     @_edge
     def scrub(self) -> None:
         """Merge each full-text index into one segment (old segments keep deleted words), rebuild
-        the file without free pages (VACUUM) and empty the WAL, so deleted text is in neither file."""
+        the file without free pages (VACUUM) and empty the WAL, so deleted text is in neither file.
+        Raises :class:`StoreLocked` when another connection's read transaction, open since before,
+        keeps the old pages in use past the lock timeout: the WAL cannot be emptied while it lasts
+        (what was deleted is in no answer, but its bytes are still in the files; scrub again once
+        it ends)."""
         if self.path == ":memory:":
             return
         with self._lock:
@@ -955,5 +965,10 @@ class SQLiteStore:
                 self._conn.execute(sql.merge_segments(fts))
             self._conn.execute(sql.CHECKPOINT_TRUNCATE)
             self._conn.execute(sql.VACUUM)
-            self._conn.execute(sql.CHECKPOINT_TRUNCATE)
+            busy = self._conn.execute(sql.CHECKPOINT_TRUNCATE).fetchone()[0]
+        if busy:
+            raise StoreLocked(
+                f"{self.path}: deleted for good from every answer, but another connection's open read "
+                "still holds the file's old pages, so the deleted bytes remain in it and its -wal; end "
+                "that reader (another process or console on this file) and scrub again (tg.scrub())")
 
