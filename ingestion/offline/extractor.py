@@ -14,6 +14,7 @@ from temporal_graph.core.sentences import statement_sentence
 from temporal_graph.core.time import Prefer, TimeMatch, find_time_expressions, resolve_time
 
 from ..plans import PLAN_RELATIONS, cue_matches
+from .attributes import REPORTED, colon_attribute, find_attributes
 from .grammar import (
     CORRECTION_MARKER,
     CORRECTION_RULES,
@@ -66,6 +67,7 @@ class _Draft:
     extra: dict[str, str] = field(default_factory=dict)
     confidence: float = 0.9
     future: bool = False  # told as still to come: its time phrase names the next such time
+    subject_type: str = "Person"
 
 
 class _Context:
@@ -108,13 +110,13 @@ class OfflineExtractor:
                     subject=d.subject, relation=d.relation, object=d.object,
                     text=statement_sentence(d.subject, d.relation, d.object, d.kind, det=d.det,
                                             kin=d.extra.get("kin"), species=d.extra.get("species")),
-                    kind=d.kind, time_text=d.time.time_text if d.time else None,
+                    kind=d.kind, time_text=_phrase(d.time.time_text) if d.time else None,
                     end_time_text=d.time.end_time_text if d.time else None, replaces=d.replaces,
-                    subject_type="Person", object_type=d.object_type, confidence=d.confidence,
+                    subject_type=d.subject_type, object_type=d.object_type, confidence=d.confidence,
                     future=d.future,
                 )
             )
-            for name, type_ in ((d.subject, "Person"), (d.object, d.object_type)):
+            for name, type_ in ((d.subject, d.subject_type), (d.object, d.object_type)):
                 if name:
                     entities.setdefault((name_key(name), type_), ExtractedEntity(name=name, type=type_))
         return Extraction(entities=list(entities.values()), facts=facts)
@@ -142,6 +144,10 @@ class OfflineExtractor:
                 pending_pet = None
                 continue
             pending_pet = None
+            colon = self._attributes(sentence, episode, colon=True)  # "Order 7730 status: cancelled"
+            if colon:
+                out.extend(colon)
+                continue
             for clause in bounded_clauses(sentence):
                 found = self._clause(clause, episode, context, out, corrections)
                 out.extend(found)
@@ -174,6 +180,9 @@ class OfflineExtractor:
             if fixed is not None:
                 return fixed
         drafts = self._kinship(text, speaker)
+        attributes = self._attributes(clause, episode, times=times)
+        if attributes:  # the clause is about a thing's attribute: no other rule reads its words
+            return drafts + attributes
         denials = self._run(DENIAL_RULES, text, times, anchors, episode, context, earlier)
         # a denial's negation is its own: "I never lived in Oslo, we live in Bergen" states Bergen
         text = _blank(text, [span for _, span in denials])
@@ -269,6 +278,34 @@ class OfflineExtractor:
         return drafts
 
     # -- pieces ----------------------------------------------------------------------------------
+
+    @staticmethod
+    def _attributes(clause: str, episode: Episode, *, times: list[TimeMatch] | None = None,
+                    colon: bool = False) -> list[_Draft]:
+        """Attribute statements of a clause (or, with ``colon``, of a whole "X A: V" sentence)."""
+        if colon and ":" not in clause:
+            return []
+        if times is None:
+            times = find_time_expressions(clause)
+        words = _blank(clause, [(t.start, t.end) for t in times])  # "14 May" is no "may"
+        if NEGATION.search(words) or HYPOTHETICAL.search(words):
+            return []
+        found = colon_attribute(clause, times) if colon else find_attributes(clause, times)
+        drafts = []
+        for attribute, (start, _) in found:
+            if REPORTED.search(words[:start]):
+                continue  # "she told me Order 5512 status is shipped": someone else's word
+            if attribute.past and attribute.time is None:
+                continue  # "the price was $499": when, and is it still? Unknown
+            subject = attribute.subject or episode.speaker
+            if subject is None:
+                continue
+            kind = "Person" if attribute.subject is None else attribute.subject_type
+            drafts.append(_Draft(subject, attribute.relation, attribute.value, "Value", time=attribute.time,
+                                 subject_type=kind))
+            if attribute.relation.startswith("FAVORITE_") and attribute.subject is None:
+                drafts.append(_Draft(subject, "LIKES", attribute.value, "Thing"))  # a favourite is liked
+        return drafts
 
     @staticmethod
     def _subject(raw: str | None, speaker: str | None) -> str | None:
@@ -378,6 +415,13 @@ class OfflineExtractor:
                                replaces=d.object, extra={k: v for k, v in d.extra.items() if k != "kin"})]
             return []
         return None
+
+
+def _phrase(time_text: str | None) -> str | None:
+    """A time phrase as written, without the full stop the sentence ended with ("in June.")."""
+    if time_text and time_text.endswith(".") and not re.search(r"\b[ap]\.m\.$", time_text, re.I):
+        return time_text[:-1]
+    return time_text
 
 
 def _blank(text: str, spans: list[tuple[int, int]]) -> str:

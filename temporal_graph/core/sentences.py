@@ -16,6 +16,7 @@ from datetime import datetime
 from typing import Any
 
 from .names import relation_phrase
+from .ontology import is_attribute
 from .time import from_iso
 from .time.words import period_words
 
@@ -75,6 +76,14 @@ _WORDING: dict[str, tuple[str, str]] = {
     "LEARNING": ("{s} is learning {o}", "{s} was learning {o}"),
     "DIET": ("{s} follows a {o} diet", "{s} used to follow a {o} diet"),
     "DID": ("{s} did {o}", "{s} did {o}"),
+    "PREFERS": ("{s} prefers {o}", "{s} used to prefer {o}"),
+    "MANAGES": ("{s} manages {o}", "{s} used to manage {o}"),
+    "EMPLOYS": ("{s} employs {o}", "{s} used to employ {o}"),
+    "OFTEN_VISITS": ("{s} often visits {o}", "{s} used to visit {o} often"),
+    "RECOMMENDS": ("{s} recommends {o}", "{s} used to recommend {o}"),
+    "AVOIDS": ("{s} avoids {o}", "{s} used to avoid {o}"),
+    "LIVES_WITH": ("{s} lives with {o}", "{s} used to live with {o}"),
+    "DIETARY_RESTRICTION": ("{s} is {o}", "{s} used to be {o}"),
     "PLANS": ("{s} is planning to {o}", "{s} planned to {o}"),
     "PLANS_TO_VISIT": ("{s} is planning to visit {o}", "{s} planned to visit {o}"),
 }
@@ -177,10 +186,24 @@ def fact_clause(
     if relation == "PLANS" and _MASS_OR_NAMED.match(obj):  # "a trip to Peru": planned, not "to a trip"
         return f"{subject} {'planned' if ended else 'is planning'} {obj}{_target(attributes)}"
     wording = _WORDING.get(relation)
+    if wording is None and is_attribute(relation):  # "Order 5512's status is shipped"
+        return f"{subject}'s {_attribute_words(relation)} {'was' if ended else 'is'} {obj}"
     if wording is None:
         return _declared(subject, relation, obj, ended)
     clause = wording[1 if ended else 0].format(s=subject, o=obj, a_o=_article(obj))
     return clause + _target(attributes) if relation in ("PLANS", "PLANS_TO_VISIT") else clause
+
+
+# Words an attribute's name keeps as written: raters and abbreviations ("Fitch rating", "CEO").
+_ATTRIBUTE_CASE = {"fitch": "Fitch", "moodys": "Moody's", "sp": "S&P", "dbrs": "DBRS", "ceo": "CEO",
+                   "cto": "CTO", "cfo": "CFO", "hq": "HQ", "eta": "ETA", "wi fi": "Wi-Fi"}
+
+
+def _attribute_words(relation: str) -> str:
+    words = relation_phrase(relation)
+    for lower, written in _ATTRIBUTE_CASE.items():
+        words = re.sub(rf"\b{lower}\b", written, words)
+    return words
 
 
 def _target(attributes: Mapping[str, Any]) -> str:

@@ -1,0 +1,214 @@
+"""Attributes of anything: "Order 5512's status is shipped", "the opening hours of the Bluebell Cafe
+are 8 to 4", "our rent went up to 1,450 euros a month", "Fitch downgraded Northwind Bank to BB+".
+
+An attribute statement gives a subject (a name, "the project", or "my"/"our": the speaker), an
+attribute (a few words whose last is one of :data:`ATTRIBUTE_WORDS`, the ontology's closed list, so
+"my problem is ..." or "the thing is ..." name none) and a value, kept exactly as said. The relation
+is the attribute, normalised (``OPENING_HOURS``); the ontology holds it one value at a time, so a new
+value ends the old one at its valid time.
+
+The value is what follows the verb up to the end of the clause or a clause word ("and", "because");
+a time phrase that ends it dates the fact ("went up to 1,500 euros in March"), one that *is* the
+value stays the value ("the deadline moved to 14 May"). A rating names its rater in the relation
+("Moody's affirmed Contoso at A2" is MOODYS_RATING) and must look like a rating (AA-, Baa2).
+
+Precision first: nothing is taken from a past-tense statement without a time ("the price was
+right"), a value that is a pronoun, a clause or a vague word ("unclear", "somewhere in town"), a
+subject that is a pronoun ("their address"), or what the clause reports someone saying.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from temporal_graph.core.names import InvalidName, normalize_relation
+from temporal_graph.core.ontology import ATTRIBUTE_WORDS, is_attribute
+from temporal_graph.core.time import TimeMatch
+
+from .tables import NAME_STOP
+
+_ATTR_HEAD = "|".join(sorted((w.lower() for w in ATTRIBUTE_WORDS), key=len, reverse=True))
+# An attribute: up to three words, the last one from the closed list ("opening hours", "Wi-Fi
+# speed", "interest rate", "favorite color"); none of them a pronoun or article.
+_ATTR_WORD = r"(?!(?i:the|a|an|my|our|his|her|their|its|your|this|that)\b)[A-Za-z][\w-]*(?:['’]s)?"
+ATTR = rf"(?P<attr>(?:{_ATTR_WORD}\s+){{0,2}}(?i:{_ATTR_HEAD})|(?i:favou?rite)\s+[a-z][\w-]*)"
+# A named subject: capitalized words, with codes and versions ("Order 5512", "Atlas 2.0", "Hall B",
+# "Flight BA117"), optionally one lowercase noun after them ("the Falcon project").
+_CAP = r"(?:(?!(?i:my|our)\b)(?:[A-Z][\w&.-]*[\w&]|[A-Z])(?:['’][A-Z]\w*)?)"
+_PART = rf"(?:{_CAP}|\d+(?:\.\d+)*[A-Za-z]?)"
+NAMED = rf"(?:{_CAP}(?:\s+(?:of\s+|&\s+)?{_PART}){{0,4}})"
+_LOWER_NOUN = r"(?!(?i:and|or|is|are|was|were)\b)[a-z][a-z-]+"
+SUBJECT = (rf"(?P<subj>(?P<own>\b(?i:my|our))|(?:(?i:the)\s+)?{NAMED}(?:\s+{_LOWER_NOUN})?"
+           rf"|(?i:the)\s+{_LOWER_NOUN})")
+_NOW = r"(?:\s+(?i:now|currently|still|officially|already|just|finally|also))*"
+_COPULA = r"(?P<cop>(?i:is|are|was|were|has been|have been|will be))"
+_CHANGE = (r"(?P<change>(?i:changed|has changed|have changed|moved|has moved|went up|went down|has gone up|"
+           r"has gone down|have gone up|rose|has risen|fell|has fallen|dropped|has dropped|increased|"
+           r"has increased|decreased|has decreased|jumped|climbed|shifted|slipped|"
+           r"(?:was|were|has been|have been|got|just got)\s+(?:raised|increased|cut|lowered|reduced|moved|"
+           r"changed|updated|pushed back|pushed|extended|bumped up|bumped|set|dropped|upgraded|downgraded|"
+           r"hiked|slashed|revised|adjusted)))"
+           r"(?:\s+(?i:from)\s+(?P<old>[^,;]+?))?\s+(?i:to)")
+_VERB = rf"{_NOW}\s+(?:{_CHANGE}|{_COPULA}){_NOW}"
+
+# "X's A is V", "my A is V", "X A is V" (Order 5512 status is packed), "X A: V".
+POSSESSIVE = re.compile(rf"(?:^|(?<=[\s,(])){SUBJECT}(?P<poss>['’]s?)?\s+{ATTR}{_VERB}\s+(?P<value>.+)$")
+COLON_FORM = re.compile(rf"^\s*{SUBJECT}(?:['’]s)?\s+{ATTR}\s*:\s*(?P<value>[^:]+?)\s*$")
+# "the A of X is V".
+OF_FORM = re.compile(rf"(?:^|(?<=[\s,]))(?i:the)\s+{ATTR}\s+(?i:of)\s+(?P<subj>(?:(?i:the)\s+)?{NAMED})"
+                     rf"{_VERB}\s+(?P<value>.+)$")
+
+_RATER = r"(?P<rater>Fitch|Moody['’]?s|S&P|Standard\s*&\s*Poor['’]?s|DBRS|Scope|AM Best|Kroll|Morningstar)"
+_RATING = (r"(?P<value>(?:AAA|AA|A|BBB|BB|B|CCC|CC|C|D|RD|SD)[+-]?|Aaa|Aa[123]|A[123]|Baa[123]|Ba[123]|B[123]"
+           r"|Caa[123]|Ca)")
+RATING_FORMS = (
+    re.compile(rf"\b{_RATER}\s+(?i:rates|rated|has rated|now rates)\s+(?P<subj>{NAMED})\s+(?:(?i:at)\s+)?"
+               rf"{_RATING}(?![\w+-])"),
+    re.compile(rf"\b{_RATER}\s+(?:(?i:has|have)\s+)?(?i:upgraded|downgraded|affirmed|raised|cut|lowered|"
+               rf"reaffirmed|confirmed|moved)\s+(?P<subj>{NAMED})\s+(?i:to|at)\s+{_RATING}(?![\w+-])"),
+)
+
+# Where a value ends: a clause word, or another statement joined on.
+_VALUE_END = re.compile(
+    r"\s*(?:[,;]\s+|\s+(?:and|but|because|since|so|which|who|while|although|though|after|before|until|"
+    r"when|if|unless|for\s+(?:now|the|a|an|this|that|some)|thanks|due|as\s+of)\b|[.!?]+(?:\s|$)|\s+-\s+).*$",
+    re.IGNORECASE)
+_VAGUE = frozenset("""unclear unknown complicated right wrong fine okay ok good great nice bad high low weird
+crazy insane ridiculous different same better worse amazing awesome terrible perfect reasonable
+interesting somewhere something anything nothing everything whatever it this that these those there
+here them him her us me you crucial key important vital essential challenging tough hard easy
+difficult huge big small""".split())
+_PRONOUN_SUBJECT = frozenset("his her their its your this that these those it".split())
+_NOT_VALUE_START = frozenset("""that to a an the my our your his her their its not never no being
+going getting what how why when where who whether if like about around""".split())
+_OWN_ROOTS = frozenset("my our".split())
+_CODED = re.compile(r"(?:\d|\b[A-Z]{2,}\d*)\w*$")  # a name ending in a number or code: "Order 5512", "BA117"
+# Words before a statement that make it someone else's ("she told me ...", "Bob says ...").
+REPORTED = re.compile(
+    r"\b(?i:say|says|said|tell|tells|told|claim|claims|claimed|heard|hear|hears|read|reckon|reckons|"
+    r"think|thinks|thought|believe|believes|believed|rumou?r|supposedly|apparently|allegedly|wonder|"
+    r"wondering|ask|asked|asks|doubt|whether)\b")
+# A word that makes a name an organisation's ("Northwind Bank", "Acme Corp", "Zeta Labs").
+ORG_WORD = re.compile(
+    r"\b(?:Inc|Corp|Corporation|Ltd|LLC|GmbH|AG|SA|PLC|Co|Company|Bank|Labs|Technologies|Systems|Group|"
+    r"Partners|Capital|Studios|Software|Solutions|Consulting|Media|Foods|Motors|Airlines|Airways|Pharma|"
+    r"Hospital|Clinic|University|College|School|Academy|Institute|Agency|Bureau|Ministry|Council|"
+    r"Foundation|Insurance|Holdings|Industries|Enterprises|Ventures|Networks|Telecom|Energy|Logistics)\b")
+
+
+@dataclass(frozen=True)
+class Attribute:
+    """One attribute statement: ``subject`` None means the speaker."""
+
+    subject: str | None
+    relation: str
+    value: str
+    time: TimeMatch | None
+    past: bool  # told in the past tense: kept only with a time
+    subject_type: str = "Entity"
+
+
+def _relation(words: str) -> str | None:
+    words = re.sub(r"['’]s\b", "", words)
+    words = re.sub(r"(?i)\bfavourite\b", "favorite", words)
+    try:
+        relation = normalize_relation(words)
+    except InvalidName:  # a reserved word ("limit" alone): no relation of that name
+        return None
+    return relation if is_attribute(relation) else None
+
+
+def _subject(raw: str) -> str | None:
+    words = raw.split()
+    while words and (words[0].lower() == "the" or words[0] in NAME_STOP):  # "Yesterday Order 5512"
+        words = words[1:]
+    if not words or words[0].lower() in _PRONOUN_SUBJECT:
+        return None
+    return " ".join(words).rstrip(".'’")
+
+
+def _value(raw: str, start: int, times: list[TimeMatch]) -> tuple[str, TimeMatch | None] | None:
+    """The value as said (from offset ``start`` of the clause), and the time phrase that dates it."""
+    text = _VALUE_END.sub("", raw)
+    end = start + len(text)
+    time = None
+    for t in times:
+        if t.start <= start < t.end or (start <= t.start < end and not text[: t.start - start].strip()):
+            continue  # the value itself is a date ("moved to 14 May")
+        if start < t.start < end:  # a time phrase after the value dates it
+            text = raw[: t.start - start]
+            end = t.start
+            time = t
+            break
+    value = text.strip().rstrip(".,!;:").strip()
+    value = re.sub(r"\s+(?i:now|again|too|already|anymore|as well|per month)$", "", value).strip()
+    words = value.split()
+    if not words or len(words) > 8 or words[0].lower() in _NOT_VALUE_START:
+        return None
+    if value.lower() in _VAGUE or words[0].lower() in _VAGUE:
+        return None
+    if len(words) > 1 and words[1].lower() == "by":  # "was hit by a flood": an event, not a value
+        return None
+    if time is None:
+        time = next((t for t in times if t.start >= end), None) or next(
+            (t for t in reversed(times) if t.end <= start), None)
+    return value, time
+
+
+def find_attributes(clause: str, times: list[TimeMatch]) -> list[tuple[Attribute, tuple[int, int]]]:
+    """Every attribute statement of one clause (with its span), in the clause's own words."""
+    out: list[tuple[Attribute, tuple[int, int]]] = []
+    for form in RATING_FORMS:
+        for m in form.finditer(clause):
+            rater = re.sub(r"[^A-Za-z]", "", m.group("rater").replace("Standard & Poor's", "SP"))
+            rater = "SP" if rater.startswith("Standard") else rater
+            relation = _relation(f"{rater} rating")
+            subject = _subject(m.group("subj"))
+            if relation and subject:
+                time = next((t for t in times if t.start >= m.end()), None) or next(
+                    (t for t in reversed(times) if t.end <= m.start()), None)
+                out.append((Attribute(subject, relation, m.group("value"), time, False, "Organization"),
+                            m.span()))
+    if out:
+        return out
+    return _statements(clause, times, (OF_FORM, POSSESSIVE))
+
+
+def colon_attribute(sentence: str, times: list[TimeMatch]) -> list[tuple[Attribute, tuple[int, int]]]:
+    """A whole sentence of the form "X A: V" ("Order 7730 status: cancelled")."""
+    return _statements(sentence, times, (COLON_FORM,))
+
+
+def _statements(clause: str, times: list[TimeMatch], forms: tuple[re.Pattern[str], ...]
+                ) -> list[tuple[Attribute, tuple[int, int]]]:
+    out: list[tuple[Attribute, tuple[int, int]]] = []
+    for form in forms:
+        m = form.search(clause)
+        if m is None:
+            continue
+        groups = m.groupdict()
+        own = groups.get("own")
+        raw_subject = groups.get("subj")
+        relation = _relation(m.group("attr"))
+        if relation is None:
+            continue
+        if own and own.lower() in _OWN_ROOTS:
+            subject: str | None = None
+        elif raw_subject is not None:
+            subject = _subject(raw_subject)
+            if subject is None:
+                continue
+            if form is POSSESSIVE and not groups.get("poss") and not _CODED.search(subject):
+                continue  # "Order 5512 status is ..." needs no "'s"; "Finding balance is key" is no name
+        else:
+            continue
+        found = _value(m.group("value"), m.start("value"), times)
+        if found is None:
+            continue
+        value, time = found
+        copula = (groups.get("cop") or "").lower()
+        kind = "Organization" if subject and ORG_WORD.search(subject) else "Entity"
+        out.append((Attribute(subject, relation, value, time, copula in ("was", "were"), kind), m.span()))
+        break
+    return out
