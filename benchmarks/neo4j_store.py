@@ -29,6 +29,7 @@ import contextlib
 import json
 import os
 import random
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -79,6 +80,7 @@ def neo4j_server() -> Iterator[str]:
         yield f"{os.environ['NEO4J_URI']} (started by this run)"
     finally:
         subprocess.run(["bash", str(script), "stop"], env=env, capture_output=True, check=False)
+        shutil.rmtree(state, ignore_errors=True)
         for name in ("NEO4J_URI", "NEO4J_USER", "NEO4J_PASSWORD"):
             os.environ.pop(name, None)
 
@@ -155,20 +157,23 @@ def warm_up(workdir: Path) -> None:
 def writes(sizes: list[int], repeats: int, workdir: Path) -> dict:
     warm_up(workdir)
     out: dict = {}
-    for scenario in ("one_key", "entity"):
-        for op, make in (("add_fact", fact_write), ("add_episode", episode_write)):
-            for n in sizes:
-                for kind in STORES:
-                    m = Memory(kind, workdir, f"{scenario}-{op}-{n}", embed=False)
-                    try:
+    done: list[Memory] = []  # forgotten at the end: a large delete keeps the server busy a while after
+    try:
+        for scenario in ("one_key", "entity"):
+            for op, make in (("add_fact", fact_write), ("add_episode", episode_write)):
+                for n in sizes:
+                    for kind in STORES:
+                        m = Memory(kind, workdir, f"{scenario}-{op}-{n}", embed=False)
+                        done.append(m)
                         report = m.tg.add_facts(history(scenario, n), strict=True, embed=False,
                                                 group_id=m.group)
                         assert report.rows_written == n, report
                         figure = timed(make(scenario, n, m.group), m.tg, repeats)
-                    finally:
-                        m.close()
-                    out.setdefault(f"{scenario}.{op}", {}).setdefault(kind, {})[str(n)] = figure
-                    print(f"  writes {scenario} {op} N={n} {kind}: {figure}", file=sys.stderr, flush=True)
+                        out.setdefault(f"{scenario}.{op}", {}).setdefault(kind, {})[str(n)] = figure
+                        print(f"  writes {scenario} {op} N={n} {kind}: {figure}", file=sys.stderr, flush=True)
+    finally:
+        for m in done:
+            m.close()
     return out
 
 

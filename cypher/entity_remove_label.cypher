@@ -3,4 +3,5 @@
 // placeholders: label
 UNWIND $ids AS id
 MATCH (n:Entity {group_id: $group_id, id: id})
+USING INDEX n:Entity(id)
 REMOVE n:{{label}}
