@@ -210,6 +210,4 @@ def prune(
     if episodes is not None:
         erased = core.store.erase_episode_texts(group_id, episodes, core.now())
         report = report.model_copy(update={"episodes_erased": erased})
-    if report.versions_removed or report.episodes_erased:
-        core.store.scrub()  # what retention deletes must leave the files too
     return report
