@@ -104,7 +104,8 @@ CASES = [
     # endings
     ("Sam", "I quit Acme.", {("Sam", "WORKS_AT", "Acme", "ending", None)}),
     ("Sam", "I left Google last year.", {("Sam", "WORKS_AT", "Google", "ending", "2022-01-01")}),
-    ("Sam", "We divorced in 2020.", {("Sam", "MARRIED_TO", ANY_OBJECT, "ending", "2020-01-01")}),
+    ("Sam", "We divorced in 2020.", {("Sam", "MARRIED_TO", ANY_OBJECT, "ending", "2020-01-01"),
+                                     ("Sam", "RELATIONSHIP_STATUS", "divorced", "state", "2020-01-01")}),
     ("Sam", "I moved out of Berlin.", {("Sam", "LIVES_IN", "Berlin", "ending", None)}),
     ("Sam", "I don't live in Paris anymore.", {("Sam", "LIVES_IN", "Paris", "ending", None)}),
     ("Zhang Wei", "I quit badminton, now I like tennis.",
@@ -133,7 +134,8 @@ CASES = [
     ("Sam", "I recovered from covid last month.",
      {("Sam", "HAS_CONDITION", "covid", "ending", "2023-04-01")}),
     # family, partners, pets
-    ("Sam", "I married Tom in 2015.", {("Sam", "MARRIED_TO", "Tom", "state", "2015-01-01")}),
+    ("Sam", "I married Tom in 2015.", {("Sam", "MARRIED_TO", "Tom", "state", "2015-01-01"),
+                                       ("Sam", "RELATIONSHIP_STATUS", "married", "state", "2015-01-01")}),
     ("Sam", "I'm dating Alex.", {("Sam", "DATING", "Alex", "state", None)}),
     ("Maria", "Anna is my sister.", {("Maria", "HAS_SIBLING", "Anna", "state", None)}),
     ("John", "That picture was from a trip we took last year for my daughter Sara's birthday.",
@@ -276,7 +278,8 @@ def test_correction_without_anything_to_correct_gives_nothing() -> None:
 def test_ending_takes_its_object_from_the_context() -> None:
     earlier = [episode("I married Tom in 2015.", "Sam", days_before=30, n=1)]
     facts = EXTRACTOR.extract(episode("We got divorced last year.", "Sam", n=2), earlier).facts
-    assert summary(Extraction(facts=facts)) == {("Sam", "MARRIED_TO", "Tom", "ending", "2022-01-01")}
+    assert summary(Extraction(facts=facts)) == {("Sam", "MARRIED_TO", "Tom", "ending", "2022-01-01"),
+                                                ("Sam", "RELATIONSHIP_STATUS", "divorced", "state", "2022-01-01")}
 
 
 def test_left_a_known_home_ends_living_there() -> None:

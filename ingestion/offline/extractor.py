@@ -14,8 +14,10 @@ from temporal_graph.core.sentences import statement_sentence
 from temporal_graph.core.time import Prefer, TimeMatch, find_time_expressions, resolve_time
 
 from ..plans import PLAN_RELATIONS, cue_matches
-from .attributes import REPORTED, colon_attribute, find_attributes
+from .attributes import ORG_WORD, REPORTED, colon_attribute, find_attributes
 from .grammar import (
+    BORN_ON,
+    COMPOUND,
     CORRECTION_MARKER,
     CORRECTION_RULES,
     DENIAL_RULES,
@@ -23,6 +25,8 @@ from .grammar import (
     FUTURE,
     HEARSAY,
     HYPOTHETICAL,
+    ISSUE37_ENDING_RULES,
+    ISSUE37_STATE_RULES,
     KIN_ADJ,
     KIN_ALONE,
     KIN_COUNTED,
@@ -31,6 +35,7 @@ from .grammar import (
     KIN_NAME_IS,
     KIN_NAMED,
     KIN_RE,
+    LEADING_SUBJECT,
     NEGATION,
     NOT_AFTER,
     NOT_OBJECT,
@@ -47,9 +52,9 @@ from .grammar import (
     sentences,
     starts_clause,
 )
-from .objects import ANY_OBJECT, clean_name, clean_object, clean_proper, emissions
+from .objects import ANY_OBJECT, PARTNER, clean_name, clean_object, clean_proper, emissions
 from .quotes import quoted_name, split_quotes
-from .tables import BASE_FORMS, FEMININE_KIN, KIN, MASCULINE_KIN, PETS, THIRD_PERSON
+from .tables import BASE_FORMS, COMPANIES, FEMININE_KIN, KIN, MASCULINE_KIN, PETS, THIRD_PERSON
 
 
 @dataclass
@@ -148,7 +153,7 @@ class OfflineExtractor:
             if colon:
                 out.extend(colon)
                 continue
-            for clause in bounded_clauses(sentence):
+            for clause in (part for whole in bounded_clauses(sentence) for part in _compound(whole)):
                 found = self._clause(clause, episode, context, out, corrections)
                 out.extend(found)
                 pets = [d for d in found
@@ -180,6 +185,7 @@ class OfflineExtractor:
             if fixed is not None:
                 return fixed
         drafts = self._kinship(text, speaker)
+        drafts.extend(self._born_on(clause, times, speaker))
         attributes = self._attributes(clause, episode, times=times)
         if attributes:  # the clause is about a thing's attribute: no other rule reads its words
             return drafts + attributes
@@ -188,7 +194,8 @@ class OfflineExtractor:
         text = _blank(text, [span for _, span in denials])
         drafts.extend(d for d, _ in denials)
         negated = bool(NEGATION.search(NOT_OBJECT.sub("", text)))  # "Lyon, not Paris" is no negation
-        rules = [r for r in (*ENDING_RULES, *PASTIME_RULES, *STATE_RULES) if not (r.positive and negated)]
+        rules = [r for r in (*ENDING_RULES, *ISSUE37_ENDING_RULES, *PASTIME_RULES, *STATE_RULES,
+                             *ISSUE37_STATE_RULES) if not (r.positive and negated)]
         for fallback in (False, True):  # the fallback rules only when no other rule matched
             found = self._run([r for r in rules if r.fallback == fallback], text, times, anchors, episode,
                               context, earlier)
@@ -203,7 +210,10 @@ class OfflineExtractor:
     ) -> list[tuple[_Draft, tuple[int, int]]]:
         """The drafts of every match of these rules, each with the span it matched."""
         out: list[tuple[_Draft, tuple[int, int]]] = []
+        low = text.lower()
         for rule in rules:
+            if rule.cue and not any(word in low for word in rule.cue):
+                continue  # none of the words the rule needs: its regex cannot match
             for m in rule.pattern.finditer(text):
                 out.extend((d, m.span()) for d in self._apply(rule, m, text, times, anchors, episode, context,
                                                               earlier))
@@ -249,6 +259,22 @@ class OfflineExtractor:
             if relation == "LEFT?":  # a home or a job: the context decides
                 relation = self._disambiguate(relation, subject, obj, context, earlier)
                 object_type = "Place" if relation == "LIVES_IN" else "Organization"
+            if relation.endswith("?"):  # "moved to X", "is at X": a job at an organisation, else a home
+                names = [n for n in (groups.get("o"), groups.get("old")) if n]
+                org = any(self._is_org(clean_proper(n) or n, context, earlier) for n in names)
+                if relation == "JOINED?" and not org:  # "left Initech and joined Hooli": a new job
+                    org = any(d.relation in ("WORKS_AT", "WORKED_AT")
+                              and name_key(d.subject) == name_key(subject) for d in earlier)
+                if relation in ("AT_ORG?", "SWITCHED?", "SWITCHED_FROM?", "JOINED?") and not org:
+                    continue  # "is at the station", "switched from tea to coffee": no job said
+                relation, object_type = ("WORKS_AT", "Organization") if org else ("LIVES_IN", "Place")
+                if emit.relation.endswith("_FROM?"):
+                    kind = "ending"
+            if emit.object_kind == "partner" and obj == PARTNER:
+                found = self._partner(subject, context, earlier)
+                if found is None:
+                    continue  # "we got engaged" with no partner named in the chat: only the status
+                obj = found
             if rule.past and time is None:
                 relation = {"LIVES_IN": "LIVED_IN", "WORKS_AT": "WORKED_AT", "STUDIES_AT": "STUDIED_AT"}.get(
                     relation, relation)
@@ -344,6 +370,39 @@ class OfflineExtractor:
                 return d.relation, d.object
         return "PLANS", cue
 
+    def _born_on(self, clause: str, times: list[TimeMatch], speaker: str | None) -> list[_Draft]:
+        """"Our daughter Iris was born on 2 May": the date as said (a birth year alone says too
+        little to keep as a birthday)."""
+        out = []
+        for t in times:
+            if not t.text.lower().startswith("on "):
+                continue
+            m = BORN_ON.search(clause[:t.start])
+            subject = self._subject(m.group("subj"), speaker) if m else None
+            if subject is not None and m is not None and m.group("subj").lower() not in THIRD_PERSON:
+                out.append(_Draft(subject, "BORN_ON", _phrase(t.text[3:].strip()) or "", "Date"))
+        return out
+
+    def _is_org(self, name: str, context: _Context, earlier: list[_Draft]) -> bool:
+        """Whether a name is an organisation's: the chat gave it as a workplace or school (or as a
+        home: then not), it carries an organisation's word ("Zeta Labs"), or it is a well-known one."""
+        key = name_key(name)
+        for d in self._history(context, earlier):
+            if name_key(d.object) == key:
+                if d.relation in ("WORKS_AT", "WORKED_AT", "STUDIES_AT", "STUDIED_AT", "MEMBER_OF"):
+                    return True
+                if d.relation in ("LIVES_IN", "LIVED_IN", "HOMETOWN", "BORN_IN", "VISITED"):
+                    return False
+        return bool(ORG_WORD.search(name)) or name in COMPANIES or name.split()[0] in COMPANIES
+
+    def _partner(self, subject: str, context: _Context, earlier: list[_Draft]) -> str | None:
+        """The partner the chat named for ``subject`` ("my boyfriend Leo"), for "we got engaged"."""
+        for d in self._history(context, earlier):
+            if (name_key(d.subject) == name_key(subject) and d.kind == "state" and d.object
+                    and d.relation in ("DATING", "ENGAGED_TO", "MARRIED_TO", "LIVES_WITH")):
+                return d.object
+        return None
+
     def _disambiguate(
         self, relation: str, subject: str, obj: str, context: _Context, earlier: list[_Draft]
     ) -> str:
@@ -415,6 +474,17 @@ class OfflineExtractor:
                                replaces=d.object, extra={k: v for k, v in d.extra.items() if k != "kin"})]
             return []
         return None
+
+
+def _compound(clause: str) -> list[str]:
+    """"I quit Umbrella and joined Stark as a designer" -> the two clauses, each with the subject
+    (and the opening time phrase) of the first; any other clause as it is."""
+    parts = COMPOUND.split(clause)
+    lead = LEADING_SUBJECT.match(clause) if len(parts) > 1 else None
+    if lead is None:
+        return [clause]
+    prefix = f"{lead.group('time') or ''}{lead.group('subj')} "
+    return [parts[0], *(prefix + p for p in parts[1:])]
 
 
 def _phrase(time_text: str | None) -> str | None:

@@ -101,10 +101,37 @@ class Rule:
     fallback: bool = False  # only when no other rule matched the clause
     opens_clause: bool = False  # the subject must open a clause ("a job I enjoy" is no taste)
     future: bool = False  # a plan: only with a time phrase after the message's time, or none at all
+    # Words one of which the clause must hold (lowercase, as substrings) for the rule to be tried: a
+    # cheap test that spares most clauses the regex. Empty: always tried.
+    cue: tuple[str, ...] = ()
+
+
+def _cue(pattern: str) -> tuple[str, ...]:
+    """The words a rule cannot match without: the first word of each alternative of the verb group
+    right after ``<ADV>`` (``<ADV>(?i:quit|resigned from)`` -> ("quit", "resigned")); none when the
+    pattern has no such group."""
+    start = pattern.find("<ADV>(?i:")
+    if start < 0 or start != pattern.find("<ADV>"):  # only the verb group that follows the subject
+        return ()
+    i, depth, alternatives, current = start + len("<ADV>(?i:"), 1, [], ""
+    while i < len(pattern) and depth:
+        ch = pattern[i]
+        depth += ch == "(" and pattern[i - 1] != "\\"
+        depth -= ch == ")" and pattern[i - 1] != "\\"
+        if depth == 1 and ch == "|":
+            alternatives.append(current)
+            current = ""
+        elif depth:
+            current += ch
+        i += 1
+    alternatives.append(current)
+    words = [re.match(r"[a-z]*", a.lower()).group(0) for a in alternatives]  # type: ignore[union-attr]
+    return () if not all(words) else tuple(sorted(set(words)))
 
 
 def _rule(pattern: str, *emits: tuple[str, str, str, str], implicit: bool = False, **options) -> list[Rule]:
     """Compile a rule; ``implicit`` adds the chat form without "I" ("Lost my job ...")."""
+    options.setdefault("cue", _cue(pattern))
     bodies = [pattern.replace("<S>", SUBJ)]
     if implicit:
         bodies.append(pattern.replace("<S>\\s+", r"(?:^\s*|[,!]\s+)(?:[Jj]ust\s+|[Aa]lso\s+|[Ff]inally\s+)?"))
@@ -270,11 +297,11 @@ STATE_RULES: list[Rule] = [
     # where they live
     *_rule(r"<S>\s+<ADV>" + _LIVE + r"\s+in\s+" + _o("o", "<PROPER>"), P("o", "LIVES_IN", "Place")),
     *_rule(r"<S>\s+<ADV>(?i:lived)\s+in\s+" + _o("o", "<PROPER>"), P("o", "LIVES_IN", "Place"), past=True),
+    # a move to an organisation is a change of employer ("Judy moved to Microsoft"): MOVED? is decided
+    # by the extractor from the name and the context
     *_rule(r"<S>\s+<ADV>" + _MOVE + r"\s+(?:back\s+)?(?:to|into)\s+" + _o("o", "<PROPER>")
            + r"(?:(?:\s+\S+){0,3}?\s+as\s+(?:an?\s+)?" + _o("role", "<ROLE>") + ")?",
-           P("o", "LIVES_IN", "Place"), R("role", "WORKS_AS"), implicit=True),
-    *_rule(r"<S>\s+<ADV>(?i:moved|relocated)\s+from\s+<PROPER>\s+to\s+" + _o("o", "<PROPER>"),
-           P("o", "LIVES_IN", "Place"), implicit=True),
+           P("o", "MOVED?", "Place"), R("role", "WORKS_AS"), implicit=True),
     *_rule(r"<S>\s+<ADV>" + _BE + r"\s+(?i:based|settled)\s+in\s+" + _o("o", "<PROPER>"),
            P("o", "LIVES_IN", "Place")),
     *_rule(r"<S>\s+<ADV>(?i:am|is|are)\s+(?i:originally\s+)?from\s+" + _o("o", "<PROPER>"),
@@ -587,6 +614,19 @@ OBJECT_END = re.compile(
 )
 
 
+# "I left Globex and joined Initech as ...": a second verb of a change of job or home, whose subject
+# is the first clause's (the clause is cut before it and the subject said again).
+COMPOUND = re.compile(
+    r",?\s+and\s+(?:then\s+|now\s+|later\s+|soon\s+)?(?=(?i:joined|started|moved|became|took|switched|"
+    r"got promoted|was promoted|got a job|landed|accepted)\b)")
+LEADING_SUBJECT = re.compile(
+    rf"^(?P<time>(?:[A-Z][a-z]+\s+(?:year|month|week|spring|summer|autumn|fall|winter)|In\s+\w+(?:\s+\d{{4}})?)"
+    rf",?\s+)?(?P<subj>I|[Ww]e|{NAME})\s+")
+
+
+BORN_ON = re.compile(SUBJ + r"\s+(?i:was|were)\s+(?i:born)\s+$")  # "Iris was born" + "on 2 May"
+
+
 def expand(text: str) -> str:
     text = text.replace("’", "'")
     for pattern, repl in _CONTRACTIONS:
@@ -650,3 +690,163 @@ HEARSAY = re.compile(
     r"\b(?:apparently|supposedly|allegedly|reportedly|rumou?r has it|according to)\b", re.IGNORECASE)
 PASTIME_DETAIL = re.compile(
     rf"^(?P<p>(?i:{_HOBBY}))\s+(?:in|on|at|with|around|along|through|by|near|every|during)\s+.*$")
+
+
+# --- issue 37: changes of role, life events, relations between people, organisations and things ---
+
+# A role said with "of" ("head of sales", "director of engineering"): ROLE needs a job word at its end.
+_ROLE_OF = (r"(?i:head|director|vice president|vp|chief|manager|lead|dean|chair)\s+of\s+"
+            r"(?!(?i:the|a|an|my|our|at|for|in|with|and)\b)[a-z]+(?:\s+(?!(?i:at|for|in|with|and|since)\b)[a-z]+)?")
+_ANY_ROLE = rf"(?:{_ROLE_OF}|{ROLE})"
+# Groups one is a member of ("joined the choir", "left the book club").
+_GROUP = (r"(?i:choir|club|band|team|orchestra|union|league|church|committee|board|society|association|"
+          r"group|guild|chorus|ensemble|troupe|council|congregation|fraternity|sorority|cooperative|co-op)")
+_GROUP_OBJ = (r"(?i:the)\s+(?:[A-Za-z][\w'-]*\s+){0,3}?" + _GROUP + r"(?![\w-])"
+              r"|(?:[A-Z][\w'-]*\s+){1,3}" + _GROUP + r"(?![\w-])")
+_PAIR = rf"(?P<subj>{NAME})\s+and\s+(?P<o>{NAME})"  # "Tom and Ana got married"
+_LANGUAGE = rf"(?:{_alt(LANGUAGES)})"
+_NOT_PLACE_AFTER = r"(?!\s+(?i:for|to)\b)"
+
+
+def _c(value: str, relation: str, object_type: str) -> tuple[str, str, str, str]:
+    """An emit whose object is the constant ``value`` ("engaged" for RELATIONSHIP_STATUS)."""
+    return (value, relation, "const", object_type)
+
+
+ISSUE37_ENDING_RULES: list[Rule] = [
+    *_rule(r"<S>\s+<ADV>(?i:stepped down as|resigned as|quit as|retired as|stopped working as|left my job as|"
+           r"left his job as|left her job as|left the role of|left the position of|"
+           r"gave up (?:my|his|her) role as)"
+           r"\s+(?:(?i:an?|the|our|their)\s+)?" + _o("role", _ANY_ROLE),
+           R("role", "WORKS_AS"), kind="ending", positive=False, implicit=True),
+    # "I retired (from Acme)": the job and the role end, and the retirement is an event.
+    *_rule(r"<S>\s+<ADV>(?i:retired|have retired|has retired|went into retirement)\b(?!\s+(?i:as|from)\b)"
+           r"(?!\s+(?:[a-z]+\s+)?(?i:dog|horse|teacher|nurse|couple|people|man|woman))",
+           ("none", "WORKS_AT", "any", "Organization"), ("none", "WORKS_AS", "any", "Role"),
+           implicit=True, kind="ending", positive=False),
+    *_rule(r"<S>\s+<ADV>(?i:retired|have retired|has retired|went into retirement)\b(?!\s+(?i:as)\b)"
+           r"(?!\s+(?:[a-z]+\s+)?(?i:dog|horse|teacher|nurse|couple|people|man|woman))",
+           _c("retired", "DID", "Activity"), implicit=True),
+    *_rule(r"<S>\s+<ADV>(?i:retired from)\s+" + _o("o", "<PROPER>"),
+           P("o", "WORKS_AT", "Organization"), ("none", "WORKS_AS", "any", "Role"), kind="ending",
+           positive=False, implicit=True),
+    *_rule(r"<S>\s+<ADV>(?i:left|quit)\s+(?i:the|our|my|his|her|their)\s+"
+           + _o("o", r"(?:[A-Za-z][\w'-]*\s+){0,3}?" + _GROUP) + r"(?![\w-])",
+           N("o", "MEMBER_OF", "Organization"), kind="ending", positive=False, implicit=True),
+    *_rule(r"<S>\s+<ADV>(?i:no longer manages|no longer manage|stopped managing|do not manage anymore)\s+"
+           r"(?:(?i:the|our|my)\s+)?" + _o("o", r"(?:[A-Z][\w'-]*\s+){0,3}[a-z]+(?:\s+[a-z]+)?"),
+           N("o", "MANAGES", "Organization"), kind="ending", positive=False),
+    *_rule(r"(?:\b(?P<we>[Ww]e)|(?P<o>" + NAME + r")\s+and\s+I)\s+<ADV>(?i:got divorced|divorced|"
+           r"are divorced|have divorced|finalized our divorce|finalised our divorce)\b",
+           _c("divorced", "RELATIONSHIP_STATUS", "Status"), positive=False),
+]
+
+ISSUE37_STATE_RULES: list[Rule] = [
+    # roles
+    *_rule(r"<S>\s+<ADV>(?i:was made|got made|was named|was appointed|got appointed|was elected|"
+           r"got elected|was promoted to|got promoted to|has been promoted to|have been promoted to|"
+           r"became|has become|have become)\s+(?:(?i:as)\s+)?(?:(?i:an?|the|our|their)\s+)?"
+           + _o("role", _ROLE_OF), R("role", "WORKS_AS"), implicit=True),
+    *_rule(r"<S>\s+(?i:am|is|are)\s+(?:(?i:now|currently)\s+)(?i:working)\s+as\s+(?:an?\s+)?"
+           + _o("role", "<ROLE>"), R("role", "WORKS_AS")),
+    # "moved to Microsoft": a job when the name is an organisation's, else a home (the extractor decides)
+    *_rule(r"<S>\s+<ADV>(?i:moved|relocated)\s+from\s+" + _o("old", "<PROPER>") + r"\s+to\s+"
+           + _o("o", "<PROPER>"), ("o", "MOVED?", "proper", "Place"),
+           ("old", "MOVED_FROM?", "proper", "Place"), implicit=True),
+    *_rule(r"<S>\s+<ADV>(?i:switched|changed jobs|jumped ship)\s+from\s+" + _o("old", "<PROPER>")
+           + r"\s+to\s+" + _o("o", "<PROPER>"), ("o", "SWITCHED?", "proper", "Organization"),
+           ("old", "SWITCHED_FROM?", "proper", "Organization"), implicit=True),
+    *_rule(r"<S>\s+<ADV>(?i:is|am|are)\s+(?:(?i:currently|now)\s+)?(?i:at)\s+" + _o("o", "<PROPER>")
+           + r"(?:\s+(?i:now|these days|nowadays|currently))?(?=\s*(?:[,.!;]|$|\s+(?:as\s+of|since)\b))",
+           ("o", "AT_ORG?", "proper", "Organization"), opens_clause=True),
+    *_rule(r"<S>\s+<ADV>(?i:joined|has joined|have joined)\s+" + _o("o", "<PROPER>"),
+           ("o", "JOINED?", "proper", "Organization"), implicit=True),
+    *_rule(r"(?P<org>" + PROPER + r")\s+(?i:employs|hired|has hired|just hired)\s+" + _o("subj", NAME)
+           + r"(?=\s*(?:[,.!;]|$|\s+as\b))(?:\s+as\s+(?:an?\s+)?" + _o("role", "<ROLE>") + ")?",
+           ("org", "WORKS_AT", "proper", "Organization"), R("role", "WORKS_AS")),
+    # life events
+    *_rule(r"<S>\s+<ADV>(?i:got engaged|just got engaged|have gotten engaged|have got engaged)\s+to\s+"
+           + _o("o", NAME), _c("engaged", "RELATIONSHIP_STATUS", "Status")),
+    *_rule(r"(?:\b(?P<we>[Ww]e)|(?P<o>" + NAME + r")\s+and\s+I)\s+<ADV>(?i:got engaged|just got engaged|"
+           r"have gotten engaged|are engaged now|are now engaged)\b",
+           ("o", "ENGAGED_TO", "partner", "Person"), _c("engaged", "RELATIONSHIP_STATUS", "Status")),
+    *_rule(r"<S>\s+<ADV>(?i:got married|just got married)\s+to\s+" + _o("o", NAME),
+           _c("married", "RELATIONSHIP_STATUS", "Status")),
+    *_rule(r"<S>\s+<ADV>(?i:married)\s+" + NAME, _c("married", "RELATIONSHIP_STATUS", "Status")),
+    *_rule(r"(?:\b(?P<we>[Ww]e)|(?P<o>" + NAME + r")\s+and\s+I)\s+<ADV>(?i:got married|just got married|"
+           r"tied the knot|got hitched)\b",
+           ("o", "MARRIED_TO", "partner", "Person"), _c("married", "RELATIONSHIP_STATUS", "Status")),
+    *_rule(r"(?:^|(?<=[\s,]))" + _PAIR + r"\s+<ADV>(?i:got married|tied the knot|got hitched)\b",
+           P("o", "MARRIED_TO", "Person")),
+    *_rule(r"(?:^|(?<=[\s,]))" + _PAIR + r"\s+<ADV>(?i:got engaged)\b", P("o", "ENGAGED_TO", "Person")),
+    *_rule(r"(?:\b(?P<we>[Ww]e)|(?P<o>" + NAME + r")\s+and\s+I)\s+<ADV>(?i:moved in together|started living "
+           r"together)\b", ("o", "LIVES_WITH", "partner", "Person")),
+    *_rule(r"<S>\s+<ADV>(?i:moved in with)\s+" + _o("o", NAME) + r"(?![\w'])",
+           P("o", "LIVES_WITH", "Person")),
+    *_rule(r"<S>\s+<ADV>(?i:had|have had|has had|welcomed|gave birth to)\s+(?:(?i:a|an|our|my|their)\s+)"
+           r"(?:(?i:new|little|healthy|beautiful|first|second|third)\s+)*(?i:baby)(?:\s+(?i:girl|boy))?"
+           r"(?:,?\s+(?:(?i:named|called)\s+)?" + _o("o", NAME) + r"(?![\w']))?",
+           _c("had a baby", "DID", "Activity"), P("o", "HAS_CHILD", "Person"), implicit=True),
+    *_rule(r"<S>\s+<ADV>(?i:had|have had|has had|welcomed)\s+(?:(?i:a|our|their)\s+)(?:(?i:baby)\s+)?"
+           r"(?i:son|daughter|boy|girl)(?:,?\s+(?:(?i:named|called)\s+)?" + _o("o", NAME) + r"(?![\w']))",
+           _c("had a baby", "DID", "Activity"), P("o", "HAS_CHILD", "Person"), implicit=True),
+    *_rule(r"<S>\s+<ADV>(?i:adopted)\s+(?:(?i:a|our|their)\s+)(?:(?i:baby|little)\s+)?(?i:son|daughter|boy|girl|"
+           r"child|kid)(?:,?\s+(?:(?i:named|called)\s+)?" + _o("o", NAME) + r"(?![\w']))",
+           P("o", "HAS_CHILD", "Person"), implicit=True),
+    *_rule(r"<S>\s+<ADV>(?i:finished|completed|defended)\s+(?i:my|his|her|their|a)\s+"
+           + _o("o", r"(?i:phd|ph\.d\.|doctorate|master's|masters|mba|bachelor's|degree)")
+           + r"(?!\s+(?i:at|from|in)\s+[A-Z])",
+           ("o", "DID", "degree", "Activity"), implicit=True),
+    *_rule(r"<S>\s+<ADV>(?i:finished|completed|defended)\s+(?i:my|his|her|their)\s+"
+           r"(?i:phd|ph\.d\.|doctorate|master's|masters|mba|bachelor's|degree)(?!\s+(?i:at|from|in)\s+[A-Z])",
+           ("none", "STUDIES_AT", "any", "Organization"), kind="ending", positive=False, implicit=True),
+    *_rule(r"<S>\s+<ADV>(?i:finished|completed)\s+(?i:my|his|her|their)\s+(?:(?i:phd|degree|studies|master's|"
+           r"masters|mba|bachelor's)\s+)(?i:at)\s+" + _o("o", "<PROPER>"),
+           P("o", "STUDIES_AT", "Organization"), kind="ending", positive=False, implicit=True),
+    *_rule(r"<S>\s+<ADV>(?i:started|began|start|begin)\s+(?i:school|university|college|uni|grad school|"
+           r"kindergarten|a phd|my phd|a degree|my degree)\s+(?i:at)\s+" + _o("o", "<PROPER>"),
+           P("o", "STUDIES_AT", "Organization"), implicit=True),
+    *_rule(r"<S>\s+<ADV>(?i:passed away|died)\b", _c("passed away", "DID", "Activity"), needs_time=True),
+    # relations between people, organisations and things
+    *_rule(r"<S>\s+<ADV>(?i:prefer|prefers|much prefer)\s+(?!to\b)" + _o("o", "<LIST>"),
+           N("o", "PREFERS", "Thing"), opens_clause=True),
+    *_rule(r"<S>\s+<ADV>(?i:speak|speaks|can speak|am fluent in|is fluent in)\s+"
+           r"(?:(?i:fluent|some|a little|basic|good|native|conversational)\s+)?"
+           + _o("o", _LANGUAGE + r"(?:(?:,\s+|\s+and\s+|,\s+and\s+)" + _LANGUAGE + r")*") + r"(?![\w'])",
+           ("o", "SPEAKS", "languages", "Language"), opens_clause=True),
+    *_rule(r"<S>\s+<ADV>(?i:manage|manages|run|runs|lead|leads|head|heads|am managing|is managing)\s+"
+           r"(?i:the|our|a)\s+" + _o("o", r"(?:[A-Z][\w'-]*\s+){0,3}(?i:team|office|department|division|"
+                                           r"unit|branch|store|shop|group|lab|project|squad|program|"
+                                           r"programme|practice|clinic|restaurant|kitchen)")
+           + r"(?![\w-])", N("o", "MANAGES", "Organization"), opens_clause=True),
+    *_rule(r"<S>\s+<ADV>(?i:report|reports|am reporting|is reporting)\s+(?i:directly\s+)?to\s+"
+           + _o("o", NAME) + r"(?![\w'])", P("o", "REPORTS_TO", "Person")),
+    *_rule(r"<S>\s+<ADV>(?i:am|is|are)\s+(?i:managed by)\s+" + _o("o", NAME) + r"(?![\w'])",
+           P("o", "MANAGED_BY", "Person")),
+    *_rule(r"(?P<o>" + NAME + r")\s+(?i:is)\s+(?P<subj>" + NAME + r")['’]s\s+(?i:manager|boss|supervisor)\b",
+           P("o", "MANAGED_BY", "Person")),
+    *_rule(r"<S>\s+<ADV>(?i:am|is|are)\s+(?:(?i:a|an)\s+)?(?:(?i:proud|new|longtime|long-time|active)\s+)?"
+           r"(?i:member|members)\s+of\s+" + _o("o", r"(?:(?i:the)\s+)?(?:[A-Z][\w'&-]*\s*){1,4}|(?i:the)\s+"
+                                                  r"(?:[a-z][\w-]*\s+){0,2}?" + _GROUP + r"(?![\w-])"),
+           N("o", "MEMBER_OF", "Organization")),
+    *_rule(r"<S>\s+<ADV>(?i:joined|have joined|has joined)\s+" + _o("o", _GROUP_OBJ),
+           N("o", "MEMBER_OF", "Organization"), implicit=True),
+    *_rule(r"(?:^|(?<=[\s,]))(?P<subj>" + NAME + r")\s+(?i:is)\s+(?i:the)\s+"
+           r"(?i:parent|father|mother|dad|mom|mum)\s+of\s+" + _o("o", NAME) + r"(?![\w'])",
+           P("o", "HAS_CHILD", "Person")),
+    *_rule(r"(?:^|(?<=[\s,]))(?P<subj>" + NAME + r")\s+(?i:is)\s+(?i:the)\s+(?i:son|daughter|child|kid)"
+           r"\s+of\s+" + _o("o", NAME) + r"(?![\w'])", P("o", "HAS_PARENT", "Person")),
+    *_rule(r"(?:^|(?<=[\s,]))(?P<subj>" + NAME + r")\s+(?i:knows)\s+" + _o("o", NAME)
+           + r"(?=\s*(?:[,.!;]|$))",
+           P("o", "KNOWS", "Person")),
+    *_rule(r"<S>\s+<ADV>(?:(?i:often|frequently|regularly)\s+(?i:visit|visits|go to|goes to)|"
+           r"(?i:visit|visits)(?=\s+[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)*\s+"
+           r"(?i:often|a lot|regularly|frequently)))\s+"
+           + _o("o", "<PROPER>"), P("o", "OFTEN_VISITS", "Place"), opens_clause=True),
+    *_rule(r"<S>\s+<ADV>(?i:recommend|recommends|highly recommend|highly recommends)\s+" + _o("o", "<PROPER>")
+           + r"(?=\s*(?:[,.!;]|$|\s+(?:to|for)\b))", P("o", "RECOMMENDS", "Thing"), opens_clause=True),
+    *_rule(r"<S>\s+<ADV>(?i:avoid|avoids|stay away from|stays away from|try to avoid|tries to avoid)\s+"
+           + _o("o", "<LIST>"), N("o", "AVOIDS", "Thing"), opens_clause=True),
+    *_rule(r"<S>\s+<ADV>(?i:eat|eats)\s+(?i:everything|anything|meat)(?=\s*(?:[,.!;]|$))",
+           _c("omnivore", "DIET", "Diet")),
+]

@@ -39,6 +39,9 @@ from .tables import (
 )
 
 ANY_OBJECT = ""  # the object of an ending that names none ("we divorced"): whatever held
+PARTNER = "\x00partner"  # "we got engaged": the partner the chat named, found by the extractor
+_DEGREES = {"phd": "PhD", "ph.d.": "PhD", "doctorate": "doctorate", "master's": "master's degree",
+            "masters": "master's degree", "mba": "MBA", "bachelor's": "bachelor's degree", "degree": "degree"}
 
 
 def _article(word: str) -> str:
@@ -205,6 +208,15 @@ def clean_object(emit: Emit, raw: str | None, groups: dict[str, str | None]) -> 
     kind = emit.object_kind
     if kind == "any":
         return ANY_OBJECT, None
+    if kind == "const":  # the emit names its object ("engaged" for RELATIONSHIP_STATUS)
+        return emit.group, None
+    if kind == "partner":
+        return (clean_name(raw) if raw else PARTNER), None
+    if kind == "degree" and raw:
+        degree = _DEGREES.get(raw.lower(), raw)
+        return f"finished {'an' if degree[:1] in 'aeiouAEIOUM' else 'a'} {degree}", None
+    if kind == "languages" and raw:
+        return raw.strip(), None
     if kind == "cue":
         return plan_cue(raw or ""), None
     special = _vocab_object(kind, raw)

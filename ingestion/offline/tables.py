@@ -45,7 +45,10 @@ HOBBY_VERBS = {
 LANGUAGES = """English Spanish French German Italian Portuguese Japanese Chinese Mandarin Cantonese
 Korean Arabic Russian Hindi Urdu Bengali Punjabi Turkish Greek Latin Hebrew Dutch Swedish Norwegian
 Danish Finnish Polish Czech Ukrainian Vietnamese Thai Indonesian Tagalog Swahili Persian Farsi Irish
-Welsh ASL""".split()
+Welsh ASL Basque Catalan Galician Romanian Hungarian Bulgarian Serbian Croatian Slovak Slovenian
+Estonian Latvian Lithuanian Icelandic Malay Tamil Telugu Marathi Gujarati Amharic Yoruba Igbo Zulu
+Xhosa Afrikaans Hausa Somali Pashto Kurdish Armenian Georgian Mongolian Nepali Sinhala Burmese Khmer
+Lao Esperanto Yiddish Maori Hawaiian Quechua Twi""".split()
 # Subjects and skills one learns (lowercase); languages are matched separately, capitalized.
 SKILLS = """python javascript java programming coding calligraphy photography pottery ceramics piano
 guitar violin cello drums singing dancing dance salsa tango ballet painting drawing sculpture sign-
@@ -198,7 +201,7 @@ DETERMINERS = ("a", "an", "the", "this", "that", "these", "those", "my", "our", 
                "their")
 # Relations whose object may be a list ("hiking, painting and pottery"): one fact per item, each
 # cleaned strictly.
-LIST_RELATIONS = ("LIKES", "DISLIKES", "ALLERGIC_TO", "HAS_HOBBY")
+LIST_RELATIONS = ("LIKES", "DISLIKES", "ALLERGIC_TO", "HAS_HOBBY", "SPEAKS", "PREFERS", "AVOIDS")
 # Kind words that belong to every item of a list ("action and sci-fi movies").
 SHARED_HEADS = frozenset(
     "movies films books novels shows series games songs music food dishes cuisine".split())
@@ -206,3 +209,18 @@ THIRD_PERSON = ("he", "she", "they")
 VAGUE_TASTES = frozenset(
     "playing doing making trying working going being getting having helping things stuff".split())
 COUNTS = frozenset("two three four five six 2 3 4 5 6 some".split())
+
+# Well-known organisations: "moved to Microsoft" is a new employer, never a home. A name with an
+# organisation's word ("Zeta Labs", "Northwind Bank") or one the chat gave as a workplace counts too.
+COMPANIES = frozenset("""Microsoft Google Alphabet Apple Amazon Meta Facebook Instagram WhatsApp Netflix
+Stripe Shopify Salesforce Oracle IBM Intel AMD Nvidia Qualcomm Tesla SpaceX Uber Lyft Airbnb Spotify Twitter
+LinkedIn Adobe Cisco Dell HP Lenovo Samsung Sony Nintendo Nike Adidas Puma Starbucks Walmart Target Costco
+IKEA Deloitte KPMG PwC EY Accenture McKinsey BCG Bain Capgemini JPMorgan Citi Citibank Barclays HSBC
+Santander Pfizer Moderna Novartis Roche AstraZeneca Siemens Bosch Infosys Wipro TCS Alibaba Tencent Baidu
+ByteDance TikTok Huawei Xiaomi OpenAI Anthropic DeepMind Dropbox Slack Zoom Atlassian GitHub GitLab Reddit
+Pinterest Snap Snapchat Yahoo eBay PayPal Visa Mastercard Unilever Nestle Disney Pixar NASA Boeing Airbus
+Lockheed Ford Volkswagen Toyota Honda BMW Audi Porsche Ferrari Mercedes Volvo Nokia Ericsson Philips
+SAP Spotify Revolut Monzo Klarna Canva Figma Notion Asana Twilio Cloudflare Datadog Snowflake Databricks
+Palantir Coinbase Robinhood DoorDash Instacart Zillow Expedia Booking Etsy Wayfair Peloton Intuit
+Deliveroo Zalando Rakuten Sony Panasonic Toshiba Hitachi Fujitsu Canon Nikon Unity Epic Valve Ubisoft
+EA Activision Blizzard Riot Bloomberg Reuters BBC CNN Vogue Goldman""".split())
