@@ -22,6 +22,7 @@ from temporal_graph.core.limits import MAX_SOURCE_CHARS, checked_text, lone_surr
 from temporal_graph.core.model import Entity, Episode, Fact, IngestResult
 from temporal_graph.core.names import check_group, clean_name, fact_words, normalize_relation
 from temporal_graph.core.rules import claimant
+from temporal_graph.core.sentences import statement_sentence
 from temporal_graph.core.time import Prefer, TimeLike, resolve_time
 from temporal_graph.core.writer import FactWriter, episode_id_for
 
@@ -210,6 +211,11 @@ def _apply_fact(
                            claimed_by=claimed_by).ended
         return
 
+    if relation == "LIVES_IN" and fact.kind == "state" and _is_organization(w, fact.object):
+        # the memory knows the name as an organisation's: a move there is a new employer, never a home
+        relation, object_type = "WORKS_AT", "Organization"
+        fact = fact.model_copy(update={"relation": relation,
+                                       "text": statement_sentence(fact.subject, relation, fact.object)})
     until: datetime | None = end_span.end if end_span else None
     attributes: dict[str, Any] = {}
     text = fact.text
@@ -245,6 +251,11 @@ def _apply_fact(
                                  claimed_by=claimed_by)
         out.ended += fulfilled.ended
         out.retracted += fulfilled.retracted
+
+
+def _is_organization(w: FactWriter, name: str) -> bool:
+    known = w.existing(name) if name.strip() else None
+    return known is not None and known.type == "Organization"
 
 
 def claimant_of(trust: str, episode: Episode, subject: Entity, speaker: Entity | None) -> str | None:

@@ -83,6 +83,8 @@ _PRONOUN_SUBJECT = frozenset("his her their its your this that these those it".s
 _NOT_VALUE_START = frozenset("""that to a an the my our your his her their its not never no being
 going getting what how why when where who whether if like about around""".split())
 _OWN_ROOTS = frozenset("my our".split())
+_NOT_OWNERS = frozenset("""main top first last next new old big biggest best worst only real current
+whole same other final usual average total overall""".split())
 _CODED = re.compile(r"(?:\d|\b[A-Z]{2,}\d*)\w*$")  # a name ending in a number or code: "Order 5512", "BA117"
 # Words before a statement that make it someone else's ("she told me ...", "Bob says ...").
 REPORTED = re.compile(
@@ -199,7 +201,10 @@ def _statements(clause: str, times: list[TimeMatch], forms: tuple[re.Pattern[str
             subject = _subject(raw_subject)
             if subject is None:
                 continue
-            if form is POSSESSIVE and not groups.get("poss") and not _CODED.search(subject):
+            compound = subject.islower() and raw_subject.lower().startswith("the ") and " " not in subject
+            if compound and subject in _NOT_OWNERS:
+                continue  # "the main priority is ...": an adjective, not what has the attribute
+            if form is POSSESSIVE and not groups.get("poss") and not _CODED.search(subject) and not compound:
                 continue  # "Order 5512 status is ..." needs no "'s"; "Finding balance is key" is no name
         else:
             continue
