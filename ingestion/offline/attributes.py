@@ -152,6 +152,8 @@ def _value(raw: str, start: int, times: list[TimeMatch]) -> tuple[str, TimeMatch
         return None
     if len(words) > 1 and words[1].lower() == "by":  # "was hit by a flood": an event, not a value
         return None
+    if len(words) > 1 and words[0].lower().endswith("ing"):  # "is coming together nicely": a doing
+        return None
     if time is None:
         time = next((t for t in times if t.start >= end), None) or next(
             (t for t in reversed(times) if t.end <= start), None)

@@ -36,13 +36,16 @@ from .grammar import (
     KIN_NAMED,
     KIN_RE,
     LEADING_SUBJECT,
+    MENTION,
     NEGATION,
     NOT_AFTER,
     NOT_OBJECT,
+    PARTNER_NAME,
     PASTIME_RULES,
     PET_NAME,
     REPORTING,
     SARCASM,
+    SEEING_SOMEONE,
     STATE_RULES,
     UNDATED_DID,
     Rule,
@@ -52,7 +55,7 @@ from .grammar import (
     sentences,
     starts_clause,
 )
-from .objects import ANY_OBJECT, PARTNER, clean_name, clean_object, clean_proper, emissions
+from .objects import ANY_OBJECT, HERE, PARTNER, clean_name, clean_object, clean_proper, emissions
 from .quotes import quoted_name, split_quotes
 from .tables import BASE_FORMS, COMPANIES, FEMININE_KIN, KIN, MASCULINE_KIN, PETS, THIRD_PERSON
 
@@ -83,6 +86,9 @@ class _Context:
         self.episodes = sorted(episodes, key=lambda e: e.reference_time)
         self._drafts: list[_Draft] | None = None
         self._by_episode: dict[str, list[_Draft]] = {}
+        # people this message introduces as a clause's subject ("Sam is a cyclist, he ..."): whom
+        # he / she / they may mean even when no fact about them was taken
+        self.mentions: list[str] = []
 
     def drafts_of(self, episode: Episode) -> list[_Draft]:
         if episode.id not in self._by_episode:
@@ -104,12 +110,17 @@ class OfflineExtractor:
         drafts = self._drafts(episode, _Context(self, context), corrections=True)
         facts: list[ExtractedFact] = []
         entities: dict[tuple[str, str], ExtractedEntity] = {}
-        seen: set[tuple[str, str, str, str]] = set()
+        seen: dict[tuple[str, str, str, str], _Draft] = {}
         for d in drafts:
             key = (name_key(d.subject), d.relation, name_key(d.object), d.kind)
-            if key in seen or (d.object and name_key(d.object) == name_key(d.subject)):
+            if key not in seen:
+                seen[key] = d
+            elif seen[key].time is None and d.time is not None:
+                seen[key].time = d.time  # "an ICU nurse at St. Michael's. Started there in 2020"
+        for d in drafts:
+            key = (name_key(d.subject), d.relation, name_key(d.object), d.kind)
+            if seen.get(key) is not d or (d.object and name_key(d.object) == name_key(d.subject)):
                 continue
-            seen.add(key)
             facts.append(
                 ExtractedFact(
                     subject=d.subject, relation=d.relation, object=d.object,
@@ -131,6 +142,7 @@ class OfflineExtractor:
     def _drafts(self, episode: Episode, context: _Context, *, corrections: bool) -> list[_Draft]:
         out: list[_Draft] = []
         pending_pet: _Draft | None = None
+        pending_partner = False
         if SARCASM.search(episode.content):
             return out  # a joke or sarcasm anywhere: nothing in the message is taken at face value
         text, quotes = split_quotes(expand(episode.content))
@@ -140,6 +152,12 @@ class OfflineExtractor:
             if is_question(sentence) or HEARSAY.search(sentence):
                 pending_pet = None
                 continue
+            partner = PARTNER_NAME.match(sentence)
+            if partner and pending_partner and episode.speaker:  # "I'm seeing someone. His name is Sam"
+                name = clean_name(partner.group("name"))
+                if name:
+                    out.append(_Draft(episode.speaker, "DATING", name, "Person"))
+            pending_partner = bool(SEEING_SOMEONE.search(sentence))
             pet_name = PET_NAME.match(sentence)
             if pet_name and pending_pet is not None:  # "I got a puppy! Her name is Coco."
                 name = clean_name(pet_name.group("name"))
@@ -153,6 +171,8 @@ class OfflineExtractor:
             if colon:
                 out.extend(colon)
                 continue
+            context.mentions.extend(m.group("name") for m in MENTION.finditer(sentence)
+                                    if clean_name(m.group("name")))
             for clause in (part for whole in bounded_clauses(sentence) for part in _compound(whole)):
                 found = self._clause(clause, episode, context, out, corrections)
                 out.extend(found)
@@ -259,7 +279,7 @@ class OfflineExtractor:
             if relation == "LEFT?":  # a home or a job: the context decides
                 relation = self._disambiguate(relation, subject, obj, context, earlier)
                 object_type = "Place" if relation == "LIVES_IN" else "Organization"
-            if relation.endswith("?"):  # "moved to X", "is at X": a job at an organisation, else a home
+            if relation.endswith("?") and relation != "STARTED?":  # "moved to X": a job, else a home
                 names = [n for n in (groups.get("o"), groups.get("old")) if n]
                 org = any(self._is_org(clean_proper(n) or n, context, earlier) for n in names)
                 if relation == "JOINED?" and not org:  # "left Initech and joined Hooli": a new job
@@ -270,6 +290,13 @@ class OfflineExtractor:
                 relation, object_type = ("WORKS_AT", "Organization") if org else ("LIVES_IN", "Place")
                 if emit.relation.endswith("_FROM?"):
                     kind = "ending"
+            if obj == HERE:  # "living here", "a pastry chef there": what this message just named
+                wanted = ("WORKS_AT", "STUDIES_AT") if relation == "STARTED?" else (relation,)
+                named = next((d for d in reversed(earlier) if d.object and d.kind == "state"
+                              and name_key(d.subject) == name_key(subject) and d.relation in wanted), None)
+                if named is None:
+                    continue
+                obj, relation, object_type = named.object, named.relation, named.object_type
             if emit.object_kind == "partner" and obj == PARTNER:
                 found = self._partner(subject, context, earlier)
                 if found is None:
@@ -396,12 +423,15 @@ class OfflineExtractor:
         return bool(ORG_WORD.search(name)) or name in COMPANIES or name.split()[0] in COMPANIES
 
     def _partner(self, subject: str, context: _Context, earlier: list[_Draft]) -> str | None:
-        """The partner the chat named for ``subject`` ("my boyfriend Leo"), for "we got engaged"."""
+        """The partner the chat named for ``subject`` ("my boyfriend Leo"), for "we got engaged";
+        else the one other person this message names ("Tom's great. We've been together since
+        2021"); else nobody."""
         for d in self._history(context, earlier):
             if (name_key(d.subject) == name_key(subject) and d.kind == "state" and d.object
                     and d.relation in ("DATING", "ENGAGED_TO", "MARRIED_TO", "LIVES_WITH")):
                 return d.object
-        return None
+        others = {name_key(n): n for n in context.mentions if name_key(n) != name_key(subject)}
+        return next(iter(others.values())) if len(others) == 1 else None
 
     def _disambiguate(
         self, relation: str, subject: str, obj: str, context: _Context, earlier: list[_Draft]
@@ -535,6 +565,16 @@ PRONOUN_TURNS = 3
 
 
 def _resolve_pronoun(pronoun: str, episode: Episode, context: _Context, earlier: list[_Draft]) -> str | None:
+    found = _pronoun_from_facts(pronoun, episode, context, earlier)
+    if found is not None or pronoun == "they":
+        return found
+    speakers = {name_key(e.speaker) for e in (episode, *context.episodes) if e.speaker}
+    named = {name_key(n): n for n in context.mentions if name_key(n) not in speakers}
+    return next(iter(named.values())) if len(named) == 1 else None
+
+
+def _pronoun_from_facts(pronoun: str, episode: Episode, context: _Context, earlier: list[_Draft]
+                        ) -> str | None:
     """He / she / they → the one person named in this message or the last few turns, else None.
 
     Candidates are people the conversation named as kin or as subjects of facts, never its speakers

@@ -185,7 +185,8 @@ ENDING_RULES: list[Rule] = [
            r"got laid off from|was let go from|got let go from|"
            r"stopped working at|stopped working for|no longer work at|no longer work for|no longer works at|"
            r"do not work at|do not work for|does not work at|am not working at|"
-           r"quit my job at|left my job at|lost my job at)\s+" + _o("o", "<PROPER>"),
+           r"quit my job at|left my job at|lost my job at)\s+" + _o("o", "<PROPER>")
+           + r"(?![\w'’.&-])(?!\s+(?i:classes|class|lessons|lesson|course|courses)\b)",
            P("o", "WORKS_AT", "Organization"), kind="ending", positive=False, implicit=True),
     *_rule(r"<S>\s+<ADV>(?i:quit|left|lost)\s+(?i:my|his|her|their)\s+(?i:job|position)\s+(?i:as)\s+"
            r"(?:an?\s+)?" + _o("role", "<ROLE>"), R("role", "WORKS_AS"), kind="ending", positive=False,
@@ -335,6 +336,7 @@ STATE_RULES: list[Rule] = [
            + r"\s+as\s+(?:an?\s+)?" + _o("role", "<ROLE>"), P("o", "WORKS_AT", "Organization"),
            R("role", "WORKS_AS"), implicit=True),
     *_rule(r"<S>\s+<ADV>(?i:started at|started working at|started working for|will start at|am starting at|"
+           r"starting at|starting work at|"
            r"was hired by|got hired by|got hired at|was hired at)\s+" + _o("o", "<PROPER>")
            + r"(?:\s+as\s+(?:an?\s+)?" + _o("role", "<ROLE>") + ")?", P("o", "WORKS_AT", "Organization"),
            R("role", "WORKS_AS"), implicit=True),
@@ -410,7 +412,7 @@ STATE_RULES: list[Rule] = [
     *_rule(r"<S>\s+<ADV>(?i:am|is|are)\s+(?i:going)\s+to\s+"
            + _o("o", r"(?!visit\s+[A-Z]|see\b|go to\b|be\b)[a-z]+(?:\s+[\w'’-]+){1,11}"),
            ("o", "PLANS", "vp", "Activity"), implicit=True, needs_time=True),
-    *_rule(r"<S>\s+<ADV>(?i:plan|plans|am planning|is planning|are planning)\s+to\s+"
+    *_rule(r"<S>\s+<ADV>(?i:plan|plans|am planning|is planning|are planning|planning)\s+to\s+"
            + _o("o", r"(?!visit\b|be\b)[a-z]+(?:\s+[\w'’-]+){1,11}"), ("o", "PLANS", "vp", "Activity"),
            implicit=True),
     # trips and events
@@ -580,10 +582,17 @@ KIN_NAMED = re.compile(
     rf"\bI\s+(?:have|had)\s+(?:an?|one)\s+(?:{KIN_ADJ}\s+)?(?P<kin>{KIN_RE})\s+(?:named|called)\s+"
     rf"(?P<name>{NAME})")
 PET_NAME = re.compile(
-    rf"^(?:(?:Her|His|Its|Their)\s+name\s+is|(?:She|He|It)\s+is\s+called)\s+(?P<name>{NAME})")
+    rf"^(?:(?:Her|His|Its|Their)\s+name\s+is|(?:She|He|It)\s+is\s+called"
+    rf"|(?:An?|The)\s+(?:[a-z]+\s+)?(?i:{_alt(PETS)})\s+(?:called|named))\s+(?P<name>{NAME})")
+# "I'm seeing someone. His name is Sam": the partner named in the next sentence.
+SEEING_SOMEONE = re.compile(r"\bI\s+(?:am|have been)\s+(?:seeing|dating)\s+someone\b")
+PARTNER_NAME = re.compile(rf"^(?:His|Her|Their)\s+name\s+is\s+(?P<name>{NAME})")
+# A person a message introduces as a clause's subject ("Sam is a cyclist, he works as ...").
+MENTION = re.compile(
+    rf"(?:^|(?<=[.!?,;]\s))(?P<name>{NAME})(?:['’]s\s|\s+(?:is|was|has|works|lives|got|moved)\b)")
 
 HYPOTHETICAL = re.compile(
-    r"\b(?i:if|unless|wish|wished|would|could|should|might|may|maybe|perhaps|probably|possibly|hopefully|"
+    r"\b(?i:if|unless|wish|wished|would|could(?!\s+not\b)|should|might|may|maybe|perhaps|probably|possibly|hopefully|"
     r"hope|hoping|suppose|imagine|whether|thinking about|thinking of|considering|want to|wants to|wanted to|"
     r"would like|dream of|dreaming of|someday|some day|one day|pretend|supposed to|in case|as if|"
     r"i think|i guess|not sure|kind of want)\b"
@@ -601,7 +610,8 @@ _CONTRACTIONS = [
 ]
 _SENTENCE_END = re.compile(r"(?<!\bMr\.)(?<!\bMrs\.)(?<!\bMs\.)(?<!\bDr\.)(?<!\bSt\.)(?<=[.!?])\s+|\n+")
 _CLAUSE_BREAK = re.compile(
-    r"\s+[–—-]\s+|;\s*|:\s+|,?\s+\b(?:but|because|although|though|whereas)\b\s+|,\s+so\s+")
+    r"\s+[–—-]\s+|;\s*|:\s+|,?\s+\b(?:but|because|although|though|whereas)\b\s+|,\s+so\s+"
+    r"|,\s+(?=(?:just\s+)?in\s+case\b)")  # "..., just in case I end up in Europe" hedges only itself
 ADVERB_TAIL = re.compile(
     r"\s+(?:too|again|anymore|any\s+more|a\s+lot|so\s+much|very\s+much|as\s+well|lately|together|"
     r"these\s+days|right\s+now|now|recently|nowadays)\s*[.!]*$"
@@ -705,6 +715,7 @@ _GROUP_OBJ = (r"(?i:the)\s+(?:[A-Za-z][\w'-]*\s+){0,3}?" + _GROUP + r"(?![\w-])"
               r"|(?:[A-Z][\w'-]*\s+){1,3}" + _GROUP + r"(?![\w-])")
 _PAIR = rf"(?P<subj>{NAME})\s+and\s+(?P<o>{NAME})"  # "Tom and Ana got married"
 _LANGUAGE = rf"(?:{_alt(LANGUAGES)})"
+_LANGUAGE_OR_SKILL = _SKILL
 _NOT_PLACE_AFTER = r"(?!\s+(?i:for|to)\b)"
 
 
@@ -736,12 +747,51 @@ ISSUE37_ENDING_RULES: list[Rule] = [
     *_rule(r"<S>\s+<ADV>(?i:no longer manages|no longer manage|stopped managing|do not manage anymore)\s+"
            r"(?:(?i:the|our|my)\s+)?" + _o("o", r"(?:[A-Z][\w'-]*\s+){0,3}[a-z]+(?:\s+[a-z]+)?"),
            N("o", "MANAGES", "Organization"), kind="ending", positive=False),
+    *_rule(r"(?:\b(?P<we>[Ww]e)|(?P<o>" + NAME + r")\s+and\s+I)\s+<ADV>(?i:called off|broke off|ended)\s+"
+           r"(?i:the|our)\s+(?i:engagement)\b", ("o", "ENGAGED_TO", "partner", "Person"),
+           kind="ending", positive=False),
+    *_rule(r"<S>\s+<ADV>(?i:quit|stopped|dropped|gave up)\s+(?:(?i:my|the)\s+)?" + _o("o", _LANGUAGE_OR_SKILL)
+           + r"\s+(?i:classes|class|lessons|course)\b", ("o", "LEARNING", "plain", "Skill"),
+           kind="ending", positive=False, implicit=True),
     *_rule(r"(?:\b(?P<we>[Ww]e)|(?P<o>" + NAME + r")\s+and\s+I)\s+<ADV>(?i:got divorced|divorced|"
            r"are divorced|have divorced|finalized our divorce|finalised our divorce)\b",
            _c("divorced", "RELATIONSHIP_STATUS", "Status"), positive=False),
 ]
 
+# Chat forms without a subject, answering a question ("Still in Leeds?" "Yep, still in Leeds.").
+_ANSWER = r"(?:^\s*|[,!]\s+)(?:(?i:yes|yep|yeah|yup|sure|oh|well),?\s+)?(?i:still)\s+"
+
 ISSUE37_STATE_RULES: list[Rule] = [
+    # chat: answers without a subject, places and jobs named by "here" / "there"
+    *_rule(r"(?P<we>" + _ANSWER + r")(?i:in)\s+" + _o("o", "<PROPER>"), P("o", "LIVES_IN", "Place")),
+    *_rule(r"(?P<we>" + _ANSWER + r")(?i:at)\s+" + _o("o", "<PROPER>"),
+           ("o", "AT_ORG?", "proper", "Organization")),
+    *_rule(r"<S>\s+<ADV>" + _LIVE + r"\s+(?P<o>here)\b", ("o", "LIVES_IN", "here", "Place")),
+    *_rule(r"<S>\s+<ADV>(?i:have been|has been)\s+(?:an?\s+)" + _o("role", "<ROLE>")
+           + r"(?:\s+(?P<o>there)\b)?", R("role", "WORKS_AS"), ("o", "WORKS_AT", "there", "Organization")),
+    *_rule(r"<S>\s+<ADV>(?i:started|began|started working|have worked|have been working)\s+(?P<o>there)\b",
+           ("o", "WORKS_AT", "there", "Organization"), implicit=True),
+    *_rule(r"<S>\s+<ADV>(?i:started|began)(?P<o>)\s*[.!]?\s*$", ("o", "STARTED?", "there", "Organization"),
+           needs_time=True),
+    *_rule(r"(?:\b(?P<we>[Ww]e)|(?P<o>" + NAME + r")\s+and\s+I)\s+<ADV>(?i:started dating|have been dating|"
+           r"began dating)\b(?!\s+[A-Z])", ("o", "DATING", "partner", "Person")),
+    *_rule(r"(?P<we>\b)(?i:was|is)\s+(?i:my)\s+(?i:last)\s+(?i:day)\s+(?i:at)\s+" + _o("o", "<PROPER>"),
+           P("o", "WORKS_AT", "Organization"), kind="ending", positive=False),
+    *_rule(r"<S>\s+<ADV>(?i:am|is|are)\s+(?:(?i:now|currently)\s+)?in\s+" + _o("o", "<PROPER>")
+           + r"\s+(?i:now|these days|nowadays)\b", P("o", "LIVES_IN", "Place")),
+    *_rule(r"<S>\s+<ADV>(?i:am|is|are)\s+in\s+(?i:my|his|her|their)\s+(?i:first|second|third|fourth|fifth|"
+           r"final|last|1st|2nd|3rd|4th|5th)\s+(?i:year)\s+(?i:at|of)\s+" + _o("o", "<PROPER>"),
+           P("o", "STUDIES_AT", "Organization")),
+    *_rule(r"<S>\s+<ADV>(?i:started|began|just started)\s+(?i:my|his|her|their|a)\s+(?i:master's|masters|phd|"
+           r"degree|studies|bachelor's|mba|doctorate)\s+(?i:at)\s+" + _o("o", "<PROPER>"),
+           P("o", "STUDIES_AT", "Organization"), implicit=True),
+    *_rule(r"(?:\b(?P<we>[Ww]e)|(?P<o>" + NAME + r")\s+and\s+I)\s+<ADV>(?i:have been|are)\s+(?i:together)\b",
+           ("o", "DATING", "partner", "Person")),
+    *_rule(r"<S>\s+<ADV>(?i:proposed to)\s+" + _o("o", NAME) + r"(?=.*\b(?i:said yes|accepted)\b)",
+           P("o", "ENGAGED_TO", "Person"), _c("engaged", "RELATIONSHIP_STATUS", "Status")),
+    *_rule(r"<S>\s+<ADV>(?i:have been seeing|am seeing|started seeing)\s+(?i:someone),\s+" + _o("o", NAME)
+           + r"(?![\w'])", P("o", "DATING", "Person")),
+
     # roles
     *_rule(r"<S>\s+<ADV>(?i:was made|got made|was named|was appointed|got appointed|was elected|"
            r"got elected|was promoted to|got promoted to|has been promoted to|have been promoted to|"
@@ -776,6 +826,9 @@ ISSUE37_STATE_RULES: list[Rule] = [
     *_rule(r"(?:\b(?P<we>[Ww]e)|(?P<o>" + NAME + r")\s+and\s+I)\s+<ADV>(?i:got married|just got married|"
            r"tied the knot|got hitched)\b",
            ("o", "MARRIED_TO", "partner", "Person"), _c("married", "RELATIONSHIP_STATUS", "Status")),
+    *_rule(r"(?:\b(?P<we>[Ww]e)|(?P<o>" + NAME + r")\s+and\s+I)\s+<ADV>(?i:got married|just got married|"
+           r"tied the knot|got hitched)\b", ("none", "ENGAGED_TO", "any", "Person"), kind="ending",
+           positive=False),  # a wedding ends the engagement
     *_rule(r"(?:^|(?<=[\s,]))" + _PAIR + r"\s+<ADV>(?i:got married|tied the knot|got hitched)\b",
            P("o", "MARRIED_TO", "Person")),
     *_rule(r"(?:^|(?<=[\s,]))" + _PAIR + r"\s+<ADV>(?i:got engaged)\b", P("o", "ENGAGED_TO", "Person")),

@@ -40,6 +40,7 @@ from .tables import (
 
 ANY_OBJECT = ""  # the object of an ending that names none ("we divorced"): whatever held
 PARTNER = "\x00partner"  # "we got engaged": the partner the chat named, found by the extractor
+HERE = "\x00here"  # "I have been living here": the place (or, for "there", the workplace) just named
 _DEGREES = {"phd": "PhD", "ph.d.": "PhD", "doctorate": "doctorate", "master's": "master's degree",
             "masters": "master's degree", "mba": "MBA", "bachelor's": "bachelor's degree", "degree": "degree"}
 
@@ -210,6 +211,8 @@ def clean_object(emit: Emit, raw: str | None, groups: dict[str, str | None]) -> 
         return ANY_OBJECT, None
     if kind == "const":  # the emit names its object ("engaged" for RELATIONSHIP_STATUS)
         return emit.group, None
+    if kind in ("here", "there"):
+        return (HERE if raw is not None else None), None
     if kind == "partner":
         return (clean_name(raw) if raw else PARTNER), None
     if kind == "degree" and raw:

@@ -126,7 +126,7 @@ NAME_STOP = frozenset(
     Then Now Today Tonight Yesterday Tomorrow Last Next Just Actually Sorry Thanks Thank Hey Hi
     Hello Wow Woah Whoa Congrats Cool Great Awesome Sure Anyway Btw Lol Haha Omg Guess Maybe
     Everyone Someone Somebody Anyone Nobody Everybody Mom Mum Dad Mother Father Sis Bro Dear
-    Monday Tuesday Wednesday Thursday Friday Saturday Sunday January February March April May June
+    Heard Monday Tuesday Wednesday Thursday Friday Saturday Sunday January February March April May June
     July August September October November December Since After Before While Because If Once
     Still Not Never Did Do Does Is Are Was Were Have Has Had Can Could Would Should Speaking
     Good Nice Love Like Lately Recently Finally Really Sounds Looks Being Going Gonna Got""".split()
