@@ -141,8 +141,11 @@ def default_extractor(core: Core) -> Extractor:
     """The LLM extractor when the memory has an LLM, else the offline rules."""
     if core.llm is not None:
         from .llm_extractor import LLMExtractor
+        from .offline import OfflineExtractor
 
-        return LLMExtractor(core.llm, relations=sorted(core.ontology.cardinalities))
+        # what the model returns unusable is read by the offline rules
+        return LLMExtractor(core.llm, relations=sorted(core.ontology.cardinalities),
+                            fallback=OfflineExtractor())
     from .offline import OfflineExtractor
 
     return OfflineExtractor()

@@ -16,19 +16,28 @@ Failure contract:
   the same way, so stopping (an import is resumable) beats storing episodes with no facts.
 - ``disambiguate`` answers None ("no match, create a new entity") on an invalid answer: a missed
   merge can be fixed later, a wrong merge corrupts two entities.
+
+Nothing invented (``grounded=True``, the default): a fact whose subject or object shares no word
+with the message and its context, or whose relation is a sentence, is dropped, and a time phrase
+that is not in the message word for word is removed (the prompt asks for it verbatim). A small
+local model (Gemma 3 270M) mostly returns such facts. With a ``fallback`` extractor (the memory's
+default is the offline rules), a message for which the model gave no usable fact, or an answer
+that does not fit the schema, is read by the fallback instead, so the memory keeps what the rules
+can read rather than nothing.
 """
 
 from __future__ import annotations
 
 import json
 import logging
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from temporal_graph.core.errors import LLMOutputError
-from temporal_graph.core.extraction import ExtractedEntity, Extraction
+from temporal_graph.core.errors import InvalidInput, LLMOutputError
+from temporal_graph.core.extraction import ExtractedEntity, ExtractedFact, Extraction, Extractor
 from temporal_graph.core.model import Episode
 from temporal_graph.core.names import normalize_relation
 from temporal_graph.core.ontology import Ontology
@@ -154,8 +163,12 @@ class LLMExtractor:
         max_context: int = 4,
         context_chars: int = 1500,
         unknown_speaker: str = "User",
+        grounded: bool = True,
+        fallback: Extractor | None = None,
     ) -> None:
         self.llm = llm
+        self.grounded = grounded
+        self.fallback = fallback
         if relations is None:
             relations = (ontology or Ontology.default_personal()).cardinalities
         self.system_prompt = extraction_system_prompt([*relations, *extra_relations])
@@ -190,14 +203,23 @@ class LLMExtractor:
         ]
 
     def extract(self, episode: Episode, context: Sequence[Episode] = ()) -> Extraction:
-        """One LLM call (or none, on a cache hit). Raises ``LLMOutputError`` on an invalid answer."""
+        """One LLM call (or none, on a cache hit). Raises ``LLMOutputError`` on an invalid answer
+        (without a fallback; with one, the fallback reads the message)."""
         try:
             extraction = self.llm.structured(
                 self.messages(episode, context), Extraction, purpose=EXTRACTION_PURPOSE
             )
         except LLMOutputError as exc:
+            if self.fallback is not None:
+                log.warning("episode %s: %s; read by the fallback extractor", episode.id, exc)
+                return self.fallback.extract(episode, context)
             raise LLMOutputError(f"episode {episode.id}: {exc}") from exc
-        return self._speaker_for_first_person(extraction, episode.speaker or self.unknown_speaker)
+        extraction = self._speaker_for_first_person(extraction, episode.speaker or self.unknown_speaker)
+        if self.grounded:
+            extraction = grounded(extraction, episode, context)
+        if self.fallback is not None and not extraction.facts:
+            return self.fallback.extract(episode, context)
+        return extraction
 
     def try_extract(self, episode: Episode, context: Sequence[Episode] = ()) -> tuple[Extraction, list[str]]:
         """Like ``extract``, but an invalid answer gives no facts and a warning instead of raising."""
@@ -240,6 +262,48 @@ class LLMExtractor:
     ) -> str | None:
         """Which candidate ``name`` refers to (its id), or None; see :func:`disambiguate`."""
         return disambiguate(self.llm, name, candidates, mention=mention, entity_type=entity_type)
+
+
+_WORD = re.compile(r"[^\W_]{3,}")
+MAX_RELATION_WORDS = 5  # "I_LEFT_GLOBEX_AND_JOINED_INITECH" is a sentence, not a relation
+
+
+def _stems(text: str) -> set[str]:
+    return {w[:4] for w in _WORD.findall(text.lower())}
+
+
+def grounded(extraction: Extraction, episode: Episode, context: Sequence[Episode] = ()) -> Extraction:
+    """The facts of ``extraction`` that the message can support: subject and object each share a
+    word (compared by their first four letters) with the message, its context or the speaker's
+    name; the relation is a name of a few words; a time phrase not in the message word for word is
+    removed. What the model made up is dropped rather than stored."""
+    message = episode.content.lower()
+    known = _stems(" ".join([episode.content, *(c.content for c in context),
+                             *(e.speaker or "" for e in (episode, *context))]))
+    speaker = (episode.speaker or "").lower()
+
+    def supported(name: str) -> bool:
+        return name.lower() == speaker or bool(_stems(name) & known)
+
+    kept: list[ExtractedFact] = []
+    for fact in extraction.facts:
+        try:
+            relation = normalize_relation(fact.relation)
+        except InvalidInput:
+            continue
+        if len(relation.split("_")) > MAX_RELATION_WORDS or not supported(fact.subject):
+            continue
+        if fact.object and fact.kind in ("state", "correction", "denial") and not supported(fact.object):
+            continue
+        update = {k: None for k in ("time_text", "end_time_text")
+                  if getattr(fact, k) and getattr(fact, k).lower() not in message}
+        kept.append(fact.model_copy(update=update) if update else fact)
+    unchanged = len(kept) == len(extraction.facts) and all(
+        a is b for a, b in zip(kept, extraction.facts, strict=True))
+    if unchanged:
+        return extraction  # nothing dropped or changed: the answer as it was
+    names = {n.lower() for f in kept for n in (f.subject, f.object)}
+    return Extraction(entities=[e for e in extraction.entities if e.name.lower() in names], facts=kept)
 
 
 def _field(candidate: Any, name: str, default: Any = None) -> Any:

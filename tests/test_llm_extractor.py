@@ -542,7 +542,9 @@ def test_json_object_mode_puts_the_schema_in_the_prompt(endpoint, tmp_path):
     with sdk_client(endpoint, tmp_path, response_format="json_object") as client:
         assert LLMExtractor(client).extract(episode("I moved to Shanghai last March.")) == MOVED
     body = endpoint.requests[0]["body"]
-    assert body["response_format"] == {"type": "json_object"}
+    # the schema also rides in response_format, where llama.cpp makes it a grammar; every key required
+    assert body["response_format"]["type"] == "json_object"
+    assert body["response_format"]["schema"]["required"] == ["entities", "facts"]
     assert "JSON schema" in body["messages"][-1]["content"] and '"facts"' in body["messages"][-1]["content"]
 
 

@@ -2,8 +2,11 @@
 
 Local servers differ from the hosted API; what this module absorbs: a server that rejects
 ``json_schema`` (llama.cpp answers HTTP 500) is asked in ``json_object`` mode with the schema in the
-prompt from then on; chat templates that drop system messages get the rules in the user message;
-a server slower than its timeout gets a longer one.
+prompt from then on, and with the schema in ``response_format`` too, which llama.cpp and
+llama-cpp-python turn into a grammar the answer must follow (a small model then cannot answer
+off-schema; a server that refuses the extra key gets plain JSON mode); chat templates that drop
+system messages get the rules in the user message; a server slower than its timeout gets a longer
+one.
 """
 
 from __future__ import annotations
@@ -56,6 +59,24 @@ def _drop_defaults(node: Any) -> None:
                 _drop_defaults(variant)
 
 
+def _require_all(node: Any) -> None:
+    """Every property of every object subschema required (as strict structured outputs have it)."""
+    if not isinstance(node, dict):
+        return
+    properties = node.get("properties")
+    if isinstance(properties, dict):
+        node["required"] = list(properties)
+        for child in properties.values():
+            _require_all(child)
+    for key in ("$defs", "definitions"):
+        for child in (node.get(key) or {}).values():
+            _require_all(child)
+    _require_all(node.get("items"))
+    for key in ("anyOf", "allOf", "oneOf"):
+        for variant in node.get(key) or []:
+            _require_all(variant)
+
+
 class OpenAITransport:
     """Sends a request through the official ``openai`` SDK (chat completions).
 
@@ -84,9 +105,14 @@ class OpenAITransport:
         self.temperature = temperature
         self.response_format = response_format
         self.max_tokens = max_tokens
+        self.schema_in_json_mode = True  # until a server refuses it
 
     def _format_param(self, schema: type[BaseModel], response_format: ResponseFormat) -> dict[str, Any]:
         if response_format == "json_object":
+            if self.schema_in_json_mode:
+                grammar = schema.model_json_schema()
+                _require_all(grammar)  # a grammar from it may not leave out a key the answer must have
+                return {"type": "json_object", "schema": grammar}
             return {"type": "json_object"}
         from openai.lib._parsing import type_to_response_format_param
 
@@ -137,19 +163,35 @@ class OpenAITransport:
             kwargs["max_tokens"] = self.max_tokens
         return self._client.with_options(timeout=self.timeout).chat.completions.create(**kwargs)
 
+    def _create_json_mode(self, request: LLMRequest) -> Any:
+        """JSON mode, with the schema in ``response_format`` while the server accepts it."""
+        import openai
+
+        try:
+            return self._create(request, "json_object")
+        except openai.APIStatusError as exc:
+            if not self.schema_in_json_mode or not _rejects_format(exc):
+                raise
+            self.schema_in_json_mode = False
+            log.warning("the LLM endpoint rejects a schema in JSON mode (HTTP %s); "
+                        "plain JSON mode from now on", exc.status_code)
+            return self._create(request, "json_object")
+
     def _create_with_fallback(self, request: LLMRequest) -> Any:
         """``json_schema`` first; a server that rejects it (llama.cpp answers HTTP 500) is asked the
         same in ``json_object`` mode at once, and when that works, JSON mode is used from then on."""
         import openai
 
         fmt = self.response_format
+        if fmt == "json_object":
+            return self._create_json_mode(request)
         try:
             return self._create(request, fmt)
         except openai.APIStatusError as exc:
             if fmt != "json_schema" or not _rejects_format(exc):
                 raise
             try:
-                completion = self._create(request, "json_object")
+                completion = self._create_json_mode(request)
             except openai.APIStatusError:
                 raise exc from None  # JSON mode fails too: not a format problem
             with self._lock:
