@@ -201,11 +201,16 @@ def score_locomo(extractor: Extractor, labels: dict[str, Any], path: Path = LOCO
     on_facts = random.Random(SAMPLE_SEED).sample(facts, min(FACT_SAMPLE, len(facts)))
     turn_judged = _judge(on_turns, labels.get("turns", {}))
     fact_judged = _judge(on_facts, labels.get("facts", {}))
+    merged: dict[str, dict[str, bool]] = {}
+    for section in ("turns", "facts"):
+        for turn_id, judged in labels.get(section, {}).items():
+            merged.setdefault(turn_id, {}).update(judged)
+    all_judged = _judge(facts, merged)
     return {
         "turns": len(turns), "facts": len(facts), "facts_per_turn": round(len(facts) / len(turns), 3),
         "sample_facts": turn_judged["judged"], "sample_correct": turn_judged["correct"],
         "sample_unlabeled": turn_judged["unlabeled"], "precision": turn_judged["precision"],
-        "fact_sample": fact_judged,
+        "fact_sample": fact_judged, "all_facts": all_judged,
     }
 
 
@@ -385,7 +390,9 @@ def main(argv: list[str] | None = None) -> int:
               f"({locomo['sample_correct']}/{locomo['sample_facts']}, "
               f"{locomo['sample_unlabeled']} unlabelled); "
               f"on {FACT_SAMPLE} random facts {locomo['fact_sample']['precision']} "
-              f"({locomo['fact_sample']['correct']}/{locomo['fact_sample']['judged']})")
+              f"({locomo['fact_sample']['correct']}/{locomo['fact_sample']['judged']}); "
+              f"on all facts {locomo['all_facts']['precision']} ({locomo['all_facts']['correct']}/"
+              f"{locomo['all_facts']['judged']}, {locomo['all_facts']['unlabeled']} unlabelled)")
         for miss in misses:
             print(miss)
     return 0

@@ -263,7 +263,7 @@ class OfflineExtractor:
         undated = rule.fallback and time is None  # kept only for the clear events of UNDATED_DID
         if rule.needs_time and (time is None or time.is_duration) and not undated:
             return []
-        if rule.future and time is not None and not _is_future(time, episode, "future"):
+        if rule.future and time is not None and not _still_ahead(time, episode):
             return []  # "I'm running a marathon" dated in the past is no plan
         pronoun = raw_subject is not None and raw_subject.lower() in THIRD_PERSON
         if pronoun and not starts_clause(text[:m.start("subj")]):
@@ -553,6 +553,14 @@ def _nearest_time(span: tuple[int, int], times: list[TimeMatch], anchors: list[i
     before = [t for t, a in zip(times, anchors, strict=True) if a < start]
     chosen = inside or after or before[-1:]
     return chosen[0] if chosen else None
+
+
+def _still_ahead(time: TimeMatch, episode: Episode) -> bool:
+    """A plan's time that has not all passed: "next month", or "this month" said mid-month."""
+    if time.time_text is None:
+        return False
+    span = resolve_time(time.time_text, episode.reference_time, prefer="future")
+    return span is not None and (span.end or span.start) > episode.reference_time
 
 
 def _is_future(time: TimeMatch | None, episode: Episode, prefer: Prefer = "past") -> bool:

@@ -72,7 +72,7 @@ ADV = (r"(?:(?:just|really|also|finally|recently|still|now|actually|officially|a
 _TITLE_WORD = (r"(?!(?i:of|the|a|an|and|or|to|in|at|for|with|my|your|his|her|their|our|who|that|is|was|"
                r"not)\b)"
                r"[\w+#.-]+")
-ROLE = rf"(?:{_TITLE_WORD}\s+){{0,4}}?(?i:{_alt(JOBS)})(?:\s+(?i:{_alt(JOBS)}))*s?(?![\w-])"
+ROLE = rf"(?:{_TITLE_WORD}\s+){{0,4}}?(?i:{_alt(JOBS)})(?:\s+(?i:{_alt(JOBS)}))*s?(?!\w|-\w)"
 DET = r"(?:(?P<det>a|an|the|this|that|my|our|some)\s+)"
 
 
@@ -475,7 +475,7 @@ PASTIME_RULES: list[Rule] = [
     # hobbies taken up, practised, or named as such
     *_rule(r"<S>\s+<ADV>(?i:took up|take up|have taken up|has taken up|started|have started|has started|"
            r"got into|have gotten into|got back into|picked up)\s+" + _o("o", f"(?i:{_HOBBY})") + r"(?![\w-])"
-           + r"(?=\s*(?:[,.!;]|$)|\s+(?i:again|recently|lately|too|as well|and|in|on|at|with|every|this|last|"
+           + r"(?=\s*(?:[,.!;]|$)|\s+(?i:again|recently|lately|too|as well|and|in|on|at|with|every|this|last|to|"
              r"a few|about|when|because|since|while|for)\b)",
            _plain("o", "HAS_HOBBY", "Activity"), implicit=True, opens_clause=True),
     *_rule(r"<S>\s+<ADV>(?i:go|goes)\s+" + _o("o", f"(?i:{_HOBBY})") + r"(?![\w-])" + _HABIT,
@@ -566,7 +566,8 @@ NOT_AFTER = re.compile(r"^,?\s+(?:(?i:and\s+)?not\s+(?:in\s+|at\s+|to\s+)?)(?P<o
 
 # Kinship mentions anywhere in a clause: "my sister Anna", "Anna is my sister", "a son named Leo".
 KIN_MENTION = re.compile(
-    rf"\b(?:[Mm]y|[Oo]ur)\s+(?:{KIN_ADJ}\s+)?(?P<kin>(?i:{KIN_RE}))(?:\s+|,\s+)(?P<name>{NAME})(?![\w])")
+    rf"\b(?:[Mm]y|[Oo]ur)\s+(?:{KIN_ADJ}\s+)?(?P<kin>(?i:{KIN_RE}))(?:\s+|,\s+(?!{NAME}\s+and\s+I\b))"
+    rf"(?P<name>{NAME})(?![\w])")  # "my girlfriend, Toby and I": a list of three, not her name
 KIN_NAME_IS = re.compile(
     rf"\b(?:[Mm]y|[Oo]ur)\s+(?:{KIN_ADJ}\s+)?(?P<kin>(?i:{KIN_RE}))['’]s\s+name\s+is\s+"
     rf"(?P<name>{NAME})(?![\w])")
