@@ -278,8 +278,9 @@ def test_correction_without_anything_to_correct_gives_nothing() -> None:
 def test_ending_takes_its_object_from_the_context() -> None:
     earlier = [episode("I married Tom in 2015.", "Sam", days_before=30, n=1)]
     facts = EXTRACTOR.extract(episode("We got divorced last year.", "Sam", n=2), earlier).facts
-    assert summary(Extraction(facts=facts)) == {("Sam", "MARRIED_TO", "Tom", "ending", "2022-01-01"),
-                                                ("Sam", "RELATIONSHIP_STATUS", "divorced", "state", "2022-01-01")}
+    assert summary(Extraction(facts=facts)) == {
+        ("Sam", "MARRIED_TO", "Tom", "ending", "2022-01-01"),
+        ("Sam", "RELATIONSHIP_STATUS", "divorced", "state", "2022-01-01")}
 
 
 def test_left_a_known_home_ends_living_there() -> None:

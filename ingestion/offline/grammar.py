@@ -475,8 +475,8 @@ PASTIME_RULES: list[Rule] = [
     # hobbies taken up, practised, or named as such
     *_rule(r"<S>\s+<ADV>(?i:took up|take up|have taken up|has taken up|started|have started|has started|"
            r"got into|have gotten into|got back into|picked up)\s+" + _o("o", f"(?i:{_HOBBY})") + r"(?![\w-])"
-           + r"(?=\s*(?:[,.!;]|$)|\s+(?i:again|recently|lately|too|as well|and|in|on|at|with|every|this|last|to|"
-             r"a few|about|when|because|since|while|for)\b)",
+           + r"(?=\s*(?:[,.!;]|$)|\s+(?i:again|recently|lately|too|as well|and|in|on|at|with|every|this|last|"
+             r"to|a few|about|when|because|since|while|for)\b)",
            _plain("o", "HAS_HOBBY", "Activity"), implicit=True, opens_clause=True),
     *_rule(r"<S>\s+<ADV>(?i:go|goes)\s+" + _o("o", f"(?i:{_HOBBY})") + r"(?![\w-])" + _HABIT,
            _plain("o", "HAS_HOBBY", "Activity"), opens_clause=True),
