@@ -286,3 +286,12 @@ def test_sixty_sentences_that_look_like_facts_give_none(tg) -> None:
     # what was not read stays as the message it was
     hits = tg.search("Bluebell Cafe opening hours", group_id="g3", limit=1)
     assert [h.text for h in hits] == [NOT_FACTS[3]]
+
+
+def test_the_readme_example_of_attributes_and_roles(capsys) -> None:
+    from tests.readme_examples import run_example
+
+    run_example("### What the offline rules read beyond people")
+    assert capsys.readouterr().out.splitlines() == [
+        "['1,450 euros a month']", "['1,300 euros a month']", "Northwind Bank's Fitch rating is BB+.",
+        "['Initech', 'data engineer']"]
