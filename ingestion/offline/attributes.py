@@ -96,7 +96,8 @@ ORG_WORD = re.compile(
     r"\b(?:Inc|Corp|Corporation|Ltd|LLC|GmbH|AG|SA|PLC|Co|Company|Bank|Labs|Technologies|Systems|Group|"
     r"Partners|Capital|Studios|Software|Solutions|Consulting|Media|Foods|Motors|Airlines|Airways|Pharma|"
     r"Hospital|Clinic|University|College|School|Academy|Institute|Agency|Bureau|Ministry|Council|"
-    r"Foundation|Insurance|Holdings|Industries|Enterprises|Ventures|Networks|Telecom|Energy|Logistics)\b")
+    r"Foundation|Insurance|Holdings|Industries|Enterprises|Ventures|Networks|Telecom|Energy|Logistics|"
+    r"Kitchen|Restaurant|Bakery|Bistro|Brewery|Pharmacy)\b")
 
 
 @dataclass(frozen=True)

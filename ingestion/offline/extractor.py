@@ -43,6 +43,7 @@ from .grammar import (
     PARTNER_NAME,
     PASTIME_RULES,
     PET_NAME,
+    PET_NAMED_AFTER,
     REPORTING,
     SARCASM,
     SEEING_SOMEONE,
@@ -178,6 +179,11 @@ class OfflineExtractor:
                 out.extend(found)
                 pets = [d for d in found
                         if d.relation == "HAS_PET" and "kin" not in d.extra and d.object.lower() in PETS]
+                named = PET_NAMED_AFTER.search(clause) if pets else None
+                if named and clean_name(named.group("name")):  # "I adopted a cat, her name is Pepper"
+                    pets[-1].extra["species"] = pets[-1].object
+                    pets[-1].object = clean_name(named.group("name")) or pets[-1].object
+                    pets = []
                 pending_pet = pets[-1] if pets else pending_pet
         return out
 

@@ -165,7 +165,8 @@ _WORK = (r"(?i:work|works|am working|is working|are working|have been working|ha
          r"have worked|has worked|will work|will be working)")
 
 # What a plan is called when it is called off: "the Lyon plan", "our trip to Rome", "moving to Lyon".
-_PLAN_NOUN = (r"(?:[\w'-]+\s+){0,3}?(?i:plan|plans|move|trip|visit|vacation|holiday|relocation|journey)"
+_PLAN_NOUN = (r"(?:[\w'-]+\s+){0,3}?(?i:plan|plans|move|trip|visit|vacation|holiday|relocation|journey|"
+              r"conference)"
               r"(?:\s+(?i:to)\s+<PROPER>)?")
 _PLAN_GOING = r"(?i:moving|relocating|going|traveling|travelling|flying)(?:\s+(?i:to)\s+<PROPER>)?"
 # Verbs that tell what is still to come ("I'm moving to Lyon on Friday", "I will start at Acme").
@@ -585,6 +586,7 @@ KIN_NAMED = re.compile(
 PET_NAME = re.compile(
     rf"^(?:(?:Her|His|Its|Their)\s+name\s+is|(?:She|He|It)\s+is\s+called"
     rf"|(?:An?|The)\s+(?:[a-z]+\s+)?(?i:{_alt(PETS)})\s+(?:called|named))\s+(?P<name>{NAME})")
+PET_NAMED_AFTER = re.compile(rf",\s+(?:her|his|its|their)\s+name\s+is\s+(?P<name>{NAME})(?![\w'])")
 # "I'm seeing someone. His name is Sam": the partner named in the next sentence.
 SEEING_SOMEONE = re.compile(r"\bI\s+(?:am|have been)\s+(?:seeing|dating)\s+someone\b")
 PARTNER_NAME = re.compile(rf"^(?:His|Her|Their)\s+name\s+is\s+(?P<name>{NAME})")
@@ -750,7 +752,16 @@ ISSUE37_ENDING_RULES: list[Rule] = [
            N("o", "MANAGES", "Organization"), kind="ending", positive=False),
     *_rule(r"(?:\b(?P<we>[Ww]e)|(?P<o>" + NAME + r")\s+and\s+I)\s+<ADV>(?i:called off|broke off|ended)\s+"
            r"(?i:the|our)\s+(?i:engagement)\b", ("o", "ENGAGED_TO", "partner", "Person"),
-           kind="ending", positive=False),
+           _c("engaged", "RELATIONSHIP_STATUS", "Status"), kind="ending", positive=False),
+    # "Scratch the Mississauga house": a plan called off
+    *_rule(r"(?:^\s*|[,!]\s+)(?i:scratch|forget)\s+(?i:the|our|my)\s+"
+           + _o("o", r"(?:[A-Z][\w'-]*\s+){0,3}(?i:plan|plans|move|trip|visit|house|flat|apartment|"
+                     r"purchase|idea)")
+           + r"\b",
+           ("o", "PLANS", "cue", "Activity"), kind="ending", positive=False),
+    *_rule(r"<S>\s+<ADV>(?i:defended|submitted and defended)\s+(?i:my|his|her|their)\s+"
+           r"(?i:thesis|dissertation|phd|doctoral thesis)\b", ("none", "STUDIES_AT", "any", "Organization"),
+           kind="ending", positive=False, implicit=True),
     *_rule(r"<S>\s+<ADV>(?i:quit|stopped|dropped|gave up)\s+(?:(?i:my|the)\s+)?" + _o("o", _LANGUAGE_OR_SKILL)
            + r"\s+(?i:classes|class|lessons|course)\b", ("o", "LEARNING", "plain", "Skill"),
            kind="ending", positive=False, implicit=True),
@@ -763,6 +774,14 @@ ISSUE37_ENDING_RULES: list[Rule] = [
 _ANSWER = r"(?:^\s*|[,!]\s+)(?:(?i:yes|yep|yeah|yup|sure|oh|well),?\s+)?(?i:still)\s+"
 
 ISSUE37_STATE_RULES: list[Rule] = [
+    *_rule(r"<S>\s+<ADV>(?i:defended|submitted and defended)\s+(?i:my|his|her|their)\s+"
+           r"(?i:thesis|dissertation|phd|doctoral thesis)\b", _c("finished a PhD", "DID", "Activity"),
+           implicit=True),
+    # "I got the job! Sous chef at Harbour Kitchen, starting on 14 August."
+    *_rule(r"(?P<we>(?:^\s*|[,!]\s+))(?:(?i:an?|the)\s+)?" + _o("role", "<ROLE>") + r"\s+(?i:at)\s+"
+           + _o("o", "<PROPER>") + r"(?=[^.!?]*\b(?i:starting|start|from)\b)",
+           ("role", "WORKS_AS", "role_start", "Role"), P("o", "WORKS_AT", "Organization"), future=True,
+           needs_time=True),
     # chat: answers without a subject, places and jobs named by "here" / "there"
     *_rule(r"(?P<we>" + _ANSWER + r")(?i:in)\s+" + _o("o", "<PROPER>"), P("o", "LIVES_IN", "Place")),
     *_rule(r"(?P<we>" + _ANSWER + r")(?i:at)\s+" + _o("o", "<PROPER>"),
@@ -808,7 +827,8 @@ ISSUE37_STATE_RULES: list[Rule] = [
            + r"\s+to\s+" + _o("o", "<PROPER>"), ("o", "SWITCHED?", "proper", "Organization"),
            ("old", "SWITCHED_FROM?", "proper", "Organization"), implicit=True),
     *_rule(r"<S>\s+<ADV>(?i:is|am|are)\s+(?:(?i:currently|now)\s+)?(?i:at)\s+" + _o("o", "<PROPER>")
-           + r"(?:\s+(?i:now|these days|nowadays|currently))?(?=\s*(?:[,.!;]|$|\s+(?:as\s+of|since)\b))",
+           + r"(?:\s+in\s+[A-Z][\w'-]*)?(?:\s+(?i:now|these days|nowadays|currently))?"
+           r"(?=\s*(?:[,.!;]|$|\s+(?:as\s+of|since)\b))",
            ("o", "AT_ORG?", "proper", "Organization"), opens_clause=True),
     *_rule(r"<S>\s+<ADV>(?i:joined|has joined|have joined)\s+" + _o("o", "<PROPER>"),
            ("o", "JOINED?", "proper", "Organization"), implicit=True),

@@ -233,9 +233,13 @@ def clean_object(emit: Emit, raw: str | None, groups: dict[str, str | None]) -> 
         return None, None
     if kind == "proper":
         return clean_proper(raw), None
-    if kind == "role":
+    if kind in ("role", "role_start"):
         role = " ".join(raw.split()).strip(" .,")
         _, role = _split_det(role)
+        # "Sous chef at ..." opening a sentence: the capital is the sentence's, not the role's
+        if kind == "role_start" and role[:1].isupper() and role[1:2].islower() and all(
+                w.islower() for w in role.split()[1:]):
+            role = role[:1].lower() + role[1:]
         return (role if role and role.split()[0].lower() not in PRONOUNS else None), None
     if kind == "condition":
         value = _clean_np(raw, max_words=4)
