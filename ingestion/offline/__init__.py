@@ -33,6 +33,12 @@ What it reads:
 * denials by the speaker ("I never worked at Globex", "I've never been to Rome", "that's not true,
   I don't live in Paris") with kind="denial", one per relation the words deny; only with no time
   phrase and the value closing the clause ("I never lived in Paris as a kid" denies nothing);
+* attributes of anything ("Order 5512 status is shipped", "our rent went up to 1,450 euros a month",
+  "Fitch downgraded Northwind Bank to BB+"): the relation named by the attribute, the value as said
+  (``attributes``); changes of role ("left A and joined B as C", "stepped down as", "retired"), a
+  move to an organisation as a new employer, life events (engaged, married, divorced, a baby, a
+  degree, moving in together) and PREFERS / SPEAKS / MANAGES / REPORTS_TO / MEMBER_OF / KNOWS /
+  OFTEN_VISITS / RECOMMENDS / AVOIDS; rules are tried only on clauses holding one of their verbs;
 * facts told as still to come ("I'm moving to Berlin on Friday", plans) carry ``future=True``, so
   their time phrase resolves forward;
 * "my brother" as a subject is the brother the speaker named in this message or the last few turns;
@@ -49,7 +55,8 @@ memory's ontology (the documented table in ``temporal_graph.core.ontology``, ``O
 Cost is linear in the message: rules run on clauses of at most MAX_CLAUSE_CHARS characters, and
 the context episodes' facts are worked out once per extraction.
 
-The package: ``tables`` (closed word lists, word → relation), ``grammar`` (regex building blocks,
+The package: ``tables`` (closed word lists, word → relation), ``attributes`` (attribute
+statements), ``grammar`` (regex building blocks,
 the rule tables, clause and hedge patterns), ``objects`` (a match's object, cleaned), ``quotes``
 (quoted speech and who said it), ``extractor`` (:class:`OfflineExtractor`, which runs the rules over
 a message). A fact's sentence is worded by ``temporal_graph.core.sentences``, the memory's one
