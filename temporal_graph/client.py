@@ -449,18 +449,32 @@ class TemporalGraph:
 
     def copy_to(
         self,
-        target: TemporalGraph | Store,
+        target: TemporalGraph | Store | str | FilePath,
         *,
         group_id: str | None = None,
         batch_size: int = COPY_BATCH,
         samples: int = COPY_SAMPLES,
+        merge: bool = False,
     ) -> CopyReport:
-        """Copy this memory (one group, or every group) into another store, records as they are:
-        entities, episodes, assertions, every fact and summary version, vectors. Resumable and
-        idempotent (a re-run writes only what the target lacks). Returns the comparison of both
-        sides (counts per kind, a sample of as_of answers); ``report.ok`` when they agree."""
-        return copy_store(self.core.store, target.core.store if isinstance(target, TemporalGraph) else target,
-                          group_id, at=self.core.now(), batch_size=batch_size, samples=samples)
+        """Copy this memory (one group, or every group) into another store (a memory, a store, or
+        the path of an embedded file, created when missing), records as they are: entities,
+        episodes, assertions, every fact and summary version, vectors. Resumable and idempotent (a
+        re-run writes only what the target lacks, and removes what this memory erased or pruned
+        since). A group the target holds with a history of its own is refused unless ``merge``.
+        Returns the comparison of both sides (counts per kind, messages, a sample of as_of
+        answers); ``report.ok`` when they agree."""
+        if isinstance(target, (str, FilePath)):
+            from .core.stores.sqlite import SQLiteStore
+
+            opened = SQLiteStore(target)
+            try:
+                return self.copy_to(opened, group_id=group_id, batch_size=batch_size, samples=samples,
+                                    merge=merge)
+            finally:
+                opened.close()
+        store = target.core.store if isinstance(target, TemporalGraph) else target
+        return copy_store(self.core.store, store, group_id, at=self.core.now(), batch_size=batch_size,
+                          samples=samples, merge=merge)
 
     # -- ingestion -------------------------------------------------------------------------------
     def _ingest(self) -> Ingestion:

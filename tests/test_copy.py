@@ -163,8 +163,14 @@ def test_tgraph_copy_reports_and_fails_on_a_mismatch(source, tmp_path, capsys):
 
     with TemporalGraph.open(dst) as target:  # the target now holds something the source does not
         target.add_fact("Mallory", "lives in", "Nowhere", group_id="kb")
-    assert main(["--db", src, "--group", "kb", "copy", "--to", dst]) == 1
+    # A merge keeps it, so both sides differ, and the command says so.
+    assert main(["--db", src, "--group", "kb", "copy", "--to", dst, "--merge"]) == 1
     assert "differs" in capsys.readouterr().out
+    # A copy brings the target level with its source: what the source does not hold goes.
+    assert main(["--db", src, "--group", "kb", "copy", "--to", dst]) == 0
+    assert "both sides agree" in capsys.readouterr().out
+    with TemporalGraph.open(dst) as target:
+        assert target.find_entity("Mallory", "kb") is None
 
     assert main(["--db", src, "copy", "--to", src]) == 2
     assert "that is the memory being copied" in capsys.readouterr().err
@@ -209,3 +215,38 @@ def test_copy_to_an_empty_path_is_refused_not_a_temporary_database(tmp_path, cap
         tg.add_fact("Ana", "lives in", "Oslo", valid_at="2020")
     assert main(["--db", str(source), "copy", "--to", ""]) == 2
     assert "the database path is empty" in capsys.readouterr().err
+
+
+def test_a_copy_run_again_brings_retractions_prunes_and_erasures_across(source, tmp_path, clock):
+    with TemporalGraph.open(tmp_path / "copy.db", clock=clock) as target:
+        assert source.copy_to(target).ok
+        clock.set(clock() + timedelta(days=30))
+        withdrawn = next(e for e in source.core.store.episodes("demo") if "Hangzhou" in e.content)
+        source.retract_episode(withdrawn.id, group_id="demo")
+        erased = next(e for e in source.core.store.episodes("demo") if "badminton" in e.content)
+        source.erase_episode(erased.id, group_id="demo")
+        source.prune(history_before=clock(), episodes_before="2023-02-01", group_id="demo")
+        source.add_fact("Alice", "lives in", "Porto", valid_at="2024-09-01", group_id="kb")
+        report = source.copy_to(target)
+        assert report.ok, report
+        _assert_same(source, target, ["demo", "kb"])
+        kept = {e.id: e for e in target.core.store.episodes("demo")}
+        assert erased.id not in kept and kept[withdrawn.id].retracted_at is not None
+        assert not any(e.content == erased.content for e in kept.values())
+        again = source.copy_to(target)
+        assert again.ok and all(sum(g.written.values()) == 0 for g in again.groups)
+
+
+def test_a_copy_into_a_group_holding_a_memory_of_its_own_is_refused_unless_merging(source, tmp_path, clock):
+    from temporal_graph.errors import InvalidInput
+
+    path = tmp_path / "other.db"
+    with TemporalGraph.open(path, clock=clock) as other:
+        other.add_fact("Alice", "lives in", "Berlin", valid_at="2020", group_id="kb")
+    with pytest.raises(InvalidInput, match="merge"):
+        source.copy_to(str(path))  # a path names an embedded file
+    with TemporalGraph.open(path, clock=clock) as other:
+        assert [f.object for f in other.now("Alice", "lives in", group_id="kb")] == ["Berlin"]  # untouched
+        assert other.core.store.groups() == ["kb"]
+    report = source.copy_to(path, group_id="kb", merge=True)
+    assert not report.ok  # two memories in one group: the sides differ, and the report says so

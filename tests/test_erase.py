@@ -165,7 +165,9 @@ def test_an_erase_while_another_reader_holds_old_pages_says_so_and_scrubs_once_i
 
     monkeypatch.setenv("TGRAPH_LOCK_TIMEOUT", "0.5")  # read when the file is opened
     memory = TemporalGraph.open(db, clock=clock, embed=False)
-    told = memory.add_episode("My password hint is Zqreaderplum.", reference_time="2024-01-05", speaker="Maya")
+    told = memory.add_episode(
+        "My password hint is Zqreaderplum.", reference_time="2024-01-05", speaker="Maya"
+    )
     tick()
     reader = sqlite3.connect(db, isolation_level=None)
     reader.execute("BEGIN")

@@ -7,8 +7,14 @@ answers every ``as_of(T, K)`` the source answers.
 
 A copy is a sequence of batches, each one write transaction; a batch holds only what the target
 lacks, so a copy stopped at any point (even by kill -9) completes when run again, and a second run
-writes nothing. It ends by comparing both sides: counts per kind and a sample of ``as_of(T, K)``
-answers (:class:`CopyReport`).
+writes nothing. A run after the source changed brings the target level with it: what the source
+erased or pruned since goes from the target too, a message withdrawn or whose text retention erased
+is so on the target, provenance a fact gained is added. It ends by comparing both sides: counts per
+kind, every message's standing and a sample of ``as_of(T, K)`` answers (:class:`CopyReport`).
+
+A group the target already holds with a history of its own (none of its statements, fact versions
+or messages came from the source) is refused: copying into it would merge two memories. Pass
+``merge=True`` to add the source's records to it anyway (nothing of the target is removed then).
 """
 
 from __future__ import annotations
@@ -23,9 +29,10 @@ from typing import TypeVar
 import numpy as np
 from pydantic import BaseModel, ConfigDict
 
-from .model import RECORD_KINDS, EntitySummary, Fact, RecordKind
+from .errors import InvalidInput
+from .model import RECORD_KINDS, EntitySummary, Episode, Fact, RecordKind
 from .names import check_group
-from .stores.protocol import ChangeSet, FactQuery, Store, StoreTx
+from .stores.protocol import ChangeSet, Erasure, FactQuery, Store, StoreTx
 
 T = TypeVar("T")
 COPY_BATCH = 500  # records per write transaction
@@ -214,6 +221,85 @@ def _copy_insights(source: Store, target: Store, group_id: str, batch: int) -> i
     return len(todo) + len(ended)
 
 
+def _history(store: Store, group_id: str) -> set[str]:
+    """The ids of the group's statements, fact versions and messages: what a copy carries over
+    unchanged, so a target sharing none of them with the source holds a memory of its own."""
+    return ({a.id for a in store.group_assertions(group_id)} | {e.id for e in store.episodes(group_id)}
+            | {f.id for f in store.facts(FactQuery(group_id, all_versions=True))})
+
+
+def _removed_since(source: Store, target: Store, group_id: str) -> int:
+    """Remove from the target what the source no longer holds (erased or pruned since an earlier
+    copy): one erasure, before anything is added. Returns how many records it removed."""
+    def missing(ours: Iterable[str], theirs: Iterable[str]) -> list[str]:
+        have = set(theirs)
+        return sorted(i for i in ours if i not in have)
+
+    erasure = Erasure(
+        group_id=group_id,
+        episodes=missing((e.id for e in target.episodes(group_id)),
+                         (e.id for e in source.episodes(group_id))),
+        assertions=missing((a.id for a in target.group_assertions(group_id)),
+                           (a.id for a in source.group_assertions(group_id))),
+        rows=missing((f.id for f in target.facts(FactQuery(group_id, all_versions=True))),
+                     (f.id for f in source.facts(FactQuery(group_id, all_versions=True)))),
+        summaries=missing((v.id for v in target.summaries(group_id, all_versions=True)),
+                          (v.id for v in source.summaries(group_id, all_versions=True))),
+        entities=missing((e.id for e in target.entities(group_id)),
+                         (e.id for e in source.entities(group_id))),
+    )
+    erasure.uncited = list(erasure.episodes)  # the versions that stay stop citing them, as on the source
+    insights = missing((i.id for i in target.insights(group_id, all_versions=True)),
+                       (i.id for i in source.insights(group_id, all_versions=True)))
+    changes = ChangeSet(erasures=[erasure] if erasure else [],
+                        insights_deleted=[(group_id, i) for i in insights])
+    if not changes:
+        return 0
+    _write(target, [changes])
+    return (len(erasure.episodes) + len(erasure.assertions) + len(erasure.rows) + len(erasure.summaries)
+            + len(erasure.entities) + len(insights))
+
+
+def _level_episodes_and_provenance(source: Store, target: Store, group_id: str, batch: int) -> int:
+    """Messages withdrawn or whose text was erased on the source since, and episodes a fact
+    version gained as provenance since: the same on the target."""
+    theirs = {e.id: e for e in target.episodes(group_id)}
+    steps: list[ChangeSet] = []
+    for e in source.episodes(group_id):
+        mine = theirs.get(e.id)
+        if mine is None:
+            continue
+        if e.retracted_at is not None and mine.retracted_at is None:
+            steps.append(ChangeSet(episodes_retracted=[(group_id, e.id, e.retracted_at)]))
+        if e.erased_at is not None and mine.erased_at is None:
+            steps.append(ChangeSet(episode_texts_erased=[(group_id, e.id, e.erased_at)]))
+    rows = {f.id: f for f in target.facts(FactQuery(group_id, all_versions=True))}
+    for f in source.facts(FactQuery(group_id, all_versions=True)):
+        held = rows.get(f.id)
+        added = tuple(e for e in f.episode_ids if held is not None and e not in held.episode_ids)
+        if added:
+            steps.append(ChangeSet(provenance={f.id: added}))
+    for chunk in _chunks(steps, batch):
+        _write(target, chunk, before=partial(_read_rows, group_id=group_id,
+                                             ids=[i for c in chunk for i in c.provenance]))
+    return len(steps)
+
+
+def _read_rows(tx: StoreTx, group_id: str, ids: Sequence[str]) -> None:
+    """Read the rows about to gain provenance (a store locks and learns them so)."""
+    if ids:
+        tx.facts(FactQuery(group_id, ids=tuple(ids), all_versions=True))
+
+
+def episode_standing(store: Store, group_id: str) -> dict[str, tuple]:
+    """Each message's id with what a copy must carry over of it: text, withdrawal, erasure."""
+    return {e.id: _standing(e) for e in store.episodes(group_id)}
+
+
+def _standing(e: Episode) -> tuple:
+    return (e.content, e.speaker, e.reference_time, e.retracted_at, e.erased_at)
+
+
 def _stale(store: Store, group_id: str, at: datetime) -> set[str]:
     return set(store.stale_summaries(group_id, at=at, limit=_NO_LIMIT))
 
@@ -259,6 +345,11 @@ def compare(source: Store, target: Store, group_id: str, *, samples: int, seed: 
         for t, k in moments
         if _answer(source, group_id, t, k or now) != _answer(target, group_id, t, k or now)
     ]
+    mine, theirs = episode_standing(source, group_id), episode_standing(target, group_id)
+    differing = sorted(i for i in mine.keys() | theirs.keys() if mine.get(i) != theirs.get(i))
+    if differing:
+        mismatches.append(f"{len(differing)} messages differ in text, withdrawal or erasure "
+                          f"(first: {differing[0]})")
     return counts(source, group_id), counts(target, group_id), len(moments), mismatches
 
 
@@ -271,15 +362,29 @@ def copy_store(
     batch_size: int = COPY_BATCH,
     samples: int = COPY_SAMPLES,
     seed: int = 0,
+    merge: bool = False,
 ) -> CopyReport:
     """Copy one group (``None``: every group of the source) into ``target``, then compare both
-    sides. ``at`` is now (the moment the comparison's "now" questions and stale summaries use)."""
+    sides. ``at`` is now (the moment the comparison's "now" questions and stale summaries use).
+    Raises :class:`InvalidInput`, before writing anything, for a group the target holds with a
+    history of its own, unless ``merge`` (see the module docstring)."""
     if group_id is not None:
         check_group(group_id)
     groups = [group_id] if group_id is not None else source.groups()
+    level: dict[str, bool] = {}
+    for group in groups:
+        held = _history(target, group)
+        if held and not merge and not held & _history(source, group):
+            raise InvalidInput(
+                f"group {group!r}: the target already holds a memory of its own in this group (none of its "
+                "records came from this source); copying would merge the two. Copy into another group, "
+                "forget it on the target first, or merge=True (tgraph copy --merge) to add this one to it")
+        level[group] = bool(held) and not merge
     done: list[GroupCopy] = []
     for group in groups:
         written: dict[str, int] = {}
+        if level[group]:
+            written["removed (gone from the source)"] = _removed_since(source, target, group)
         for kind, step in (
             ("entities", _copy_entities), ("episodes", _copy_episodes), ("assertions", _copy_assertions),
             ("fact versions", _copy_facts),
@@ -287,6 +392,10 @@ def copy_store(
             written[kind] = step(source, target, group, batch_size)
         written["summary versions"] = _copy_summaries(source, target, group, batch_size, at)
         written["insight versions"] = _copy_insights(source, target, group, batch_size)
+        written["messages and provenance levelled"] = _level_episodes_and_provenance(
+            source, target, group, batch_size)
+        if level[group] and written["removed (gone from the source)"]:
+            target.scrub()
         mine, theirs, asked, mismatches = compare(source, target, group, samples=samples, seed=seed, now=at)
         done.append(GroupCopy(group_id=group, written=written, source=mine, target=theirs, samples=asked,
                               mismatches=mismatches))

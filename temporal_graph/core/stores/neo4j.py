@@ -478,6 +478,7 @@ class Neo4jTx(_Reads):
             *(i.group_id for i in changes.insights),
             *(g for g, _, _ in changes.insights_expired), *(g for g, _, _ in changes.insights_expire_citing),
             *(g for g, _ in changes.insights_deleted), *(g for g, _ in changes.insights_deleted_citing),
+            *(g for g, _, _ in changes.episode_texts_erased),
         }
         for erasure in changes.erasures:
             self._erase(erasure)
@@ -516,10 +517,14 @@ class Neo4jTx(_Reads):
                 self._r.run(name, {"group_id": g, "ids": list(ids)})
 
     def _retract_episodes(self, changes: ChangeSet) -> None:
-        """Mark withdrawn messages (``retract_episode``): search and context stop offering them."""
+        """Mark withdrawn messages (``retract_episode``): search and context stop offering them;
+        blank the text of those whose text is erased."""
         for group_id, episode_id, at in changes.episodes_retracted:
             self._lock(group_id)
             self._r.run("episode_retract", {"group_id": group_id, "id": episode_id, "at": _utc(at)})
+        for group_id, episode_id, at in changes.episode_texts_erased:
+            self._lock(group_id)
+            self._r.run("episode_erase_text", {"group_id": group_id, "id": episode_id, "at": _utc(at)})
 
     def _apply_group(self, group_id: str, changes: ChangeSet) -> None:
         entities = [e for e in changes.entities if e.group_id == group_id]

@@ -116,6 +116,9 @@ class ChangeSet:
     summary_due: list[tuple[str, str, bool]] = field(default_factory=list)
     # (group_id, episode id, at): the episode was withdrawn (retract_episode); set once.
     episodes_retracted: list[tuple[str, str, datetime]] = field(default_factory=list)
+    # (group_id, episode id, at): the episode's text and vector go, the episode stays marked erased
+    # (what retention does to old messages; a copy levels its target so).
+    episode_texts_erased: list[tuple[str, str, datetime]] = field(default_factory=list)
     # Physical removals, applied before everything else in the set.
     erasures: list[Erasure] = field(default_factory=list)
     # Insights: new versions (stored as given, expired ones too); (group_id, insight id, at): that
@@ -133,8 +136,8 @@ class ChangeSet:
         return any(
             (self.entities, self.episodes, self.assertions, self.expire, self.insert, self.provenance,
              self.summaries, self.summaries_ended, self.summary_due, self.episodes_retracted,
-             self.erasures, self.insights, self.insights_expired, self.insights_expire_citing,
-             self.insights_deleted, self.insights_deleted_citing)
+             self.episode_texts_erased, self.erasures, self.insights, self.insights_expired,
+             self.insights_expire_citing, self.insights_deleted, self.insights_deleted_citing)
         )
 
 

@@ -749,6 +749,11 @@ OLD_EPISODE_TEXTS = ("DELETE FROM episodes_fts WHERE rowid IN (SELECT rowid FROM
                      "WHERE group_id = ? AND reference_time < ? AND erased_at IS NULL)")
 ERASE_EPISODE_TEXTS = ("UPDATE episodes SET content = '', embedding = NULL, erased_at = ? "
                        "WHERE group_id = ? AND reference_time < ? AND erased_at IS NULL RETURNING id")
+# The same for one episode (params: group, id; then at, group, id).
+EPISODE_TEXT = ("DELETE FROM episodes_fts WHERE rowid IN (SELECT rowid FROM episodes "
+                "WHERE group_id = ? AND id = ? AND erased_at IS NULL)")
+ERASE_EPISODE_TEXT = ("UPDATE episodes SET content = '', embedding = NULL, erased_at = ? "
+                      "WHERE group_id = ? AND id = ? AND erased_at IS NULL")
 
 # -- making deleted bytes unrecoverable ------------------------------------------------------------
 FULL_TEXT_TABLES = ("facts_fts", "entities_fts", "episodes_fts")

@@ -455,6 +455,8 @@ class SQLiteStore:
                 self._set_embedding(kind, item_id, vector)
         for group_id, episode_id, at in changes.episodes_retracted:
             self._retract_episode(group_id, episode_id, at)
+        for group_id, episode_id, at in changes.episode_texts_erased:
+            self._erase_episode_text(group_id, episode_id, at)
         self._write_summaries(changes.summaries, changes.summaries_ended)
         self._conn.executemany(sql.SET_SUMMARY_DUE, [(int(due), group_id, entity_id, int(due))
                                                      for group_id, entity_id, due in changes.summary_due])
@@ -567,6 +569,12 @@ class SQLiteStore:
     def _retract_episode(self, group_id: str, episode_id: str, at: datetime) -> None:
         """Mark a message withdrawn: search and context stop offering it (its row stays, for audit)."""
         self._conn.execute(sql.RETRACT_EPISODE, (to_micros(at), group_id, episode_id))
+        self._staged.append((group_id, RecordKind.EPISODE, episode_id, None))
+
+    def _erase_episode_text(self, group_id: str, episode_id: str, at: datetime) -> None:
+        """Blank one message's text and vector, marked erased (scrub the file after)."""
+        self._conn.execute(sql.EPISODE_TEXT, (group_id, episode_id))
+        self._conn.execute(sql.ERASE_EPISODE_TEXT, (to_micros(at), group_id, episode_id))
         self._staged.append((group_id, RecordKind.EPISODE, episode_id, None))
 
     def _erase(self, e: Erasure) -> None:
