@@ -463,18 +463,8 @@ class TemporalGraph:
         since). A group the target holds with a history of its own is refused unless ``merge``.
         Returns the comparison of both sides (counts per kind, messages, a sample of as_of
         answers); ``report.ok`` when they agree."""
-        if isinstance(target, (str, FilePath)):
-            from .core.stores.sqlite import SQLiteStore
-
-            opened = SQLiteStore(target)
-            try:
-                return self.copy_to(opened, group_id=group_id, batch_size=batch_size, samples=samples,
-                                    merge=merge)
-            finally:
-                opened.close()
-        store = target.core.store if isinstance(target, TemporalGraph) else target
-        return copy_store(self.core.store, store, group_id, at=self.core.now(), batch_size=batch_size,
-                          samples=samples, merge=merge)
+        return copy_store(self.core.store, target.core.store if isinstance(target, TemporalGraph) else target,
+                          group_id, at=self.core.now(), batch_size=batch_size, samples=samples, merge=merge)
 
     # -- ingestion -------------------------------------------------------------------------------
     def _ingest(self) -> Ingestion:

@@ -24,6 +24,7 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable, Sequence
 from datetime import datetime
 from functools import partial
+from pathlib import Path
 from typing import TypeVar
 
 import numpy as np
@@ -355,7 +356,7 @@ def compare(source: Store, target: Store, group_id: str, *, samples: int, seed: 
 
 def copy_store(
     source: Store,
-    target: Store,
+    target: Store | str | Path,
     group_id: str | None = None,
     *,
     at: datetime,
@@ -367,7 +368,17 @@ def copy_store(
     """Copy one group (``None``: every group of the source) into ``target``, then compare both
     sides. ``at`` is now (the moment the comparison's "now" questions and stale summaries use).
     Raises :class:`InvalidInput`, before writing anything, for a group the target holds with a
-    history of its own, unless ``merge`` (see the module docstring)."""
+    history of its own, unless ``merge`` (see the module docstring). A ``target`` given as a path
+    is an embedded file (created when missing)."""
+    if isinstance(target, (str, Path)):
+        from .stores.sqlite import SQLiteStore
+
+        opened = SQLiteStore(target)
+        try:
+            return copy_store(source, opened, group_id, at=at, batch_size=batch_size, samples=samples,
+                              seed=seed, merge=merge)
+        finally:
+            opened.close()
     if group_id is not None:
         check_group(group_id)
     groups = [group_id] if group_id is not None else source.groups()

@@ -278,5 +278,9 @@ class AsyncTemporalGraph:
         """Coroutine of :meth:`TemporalGraph.groups` (a read of every group)."""
         return await self.run(lambda g: g.groups(), group_id=None)
 
+    async def scrub(self) -> None:
+        """Coroutine of :meth:`TemporalGraph.scrub` (a write of every group: it rewrites the file)."""
+        await self.run(lambda g: g.scrub(), group_id=None, write=True)
+
 
 __all__: Sequence[str] = ["AsyncTemporalGraph"]
