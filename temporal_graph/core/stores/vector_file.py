@@ -8,7 +8,9 @@ is used as it is; one a few writes old is brought up to date with the vectors of
 writes changed (the store logs them under the mark each write left); any other is not trusted, and
 the store loads every vector from the database and writes the file again. The files are derived
 data: deleting them costs one load, and ``scrub`` deletes them (so an erased record's vector is in
-no file either).
+no file either). The same goes for a damaged file (empty, cut short, not numpy, a matrix whose
+width or row count is not what its label says, or a label from before labels gave the width): it
+is never used, the vectors are loaded from the database, and the file is written again.
 """
 
 from __future__ import annotations
@@ -49,12 +51,15 @@ def read(database: str, group_id: str, kind: str) -> tuple[str, VectorIndex] | N
             if (str(data["group"][0]), str(data["kind"][0])) != (group_id, kind):
                 return None
             mark, ids, name = str(data["mark"][0]), [str(i) for i in data["ids"]], str(data["matrix"][0])
+            width = int(data["dimensions"][0])  # a label without it (an older one) is not trusted
         matrix = np.load(folder / Path(name).name, mmap_mode="c", allow_pickle=False)
-        if matrix.dtype != np.float32 or matrix.ndim != 2 or len(matrix) != len(ids):
-            return None
+        if matrix.dtype != np.float32 or matrix.ndim != 2 or len(matrix) != len(ids) \
+                or (ids and matrix.shape[1] != width):
+            return None  # a matrix replaced under its label: its rows are not the label's vectors
         return mark, VectorIndex.from_arrays(ids, matrix)
-    except (OSError, KeyError, ValueError, IndexError, zipfile.BadZipFile):
-        return None  # missing, half-written by a crashed process, or of another format: load instead
+    except (OSError, EOFError, KeyError, ValueError, TypeError, IndexError, zipfile.BadZipFile):
+        # Missing, empty, half-written by a crashed process, or of another format: load instead.
+        return None
 
 
 def write(database: str, group_id: str, kind: str, mark: str, index: VectorIndex) -> None:
@@ -74,7 +79,8 @@ def write(database: str, group_id: str, kind: str, mark: str, index: VectorIndex
         np.save(folder / name, np.ascontiguousarray(matrix, dtype=np.float32))
         with open(temporary, "wb") as out:
             np.savez(out, group=np.array([group_id]), kind=np.array([kind]), mark=np.array([mark]),
-                     ids=np.array(ids, dtype=str), matrix=np.array([name]))
+                     ids=np.array(ids, dtype=str), matrix=np.array([name]),
+                     dimensions=np.array([matrix.shape[1] if ids else index.dimensions or 0]))
         os.replace(temporary, target)
     except OSError:
         for left in (temporary, folder / name):
