@@ -42,7 +42,7 @@ from temporal_graph.interfaces.cypher_embedded.graph import (  # noqa: E402
     EPISODE,
     MENTIONS,
     GroupGraph,
-    fingerprint,
+    change_stamp,
     read_group,
 )
 from temporal_graph.interfaces.cypher_embedded.ladybug_engine import LadybugGraph, result_value  # noqa: E402
@@ -233,7 +233,7 @@ def speed(size: int, names: list[str], budget: float, workdir: Path) -> dict[str
         checks = []
         for _ in range(20):
             t = time.perf_counter()
-            fingerprint(store, EXPLORATION_GROUP)
+            change_stamp(store, EXPLORATION_GROUP)
             checks.append((time.perf_counter() - t) * 1000)
         report["fact rows"] = graph.fact_rows
         report["entities"] = len(graph.entities)

@@ -567,5 +567,5 @@ class PruneReport(BaseModel):
     group_id: str
     history_before: datetime | None = None
     episodes_before: datetime | None = None
-    versions_removed: int = 0  # fact and summary versions no longer believed before history_before
+    versions_removed: int = 0  # fact, summary and insight versions no longer believed before history_before
     episodes_erased: int = 0  # messages whose text was erased (their facts stay, "source erased")

@@ -860,6 +860,12 @@ def _mcp(tg: TemporalGraph, args: argparse.Namespace) -> Done:
          arg("--param", action="append", default=[], metavar="NAME=VALUE",
              help="set $NAME before running (a JSON value, else text; repeatable)"),
          arg("--write", action="store_true", help="allow writes (Neo4j only; read-only by default)"),
+         arg("--timeout", type=float, metavar="SECONDS",
+             help="stop a statement after this long (embedded store; 0: never; default "
+                  "$TGRAPH_CYPHER_TIMEOUT, else 30)"),
+         arg("--max-memory", type=int, metavar="MB",
+             help="memory the embedded engine may hold, the group and what statements build (default "
+                  "$TGRAPH_CYPHER_MEMORY, else 2048)"),
          opens_graph=False)
 def _cypher(args: argparse.Namespace) -> Done:
     from .console import parse_param, run_console
@@ -880,7 +886,8 @@ def _cypher(args: argparse.Namespace) -> Done:
     err = Console(markup=False, width=None if sys.stderr.isatty() else 160, stderr=True)
     with open_graph(args) as tg:
         code = run_console(tg.core.store, write=args.write, group_id=group(args), clock=tg.core.clock,
-                           statements=statements, params=params, json_lines=args.json, out=out, err=err)
+                           statements=statements, params=params, json_lines=args.json, out=out, err=err,
+                           timeout=args.timeout, max_memory_mb=args.max_memory)
         return Done(code)
 
 

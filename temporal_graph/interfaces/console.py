@@ -33,6 +33,7 @@ from rich.table import Table
 from ..core.stores.statements import statement
 from ..core.time import Clock, system_clock, to_utc
 from .cypher_embedded.graph import GraphNode, GraphPath, GraphRelationship
+from .cypher_embedded.ladybug_engine import Limits
 from .cypher_runners import Neo4jRunner, Runner, StatementFailed, open_runner
 
 # The documented queries of ``:snippets``, in the order shown: ``cypher/console/<name>.cypher``.
@@ -427,9 +428,16 @@ def run_console(
     statements: Sequence[str] | None = None,
     params: dict[str, Any] | None = None,
     json_lines: bool = False,
+    timeout: float | None = None,
+    max_memory_mb: int | None = None,
 ) -> int:
     """Run the console on ``target`` (a Neo4jStore, a TemporalGraph, a neo4j driver, or the
     embedded store); ``$now`` is read from ``clock``, ``params`` are set first.
+
+    On the embedded store each statement may run ``timeout`` seconds (0: no limit) and the engine
+    holds at most ``max_memory_mb`` MB (the group and what statements build); unset, they are
+    ``TGRAPH_CYPHER_TIMEOUT`` / ``TGRAPH_CYPHER_MEMORY``, else 30 s and 2048 MB. A statement over
+    either limit fails with one line naming it, and the session goes on.
 
     Interactive unless ``statements`` are given (texts of statements and ``:`` commands): then they
     run in order, and the first that fails stops the run. Returns an exit code: 0, or 2 after a
@@ -443,7 +451,12 @@ def run_console(
     state.params["now"] = state.now()
     state.params.update(params or {})
     try:
-        with open_runner(target, write=write, database=database, clock=clock) as runner:
+        limits = Limits.chosen(timeout, max_memory_mb)
+    except ValueError as exc:
+        err.print(str(exc), markup=False, highlight=False, soft_wrap=True)
+        return 2
+    try:
+        with open_runner(target, write=write, database=database, clock=clock, limits=limits) as runner:
             shell = Shell(runner, state, out, err, json_lines=json_lines)
             if statements is not None:
                 for item in script_items(statements):

@@ -7,9 +7,12 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from ..core.time import Clock
+
+if TYPE_CHECKING:
+    from .cypher_embedded.ladybug_engine import Limits
 
 EMBEDDED_READ_ONLY = ("the Cypher console on the embedded store is read-only (it explores a copy of "
                       "the group); write with tgraph add-fact / import, or use --neo4j ... cypher --write")
@@ -87,10 +90,10 @@ class Neo4jRunner:
 class EmbeddedRunner:
     """Statements over the embedded store, through the embedded Cypher engine."""
 
-    def __init__(self, store: Any, clock: Clock) -> None:
+    def __init__(self, store: Any, clock: Clock, limits: Limits | None = None) -> None:
         from .cypher_embedded import ENGINE_WRITE_WORDS, EmbeddedCypher
 
-        self.cypher = EmbeddedCypher(store, clock=clock)
+        self.cypher = EmbeddedCypher(store, clock=clock, limits=limits)
         self.refused_words: Sequence[str] = ENGINE_WRITE_WORDS
 
     def run(self, text: str, params: dict[str, Any]) -> Outcome:
@@ -110,15 +113,18 @@ def one_line(message: str) -> str:
 
 
 @contextmanager
-def open_runner(target: Any, *, write: bool, database: str | None, clock: Clock) -> Iterator[Runner]:
+def open_runner(
+    target: Any, *, write: bool, database: str | None, clock: Clock, limits: Limits | None = None
+) -> Iterator[Runner]:
     """The runner for ``target``: a Neo4jStore, a TemporalGraph, a neo4j driver, or any other store
-    (explored through the embedded engine). Raises :class:`StatementFailed` for ``write`` there."""
+    (explored through the embedded engine, each statement within ``limits``). Raises
+    :class:`StatementFailed` for ``write`` there."""
     driver, store_database = _driver_of(target)
     if driver is None:
         if write:
             raise StatementFailed(EMBEDDED_READ_ONLY)
         core = getattr(target, "core", None)
-        runner = EmbeddedRunner(getattr(core, "store", None) or target, clock)
+        runner = EmbeddedRunner(getattr(core, "store", None) or target, clock, limits)
         try:
             yield runner
         finally:

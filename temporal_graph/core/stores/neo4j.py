@@ -1064,7 +1064,8 @@ class Neo4jStore:
             runner = _Runner(tx)
             runner.run("group_lock", {"group_id": group_id, "count": 0})
             params = {"group_id": group_id, "before": _utc(before)}
-            return sum(runner.run(step, params)[0]["removed"] for step in ("prune_facts", "prune_summaries"))
+            steps = ("prune_insights", "prune_facts", "prune_summaries")  # insights first: they cite facts
+            return sum(runner.run(step, params)[0]["removed"] for step in steps)
 
         with self._session() as session:
             return session.execute_write(delete)

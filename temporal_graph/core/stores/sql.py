@@ -122,6 +122,17 @@ CREATE INDEX IF NOT EXISTS vector_changes_key ON vector_changes (group_id, kind)
 CREATE INDEX IF NOT EXISTS vector_changes_mark ON vector_changes (mark);
 -- The rows citing one message (retract_episode, erase_episode).
 CREATE INDEX IF NOT EXISTS fact_episodes_episode ON fact_episodes (episode_id);
+-- Per group: a token replaced by every write that changes anything of the group (a write, erase,
+-- retraction, prune), and under the name '' one replaced when a group is forgotten, so a reader
+-- holding a copy of a group (the Cypher console's loaded graph) knows when to read it again.
+CREATE TABLE IF NOT EXISTS change_marks (group_id TEXT PRIMARY KEY, mark TEXT NOT NULL) WITHOUT ROWID;
+-- The erasure log: one receipt per erasure (erase, prune, forget), written in its transaction and
+-- never removed with the group (forget leaves it). Counts and a digest of ids, no content; the
+-- group by its key (receipts.group_key), so a forgotten group's name is not kept here either.
+CREATE TABLE IF NOT EXISTS erasure_log (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT, group_key TEXT NOT NULL, request_id TEXT NOT NULL,
+    at INTEGER NOT NULL, operation TEXT NOT NULL, counts TEXT NOT NULL, digest TEXT NOT NULL);
+CREATE INDEX IF NOT EXISTS erasure_log_group ON erasure_log (group_key, seq);
 """
 
 # Indexes a large load may build at its end (SQLiteStore.bulk_loading) instead of keeping them up
@@ -535,6 +546,16 @@ PRUNE_VECTOR_CHANGES = ("DELETE FROM vector_changes WHERE group_id = ? AND kind 
 VECTOR_MARK_SEQ = "SELECT max(seq) FROM vector_changes WHERE mark = ? AND +group_id = ? AND +kind = ?"
 VECTOR_CHANGES_AFTER = ("SELECT DISTINCT item_id FROM vector_changes "
                         "WHERE group_id = ? AND kind = ? AND seq > ?")
+# The whole log of one (group, kind), after an erase or a prune: no id of a removed record stays in
+# it, and no matrix saved before can be brought up to date from it (it is loaded whole).
+FORGET_VECTOR_CHANGES_OF_KIND = "DELETE FROM vector_changes WHERE group_id = ? AND kind = ?"
+# The change marks (params: group, or '' for the whole file; then a new token).
+CHANGE_MARKS = "SELECT group_id, mark FROM change_marks WHERE group_id IN ('', ?)"
+BUMP_CHANGE_MARK = ("INSERT INTO change_marks (group_id, mark) VALUES (?, ?) "
+                    "ON CONFLICT (group_id) DO UPDATE SET mark = excluded.mark")
+FORGET_CHANGE_MARK = "DELETE FROM change_marks WHERE group_id = ?"
+FACT_GROUP = "SELECT group_id FROM facts WHERE id = ?"
+
 
 
 def vectors_by_ids(kind: str, count: int) -> str:
@@ -743,6 +764,14 @@ PRUNE_FACTS = (
 PRUNE_ROWS = (
     "DELETE FROM facts WHERE group_id = ? AND expired_at < ?",
     "DELETE FROM summaries WHERE group_id = ? AND expired_at < ?",
+)
+# Insight versions retention drops (params: group, before, group, before), found before the rows go:
+# those no longer believed since before the time, and every version citing a fact version that
+# goes (an insight never cites a record that no longer exists). Deleted by DELETE_INSIGHT.
+PRUNED_INSIGHTS = (
+    "SELECT id FROM insights WHERE group_id = ? AND expired_at < ? "
+    "UNION SELECT e.insight_id FROM facts f JOIN insight_evidence e "
+    "ON e.group_id = f.group_id AND e.cited_id = f.id WHERE f.group_id = ? AND f.expired_at < ?"
 )
 # Episodes told before a time whose text goes (params: group, before); then blanked, marked erased.
 OLD_EPISODE_TEXTS = ("DELETE FROM episodes_fts WHERE rowid IN (SELECT rowid FROM episodes "

@@ -152,6 +152,17 @@ def _provenance_params(facts: Sequence[Fact]) -> list[tuple[Any, ...]]:
     return [(f.id, i, e) for f in facts for i, e in enumerate(f.episode_ids)]
 
 
+def _groups_of(changes: ChangeSet) -> set[str]:
+    """The groups of the records ``changes`` names with their group (rows expired or given
+    provenance and vectors are named by id: the steps writing them add their groups)."""
+    records: Iterable[Any] = (*changes.entities, *changes.episodes, *changes.assertions, *changes.insert,
+                              *changes.summaries, *changes.insights, *changes.erasures)
+    named = (*changes.summaries_ended, *changes.summary_due, *changes.episodes_retracted,
+             *changes.episode_texts_erased, *changes.insights_expired, *changes.insights_expire_citing,
+             *changes.insights_deleted, *changes.insights_deleted_citing)
+    return {str(r.group_id) for r in records} | {str(t[0]) for t in named}
+
+
 def _new_rows_only(changes: ChangeSet) -> bool:
     """Whether ``changes`` only adds entities, assertions and rows that are current."""
     rest = replace(changes, entities=[], assertions=[], insert=[])
@@ -282,6 +293,11 @@ class SQLiteStore:
         # writes of this connection; changes of a transaction reach them only once it commits.
         self._indexes: dict[tuple[str, str], VectorIndex] = {}
         self._staged: list[tuple[str, str, str, np.ndarray | None]] = []  # (group, kind, id, vector|None)
+        # Of the write under way: the groups it changes (their change marks are replaced as it
+        # commits), and the records it removes for good by (group, kind), whose ids leave the
+        # vector change log with every older entry of that (group, kind).
+        self._changed: set[str] = set()
+        self._purged: dict[tuple[str, str], set[str]] = {}
         self._data_version: int | None = None
 
     def _migrate(self) -> None:
@@ -304,14 +320,15 @@ class SQLiteStore:
         """Run ``fn`` (reads + one ``apply``) in one IMMEDIATE transaction: all or nothing."""
         with self._lock:
             self._conn.execute(sql.BEGIN)
-            self._staged = []
+            self._staged, self._changed, self._purged = [], set(), {}
             try:
                 result = fn(self)
                 self._conn.settle()  # here, so a failure of the jobs rolls the write back
                 self._log_vector_changes(self._staged)
+                self._bump_change_marks()
             except BaseException:
                 self._conn.execute(sql.ROLLBACK)
-                self._staged = []
+                self._staged, self._changed, self._purged = [], set(), {}
                 raise
             self._conn.execute(sql.COMMIT)
             self._publish_vectors()
@@ -426,6 +443,7 @@ class SQLiteStore:
         episodes and assertions; then fact rows expired, inserted, given provenance; embeddings
         last, since they may belong to rows inserted by this change set.
         """
+        self._changed.update(_groups_of(changes))
         background = self._conn.background
         if background is not None and _new_rows_only(changes):
             # New entities, assertions and current rows, nothing else: inserted on the second
@@ -575,7 +593,7 @@ class SQLiteStore:
         """Blank one message's text and vector, marked erased (scrub the file after)."""
         self._conn.execute(sql.EPISODE_TEXT, (group_id, episode_id))
         self._conn.execute(sql.ERASE_EPISODE_TEXT, (to_micros(at), group_id, episode_id))
-        self._staged.append((group_id, RecordKind.EPISODE, episode_id, None))
+        self._remove_vector(group_id, RecordKind.EPISODE, episode_id)
 
     def _erase(self, e: Erasure) -> None:
         """Delete the records of ``e`` with their search entries, boxes and provenance."""
@@ -586,7 +604,7 @@ class SQLiteStore:
                 c.execute(sql.DELETE_FACT_BOX, (rowid,))
                 c.execute(sql.DELETE_FACT_PROVENANCE, (row_id,))
                 c.execute(sql.DELETE_FACT, (rowid,))
-            self._staged.append((g, RecordKind.FACT, row_id, None))
+            self._remove_vector(g, RecordKind.FACT, row_id)
         for episode_id in e.uncited:
             c.execute(sql.UNCITE_EPISODE, (episode_id, g))
         c.executemany(sql.DELETE_ASSERTION, [(g, a) for a in e.assertions])
@@ -595,13 +613,20 @@ class SQLiteStore:
             for (rowid,) in c.execute(sql.EPISODE_ROWID_IN_GROUP, (g, episode_id)).fetchall():
                 c.execute(sql.DELETE_EPISODE_TEXT, (rowid,))
                 c.execute(sql.DELETE_EPISODE, (rowid,))
-            self._staged.append((g, RecordKind.EPISODE, episode_id, None))
+            self._remove_vector(g, RecordKind.EPISODE, episode_id)
         for entity_id in e.entities:
             for (rowid,) in c.execute(sql.ENTITY_ROWID_IN_GROUP, (g, entity_id)).fetchall():
                 c.execute(sql.DELETE_ENTITY_NAMES, (rowid,))
                 c.execute(sql.DELETE_ENTITY_KEYS, (g, entity_id))
                 c.execute(sql.DELETE_ENTITY, (rowid,))
-            self._staged.append((g, RecordKind.ENTITY, entity_id, None))
+            self._remove_vector(g, RecordKind.ENTITY, entity_id)
+
+    def _remove_vector(self, group_id: str, kind: str, item_id: str) -> None:
+        """A record removed for good (erased, or its text erased): out of the loaded vector index
+        when the write commits, and its id out of the vector change log."""
+        self._staged.append((group_id, kind, item_id, None))
+        self._purged.setdefault((group_id, kind), set()).add(item_id)
+
 
     def _insert_assertions(self, params: Params) -> None:
         self._many(sql.INSERT_ASSERTION, params)
@@ -620,6 +645,7 @@ class SQLiteStore:
         c.execute(sql.INSERT_EXPIRED_BOX, box)
         c.execute(sql.DELETE_FACT_TEXT, (rowid,))
         self._staged.append((group_id, RecordKind.FACT, row_id, None))
+        self._changed.add(group_id)
 
     def _insert_rows(self, facts: Sequence[Fact], params: Params, provenance: Params) -> None:
         """New rows (``params``: :func:`_fact_params` of ``facts``), their text searchable, their
@@ -648,6 +674,7 @@ class SQLiteStore:
         """Store a vector; it reaches the loaded vector index when the transaction commits."""
         blob = _vector_blob(vector)
         found = self._conn.execute(sql.set_embedding(kind), (blob, item_id)).fetchall()
+        self._changed.update(r[0] for r in found)
         if found and found[0][1] is None:  # facts: only current rows are searchable
             self._staged.append((found[0][0], kind, item_id, np.frombuffer(blob, dtype=np.float32)))
 
@@ -670,6 +697,7 @@ class SQLiteStore:
     def _add_provenance(self, row_id: str, episode_ids: Iterable[str], start: int | None = None) -> None:
         if start is None:  # appending to a kept row: after what it has
             (start,) = self._conn.execute(sql.NEXT_PROVENANCE_SEQ, (row_id,)).fetchone()
+        self._changed.update(r[0] for r in self._conn.execute(sql.FACT_GROUP, (row_id,)))
         for i, episode_id in enumerate(episode_ids):
             self._conn.execute(sql.ADD_PROVENANCE, (row_id, start + i, episode_id))
 
@@ -852,13 +880,32 @@ class SQLiteStore:
     def _log_vector_changes(self, staged: Sequence[tuple[str, str, str, np.ndarray | None]]) -> None:
         """In the write's transaction: a new mark for each (group, kind) whose vectors changed (a
         matrix saved under an older one is stale), and the records changed under it."""
-        if not staged:
+        if not staged and not self._purged:
             return
-        marks = {key: uuid.uuid4().hex for key in sorted({(g, k) for g, k, _, _ in staged})}
-        changes = dict.fromkeys((g, k, marks[(g, k)], item_id) for g, k, item_id, _ in staged)
+        # An erase or a prune empties the log of each (group, kind) it removed records of: their
+        # ids leave it, and a matrix saved before (which may hold their vectors) is loaded whole.
+        self._conn.executemany(sql.FORGET_VECTOR_CHANGES_OF_KIND, sorted(self._purged))
+        keys = {(g, k) for g, k, _, _ in staged} | set(self._purged)
+        marks = {key: uuid.uuid4().hex for key in sorted(keys)}
+        changes = dict.fromkeys((g, k, marks[(g, k)], item_id) for g, k, item_id, _ in staged
+                                if item_id not in self._purged.get((g, k), ()))
         self._conn.executemany(sql.BUMP_VECTOR_MARK, [(g, k, mark) for (g, k), mark in marks.items()])
         self._conn.executemany(sql.ADD_VECTOR_CHANGE, list(changes))
         self._conn.executemany(sql.PRUNE_VECTOR_CHANGES, [(g, k, VECTOR_CHANGES_KEPT) for g, k in marks])
+
+    def _bump_change_marks(self) -> None:
+        """In the write's transaction: a new change mark for each group it changed."""
+        self._conn.executemany(sql.BUMP_CHANGE_MARK, [(g, uuid.uuid4().hex) for g in sorted(self._changed)])
+
+    @_edge
+    def change_mark(self, group_id: str) -> tuple[str | None, str | None]:
+        """A token of the group's state: it changes with every committed write that changes the
+        group (its records, their vectors, summaries, insights; an erase, a retraction, a prune),
+        from this connection or any other process, and with every ``forget`` of any group (the
+        first item). Costs one look-up by key. (None, None) for a file no write has changed since
+        it was opened by a version with marks."""
+        marks: dict[str, str] = {r[0]: r[1] for r in self._rows(sql.CHANGE_MARKS, (group_id,))}
+        return marks.get(""), marks.get(group_id)
 
     def _publish_vectors(self) -> None:
         """After a commit: apply its vector changes to the indexes already loaded."""
@@ -922,6 +969,8 @@ class SQLiteStore:
             c.execute(sql.FORGET_GROUP_NAME, (group_id,))
             c.execute(sql.FORGET_VECTOR_MARKS, (group_id,))  # the saved matrices go with scrub() below
             c.execute(sql.FORGET_VECTOR_CHANGES, (group_id,))
+            c.execute(sql.FORGET_CHANGE_MARK, (group_id,))  # its name goes; the file's mark moves
+            self._changed.add("")
             for key in [k for k in self._indexes if k[0] == group_id]:
                 del self._indexes[key]
             self._gids.pop(group_id, None)
@@ -936,9 +985,17 @@ class SQLiteStore:
         params = (group_id, to_micros(before))
 
         def delete(_: SQLiteStore) -> int:
+            c = self._conn
+            insights = [(group_id, i) for (i,) in c.execute(sql.PRUNED_INSIGHTS, params * 2).fetchall()]
+            for statement in sql.DELETE_INSIGHT:
+                c.executemany(statement, insights)
             for statement in sql.PRUNE_FACTS:
-                self._conn.execute(statement, params)
-            return sum(self._conn.execute(statement, params).rowcount for statement in sql.PRUNE_ROWS)
+                c.execute(statement, params)
+            removed = len(insights) + sum(c.execute(step, params).rowcount for step in sql.PRUNE_ROWS)
+            if removed:
+                self._changed.add(group_id)
+                self._purged.setdefault((group_id, RecordKind.FACT), set())  # expired: none searchable
+            return removed
 
         removed = self.write(delete)
         self.scrub()
@@ -950,7 +1007,10 @@ class SQLiteStore:
             self._conn.execute(sql.OLD_EPISODE_TEXTS, (group_id, to_micros(before)))
             ids = self._conn.execute(sql.ERASE_EPISODE_TEXTS,
                                      (to_micros(at), group_id, to_micros(before))).fetchall()
-            self._staged += [(group_id, RecordKind.EPISODE, i, None) for (i,) in ids]
+            for (episode_id,) in ids:
+                self._remove_vector(group_id, RecordKind.EPISODE, episode_id)
+            if ids:
+                self._changed.add(group_id)
             return len(ids)
 
         erased = self.write(erase)

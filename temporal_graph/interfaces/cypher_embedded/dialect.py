@@ -54,6 +54,10 @@ _UNSUPPORTED = (
     (re.compile(r"\bCALL\s+(apoc|db|gds|dbms)\s*\.|\b(apoc|gds)\s*\.", re.I),
      "procedures and functions of {0}.*"),
     (re.compile(r"\bshortestPath\s*\(|\ballShortestPaths\s*\(", re.I), "shortestPath()"),
+    # The engine's own settings (CALL timeout=0, CALL threads=8): a session keeps the limits it was
+    # started with.
+    (re.compile(r"\bCALL\s+(?:[A-Za-z_]\w*|`[^`]*`)\s*=", re.I),
+     "changing engine settings (CALL name = value); the console's limits are --timeout and --max-memory"),
 )
 
 

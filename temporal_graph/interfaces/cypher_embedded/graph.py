@@ -144,8 +144,9 @@ def read_group(store: Store, group_id: str) -> GroupGraph:
     return graph
 
 
-def fingerprint(store: Store, group_id: str) -> tuple[int, int]:
-    """Changes whenever the group's facts do (a new row, or a row expired): the number of fact
-    rows of every version and the number of current ones, both counted by the store's indexes."""
-    return (store.count_facts(FactQuery(group_id, all_versions=True)),
-            store.count_facts(FactQuery(group_id)))
+def change_stamp(store: Store, group_id: str) -> object:
+    """What changes whenever anything of the group does (any write, erase, retraction or prune,
+    from any process): the store's change mark (one look-up by key), or None for a store that
+    keeps none (the group is then read again every time)."""
+    mark = getattr(store, "change_mark", None)
+    return None if mark is None else mark(group_id)

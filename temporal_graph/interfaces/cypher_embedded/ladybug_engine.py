@@ -5,12 +5,21 @@ node table per node label and one relationship table per type. The group is load
 ``COPY ... FROM (UNWIND ...)`` per table, columns passed as parameter lists, and statements run
 after :mod:`.dialect` has rewritten what its Cypher spells differently from Neo4j's. Results come
 back as this package's values (:mod:`.graph`), times as aware UTC datetimes.
+
+Every statement runs under a time limit (the engine's query timeout) and the database under a
+memory limit (its buffer pool, which holds the loaded group and what statements build): a path
+pattern over a dense group (``MATCH p=(a)-[*1..6]->(b) RETURN count(p)``) fails in seconds with a
+line naming the limit, instead of running for minutes into tens of GB; Ctrl-C stops a statement
+(the engine is interrupted). The session stays usable after each.
 """
 
 from __future__ import annotations
 
+import os
 import re
+import threading
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from decimal import Decimal
 from typing import Any
@@ -38,6 +47,50 @@ _SEP = "\x1f"  # joins list items for loading: names and ids never hold control 
 _MISSING_TABLE = re.compile(r"Table (\w+) does not exist")
 _MAX_NEW_TABLES = 16
 _NO_FACTS = "NO_FACTS_YET"
+_OUT_OF_MEMORY = re.compile(r"buffer pool is full|unable to allocate memory|out of memory", re.IGNORECASE)
+_INTERRUPTED = re.compile(r"^\W*interrupted\W*$", re.IGNORECASE)
+
+# The limits a session runs under unless told otherwise (the console's --timeout / --max-memory).
+DEFAULT_TIMEOUT = 30.0  # seconds per statement
+DEFAULT_MEMORY_MB = 2048  # the engine's buffer pool: a 100k-fact group takes about 130 MB of it
+TIMEOUT_FLAGS = "--timeout SECONDS or TGRAPH_CYPHER_TIMEOUT"
+MEMORY_FLAGS = "--max-memory MB or TGRAPH_CYPHER_MEMORY"
+
+
+@dataclass(frozen=True)
+class Limits:
+    """What one statement may take: ``timeout`` seconds (0: none) and ``memory_mb`` of memory."""
+
+    timeout: float = DEFAULT_TIMEOUT
+    memory_mb: int = DEFAULT_MEMORY_MB
+
+    def __post_init__(self) -> None:
+        if not (isinstance(self.timeout, int | float) and 0 <= self.timeout <= 86_400):
+            raise ValueError(f"timeout: {self.timeout!r} is not a number of seconds from 0 (none) to 86400")
+        if not (isinstance(self.memory_mb, int) and 64 <= self.memory_mb <= 1_048_576):
+            raise ValueError(f"max memory: {self.memory_mb!r} is not a whole number of MB from 64 "
+                             "to 1048576")
+
+    @classmethod
+    def chosen(cls, timeout: float | None = None, memory_mb: int | None = None) -> Limits:
+        """The limits asked for, else those of ``TGRAPH_CYPHER_TIMEOUT`` (seconds) and
+        ``TGRAPH_CYPHER_MEMORY`` (MB), else the defaults; ValueError names a bad one."""
+        if timeout is None:
+            timeout = _number(os.environ.get("TGRAPH_CYPHER_TIMEOUT", ""), "TGRAPH_CYPHER_TIMEOUT",
+                              DEFAULT_TIMEOUT)
+        if memory_mb is None:
+            memory_mb = int(_number(os.environ.get("TGRAPH_CYPHER_MEMORY", ""), "TGRAPH_CYPHER_MEMORY",
+                                    DEFAULT_MEMORY_MB, whole=True))
+        return cls(timeout, memory_mb)
+
+
+def _number(text: str, name: str, default: float, *, whole: bool = False) -> float:
+    if not text.strip():
+        return default
+    try:
+        return int(text) if whole else float(text)
+    except ValueError:
+        raise ValueError(f"{name}: {text!r} is not a {'whole ' if whole else ''}number") from None
 
 
 class EngineError(ValueError):
@@ -83,13 +136,25 @@ def _load_rows(connection: Any, table: str, kinds: Sequence[str], columns: Seque
 class LadybugGraph:
     """One group, loaded. ``run`` answers a statement as (columns, rows)."""
 
-    def __init__(self, graph: GroupGraph) -> None:
+    def __init__(self, graph: GroupGraph, limits: Limits | None = None) -> None:
         ladybug = _ladybug()
         self.group_id = graph.group_id
-        self.database = ladybug.Database(":memory:")
+        self.limits = limits or Limits()
+        self.database = ladybug.Database(":memory:", buffer_pool_size=self.limits.memory_mb * 2**20)
         self.connection = ladybug.Connection(self.database)
         self.relations: set[str] = set()
-        self._load(graph)
+        try:
+            self._load(graph)
+        except RuntimeError as exc:
+            self.close()
+            if _OUT_OF_MEMORY.search(str(exc)):
+                raise EngineError(
+                    f"the group {graph.group_id!r} ({graph.fact_rows} fact rows) does not fit in the "
+                    f"console's memory limit of {self.limits.memory_mb} MB; raise it ({MEMORY_FLAGS})"
+                ) from None
+            raise
+        # Set after the load: the limit is the user's statements', not the load's.
+        self.connection.set_query_timeout(int(self.limits.timeout * 1000))
 
     def _load(self, graph: GroupGraph) -> None:
         c = self.connection
@@ -141,17 +206,54 @@ class LadybugGraph:
         for attempt in range(_MAX_NEW_TABLES):
             try:
                 # The engine caches a statement's failed binding by its text: a retry must differ.
-                result = self.connection.execute(translated + " " * attempt, values)
+                keys, found = self._execute(translated + " " * attempt, values)
                 break
             except RuntimeError as exc:
                 if not self._add_missing_type(str(exc)):
-                    raise EngineError(engine_message(str(exc))) from None
+                    raise EngineError(self._failure(str(exc))) from None
         else:
             raise EngineError("too many relationship types this group does not have")
-        keys = list(result.get_column_names())
-        rows = [[result_value(v) for v in row] for row in result.get_all()]
+        rows = [[result_value(v) for v in row] for row in found]
         named = dialect.return_columns(text)
         return (named if named is not None and len(named) == len(keys) else keys), rows
+
+    def _execute(self, text: str, values: dict[str, Any]) -> tuple[list[str], list[list[Any]]]:
+        """Columns and raw rows of one statement, run on a second thread so that Ctrl-C (a
+        KeyboardInterrupt here) interrupts the engine rather than waiting for the statement."""
+        outcome: dict[str, Any] = {}
+
+        def work() -> None:
+            try:
+                result = self.connection.execute(text, values)
+                outcome["rows"] = (list(result.get_column_names()), result.get_all())
+            except BaseException as exc:  # handed to the caller's thread
+                outcome["error"] = exc
+
+        worker = threading.Thread(target=work, name="cypher-statement", daemon=True)
+        worker.start()
+        try:
+            while worker.is_alive():
+                worker.join(0.2)
+        except KeyboardInterrupt:
+            self.connection.interrupt()
+            worker.join()
+            raise EngineError("cancelled (Ctrl-C); the console is ready for the next statement") from None
+        if "error" in outcome:
+            raise outcome["error"]
+        keys, rows = outcome["rows"]
+        return keys, rows
+
+    def _failure(self, message: str) -> str:
+        """The one line for an engine failure; the time and memory limits are named as such."""
+        if _INTERRUPTED.match(message.strip()):
+            return (f"the statement ran longer than the console's limit of {self.limits.timeout:g} s and "
+                    f"was stopped; narrow it (a LIMIT, a shorter [*1..n], a label) or raise the limit "
+                    f"({TIMEOUT_FLAGS})")
+        if _OUT_OF_MEMORY.search(message):
+            return (f"the statement needed more memory than the console's limit of "
+                    f"{self.limits.memory_mb} MB and was stopped; narrow it (a LIMIT, a shorter [*1..n], "
+                    f"a label) or raise the limit ({MEMORY_FLAGS})")
+        return engine_message(message)
 
     def _add_missing_type(self, message: str) -> bool:
         """A relationship type the group has no fact of matches nothing, as on Neo4j: give it an
