@@ -5,4 +5,4 @@ MATCH (e:Episode {group_id: $group_id})
 WHERE e.reference_time < $before AND e.erased_at IS NULL
 SET e.content = '', e.erased_at = $at
 REMOVE e.embedding
-RETURN count(e) AS erased
+RETURN count(e) AS erased, collect(e.id) AS ids

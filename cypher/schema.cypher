@@ -16,6 +16,9 @@ CREATE CONSTRAINT entity_summary_id IF NOT EXISTS FOR (n:EntitySummary) REQUIRE 
 CREATE INDEX entity_summary_entity IF NOT EXISTS FOR (n:EntitySummary) ON (n.group_id, n.entity_id);
 CREATE CONSTRAINT insight_id IF NOT EXISTS FOR (n:Insight) REQUIRE n.id IS UNIQUE;
 CREATE INDEX insight_group IF NOT EXISTS FOR (n:Insight) ON (n.group_id);
+// The erasure log (receipts by group key, in the order written; one counter node per group key).
+CREATE CONSTRAINT erasure_log_counter IF NOT EXISTS FOR (n:ErasureLogCounter) REQUIRE n.group_key IS UNIQUE;
+CREATE INDEX erasure_receipt_group IF NOT EXISTS FOR (n:ErasureReceipt) ON (n.group_key, n.seq);
 // A write expires the insights citing the rows it expires, found by what they cite.
 CREATE INDEX insight_evidence_cited IF NOT EXISTS FOR (n:InsightEvidence) ON (n.group_id, n.cited_id);
 CREATE INDEX insight_evidence_insight IF NOT EXISTS FOR (n:InsightEvidence) ON (n.group_id, n.insight_id);

@@ -5,6 +5,7 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
+from .core.backtest import LearnedAfter
 from .core.mask_policy import MaskingPolicy
 from .core.model import (
     Answer,
@@ -27,6 +28,7 @@ from .core.model import (
     SearchHit,
 )
 from .core.ontology import Ontology
+from .core.receipts import ErasureReceipt, Forgotten, erasure_digest
 
 if TYPE_CHECKING:
     from .client import TemporalGraph
@@ -42,12 +44,15 @@ __all__ = [
     "EntitySummary",
     "Episode",
     "EpisodeRetraction",
+    "ErasureReceipt",
     "ErasureReport",
     "Fact",
     "FactInput",
+    "Forgotten",
     "ImportReport",
     "IngestResult",
     "Insight",
+    "LearnedAfter",
     "MaskingPolicy",
     "Ontology",
     "Path",
@@ -55,6 +60,7 @@ __all__ = [
     "Reflection",
     "SearchHit",
     "TemporalGraph",
+    "erasure_digest",
 ]
 __version__ = "0.1.0"
 

@@ -37,11 +37,13 @@ from .core import (
     SUMMARY_CHARS,
     SUMMARY_LLM_EVERY,
     Core,
+    backtest,
     bulk,
     forgetting,
     reads,
     writes,
 )
+from .core.backtest import LearnedAfter
 from .core.copy import COPY_BATCH, COPY_SAMPLES, CopyReport, copy_store
 from .core.embeddings import Embedder
 from .core.errors import InvalidInput
@@ -74,6 +76,7 @@ from .core.model import (
     SearchHit,
 )
 from .core.ontology import Ontology
+from .core.receipts import ErasureReceipt, Forgotten
 from .core.stores.protocol import Store
 from .core.time import UTC, Clock, TimeLike, system_clock
 from .llm import LLMClient
@@ -339,9 +342,11 @@ class TemporalGraph:
         how many summaries it wrote or ended. ``group_id=None`` covers every group."""
         return writes.refresh_summaries(self.core, group_id, progress=progress)
 
-    def forget(self, group_id: str) -> int:
-        """Delete one group entirely (right to be forgotten); returns the number of records removed."""
-        return writes.forget(self.core, group_id)
+    def forget(self, group_id: str, *, request_id: str | None = None) -> Forgotten:
+        """Delete one group entirely (right to be forgotten); returns the number of records removed
+        (an int) carrying the erasure's ``receipt``, which the erasure log keeps under
+        ``request_id`` (a reference of yours; generated when None) after the group is gone."""
+        return forgetting.forget(self.core, group_id, request_id=request_id)
 
     # -- un-learning (``core.forgetting``) -----------------------------------------------------------
     def retract_episode(self, episode_id: str, *, group_id: str = DEFAULT_GROUP) -> EpisodeRetraction:
@@ -352,30 +357,52 @@ class TemporalGraph:
         believed before. Raises NotFound for an unknown id; a second call changes nothing."""
         return forgetting.retract_episode(self.core, episode_id, group_id=group_id)
 
-    def erase_episode(self, episode_id: str, *, group_id: str = DEFAULT_GROUP) -> ErasureReport:
+    def erase_episode(
+        self, episode_id: str, *, group_id: str = DEFAULT_GROUP, request_id: str | None = None
+    ) -> ErasureReport:
         """Remove a message for good (privacy law): its text, vector and full-text entry, what it
         told, the fact and summary versions only it supported, and its id everywhere in history;
-        timelines are derived again from what remains and the store's files scrubbed."""
-        return forgetting.erase_episode(self.core, episode_id, group_id=group_id)
+        timelines are derived again from what remains and the store's files scrubbed. The report's
+        ``receipt`` (request id, time, counts by kind, digest of the ids; no content) is kept in
+        the erasure log (:meth:`erasures`) under ``request_id``, generated when None."""
+        return forgetting.erase_episode(self.core, episode_id, group_id=group_id, request_id=request_id)
 
     def erase_entity(
-        self, name: str, *, group_id: str = DEFAULT_GROUP, include_episodes: bool = False
+        self, name: str, *, group_id: str = DEFAULT_GROUP, include_episodes: bool = False,
+        request_id: str | None = None,
     ) -> ErasureReport:
         """Remove a person (or any entity) of the group for good: the node, every version of a fact
         with it as subject or object, its summaries and the summaries mentioning it. The report
         lists the messages that still name it (``naming_episodes``); ``include_episodes=True``
-        erases those too."""
-        return forgetting.erase_entity(self.core, name, group_id=group_id, include_episodes=include_episodes)
+        erases those too. Its ``receipt`` goes into the erasure log, as for :meth:`erase_episode`."""
+        return forgetting.erase_entity(self.core, name, group_id=group_id, include_episodes=include_episodes,
+                                       request_id=request_id)
 
     def prune(
         self, *, history_before: TimeLike | None = None, episodes_before: TimeLike | None = None,
-        group_id: str = DEFAULT_GROUP,
+        group_id: str = DEFAULT_GROUP, request_id: str | None = None,
     ) -> PruneReport:
         """Retention: drop the fact and summary versions no longer believed since before
         ``history_before`` (current beliefs and their provenance stay), and erase the text of the
-        messages told before ``episodes_before`` (their facts stay, the source marked erased)."""
+        messages told before ``episodes_before`` (their facts stay, the source marked erased).
+        Each part writes a receipt into the erasure log under ``request_id`` (``report.receipts``)."""
         return forgetting.prune(self.core, group_id=group_id, history_before=history_before,
-                                episodes_before=episodes_before)
+                                episodes_before=episodes_before, request_id=request_id)
+
+    def erasures(
+        self, *, group_id: str = DEFAULT_GROUP, since: TimeLike | None = None
+    ) -> list[ErasureReceipt]:
+        """The erasure log of a group, oldest first (those at or after ``since``): one receipt per
+        erasure, forget and prune part, kept after what they erased is gone (a forgotten group's
+        too). Receipts hold request ids, times, counts and digests, never erased content."""
+        return forgetting.erasures(self.core, group_id=group_id, since=since)
+
+    def learned_after(self, known_at: TimeLike, *, group_id: str = DEFAULT_GROUP) -> LearnedAfter:
+        """Backtest guard: every record the memory learned after transaction time ``known_at``
+        (fact versions written or expired after it, messages, entities, insight and summary
+        versions), with counts, and ``clean`` when the store's reads as known at ``known_at`` see
+        none of it (see :mod:`temporal_graph.core.backtest`)."""
+        return backtest.learned_after(self.core, known_at, group_id=group_id)
 
     def scrub(self) -> None:
         """Finish removing deleted data from the store's files (erasures and prunes do it

@@ -35,6 +35,7 @@ from .core.model import (
     SearchHit,
 )
 from .core.names import name_key
+from .core.receipts import ErasureReceipt
 
 # A short hint for the model; a bad time gets the full list of accepted formats in its error.
 TIME_FORMATS = "ISO 8601 ('2023-05-08', '2023-05-08T13:56:00+08:00') or a date ('8 May 2023', 'May 2023')"
@@ -210,6 +211,8 @@ class InsightsResult(BaseModel):
 class ForgetResult(BaseModel):
     group_id: str
     removed: int
+    # What the erasure log keeps of it (request id, time, counts, digest of the ids; no content).
+    receipt: ErasureReceipt | None = None
 
 
 # -- handlers: one call on the public facade each ----------------------------------------------------
@@ -287,7 +290,8 @@ def _forget_group(tg: TemporalGraph, a: ForgetGroupInput, group: str) -> ForgetR
     if a.group_id != group:
         raise InvalidInput(f"forget_group: this memory serves group {group!r}; "
                            f"it cannot delete {a.group_id!r}")
-    return ForgetResult(group_id=group, removed=tg.forget(group))
+    removed = tg.forget(group)
+    return ForgetResult(group_id=group, removed=removed, receipt=removed.receipt)
 
 
 # -- the specs -------------------------------------------------------------------------------------

@@ -139,9 +139,11 @@ def test_cli_retract_erase_and_prune(db, capsys):
     episode_id = json.loads(capsys.readouterr().out)["episode"]["id"]
     assert main(["--db", str(db), "retract-episode", episode_id]) == 0
     assert "retracted episode" in capsys.readouterr().out
-    assert main(["--db", str(db), "erase", "episode", episode_id, "--json"]) == 0
+    assert main(["--db", str(db), "erase", "episode", episode_id, "--json"]) == 2  # not a terminal: --yes
+    assert "needs --yes" in capsys.readouterr().err
+    assert main(["--db", str(db), "erase", "episode", episode_id, "--yes", "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["episodes"] == [episode_id]
-    assert main(["--db", str(db), "erase", "entity", "Nobody"]) == 2
+    assert main(["--db", str(db), "erase", "entity", "Nobody", "--yes"]) == 2
     assert main(["--db", str(db), "prune", "--history-before", "2030-01-01"]) == 0
     assert "old versions removed" in capsys.readouterr().out
     assert main(["--db", str(db), "prune"]) == 2

@@ -31,7 +31,7 @@ UNORDERED = {"reflect", "insights", "snapshot", "export", "show", "search"}
 _HEX = re.compile(r"\b[0-9a-f]{8,32}\b")
 # "reasons" of a search hit hold its BM25 rank (see UNORDERED).
 _VOLATILE = {"id", "fact_id", "created_at", "expired_at", "episode_ids", "known_at", "score",
-             "retracted_at", "erased_at", "at", "seconds", "reasons"}
+             "retracted_at", "erased_at", "at", "seconds", "reasons", "digest"}
 
 
 def _session(tmp: Path) -> list[list[str]]:
@@ -64,8 +64,9 @@ def _session(tmp: Path) -> list[list[str]]:
         ["copy", "--to", str(tmp / "copied.db")],
         ["retract-episode", "{episode}"],  # the last message told: Bob's e-mail
         ["now", "Bob"],
-        ["erase", "entity", "Lin"],
-        ["prune", "--history-before", "2024-04-01"],
+        ["erase", "entity", "Lin", "--yes", "--request-id", "cli-erase"],
+        ["prune", "--history-before", "2024-04-01", "--request-id", "cli-prune"],
+        ["erasures"],
         ["now"],
         ["export"],
     ]

@@ -261,6 +261,16 @@ def _removed_since(source: Store, target: Store, group_id: str) -> int:
             + len(erasure.entities) + len(insights))
 
 
+def _copy_erasure_log(source: Store, target: Store, group_id: str) -> int:
+    """The source's erasure receipts the target lacks (a receipt holds no erased content, and
+    records what the source erased before the copy): appended, in the source's order."""
+    have = target.erasures(group_id)
+    todo = [r for r in source.erasures(group_id) if r not in have]
+    if todo:
+        _write(target, [ChangeSet(erasure_receipts=todo)])
+    return len(todo)
+
+
 def _level_episodes_and_provenance(source: Store, target: Store, group_id: str, batch: int) -> int:
     """Messages withdrawn or whose text was erased on the source since, and episodes a fact
     version gained as provenance since: the same on the target."""
@@ -405,6 +415,7 @@ def copy_store(
         written["insight versions"] = _copy_insights(source, target, group, batch_size)
         written["messages and provenance levelled"] = _level_episodes_and_provenance(
             source, target, group, batch_size)
+        written["erasure receipts"] = _copy_erasure_log(source, target, group)
         if level[group] and written["removed (gone from the source)"]:
             target.scrub()
         mine, theirs, asked, mismatches = compare(source, target, group, samples=samples, seed=seed, now=at)

@@ -22,6 +22,7 @@ from .errors import NotFound, no_entity
 from .limits import checked_text
 from .model import Assertion, Entity, EpisodeRetraction, ErasureReport, Fact, PruneReport, RecordKind
 from .names import MAX_NAME_CHARS, check_group, clean_name
+from .receipts import ErasureOperation, ErasureReceipt, ErasureRequest, Forgotten, checked_request_id
 from .rules import withdrawn
 from .stores.protocol import Erasure
 from .time import TimeLike
@@ -86,14 +87,18 @@ def _keys(w: FactWriter, statements: Iterable[Assertion]) -> list[tuple[Entity, 
 
 
 # -- erase ------------------------------------------------------------------------------------------
-def erase_episode(core: Core, episode_id: str, *, group_id: str = DEFAULT_GROUP) -> ErasureReport:
-    """Remove the message ``episode_id`` and every trace of it for good (see the module doc)."""
+def erase_episode(
+    core: Core, episode_id: str, *, group_id: str = DEFAULT_GROUP, request_id: str | None = None
+) -> ErasureReport:
+    """Remove the message ``episode_id`` and every trace of it for good (see the module doc), with
+    a receipt in the erasure log under ``request_id`` (generated when None)."""
     episode_id = checked_text(episode_id, "episode_id", MAX_NAME_CHARS)
+    reference = checked_request_id(request_id)
 
     def run(w: FactWriter) -> ErasureReport:
         if w.episode_record(episode_id) is None and not w.episode_statements(episode_id):
             raise NotFound(f"episode_id: no episode {episode_id!r} in group {w.group_id!r}")
-        return _erase(w, [episode_id], entity=None)
+        return _erase(w, [episode_id], entity=None, request=_request(w, reference, "erase_episode"))
 
     report = core.write(group_id, run)
     core.store.scrub()
@@ -101,12 +106,14 @@ def erase_episode(core: Core, episode_id: str, *, group_id: str = DEFAULT_GROUP)
 
 
 def erase_entity(
-    core: Core, name: str, *, group_id: str = DEFAULT_GROUP, include_episodes: bool = False
+    core: Core, name: str, *, group_id: str = DEFAULT_GROUP, include_episodes: bool = False,
+    request_id: str | None = None,
 ) -> ErasureReport:
     """Remove the entity ``name`` (its node, facts as subject or object, summaries, mentions in
     other summaries) for good; report the messages that still name it, and erase those too with
-    ``include_episodes``."""
+    ``include_episodes``. The receipt goes into the erasure log under ``request_id``."""
     group_id = check_group(group_id)
+    reference = checked_request_id(request_id)
     name = clean_name(name, "name")
     entity = core.find_entity(name, group_id)
     if entity is None:
@@ -121,7 +128,8 @@ def erase_entity(
         cited |= {e for f in w.versions_of_entity(entity.id) for e in f.episode_ids}
         episodes = sorted((set(naming) | cited) - {None})
         present = [e for e in episodes if w.episode_record(e) is not None]
-        return _erase(w, present if include_episodes else [], entity=entity, naming=present)
+        return _erase(w, present if include_episodes else [], entity=entity, naming=present,
+                      request=_request(w, reference, "erase_entity"))
 
     report = core.write(group_id, run)
     core.store.scrub()
@@ -142,8 +150,13 @@ def _naming_episodes(core: Core, entity: Entity) -> list[str]:
     return list(ids)
 
 
+def _request(w: FactWriter, reference: str, operation: ErasureOperation) -> ErasureRequest:
+    return ErasureRequest(request_id=reference, at=w.now, group_id=w.group_id, operation=operation)
+
+
 def _erase(
-    w: FactWriter, episode_ids: list[str], *, entity: Entity | None, naming: list[str] | None = None
+    w: FactWriter, episode_ids: list[str], *, entity: Entity | None, request: ErasureRequest,
+    naming: list[str] | None = None,
 ) -> ErasureReport:
     """Remove ``episode_ids`` (and ``entity``) in ``w``'s transaction, then derive the keys they
     touched again from what remains."""
@@ -173,7 +186,12 @@ def _erase(
     erasure.entities += _orphans(w, mentioned - set(erasure.entities), set(told))
     _summaries_of(w, erased)
     erasure.summaries = list(dict.fromkeys(erasure.summaries))
-    w.erase(erasure)
+    receipt = request.receipt({
+        "episodes": erasure.episodes, "entities": erasure.entities, "assertions": erasure.assertions,
+        "fact_versions": erasure.rows, "summary_versions": erasure.summaries,
+        "insight_versions": w.insights_citing([*erasure.rows, *erasure.episodes]),
+    })
+    w.erase(erasure, receipt)
     rederived: list[Fact] = []
     for subject, relation in _keys(w, told.values()):
         rederived += w.rederive(subject, relation).insert
@@ -183,7 +201,7 @@ def _erase(
     return ErasureReport(
         group_id=w.group_id, episodes=erasure.episodes, entities=names, assertions=len(erasure.assertions),
         fact_versions=len(erasure.rows), summary_versions=len(erasure.summaries),
-        naming_episodes=[e for e in naming or [] if e not in gone], rederived=rederived,
+        naming_episodes=[e for e in naming or [] if e not in gone], rederived=rederived, receipt=receipt,
     )
 
 
@@ -196,18 +214,41 @@ def _orphans(w: FactWriter, candidates: set[str], removed: set[str]) -> list[str
 # -- retention --------------------------------------------------------------------------------------
 def prune(
     core: Core, *, group_id: str = DEFAULT_GROUP, history_before: TimeLike | None = None,
-    episodes_before: TimeLike | None = None,
+    episodes_before: TimeLike | None = None, request_id: str | None = None,
 ) -> PruneReport:
     """Drop transaction-time history older than ``history_before`` (versions no longer believed
     since before it) and erase the text of messages told before ``episodes_before`` (the facts
-    they supported stay, citing a source marked erased)."""
+    they supported stay, citing a source marked erased). Each part is one transaction and writes
+    its receipt into the erasure log, under the one ``request_id``."""
     group_id = check_group(group_id)
     history = core.optional_time(history_before, "history_before")
     episodes = core.optional_time(episodes_before, "episodes_before")
+    reference = checked_request_id(request_id)
     report = PruneReport(group_id=group_id, history_before=history, episodes_before=episodes)
+    requests: list[ErasureRequest] = []
     if history is not None:
-        report = report.model_copy(update={"versions_removed": core.store.prune_history(group_id, history)})
+        requests.append(ErasureRequest(reference, core.now(), group_id, "prune_history"))
+        removed = core.store.prune_history(group_id, history, request=requests[-1])
+        report = report.model_copy(update={"versions_removed": removed})
     if episodes is not None:
-        erased = core.store.erase_episode_texts(group_id, episodes, core.now())
+        requests.append(ErasureRequest(reference, core.now(), group_id, "prune_episode_texts"))
+        erased = core.store.erase_episode_texts(group_id, episodes, requests[-1].at, request=requests[-1])
         report = report.model_copy(update={"episodes_erased": erased})
-    return report
+    return report.model_copy(update={"receipts": [r for q in requests for r in q.made]})
+
+
+# -- a whole group, and the log ---------------------------------------------------------------------
+def forget(core: Core, group_id: str, *, request_id: str | None = None) -> Forgotten:
+    """Delete one group entirely (its erasure log stays, with this erasure's receipt in it);
+    returns the number of records removed, carrying the receipt."""
+    group_id = check_group(group_id)
+    request = ErasureRequest(checked_request_id(request_id), core.now(), group_id, "forget")
+    removed = core.store.forget(group_id, request=request)
+    return Forgotten(removed, request.made[-1])
+
+
+def erasures(
+    core: Core, *, group_id: str = DEFAULT_GROUP, since: TimeLike | None = None
+) -> list[ErasureReceipt]:
+    """The erasure log of ``group_id``: every receipt (at or after ``since``), oldest first."""
+    return core.store.erasures(check_group(group_id), core.optional_time(since, "since"))

@@ -11,6 +11,7 @@ from .errors import InvalidInput
 from .intervals import covers
 from .limits import IMPORTANCE, MAX_TEXT_CHARS, checked_text, whole_number
 from .names import MAX_NAME_CHARS, clean_name, normalize_relation
+from .receipts import ErasureReceipt
 from .time import to_utc
 
 _FROZEN = ConfigDict(frozen=True)
@@ -557,6 +558,8 @@ class ErasureReport(BaseModel):
     # Messages that still name an erased entity (erase them too with ``include_episodes=True``).
     naming_episodes: list[str] = Field(default_factory=list)
     rederived: list[Fact] = Field(default_factory=list)  # versions the remaining statements now give
+    # What the erasure log keeps of it: request id, time, counts by kind, digest of the ids.
+    receipt: ErasureReceipt | None = None
 
 
 class PruneReport(BaseModel):
@@ -569,3 +572,6 @@ class PruneReport(BaseModel):
     episodes_before: datetime | None = None
     versions_removed: int = 0  # fact, summary and insight versions no longer believed before history_before
     episodes_erased: int = 0  # messages whose text was erased (their facts stay, "source erased")
+    # What the erasure log keeps of it (see ErasureReport): one receipt per part that ran (history,
+    # message texts), in that order, under one request id.
+    receipts: list[ErasureReceipt] = Field(default_factory=list)

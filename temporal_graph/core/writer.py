@@ -27,6 +27,7 @@ from .identity import entity_named, speaker_entity
 from .model import DEFAULT_IMPORTANCE, Assertion, AssertionKind, Entity, EntitySummary, Episode, Fact
 from .names import clean_name, fact_words, name_key, normalize_relation
 from .ontology import Ontology
+from .receipts import ErasureReceipt
 from .rules import (
     Plan,
     Segment,
@@ -237,13 +238,21 @@ class FactWriter:
         self._tx.apply(ChangeSet(episodes_retracted=[(self.group_id, episode_id, self.now)],
                                  insights_expire_citing=[(self.group_id, episode_id, self.now)]))
 
-    def erase(self, erasure: Erasure) -> None:
+    def erase(self, erasure: Erasure, receipt: ErasureReceipt | None = None) -> None:
         """Remove the records of ``erasure`` for good, with every insight version citing one of
-        them (then :meth:`rederive` what they touched)."""
-        if erasure:
+        them (then :meth:`rederive` what they touched); ``receipt`` goes into the erasure log."""
+        if erasure or receipt is not None:
             cited = [*erasure.rows, *erasure.episodes]
-            self._tx.apply(ChangeSet(erasures=[erasure],
-                                     insights_deleted_citing=[(self.group_id, i) for i in cited]))
+            self._tx.apply(ChangeSet(erasures=[erasure] if erasure else [],
+                                     insights_deleted_citing=[(self.group_id, i) for i in cited],
+                                     erasure_receipts=[receipt] if receipt is not None else []))
+
+    def insights_citing(self, cited: Iterable[str]) -> list[str]:
+        """The ids of the group's insight versions (any) citing one of ``cited`` (what :meth:`erase`
+        deletes with them)."""
+        wanted = set(cited)
+        return [i.id for i in self._tx.insights(self.group_id, all_versions=True)
+                if wanted.intersection(i.derived_from)]
 
     # -- data derived from the rows, kept in the same transaction -----------------------------------
     def newest_facts(self, entity_id: str, *, limit: int, offset: int = 0) -> list[Fact]:

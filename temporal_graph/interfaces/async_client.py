@@ -256,6 +256,7 @@ class AsyncTemporalGraph:
     erase_episode = _mirror(TemporalGraph.erase_episode, "write")
     erase_entity = _mirror(TemporalGraph.erase_entity, "write")
     prune = _mirror(TemporalGraph.prune, "write")
+    erasures = _mirror(TemporalGraph.erasures)
 
     now = _mirror(TemporalGraph.now)
     as_of = _mirror(TemporalGraph.as_of)
@@ -268,6 +269,7 @@ class AsyncTemporalGraph:
     ask = _mirror(TemporalGraph.ask)
     snapshot = _mirror(TemporalGraph.snapshot)
     export = _mirror(TemporalGraph.export)
+    learned_after = _mirror(TemporalGraph.learned_after)
     summary = _mirror(TemporalGraph.summary)
     insights = _mirror(TemporalGraph.insights)
     find_entity = _mirror(TemporalGraph.find_entity)

@@ -25,9 +25,11 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
 from rich.console import Console
+from rich.table import Table
 
 from ..client import IMPORT_FILE_HELP, TemporalGraph
 from ..core import MAX_MESSAGE_CHARS, TRUST_MODES
+from ..core.backtest import LearnedAfter
 from ..core.copy import COPY_SAMPLES
 from ..core.errors import InvalidInput, NotFound, TemporalGraphError
 from ..core.mask_policy import MaskingPolicy
@@ -55,6 +57,7 @@ from ..core.model import (
     SearchHit,
 )
 from ..core.names import check_group
+from ..core.receipts import ErasureReceipt
 from ..core.time import ACCEPTED_FORMATS
 from ..core.writes import input_error
 from . import render, safe_text
@@ -378,6 +381,9 @@ SUBJECT_FILTERS = (arg("--relation", help="only this relation (e.g. LIVES_IN or 
 STATEMENT = (arg("subject", help="the entity the fact is about, e.g. Alice"),
              arg("relation", help="the relation, e.g. LIVES_IN or 'lives in'"))
 OUTPUT = arg("--output", "-o", metavar="FILE", help="write to this file instead of standard output")
+REQUEST_ID = arg("--request-id", metavar="REF",
+                 help="your reference for this erasure (a ticket number), kept in its receipt "
+                      "(default: a new UUID)")
 
 
 def _rows(text: str) -> int:
@@ -716,8 +722,10 @@ def _export(tg: TemporalGraph, args: argparse.Namespace) -> Document:
 @command("forget", "delete one group entirely (asks first on a terminal; --yes otherwise)",
          arg("group_id", nargs="?", metavar="GROUP", help="the group to delete (or use --group)"),
          arg("--yes", action="store_true", help="do not ask; needed when not run on a terminal"),
+         REQUEST_ID,
          show=lambda done, args, out: out.print(
-             f"forgot group {done['group_id']!r}: {done['removed']} records removed", highlight=False))
+             f"forgot group {done['group_id']!r}: {done['removed']} records removed\n"
+             + _receipt_line(done["receipt"]), highlight=False))
 def _forget(tg: TemporalGraph, args: argparse.Namespace) -> dict[str, Any] | Done:
     target = check_group(_forget_target(args))
     if not args.yes:
@@ -728,7 +736,8 @@ def _forget(tg: TemporalGraph, args: argparse.Namespace) -> dict[str, Any] | Don
         if answer.strip() != target:
             print("tgraph: nothing deleted", file=sys.stderr)
             return Done(EXIT_FAILED)
-    return {"group_id": target, "removed": tg.forget(target)}
+    removed = tg.forget(target, request_id=args.request_id)
+    return {"group_id": target, "removed": int(removed), "receipt": removed.receipt}
 
 
 def _forget_target(args: argparse.Namespace) -> str:
@@ -793,34 +802,59 @@ def _retract_episode(tg: TemporalGraph, args: argparse.Namespace) -> EpisodeRetr
     return tg.retract_episode(args.episode_id, group_id=group(args))
 
 
+def _receipt_line(receipt: ErasureReceipt | None) -> str:
+    if receipt is None:
+        return ""
+    return (f"receipt {visible(receipt.request_id)} at {receipt.at.isoformat()}: {receipt.total} records, "
+            f"sha256 {receipt.digest} (tgraph erasures)")
+
+
 def _show_erasure(report: ErasureReport, args: argparse.Namespace, out: Console) -> None:
     what = [f"episode {visible(e)}" for e in report.episodes]
     what += [f"entity {visible(n)}" for n in report.entities]
     out.print(f"erased {', '.join(what) or 'nothing'}: {report.assertions} statements, "
               f"{report.fact_versions} fact versions, {report.summary_versions} summary versions",
               highlight=False)
+    out.print(_receipt_line(report.receipt), highlight=False)
     if report.naming_episodes:
         out.print(f"{len(report.naming_episodes)} messages still name it (erase them too with --episodes): "
                   + ", ".join(visible(e) for e in report.naming_episodes), highlight=False)
 
 
-@command("erase", "remove a message or an entity for good, with every trace in history (privacy law)",
+@command("erase", "remove a message or an entity for good, with every trace in history (privacy law); "
+                  "asks first on a terminal (--yes otherwise); the receipt goes into the erasure log",
          arg("what", choices=("episode", "entity"), help="episode ID, or entity NAME"),
          arg("target", metavar="ID_OR_NAME", help="the episode id or the entity's name"),
          arg("--episodes", action="store_true",
              help="entity: also erase the messages that name it"),
+         arg("--yes", action="store_true", help="do not ask; needed when not run on a terminal"),
+         REQUEST_ID,
          show=_show_erasure)
-def _erase(tg: TemporalGraph, args: argparse.Namespace) -> ErasureReport:
+def _erase(tg: TemporalGraph, args: argparse.Namespace) -> ErasureReport | Done:
+    if args.what == "episode" and args.episodes:
+        raise InvalidInput("erase episode: --episodes is for erasing an entity")
+    if not args.yes:
+        if not sys.stdin.isatty():
+            raise InvalidInput(f"erase {args.what} {args.target!r}: erasing for good needs --yes when not "
+                               "run on a terminal")
+        with_messages = " and the messages naming it" if args.episodes else ""
+        typed = "id" if args.what == "episode" else "name"
+        answer = input(f"Erase {args.what} {visible(args.target)!r}{with_messages} for good, with every "
+                       f"trace in history? Type the {typed} to confirm: ")
+        if answer.strip() != args.target.strip():
+            print("tgraph: nothing erased", file=sys.stderr)
+            return Done(EXIT_FAILED)
     if args.what == "episode":
-        if args.episodes:
-            raise InvalidInput("erase episode: --episodes is for erasing an entity")
-        return tg.erase_episode(args.target, group_id=group(args))
-    return tg.erase_entity(args.target, group_id=group(args), include_episodes=args.episodes)
+        return tg.erase_episode(args.target, group_id=group(args), request_id=args.request_id)
+    return tg.erase_entity(args.target, group_id=group(args), include_episodes=args.episodes,
+                           request_id=args.request_id)
 
 
 def _show_prune(report: PruneReport, args: argparse.Namespace, out: Console) -> None:
     out.print(f"pruned group {visible(report.group_id)!r}: {report.versions_removed} old versions removed, "
               f"{report.episodes_erased} message texts erased", highlight=False)
+    for receipt in report.receipts:
+        out.print(_receipt_line(receipt), highlight=False)
 
 
 @command("prune", "retention: drop history no longer believed before a date, erase old message texts",
@@ -828,12 +862,53 @@ def _show_prune(report: PruneReport, args: argparse.Namespace, out: Console) -> 
              help="remove fact and summary versions no longer believed since before DATE"),
          arg("--episodes-before", metavar="DATE",
              help="erase the text of messages told before DATE (their facts stay, source erased)"),
+         REQUEST_ID,
          show=_show_prune)
 def _prune(tg: TemporalGraph, args: argparse.Namespace) -> PruneReport:
     if args.history_before is None and args.episodes_before is None:
         raise InvalidInput("prune: give --history-before DATE and/or --episodes-before DATE")
     return tg.prune(history_before=args.history_before, episodes_before=args.episodes_before,
-                    group_id=group(args))
+                    group_id=group(args), request_id=args.request_id)
+
+
+def _show_erasures(receipts: list[ErasureReceipt], args: argparse.Namespace, out: Console) -> None:
+    table = Table(title=f"erasure log of group {visible(group(args))!r} ({len(receipts)})",
+                  title_justify="left")
+    for column in ("at (UTC)", "request id", "operation", "records", "sha256 of the ids"):
+        table.add_column(column)
+    for r in receipts:
+        kinds = ", ".join(f"{n} {kind.replace('_', ' ')}" for kind, n in r.counts.items() if n) or "none"
+        table.add_row(r.at.isoformat(timespec="seconds"), visible(r.request_id), r.operation, kinds, r.digest)
+    out.print(table)
+
+
+@command("erasures", "the erasure log: a receipt per erase, prune and forget (request id, time, counts, "
+                     "digest of the ids; never what was erased), kept after the data is gone",
+         arg("--since", metavar="TIME", help="receipts at or after this time only"),
+         show=_show_erasures)
+def _erasures(tg: TemporalGraph, args: argparse.Namespace) -> list[ErasureReceipt]:
+    return tg.erasures(group_id=group(args), since=args.since)
+
+
+def _show_learned(report: LearnedAfter, args: argparse.Namespace, out: Console) -> None:
+    table = Table(title=f"learned after {report.known_at.isoformat()} in group {visible(report.group_id)!r}",
+                  title_justify="left")
+    table.add_column("records")
+    table.add_column("count", justify="right")
+    for kind, n in report.counts.items():
+        table.add_row(kind.replace("_", " "), str(n))
+    out.print(table)
+    out.print(f"clean: a read at known_at={report.known_at.isoformat()} sees none of it" if report.clean else
+              f"NOT clean: reads at that time returned {len(report.leaked)} of these records: "
+              + ", ".join(visible(i) for i in report.leaked[:20]), highlight=False)
+
+
+@command("learned-after", "backtest guard: every record the memory learned after a transaction time "
+                          "(fact versions written or revised, messages, entities, insights, summaries)",
+         arg("known_at", metavar="TIME", help="the transaction time a backtest reads at (known_at)"),
+         show=_show_learned)
+def _learned_after(tg: TemporalGraph, args: argparse.Namespace) -> LearnedAfter:
+    return tg.learned_after(args.known_at, group_id=group(args))
 
 
 @command("mcp", "serve the memory to agents over the Model Context Protocol (stdio by default)",

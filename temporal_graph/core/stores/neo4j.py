@@ -54,6 +54,7 @@ from ..errors import (
 from ..extras import missing
 from ..model import Assertion, Entity, EntitySummary, Episode, Fact, Insight, RecordKind
 from ..names import check_identifier, entity_keys, name_key, quoted_terms
+from ..receipts import ERASED_KINDS, ErasureReceipt, ErasureRequest, group_key
 from ..time import UTC, to_micros
 from . import records
 from .edge import MapErrors
@@ -383,6 +384,22 @@ def fact_params(query: FactQuery) -> dict[str, Any]:
     }
 
 
+def _log_erasures(runner: _Runner, receipts: Iterable[ErasureReceipt]) -> None:
+    """Append ``receipts`` to the erasure log, in the runner's transaction."""
+    for r in receipts:
+        runner.run("erasure_log_write", {
+            "group_key": group_key(r.group_id), "request_id": r.request_id, "at": _utc(r.at),
+            "operation": r.operation, "counts": json.dumps(r.counts), "digest": r.digest})
+
+
+def _record_ids(runner: _Runner, group_id: str) -> dict[str, set[str]]:
+    """The ids of every record of the group, by kind (as receipts count them)."""
+    ids: dict[str, set[str]] = {kind: set() for kind in ERASED_KINDS}
+    for row in runner.run("group_record_ids", {"group_id": group_id}):
+        ids[row["kind"]].add(row["id"])
+    return ids
+
+
 class Neo4jTx(_Reads):
     """What a write function sees: the reads of :class:`StoreTx` plus :meth:`apply`, all in one
     managed transaction. The first touch of a group takes that group's write lock."""
@@ -482,6 +499,7 @@ class Neo4jTx(_Reads):
         }
         for erasure in changes.erasures:
             self._erase(erasure)
+        _log_erasures(self._r, changes.erasure_receipts)
         for group_id in sorted(groups):
             self._apply_group(group_id, changes)
         self._retract_episodes(changes)
@@ -1046,12 +1064,14 @@ class Neo4jStore:
         return self._read(lambda r: r.assertions_all(group_id))
 
     @_edge
-    def forget(self, group_id: str) -> int:
+    def forget(self, group_id: str, *, request: ErasureRequest | None = None) -> int:
         steps = ("forget_insights", "forget_summaries", "forget_facts", "forget_assertions",
                  "forget_episodes", "forget_entity_keys", "forget_entities")
 
         def delete(tx: Any) -> int:
             runner = _Runner(tx)
+            if request is not None:  # the receipt first, of every id about to go (the log stays)
+                _log_erasures(runner, [request.receipt(_record_ids(runner, group_id))])
             runner.run("forget_current_facts", {"group_id": group_id})
             return sum(runner.run(step, {"group_id": group_id})[0]["removed"] for step in steps)
 
@@ -1059,27 +1079,43 @@ class Neo4jStore:
             return session.execute_write(delete)
 
     @_edge
-    def prune_history(self, group_id: str, before: datetime) -> int:
+    def prune_history(self, group_id: str, before: datetime, *, request: ErasureRequest | None = None) -> int:
         def delete(tx: Any) -> int:
             runner = _Runner(tx)
             runner.run("group_lock", {"group_id": group_id, "count": 0})
             params = {"group_id": group_id, "before": _utc(before)}
+            held = _record_ids(runner, group_id) if request is not None else {}
             steps = ("prune_insights", "prune_facts", "prune_summaries")  # insights first: they cite facts
-            return sum(runner.run(step, params)[0]["removed"] for step in steps)
+            removed = sum(runner.run(step, params)[0]["removed"] for step in steps)
+            if request is not None:  # what went: the ids held before and not after
+                left = _record_ids(runner, group_id)
+                _log_erasures(runner, [request.receipt({k: held[k] - left[k] for k in held})])
+            return removed
 
         with self._session() as session:
             return session.execute_write(delete)
 
     @_edge
-    def erase_episode_texts(self, group_id: str, before: datetime, at: datetime) -> int:
+    def erase_episode_texts(
+        self, group_id: str, before: datetime, at: datetime, *, request: ErasureRequest | None = None
+    ) -> int:
         def erase(tx: Any) -> int:
             runner = _Runner(tx)
             runner.run("group_lock", {"group_id": group_id, "count": 0})
             params = {"group_id": group_id, "before": _utc(before), "at": _utc(at)}
-            return int(runner.run("episodes_erase_text", params)[0]["erased"])
+            [done] = runner.run("episodes_erase_text", params)
+            if request is not None:
+                _log_erasures(runner, [request.receipt({"episode_texts": done["ids"]})])
+            return int(done["erased"])
 
         with self._session() as session:
             return session.execute_write(erase)
+
+    @_edge
+    def erasures(self, group_id: str, since: datetime | None = None) -> list[ErasureReceipt]:
+        params = {"group_key": group_key(group_id), "since": _utc(since)}
+        rows = self._read(lambda r: r._r.run("erasure_log_read", params))
+        return [records.erasure_receipt(row, group_id, NEO4J) for row in rows]
 
     def scrub(self) -> None:
         """Nothing the driver can do: Neo4j reuses the space of deleted records and keeps its

@@ -15,6 +15,7 @@ from datetime import datetime
 from typing import Protocol, TypeVar
 
 from ..model import Assertion, AssertionKind, Entity, EntitySummary, Episode, Fact, Insight
+from ..receipts import ErasureReceipt, ErasureRequest
 
 T = TypeVar("T")
 
@@ -131,13 +132,16 @@ class ChangeSet:
     insights_expire_citing: list[tuple[str, str, datetime]] = field(default_factory=list)
     insights_deleted: list[tuple[str, str]] = field(default_factory=list)
     insights_deleted_citing: list[tuple[str, str]] = field(default_factory=list)
+    # Receipts appended to the erasure log (of the erasure this change set makes, or copied).
+    erasure_receipts: list[ErasureReceipt] = field(default_factory=list)
 
     def __bool__(self) -> bool:
         return any(
             (self.entities, self.episodes, self.assertions, self.expire, self.insert, self.provenance,
              self.summaries, self.summaries_ended, self.summary_due, self.episodes_retracted,
              self.episode_texts_erased, self.erasures, self.insights, self.insights_expired,
-             self.insights_expire_citing, self.insights_deleted, self.insights_deleted_citing)
+             self.insights_expire_citing, self.insights_deleted, self.insights_deleted_citing,
+             self.erasure_receipts)
         )
 
 
@@ -329,19 +333,29 @@ class Store(Protocol):
         ...
 
 
-    def forget(self, group_id: str) -> int:
-        """Delete one group entirely, its name included, and :meth:`scrub`; returns rows removed."""
+    def forget(self, group_id: str, *, request: ErasureRequest | None = None) -> int:
+        """Delete one group entirely, its name included, and :meth:`scrub`; returns rows removed.
+        With ``request``, its receipt (of the ids removed) goes into the erasure log in the same
+        transaction; the group's erasure log itself stays."""
         ...
 
-    def prune_history(self, group_id: str, before: datetime) -> int:
+    def erasures(self, group_id: str, since: datetime | None = None) -> list[ErasureReceipt]:
+        """The group's erasure log (receipts at or after ``since``), in the order they were written."""
+        ...
+
+    def prune_history(self, group_id: str, before: datetime, *, request: ErasureRequest | None = None) -> int:
         """Delete the fact and summary versions that stopped being believed before ``before``
-        (``expired_at < before``); current ones stay. Returns how many versions went."""
+        (``expired_at < before``); current ones stay. Returns how many versions went. With
+        ``request``, its receipt goes into the erasure log in the same transaction."""
         ...
 
-    def erase_episode_texts(self, group_id: str, before: datetime, at: datetime) -> int:
+    def erase_episode_texts(
+        self, group_id: str, before: datetime, at: datetime, *, request: ErasureRequest | None = None
+    ) -> int:
         """Erase the text, vector and full-text entry of the episodes told before ``before``
         (``reference_time``) and not erased yet; they stay as ids marked erased at ``at`` (the
-        facts they supported still cite them). Returns how many."""
+        facts they supported still cite them). Returns how many. With ``request``, its receipt
+        goes into the erasure log in the same transaction."""
         ...
 
     def scrub(self) -> None:

@@ -17,6 +17,7 @@ from datetime import datetime
 from typing import Any, Protocol
 
 from ..model import DEFAULT_IMPORTANCE, Assertion, Entity, EntitySummary, Episode, Fact, Insight
+from ..receipts import ErasureReceipt
 from ..time import UTC, from_micros
 
 
@@ -135,6 +136,14 @@ def insight(r: Row, codec: Codec) -> Insight:
         created_at=_required(codec.time(r["created_at"]), "created_at"),
         expired_at=codec.time(r["expired_at"]), replaces=r["replaces"],
         producer=r["producer"] or "offline", pattern=r["pattern"] or "",
+    )
+
+
+def erasure_receipt(r: Row, group_id: str, codec: Codec) -> ErasureReceipt:
+    """A receipt of the erasure log (which names the group by its key: ``group_id`` is the one asked for)."""
+    return ErasureReceipt(
+        request_id=r["request_id"], at=_required(codec.time(r["at"]), "at"), group_id=group_id,
+        operation=r["operation"], counts=json.loads(r["counts"]), digest=r["digest"],
     )
 
 

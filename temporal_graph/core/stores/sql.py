@@ -799,3 +799,24 @@ VACUUM = "VACUUM"
 FORGET_GROUP_NAME = "DELETE FROM groups WHERE name = ?"
 FORGET_VECTOR_MARKS = "DELETE FROM vector_marks WHERE group_id = ?"
 FORGET_VECTOR_CHANGES = "DELETE FROM vector_changes WHERE group_id = ?"
+
+
+# -- the erasure log (receipts; see core/receipts.py) ----------------------------------------------
+LOG_ERASURE = ("INSERT INTO erasure_log (group_key, request_id, at, operation, counts, digest) "
+               "VALUES (?, ?, ?, ?, ?, ?)")
+ERASURES = ("SELECT request_id, at, operation, counts, digest FROM erasure_log "
+            "WHERE group_key = ? AND at >= ? ORDER BY seq")
+# The ids a prune removes (params: group, before), before it removes them.
+PRUNABLE_IDS = (
+    ("fact_versions", "SELECT id FROM facts WHERE group_id = ? AND expired_at < ?"),
+    ("summary_versions", "SELECT id FROM summaries WHERE group_id = ? AND expired_at < ?"),
+)
+# The ids forget removes (params: group), by kind.
+GROUP_IDS = (
+    ("episodes", "SELECT id FROM episodes WHERE group_id = ?"),
+    ("entities", "SELECT id FROM entities WHERE group_id = ?"),
+    ("assertions", "SELECT id FROM assertions WHERE group_id = ?"),
+    ("fact_versions", "SELECT id FROM facts WHERE group_id = ?"),
+    ("summary_versions", "SELECT id FROM summaries WHERE group_id = ?"),
+    ("insight_versions", "SELECT id FROM insights WHERE group_id = ?"),
+)

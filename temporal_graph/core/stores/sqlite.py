@@ -29,6 +29,7 @@ import numpy as np
 from ..errors import ConstraintViolation, InvalidInput, StoreClosed, StoreError, StoreLocked
 from ..model import Assertion, Entity, EntitySummary, Episode, Fact, Insight, RecordKind
 from ..names import entity_keys, quoted_terms
+from ..receipts import ErasureReceipt, ErasureRequest, group_key
 from ..time import to_micros
 from . import records, sql, vector_file
 from .background import Background
@@ -454,6 +455,7 @@ class SQLiteStore:
                 return
         for erasure in changes.erasures:
             self._erase(erasure)
+        self._log_erasures(changes.erasure_receipts)
         self._upsert_entities(changes.entities)
         for episode in changes.episodes:
             self._insert_episode(episode)
@@ -960,9 +962,11 @@ class SQLiteStore:
         return [records.assertion(r, SQLITE) for r in self._rows(sql.GROUP_ASSERTIONS, (group_id,))]
 
     @_edge
-    def forget(self, group_id: str) -> int:
+    def forget(self, group_id: str, *, request: ErasureRequest | None = None) -> int:
         def delete(_: SQLiteStore) -> int:
             c = self._conn
+            if request is not None:  # the receipt first, of every id about to go (the log stays)
+                self._log_erasures([request.receipt(self._ids(sql.GROUP_IDS, (group_id,)))])
             for statement in sql.FORGET_INDEXES:
                 c.execute(statement, (group_id,))
             removed = sum(c.execute(statement, (group_id,)).rowcount for statement in sql.FORGET_ROWS)
@@ -981,12 +985,15 @@ class SQLiteStore:
         return removed
 
     @_edge
-    def prune_history(self, group_id: str, before: datetime) -> int:
+    def prune_history(self, group_id: str, before: datetime, *, request: ErasureRequest | None = None) -> int:
         params = (group_id, to_micros(before))
 
         def delete(_: SQLiteStore) -> int:
             c = self._conn
             insights = [(group_id, i) for (i,) in c.execute(sql.PRUNED_INSIGHTS, params * 2).fetchall()]
+            if request is not None:
+                ids = self._ids(sql.PRUNABLE_IDS, params)
+                self._log_erasures([request.receipt({**ids, "insight_versions": [i for _, i in insights]})])
             for statement in sql.DELETE_INSIGHT:
                 c.executemany(statement, insights)
             for statement in sql.PRUNE_FACTS:
@@ -1002,11 +1009,15 @@ class SQLiteStore:
         return removed
 
     @_edge
-    def erase_episode_texts(self, group_id: str, before: datetime, at: datetime) -> int:
+    def erase_episode_texts(
+        self, group_id: str, before: datetime, at: datetime, *, request: ErasureRequest | None = None
+    ) -> int:
         def erase(_: SQLiteStore) -> int:
             self._conn.execute(sql.OLD_EPISODE_TEXTS, (group_id, to_micros(before)))
             ids = self._conn.execute(sql.ERASE_EPISODE_TEXTS,
                                      (to_micros(at), group_id, to_micros(before))).fetchall()
+            if request is not None:
+                self._log_erasures([request.receipt({"episode_texts": [i for (i,) in ids]})])
             for (episode_id,) in ids:
                 self._remove_vector(group_id, RecordKind.EPISODE, episode_id)
             if ids:
@@ -1016,6 +1027,23 @@ class SQLiteStore:
         erased = self.write(erase)
         self.scrub()
         return erased
+
+    # -- the erasure log ----------------------------------------------------------------------------
+    def _ids(self, statements: Iterable[tuple[str, str]], params: tuple[Any, ...]) -> dict[str, list[str]]:
+        """The ids each ``(kind, statement)`` selects, by kind (inside the caller's transaction)."""
+        return {kind: [r[0] for r in self._conn.execute(statement, params).fetchall()]
+                for kind, statement in statements}
+
+    def _log_erasures(self, receipts: Sequence[ErasureReceipt]) -> None:
+        self._conn.executemany(sql.LOG_ERASURE, [
+            (group_key(r.group_id), r.request_id, to_micros(r.at), r.operation, json.dumps(r.counts),
+             r.digest) for r in receipts])
+
+    @_edge
+    def erasures(self, group_id: str, since: datetime | None = None) -> list[ErasureReceipt]:
+        start = -(2**63) if since is None else to_micros(since)
+        rows = self._rows(sql.ERASURES, (group_key(group_id), start))
+        return [records.erasure_receipt(r, group_id, SQLITE) for r in rows]
 
     @_edge
     def scrub(self) -> None:
