@@ -24,8 +24,9 @@ from datetime import datetime
 
 from temporal_graph.core import DEFAULT_GROUP, Core
 from temporal_graph.core.limits import BUDGET_TOKENS, whole_number
-from temporal_graph.core.model import DEFAULT_CLAIMS, Episode, Fact, Insight, RecordKind
+from temporal_graph.core.model import DEFAULT_CLAIMS, DEFAULT_STALE, Episode, Fact, Insight, RecordKind
 from temporal_graph.core.names import check_group, relation_phrase
+from temporal_graph.core.stores.protocol import FactQuery
 from temporal_graph.core.time import TimeLike
 
 from .reflection import insight_sentence, insights_for
@@ -83,22 +84,27 @@ def context(
     known_at: TimeLike | None = None,
     group_id: str = DEFAULT_GROUP,
     claims: str = DEFAULT_CLAIMS,
+    stale: str = DEFAULT_STALE,
 ) -> str:
     """The memory block for ``query`` within ``budget_tokens`` tokens ("" when nothing fits).
 
     With ``as_of`` the facts are those valid then and no message told after it appears; with
-    ``known_at`` nothing recorded after it appears (facts believed then and still believed now)."""
+    ``known_at`` what the memory held then (facts believed then, nothing recorded after it).
+    ``stale`` as in :func:`queries.search.search`: a superseded message is left out, or listed
+    last with what replaced it ("label" and "show")."""
     check_group(group_id)
     whole_number(budget_tokens, "budget_tokens", BUDGET_TOKENS)
     at = core.optional_time(as_of, "as_of")
     known = core.optional_time(known_at, "known_at")
     if budget_tokens == 0 or not query.strip():
         return ""
-    hits = search(core, query, as_of=at, limit=MAX_FACTS + MAX_EPISODES, group_id=group_id,
-                  kinds=(RecordKind.FACT, RecordKind.EPISODE), claims=claims)
-    facts = [h.fact for h in hits if h.fact is not None and (known is None or h.fact.created_at <= known)]
-    facts = facts[:MAX_FACTS]
+    hits = search(core, query, as_of=at, known_at=known, limit=MAX_FACTS + MAX_EPISODES, group_id=group_id,
+                  kinds=(RecordKind.FACT, RecordKind.EPISODE), claims=claims,
+                  stale="label" if stale == "show" else stale)
+    facts = [h.fact for h in hits if h.fact is not None][:MAX_FACTS]
     episodes = [h.episode for h in hits if h.episode is not None]
+    replaced = {h.episode.id: h.replaced_by for h in hits
+                if h.episode is not None and h.standing == "superseded"}
     # Messages the chosen facts were learned from support them, after the best-ranked messages.
     seen = {e.id for e in episodes}
     cited = [i for f in facts for i in f.episode_ids if i not in seen]
@@ -116,11 +122,25 @@ def context(
     if insights and fits.add_section("Insights (derived from facts):"):
         for i in insights:
             fits.add(insight_line(i))
-    if episodes and fits.add_section("Supporting messages:"):
-        for e in episodes:
+    current = [e for e in episodes if e.id not in replaced]
+    if current and fits.add_section("Supporting messages:"):
+        for e in current:
             if not fits.add(episode_line(e)):
                 _add_cut(fits, e)
+    superseded = [e for e in episodes if e.id in replaced]
+    if superseded and fits.add_section("Superseded messages (what the memory later learned replaced):"):
+        rows = _rows_by_id(core, group_id, [i for e in superseded for i in replaced[e.id]], known)
+        for e in superseded:
+            now = "; ".join(fact_line(rows[i])[2:] for i in replaced[e.id] if i in rows)
+            fits.add(episode_line(e) + (f" [replaced by: {now}]" if now else " [no longer holds]"))
     return fits.text()
+
+
+def _rows_by_id(core: Core, group_id: str, ids: list[str], known: datetime | None) -> dict[str, Fact]:
+    if not ids:
+        return {}
+    query = FactQuery(group_id, ids=tuple(dict.fromkeys(ids)), known_at=known)
+    return {f.id: f for f in core.store.facts(query)}
 
 
 def insight_line(i: Insight) -> str:

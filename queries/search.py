@@ -28,8 +28,18 @@ store as it reads the candidates. The store's indexes hold every currently-belie
 its valid interval, so each ranking reads deeper than it keeps, to survive the filter. With
 ``include_history=True`` every currently-believed row counts (past and future ones too), which is
 what "where has she ever lived" needs. Rows the memory no longer believes (expired, retracted)
-are never returned. Entities and episodes are records, not claims about time: ``as_of`` does not
-filter them.
+are never returned. With ``known_at=K`` the search sees what a search run at K saw: rows believed
+then (those expired since are read beside the indexes), no message, entity or insight recorded
+after K. With ``as_of=T`` no message told after T comes back (as in ``context``).
+
+Standing (see :mod:`queries.standing`): every message hit says whether one of its facts still
+holds (``current``), all of them ended or were replaced (``superseded``, with the facts that
+replaced it), or it gave none (``unparsed``). Superseded messages are left out by default and
+counted (``SearchResults.stale_left_out``); ``stale="label"`` keeps them below every current hit,
+``stale="show"`` where they rank. A fact always ranks above the messages it was learned from. For
+a "now" search, an entity whose facts have all ended is no hit. A broad question ("what do you
+know about Zhang Wei?") that no ranking answers gets the weightiest current facts about what it
+names, each saying so.
 
 Every hit says why it matched, e.g. ``["bm25 #1", "embedding #3 (0.62)", "neighbour of Zhang Wei"]``.
 """
@@ -44,6 +54,8 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any
 
+import numpy as np
+
 from temporal_graph.core import DEFAULT_GROUP, Core
 from temporal_graph.core.claims import apply_claims, check_claims
 from temporal_graph.core.embeddings import kind_of
@@ -53,21 +65,25 @@ from temporal_graph.core.model import (
     DEFAULT_CLAIMS,
     DEFAULT_HALF_LIFE_DAYS,
     DEFAULT_RANK,
+    DEFAULT_STALE,
     RECORD_KINDS,
     SEARCH_KINDS,
     SEARCH_METHODS,
+    STALE_MODES,
     Entity,
     Episode,
     Fact,
     Insight,
     RecordKind,
     SearchHit,
+    SearchResults,
 )
 from temporal_graph.core.names import MAX_NAME_CHARS, check_group
 from temporal_graph.core.stores.protocol import FactQuery
 from temporal_graph.core.time import TimeLike
 
 from . import ranking, time_cues
+from .standing import standings
 
 RRF_K = 60
 # A hit only the embedding ranks (no keyword, no named entity behind it) is dropped below this
@@ -176,6 +192,7 @@ def search(
     query: str,
     *,
     as_of: TimeLike | None = None,
+    known_at: TimeLike | None = None,
     limit: int = 10,
     group_id: str = DEFAULT_GROUP,
     include_history: bool = False,
@@ -186,16 +203,21 @@ def search(
     half_life_days: float = DEFAULT_HALF_LIFE_DAYS,
     claims: str = DEFAULT_CLAIMS,
     relevance_floor: float = RELEVANCE_FLOOR,
-) -> list[SearchHit]:
+    stale: str = DEFAULT_STALE,
+) -> SearchResults:
     """The ``limit`` best facts, entities and episodes for ``query``, fused from several rankings.
 
     ``include_history``: facts of any valid time, as currently believed (instead of those valid
-    at ``as_of``, default now). ``kinds``: a subset of ``("fact", "entity", "episode")``.
+    at ``as_of``, default now). ``known_at``: as the memory knew it then (facts believed then,
+    nothing recorded later). ``kinds``: a subset of ``("fact", "entity", "episode")``.
     ``methods``: a subset of ``("bm25", "embedding", "graph")``, e.g. to compare them. ``pool``:
     how deep each ranking goes before fusion, default ``max(30, 3 * limit)``. ``rank`` and
     ``half_life_days``: the order of the hits (see :mod:`queries.ranking`). ``claims``: which
     facts to show (see :mod:`temporal_graph.core.claims`). ``relevance_floor``: hits only the
-    embedding ranks, below this cosine, are dropped (0 keeps them).
+    embedding ranks, below this cosine, are dropped (0 keeps them). ``stale``: what to do with
+    messages whose facts all ended or were replaced (see :mod:`queries.standing`): "hide" them
+    (counted in ``stale_left_out``), "label" them below every current hit, or "show" them ranked
+    as any hit.
     """
     check_group(group_id)
     whole_number(limit, "limit", RESULTS)
@@ -205,30 +227,145 @@ def search(
         raise InvalidInput(f"search: unknown kind or method {bad[0]!r}")
     ranking.check_rank(rank)
     ranking.check_half_life(half_life_days)
+    if stale not in STALE_MODES:
+        raise InvalidInput(f"search: stale must be one of {', '.join(STALE_MODES)}, got {stale!r}"[:200])
     if include_history and as_of is not None:
         raise InvalidInput("search: give either as_of or include_history, not both")
+    told_by = core.optional_time(as_of, "as_of")
+    known = core.optional_time(known_at, "known_at")
     if not isinstance(query, str) or not query.strip():
-        return []
+        return SearchResults()
     check_claims(claims)
     moment = core.time_or_now(as_of, "as_of")
     asked = _read_query(core, query, group_id, methods)
     depth = pool or max(30, 3 * limit)
     valid_time = None if include_history else moment
-    fused = _score(_candidates(core, asked, group_id, kinds, valid_time, depth))
+    when = _When(valid_time, known, told_by)
+    fused = _score(_candidates(core, asked, group_id, kinds, when, depth))
     if RecordKind.EPISODE in kinds:
         _add_time_cues(fused, query, depth, relevance_floor)
-    hits = _with_claims(core, group_id, fused.hits(depth, relevance_floor), claims, valid_time)
-    if rank == DEFAULT_RANK:
-        return hits[:limit]
-    return ranking.ranked(core.store, group_id, hits, rank=rank, now=moment,
-                          half_life_days=half_life_days, limit=limit)
+    hits = _with_claims(core, group_id, fused.hits(depth, relevance_floor), claims, valid_time, known)
+    hits = _visible(core, group_id, hits, when)
+    if not any(h.fact is not None or h.insight is not None for h in hits) and RecordKind.FACT in kinds:
+        hits = [*_broad(core, group_id, query, asked, when, limit), *hits]
+    if rank != DEFAULT_RANK:
+        hits = ranking.ranked(core.store, group_id, hits, rank=rank, now=moment,
+                              half_life_days=half_life_days, limit=len(hits))
+    return _by_standing(core, group_id, hits, when, stale, limit)
+
+
+@dataclass(frozen=True)
+class _When:
+    """The time of a search: facts valid at ``valid_time`` (None: any) and believed at ``known``
+    (None: now); messages told by ``told_by`` and recorded by ``known`` (None: no bound)."""
+
+    valid_time: datetime | None
+    known: datetime | None
+    told_by: datetime | None
+
+    def sees(self, record: Entity | Episode) -> bool:
+        recorded = self.known is None or record.created_at <= self.known
+        if isinstance(record, Episode):
+            return recorded and (self.told_by is None or record.reference_time <= self.told_by)
+        return recorded
+
+    def facts(self, query: FactQuery) -> FactQuery:
+        return replace(query, valid_time=self.valid_time, known_at=self.known)
+
+
+def _visible(core: Core, group_id: str, hits: list[SearchHit], when: _When) -> list[SearchHit]:
+    """Leave out messages told or recorded after the search's time, entities recorded after it,
+    and (unless history is asked for) entities the memory holds facts about of which none holds
+    at the asked time: an ended name is no answer to a "now" question."""
+    out = []
+    for h in hits:
+        record = h.episode or h.entity
+        if record is not None and not when.sees(record):
+            continue
+        if h.entity is not None and when.valid_time is not None and _ended(core, group_id, h.entity, when):
+            continue
+        out.append(h)
+    return out
+
+
+def _ended(core: Core, group_id: str, entity: Entity, when: _When) -> bool:
+    """The memory recorded facts about the entity (by the asked time), none of which holds then."""
+    for side in ("subject_id", "object_id"):
+        around = FactQuery(group_id, **{side: entity.id})  # type: ignore[arg-type]
+        if core.store.count_facts(when.facts(replace(around, limit=1))):
+            return False
+    # Any version recorded by then: a name only a withdrawn message spoke of has ended too.
+    limit = 1 if when.known is None else None  # any version will do, unless it must be an old one
+    ever = (core.store.facts(FactQuery(group_id, **{side: entity.id}, all_versions=True,  # type: ignore[arg-type]
+                                       limit=limit)) for side in ("subject_id", "object_id"))
+    return any(when.known is None or f.created_at <= when.known for rows in ever for f in rows)
+
+
+def _by_standing(core: Core, group_id: str, hits: list[SearchHit], when: _When, stale: str,
+                 limit: int) -> SearchResults:
+    """Each message hit labelled with its standing; superseded ones left out (counted), moved
+    below every current hit, or kept in place, by ``stale``. A fact ranks above the messages it
+    was learned from."""
+    found = standings(core, group_id, (h.episode for h in hits if h.episode is not None),
+                      valid_time=when.valid_time, known_at=when.known)
+    labelled = [h if h.episode is None else h.model_copy(update={
+        "standing": found[h.episode.id].standing, "replaced_by": found[h.episode.id].replaced_by})
+        for h in hits]
+    labelled = _facts_before_sources(labelled)
+    superseded = [h for h in labelled if h.standing == "superseded"]
+    if stale == "show":
+        return SearchResults(labelled[:limit])
+    rest = [h for h in labelled if h.standing != "superseded"]
+    if stale == "label":
+        return SearchResults([*rest, *superseded][:limit])
+    shown = rest[:limit]
+    left_out = sum(1 for h in labelled[: len(shown) + len(superseded)] if h.standing == "superseded")
+    return SearchResults(shown, stale_left_out=min(left_out, len(superseded)))
+
+
+def _facts_before_sources(hits: list[SearchHit]) -> list[SearchHit]:
+    """Move each message just below the last fact hit learned from it, when it ranks above it."""
+    last_fact: dict[str, int] = {}
+    for n, h in enumerate(hits):
+        if h.fact is not None:
+            for e in h.fact.episode_ids:
+                last_fact[e] = n
+    def place(n: int, h: SearchHit) -> float:
+        below = last_fact.get(h.episode.id, -1) if h.episode is not None else -1
+        return below + 0.5 if below > n else n
+
+    return [h for _, _, h in sorted((place(n, h), n, h) for n, h in enumerate(hits))]
+
+
+BROAD = re.compile(
+    r"(?i)\b(?:what\s+(?:do|does)\s+(?:you|the\s+memory)\s+(?:know|remember)|tell\s+me\s+(?:about|everything)"
+    r"|everything\s+(?:you\s+know|about)|who\s+(?:am\s+i|is|are)|what\s+about)\b")
+BROAD_FACTS = 10
+
+
+def _broad(core: Core, group_id: str, query: str, asked: _Query, when: _When, limit: int) -> list[SearchHit]:
+    """A broad question ("what do you know about Zhang Wei?") that no ranking answered: the
+    weightiest current facts about the entities it names, labelled so. A question naming nothing
+    the memory holds still gets nothing."""
+    if not BROAD.search(query) or not asked.named or when.valid_time is None:
+        return []
+    facts: dict[str, Fact] = {}
+    for entity in asked.named:
+        for side in ("subject_id", "object_id"):
+            around = when.facts(FactQuery(group_id, **{side: entity.id}))  # type: ignore[arg-type]
+            facts.update((f.id, f) for f in core.store.facts(replace(around, limit=NEIGHBOURHOOD)))
+    best = sorted(facts.values(), key=lambda f: (-f.importance, -f.created_at.timestamp(), f.text, f.id))
+    named = asked.named_ids
+    return [SearchHit(kind="fact", score=0.0, fact=f,
+                      reasons=[f"weightiest current fact about {_touching(f, named)} (a broad question)"])
+            for f in best[: min(limit, BROAD_FACTS)]]
 
 
 def _with_claims(core: Core, group_id: str, hits: list[SearchHit], claims: str,
-                 at: datetime | None) -> list[SearchHit]:
+                 at: datetime | None, known: datetime | None) -> list[SearchHit]:
     """The hits ``claims`` shows, claims labelled (entities and episodes are no one's claim)."""
     facts = [h.fact for h in hits if h.fact is not None]
-    shown = {f.id: f for f in apply_claims(core, group_id, facts, claims, at=at)}
+    shown = {f.id: f for f in apply_claims(core, group_id, facts, claims, at=at, known_at=known)}
     return [h if h.fact is None else h.model_copy(update={"fact": shown[h.fact.id]})
             for h in hits if h.fact is None or h.fact.id in shown]
 
@@ -270,7 +407,7 @@ class _Rankings:
 
 
 def _candidates(
-    core: Core, asked: _Query, group_id: str, kinds: Sequence[str], valid_time: datetime | None, depth: int
+    core: Core, asked: _Query, group_id: str, kinds: Sequence[str], when: _When, depth: int
 ) -> _Rankings:
     """Read the candidates of each kind from the store's indexes and rank them, per method."""
     out = _Rankings(depth=depth)
@@ -278,7 +415,7 @@ def _candidates(
     graph_facts: list[Fact] = []
     graph_weight = 0.0
     if RecordKind.FACT in kinds or (RecordKind.EPISODE in kinds and asked.named):
-        found = _fact_candidates(core, group_id, asked.keywords, asked.vector, asked.named, valid_time, depth)
+        found = _fact_candidates(core, group_id, asked.keywords, asked.vector, asked.named, when, depth)
         graph_facts = _neighbourhood(list(found.facts.values()), named_ids, found.sims)
         graph_weight = _specificity(found.near, found.total)
         if RecordKind.FACT in kinds:
@@ -296,16 +433,17 @@ def _candidates(
         if graph_facts:
             out.ranked.append((_sources(core, group_id, graph_facts, named_ids, depth), graph_weight))
     if INSIGHT in kinds:
-        _rank_insights(core, group_id, asked, valid_time, depth, out)
+        _rank_insights(core, group_id, asked, when, depth, out)
     return out
 
 
 def _rank_insights(
-    core: Core, group_id: str, asked: _Query, valid_time: datetime | None, depth: int, out: _Rankings
+    core: Core, group_id: str, asked: _Query, when: _When, depth: int, out: _Rankings
 ) -> None:
     """Current insights (speaking of times up to ``valid_time``) ranked by the query's words they
     hold, and those about an entity the query names. Few per group: read whole, no index."""
-    found = [i for i in core.store.insights(group_id)
+    valid_time = when.valid_time
+    found = [i for i in core.store.insights(group_id, known_at=when.known)
              if valid_time is None or i.valid_at is None or i.valid_at <= valid_time]
     if asked.keywords is not None:
         terms = {w for w in re.findall(r"\w+", asked.keywords.lower()) if w not in _STOP}
@@ -342,26 +480,66 @@ class _FactCandidates:
 
 def _fact_candidates(
     core: Core, group_id: str, keywords: str | None, vector: Sequence[float] | None, named: Sequence[Entity],
-    valid_time: datetime | None, depth: int,
+    when: _When, depth: int,
 ) -> _FactCandidates:
     """Fact candidates from the full-text top-k, the vector top-k and the named entities'
-    neighbourhood, read by id with the valid-time filter applied in the store. Rankings go deeper
-    than ``depth`` so that ``depth`` of them survive the filter."""
+    neighbourhood, read by id with the time filter applied in the store. Rankings go deeper than
+    ``depth`` so that ``depth`` of them survive the filter."""
     deep = DEEPER * depth
     store = core.store
     bm25 = store.text_search(group_id, RecordKind.FACT, keywords, deep) if keywords is not None else []
     nearest = store.vector_search(group_id, RecordKind.FACT, list(vector), deep) if vector is not None else []
+    if when.known is not None:
+        later_bm25, later_nearest = _believed_then_expired_since(core, group_id, keywords, vector, when, deep)
+        bm25 = _merged(bm25, later_bm25, by_value=False)
+        nearest = _merged(nearest, later_nearest, by_value=True)
     ids = tuple(dict.fromkeys([*(i for i, _ in bm25), *(i for i, _ in nearest)]))
-    facts = {f.id: f for f in store.facts(FactQuery(group_id, ids=ids, valid_time=valid_time))} if ids else {}
+    facts = {f.id: f for f in store.facts(when.facts(FactQuery(group_id, ids=ids)))} if ids else {}
     near = total = 0
     for entity in named:
-        as_subject = FactQuery(group_id, valid_time=valid_time, subject_id=entity.id)
+        as_subject = when.facts(FactQuery(group_id, subject_id=entity.id))
         for around in (as_subject, replace(as_subject, subject_id=None, object_id=entity.id)):
             near += store.count_facts(around)
             facts.update((f.id, f) for f in store.facts(replace(around, limit=NEIGHBOURHOOD)))
     if named:
-        total = store.count_facts(FactQuery(group_id, valid_time=valid_time))
+        total = store.count_facts(when.facts(FactQuery(group_id)))
     return _FactCandidates(facts, bm25, dict(nearest), min(near, total), total)
+
+
+def _believed_then_expired_since(
+    core: Core, group_id: str, keywords: str | None, vector: Sequence[float] | None, when: _When, deep: int,
+) -> tuple[list[tuple[str, float]], list[tuple[str, float]]]:
+    """The rows a search at ``known_at`` would have found that the indexes (of current rows) no
+    longer hold: believed then, expired since. Scored here: the query's words they hold, and the
+    cosine of their stored vectors (comparable with the index's). Read only for a ``known_at``
+    search, from the rows believed then (a backtest reads more than a search of now)."""
+    then = [f for f in core.store.facts(when.facts(FactQuery(group_id))) if f.expired_at is not None]
+    if not then:
+        return [], []
+    words: list[tuple[str, float]] = []
+    if keywords is not None:
+        terms = {w.lower() for w in re.findall(r"\w+", keywords)}
+        held = ((f.id, len(terms & {w.lower() for w in re.findall(r"\w+", f.text)})) for f in then)
+        words = sorted(((i, float(n)) for i, n in held if n), key=lambda x: (-x[1], x[0]))[:deep]
+    sims: list[tuple[str, float]] = []
+    if vector is not None:
+        stored = core.store.vectors(group_id, RecordKind.FACT, [f.id for f in then])
+        query = np.asarray(vector, dtype=np.float32)
+        query = query / (np.linalg.norm(query) or 1.0)
+        for i, v in stored.items():
+            row = np.asarray(v, dtype=np.float32)
+            sims.append((i, float(row @ query / (np.linalg.norm(row) or 1.0))))
+        sims = sorted(sims, key=lambda x: (-x[1], x[0]))[:deep]
+    return words, sims
+
+
+def _merged(found: list[tuple[str, float]], later: list[tuple[str, float]], *,
+            by_value: bool) -> list[tuple[str, float]]:
+    """Index hits with the rows found beside the index: similarities interleave by value; keyword
+    hits found beside the index follow the index's (their scores are not BM25's)."""
+    seen = {i for i, _ in found}
+    merged = [*found, *(x for x in later if x[0] not in seen)]
+    return sorted(merged, key=lambda x: (-x[1], x[0])) if by_value else merged
 
 
 def _rank_records(

@@ -26,6 +26,7 @@ from .core.model import (
     PruneReport,
     Reflection,
     SearchHit,
+    SearchResults,
 )
 from .core.ontology import Ontology
 from .core.receipts import ErasureReceipt, Forgotten, erasure_digest
@@ -59,6 +60,7 @@ __all__ = [
     "PruneReport",
     "Reflection",
     "SearchHit",
+    "SearchResults",
     "TemporalGraph",
     "erasure_digest",
 ]

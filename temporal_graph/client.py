@@ -55,6 +55,7 @@ from .core.model import (
     DEFAULT_HALF_LIFE_DAYS,
     DEFAULT_IMPORTANCE,
     DEFAULT_RANK,
+    DEFAULT_STALE,
     RECORD_KINDS,
     SEARCH_METHODS,
     Answer,
@@ -73,7 +74,7 @@ from .core.model import (
     Path,
     PruneReport,
     Reflection,
-    SearchHit,
+    SearchResults,
 )
 from .core.ontology import Ontology
 from .core.receipts import ErasureReceipt, Forgotten
@@ -625,7 +626,9 @@ class TemporalGraph:
         half_life_days: float = DEFAULT_HALF_LIFE_DAYS,
         claims: str = DEFAULT_CLAIMS,
         relevance_floor: float = RELEVANCE_FLOOR,
-    ) -> list[SearchHit]:
+        known_at: TimeLike | None = None,
+        stale: str = DEFAULT_STALE,
+    ) -> SearchResults:
         """The ``limit`` best facts, entities and episodes for ``query``, each saying why it matched
         (hybrid: BM25, embeddings and the named entities' neighbourhood, fused by reciprocal rank;
         see :mod:`queries.search`).
@@ -640,11 +643,18 @@ class TemporalGraph:
         "blend" of the three (see :mod:`queries.ranking`). ``claims`` as in :meth:`now`.
         ``relevance_floor``: a hit only the embedding ranks (no keyword or named entity behind it)
         is dropped below this cosine (default calibrated on LoCoMo; 0 keeps every hit).
+
+        ``known_at``: search the memory as it stood then (facts believed then, no record added
+        later). Each message hit carries its ``standing`` ("current", "superseded" with
+        ``replaced_by``, "unparsed"); ``stale`` says what happens to superseded ones: "hide"
+        (default; counted in ``stale_left_out`` of the returned list), "label" (kept below every
+        current hit) or "show" (ranked as any hit).
         """
         return queries.search.search(
             self.core, query_text(query, "query"), as_of=as_of, limit=limit, group_id=group_id,
             include_history=include_history, kinds=kinds, methods=methods, pool=pool, rank=rank,
-            half_life_days=half_life_days, claims=claims, relevance_floor=relevance_floor,
+            half_life_days=half_life_days, claims=claims, relevance_floor=relevance_floor, known_at=known_at,
+            stale=stale,
         )
 
     def context(
@@ -656,13 +666,16 @@ class TemporalGraph:
         group_id: str = DEFAULT_GROUP,
         known_at: TimeLike | None = None,
         claims: str = DEFAULT_CLAIMS,
+        stale: str = DEFAULT_STALE,
     ) -> str:
         """A memory block for a prompt: the facts most relevant to ``query`` with their dates, then
         the messages supporting them, never more than ``budget_tokens`` tokens ("" when nothing
         fits; see :mod:`queries.context`). With ``as_of`` (``known_at``) no message told (recorded)
-        after it appears; ``claims`` as in :meth:`now`."""
+        after it appears; ``claims`` as in :meth:`now`; ``stale`` as in :meth:`search` (a superseded
+        message is left out, or listed last with what replaced it)."""
         return queries.context.context(self.core, query_text(query, "query"), budget_tokens=budget_tokens,
-                                       as_of=as_of, known_at=known_at, group_id=group_id, claims=claims)
+                                       as_of=as_of, known_at=known_at, group_id=group_id, claims=claims,
+                                       stale=stale)
 
     def ask(
         self, question: str, *, reference_time: TimeLike | None = None, group_id: str = DEFAULT_GROUP,

@@ -25,6 +25,7 @@ from .core.errors import InvalidInput
 from .core.limits import BUDGET_TOKENS, HOPS, IMPORTANCE, RESULTS
 from .core.model import (
     DEFAULT_IMPORTANCE,
+    DEFAULT_STALE,
     Answer,
     EntitySummary,
     EpisodeRetraction,
@@ -33,6 +34,7 @@ from .core.model import (
     Insight,
     Reflection,
     SearchHit,
+    StaleMode,
 )
 from .core.names import name_key
 from .core.receipts import ErasureReceipt
@@ -113,6 +115,11 @@ class SearchInput(_Claims):
     half_life_days: float = Field(30.0, strict=True, json_schema_extra={"exclusiveMinimum": 0},
                                   description="For recency and blend: days after which a fact counts half "
                                   "as recent.")
+    known_at: str | None = _time("Search the memory as it stood at this moment: facts believed then, "
+                                 "nothing recorded after it (default now)", None)
+    stale: StaleMode = Field(DEFAULT_STALE, description="Messages whose facts all ended or were replaced: "
+                             "'hide' (default; counted in stale_left_out), 'label' (kept below every current "
+                             "hit, standing 'superseded') or 'show' (ranked as any hit).")
 
 
 class _Filters(_Claims):
@@ -169,6 +176,9 @@ class ContextInput(_Claims):
     budget_tokens: int = _whole(1000, "Most tokens in the block.", BUDGET_TOKENS)
     as_of: str | None = _time("Facts valid at this moment, and no message told after it (default now)", None)
     known_at: str | None = _time("Nothing the memory recorded after this moment (default now)", None)
+    stale: StaleMode = Field(DEFAULT_STALE, description="Messages whose facts all ended or were replaced: "
+                             "'hide' (default) leaves them out; 'label' or 'show' lists them last with what "
+                             "replaced them.")
 
 
 class RetractEpisodeInput(_Input):
@@ -190,6 +200,7 @@ class FactsResult(BaseModel):
 
 class SearchResult(BaseModel):
     hits: list[SearchHit]
+    stale_left_out: int = Field(0, description="Superseded messages left out of the hits (stale='hide').")
 
 
 class PathsResult(BaseModel):
@@ -237,8 +248,9 @@ def _retract_fact(tg: TemporalGraph, a: RetractFactInput, group: str) -> FactsRe
 
 
 def _search(tg: TemporalGraph, a: SearchInput, group: str) -> SearchResult:
-    return SearchResult(hits=tg.search(a.query, as_of=a.as_of, limit=a.limit, group_id=group, rank=a.rank,
-                                       half_life_days=a.half_life_days, claims=a.claims))
+    hits = tg.search(a.query, as_of=a.as_of, limit=a.limit, group_id=group, rank=a.rank,
+                     half_life_days=a.half_life_days, claims=a.claims, known_at=a.known_at, stale=a.stale)
+    return SearchResult(hits=hits, stale_left_out=hits.stale_left_out)
 
 
 def _now(tg: TemporalGraph, a: NowInput, group: str) -> FactsResult:
@@ -278,7 +290,7 @@ def _ask(tg: TemporalGraph, a: AskInput, group: str) -> Answer:
 
 def _context(tg: TemporalGraph, a: ContextInput, group: str) -> ContextResult:
     block = tg.context(a.query, budget_tokens=a.budget_tokens, as_of=a.as_of, known_at=a.known_at,
-                       group_id=group, claims=a.claims)
+                       group_id=group, claims=a.claims, stale=a.stale)
     return ContextResult(context=block)
 
 

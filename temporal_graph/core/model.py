@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from datetime import date, datetime
 from typing import Annotated, Any, Final, Literal
 
@@ -262,6 +263,16 @@ class Path(BaseModel):
         return len(self.hops)
 
 
+# Where a message stands (see queries.standing): one of its facts holds; all of them ended or were
+# replaced; it gave none.
+Standing = Literal["current", "superseded", "unparsed"]
+# What reads do with superseded messages: leave them out (counted), keep them labelled below every
+# current hit, or rank them as any other hit (still labelled).
+StaleMode = Literal["hide", "label", "show"]
+STALE_MODES: tuple[StaleMode, ...] = ("hide", "label", "show")
+DEFAULT_STALE: StaleMode = "hide"
+
+
 class SearchHit(BaseModel):
     model_config = _FROZEN
 
@@ -272,6 +283,9 @@ class SearchHit(BaseModel):
     entity: Entity | None = None
     episode: Episode | None = None
     insight: Insight | None = None
+    # Messages only: where it stands as of the search's time, and the facts that replaced it.
+    standing: Standing | None = None
+    replaced_by: tuple[str, ...] = ()
 
     @property
     def text(self) -> str:
@@ -283,6 +297,16 @@ class SearchHit(BaseModel):
             return self.insight.text
         assert self.episode is not None
         return self.episode.content
+
+
+class SearchResults(list[SearchHit]):
+    """The hits of a search, best first (a list), and how many superseded messages it left out
+    (``stale="hide"``, the default): an agent can tell "nothing stale matched" from "stale
+    messages matched and were withheld"."""
+
+    def __init__(self, hits: Iterable[SearchHit] = (), *, stale_left_out: int = 0) -> None:
+        super().__init__(hits)
+        self.stale_left_out = stale_left_out
 
 
 TimeKind = Literal["now", "at", "during", "ever", "before_change", "after_change"]

@@ -20,7 +20,7 @@ from .bundle import DEFAULT_GROUP, Core, fact_order
 from .claims import apply_claims, check_claims
 from .errors import InvalidInput, NotFound
 from .intervals import covers
-from .model import DEFAULT_CLAIMS, Diff, Entity, Fact
+from .model import DEFAULT_CLAIMS, Diff, Entity, Episode, Fact
 from .names import check_group, clean_name, name_key, normalize_relation
 from .stores.protocol import FactQuery
 from .time import TimeLike
@@ -166,10 +166,29 @@ def snapshot(
     core: Core, as_of: TimeLike | None = None, known_at: TimeLike | None = None, *,
     group_id: str = DEFAULT_GROUP,
 ) -> nx.MultiDiGraph:
-    """The graph of facts valid at ``as_of`` as known at ``known_at`` (both default now)."""
-    facts = _as_of(core, core.time_or_now(as_of, "as_of"), known_at=known_at, group_id=group_id)
+    """What the memory held at ``as_of`` as known at ``known_at`` (both default now): the graph of
+    the facts valid then, and as graph attributes the messages told and recorded by then (those
+    giving no fact too; not those withdrawn or erased by ``known_at``), the insights believed
+    then, and ``counts`` by kind."""
+    at = core.time_or_now(as_of, "as_of")
+    known = core.optional_time(known_at, "known_at")
+    facts = _as_of(core, at, known_at=known, group_id=group_id)
     ids = list(dict.fromkeys(i for f in facts for i in (f.subject_id, f.object_id)))
-    return facts_to_graph(facts, core.store.entities(group_id, ids=ids))
+    graph = facts_to_graph(facts, core.store.entities(group_id, ids=ids))
+    k = known or core.now()
+    episodes = sorted((e for e in core.store.episodes(group_id) if _held(e, at, k)),
+                      key=lambda e: (e.reference_time, e.created_at, e.id))
+    insights = core.store.insights(group_id, known_at=known)
+    graph.graph.update(as_of=at, known_at=k, episodes=episodes, insights=insights,
+                       counts={"facts": len(facts), "entities": graph.number_of_nodes(),
+                               "episodes": len(episodes), "insights": len(insights)})
+    return graph
+
+
+def _held(e: Episode, at: datetime, known: datetime) -> bool:
+    """Told by ``at``, recorded by ``known``, and neither withdrawn nor erased by then."""
+    gone = [t for t in (e.retracted_at, e.erased_at) if t is not None and t <= known]
+    return e.reference_time <= at and e.created_at <= known and not gone
 
 
 def facts_to_graph(facts: Iterable[Fact], entities: Iterable[Entity]) -> nx.MultiDiGraph:

@@ -39,10 +39,12 @@ from ..core.model import (
     DEFAULT_HALF_LIFE_DAYS,
     DEFAULT_IMPORTANCE,
     DEFAULT_RANK,
+    DEFAULT_STALE,
     RANKS,
     RECORD_KINDS,
     SEARCH_KINDS,
     SEARCH_METHODS,
+    STALE_MODES,
     Answer,
     Diff,
     Entity,
@@ -375,6 +377,9 @@ def _said_if_empty(tg: TemporalGraph, args: argparse.Namespace, result: T, *name
 
 # -- shared arguments ------------------------------------------------------------------------------
 QUIET = arg("--quiet", action="store_true", help="no progress bar")
+STALE = arg("--stale", choices=STALE_MODES, default=DEFAULT_STALE,
+            help="messages whose facts all ended or were replaced: hide (default, counted), label "
+                 "(listed after every current hit) or show (ranked as any hit)")
 STRICT = arg("--strict", action="store_true", help="stop at the first bad line; import nothing")
 SUBJECT_FILTERS = (arg("--relation", help="only this relation (e.g. LIVES_IN or 'lives in')"),
                    arg("--object", help="only facts whose object is this entity"))
@@ -669,13 +674,18 @@ def _paths(tg: TemporalGraph, args: argparse.Namespace) -> list[list[Fact]]:
              help="order of the hits: relevance (default), recency, importance or blend"),
          arg("--half-life", type=float, default=DEFAULT_HALF_LIFE_DAYS, metavar="DAYS",
              help="for recency and blend: days after which a fact counts half as recent (default 30)"),
+         arg("--known-at", metavar="TIME", help="search the memory as it stood at this time (default now)"),
+         STALE,
          CLAIMS,
          show=lambda hits, args, out: render.search_table(out, hits, args.query))
 def _search(tg: TemporalGraph, args: argparse.Namespace) -> list[SearchHit]:
     hits = tg.search(args.query, as_of=args.as_of, limit=args.limit, group_id=group(args),
                      include_history=args.include_history, kinds=args.kinds or RECORD_KINDS,
                      methods=args.methods or SEARCH_METHODS, pool=args.pool, rank=args.rank,
-                     half_life_days=args.half_life, claims=args.claims)
+                     half_life_days=args.half_life, claims=args.claims, known_at=args.known_at,
+                     stale=args.stale)
+    if hits.stale_left_out and args.json:  # the table says it under the hits
+        print(f"tgraph: {render.stale_note(hits.stale_left_out)}", file=sys.stderr)
     return _said_if_empty(tg, args, hits)
 
 
@@ -694,11 +704,12 @@ def _ask(tg: TemporalGraph, args: argparse.Namespace) -> Answer:
          arg("--as-of", metavar="TIME",
              help="facts valid at this time, and no message told after it (default now)"),
          arg("--known-at", metavar="TIME", help="nothing recorded after this time (default now)"),
+         STALE,
          CLAIMS,
          show=lambda block, args, out: print(visible(block["context"])))
 def _context(tg: TemporalGraph, args: argparse.Namespace) -> dict[str, Any]:
     block = tg.context(args.query, budget_tokens=args.budget, as_of=args.as_of, known_at=args.known_at,
-                       group_id=group(args), claims=args.claims)
+                       group_id=group(args), claims=args.claims, stale=args.stale)
     return {"query": args.query, "budget_tokens": args.budget, "as_of": args.as_of, "known_at": args.known_at,
             "context": block}
 

@@ -39,6 +39,8 @@ def _plain(graph: nx.MultiDiGraph) -> nx.MultiDiGraph:
     """A copy whose attributes both formats can hold: times as ISO 8601 text, unknown values left out,
     and the ``fact`` objects dropped (the fields a reader needs are already on the edge)."""
     plain: nx.MultiDiGraph = nx.MultiDiGraph()
+    # What a snapshot held besides the graph, by kind (its messages and insights stay in Python).
+    plain.graph.update({f"{kind}_count": n for kind, n in graph.graph.get("counts", {}).items()})
     for node, attributes in graph.nodes(data=True):
         plain.add_node(node, **_values(attributes))
     for source, target, key, attributes in graph.edges(keys=True, data=True):

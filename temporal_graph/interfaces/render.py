@@ -101,12 +101,20 @@ def _origin(hops: Sequence[Fact], start: str) -> str:
 
 def search_table(console: Console, hits: Sequence[SearchHit], query: str) -> None:
     table = Table(title=f"search: {query}")
-    for column in ("#", "kind", "text", "when", "why"):
+    for column in ("#", "kind", "text", "when", "standing", "why"):
         table.add_column(column)
     for i, hit in enumerate(hits, 1):
         when = span(hit.fact) if hit.fact else (day(hit.episode.reference_time) if hit.episode else "")
-        table.add_row(str(i), hit.kind, hit.text, when, ", ".join(hit.reasons))
+        table.add_row(str(i), hit.kind, hit.text, when, hit.standing or "", ", ".join(hit.reasons))
     console.print(table)
+    left_out = getattr(hits, "stale_left_out", 0)
+    if left_out:
+        console.print(stale_note(left_out), highlight=False)
+
+
+def stale_note(left_out: int) -> str:
+    return (f"{left_out} superseded message{'s' if left_out != 1 else ''} left out: the memory knows "
+            "what replaced them (--stale label lists them)")
 
 
 def answer(console: Console, answer: Answer) -> None:

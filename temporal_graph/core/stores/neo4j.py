@@ -926,6 +926,13 @@ class Neo4jStore:
         return [row["id"] for row in self._read(lambda r: r._r.run("episodes_by_speaker", params))]
 
     @_edge
+    def facts_citing(self, group_id: str, episode_ids: Sequence[str]) -> list[Fact]:
+        params = {"group_id": group_id, "episode_ids": list(dict.fromkeys(episode_ids))}
+        if not params["episode_ids"]:
+            return []
+        return self._read(lambda r: [records.fact(row, NEO4J) for row in r._r.run("facts_citing", params)])
+
+    @_edge
     def missing_embeddings(self, group_id: str, kind: str, limit: int) -> list[str]:
         name = _PLURAL[kind] + "_missing_embedding"
         params = {"group_id": group_id, "limit": int(limit)}

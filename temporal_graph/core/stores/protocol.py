@@ -254,6 +254,11 @@ class Store(Protocol):
         order they were told (withdrawn and erased-text ones included)."""
         ...
 
+    def facts_citing(self, group_id: str, episode_ids: Sequence[str]) -> list[Fact]:
+        """Every fact version (current or expired) whose provenance names one of ``episode_ids``,
+        in any order: what those messages told the memory, as it stands (through an index)."""
+        ...
+
     def count_facts(self, query: FactQuery) -> int:
         """``len(facts(query))``, without reading the rows where the backend can."""
         ...

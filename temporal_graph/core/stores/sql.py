@@ -557,7 +557,6 @@ FORGET_CHANGE_MARK = "DELETE FROM change_marks WHERE group_id = ?"
 FACT_GROUP = "SELECT group_id FROM facts WHERE id = ?"
 
 
-
 def vectors_by_ids(kind: str, count: int) -> str:
     """Ids and vectors of ``count`` records of ``kind`` (params: group, ids), expired fact rows too."""
     return (f"SELECT id, embedding FROM {EMBEDDED[kind][0]} WHERE group_id = ? "

@@ -415,6 +415,12 @@ class SQLiteStore:
         return list(dict.fromkeys(ids))
 
     @_edge
+    def facts_citing(self, group_id: str, episode_ids: Sequence[str]) -> list[Fact]:
+        rows = (r for episode_id in dict.fromkeys(episode_ids)
+                for r in self._rows(sql.ROWS_CITING, (episode_id, group_id)))
+        return list({f.id: f for f in (records.fact(r, SQLITE) for r in rows)}.values())
+
+    @_edge
     def episode_assertions(self, group_id: str, episode_id: str) -> list[Assertion]:
         rows = self._rows(sql.EPISODE_ASSERTIONS, (group_id, episode_id))
         return [records.assertion(r, SQLITE) for r in rows]
@@ -628,7 +634,6 @@ class SQLiteStore:
         when the write commits, and its id out of the vector change log."""
         self._staged.append((group_id, kind, item_id, None))
         self._purged.setdefault((group_id, kind), set()).add(item_id)
-
 
     def _insert_assertions(self, params: Params) -> None:
         self._many(sql.INSERT_ASSERTION, params)
