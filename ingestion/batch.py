@@ -1,7 +1,8 @@
-"""Batch import of chat logs: ordered, idempotent, resumable.
+"""Batch import of chat logs: ordered, idempotent, resumable, in bounded memory.
 
-The file is read (and checked) first; then, per group, messages are applied in reference-time
-order, so contradictions inside one file resolve exactly as if the messages had arrived one by one.
+The file is read (and checked) first, line by line, into a spool on disk (:mod:`.spool`); then,
+per group, messages are applied in reference-time order, a batch at a time, so contradictions
+inside one file resolve exactly as if the messages had arrived one by one.
 Extraction may run concurrently (LLM); application stays ordered. Episodes are committed in small
 batches (with an LLM, as soon as their extraction and every earlier one of the group is done): a
 crash loses at most the batch in flight, and a re-run skips every committed episode.
@@ -9,9 +10,11 @@ crash loses at most the batch in flight, and a re-run skips every committed epis
 
 from __future__ import annotations
 
+import hashlib
+import json
 import time
 import unicodedata
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from functools import partial
 from pathlib import Path
@@ -28,8 +31,9 @@ from temporal_graph.core.writer import FactWriter
 from temporal_graph.core.writes import alias_speakers, check_speaker_alias
 
 from .pipeline import CONTEXT_EPISODES, apply_episode, expected_texts, extract, make_episode, new_names
-from .readers import FORMATS, ChatMessage, ReadError, detect_format, read_messages
+from .readers import FORMATS, ChatMessage, ReadError, detect_format, line_limit, read_messages
 from .resolution import EntityResolver, name_text
+from .spool import Spool
 
 # Episodes per transaction (and per encode-ahead call). The model pads a call's texts to the longest
 # of each length-sorted slice, so a wider window pads less: 256 encodes ~25% more texts per CPU-second
@@ -61,13 +65,15 @@ def _line_problem(report: ImportReport, strict: bool, file: str, line: int, reas
     (report.errors if into is None else into).append(ImportLineError(file=file, line=line, reason=reason))
 
 
-def read_grouped(
-    path: Path, fmt: str, group_id: str | None, strict: bool, report: ImportReport
-) -> dict[str, list[ChatMessage]]:
-    groups: dict[str, list[ChatMessage]] = {}
+def spool_file(
+    spool: Spool, path: Path, fmt: str, group_id: str | None, strict: bool, report: ImportReport,
+    max_line_bytes: int,
+) -> None:
+    """Read every message of the file into ``spool`` by group, reporting each bad line (``strict``:
+    stopping at it); the file is read once, line by line, and nothing of it stays in memory."""
     if group_id:
         check_group(group_id)  # a bad --group is one error for the whole import, before reading
-    for item in read_messages(path, fmt):
+    for item in read_messages(path, fmt, max_line_bytes):
         if isinstance(item, ReadError):
             _line_problem(report, strict, item.file, item.line, item.reason)
             continue
@@ -77,19 +83,17 @@ def read_grouped(
         except InvalidInput as exc:
             _line_problem(report, strict, str(path), item.line, f"conversation id: {exc}")
             continue
-        groups.setdefault(group, []).append(item)
-    for messages in groups.values():
-        messages.sort(key=lambda m: (m.timestamp, m.line))
-    return groups
+        spool.add(group, item)
 
 
 def _prepare(
     core: Core, path: Path, group: str, messages: Sequence[ChatMessage], strict: bool, report: ImportReport,
-    masked: dict[str, dict[str, int]],
-) -> list[Episode]:
-    """Episodes of one group, each checked at the edge (size, text) and masked (what was masked in
-    each goes to ``masked`` by episode id); a message id reused with other text (in the file or
-    against the memory) is a conflict: reported, the first one kept."""
+    masked: dict[str, dict[str, int]], spool: Spool,
+) -> tuple[list[Episode], set[str]]:
+    """Episodes of one batch of a group, each checked at the edge (size, text) and masked (what was
+    masked in each goes to ``masked`` by episode id), and the ids of those already stored; a message
+    id reused with other text (earlier in the file, as ``spool`` remembers, or in the memory) is a
+    conflict: reported, the first one kept."""
     file, source = str(path), f"import:{path.name}"
     episodes: dict[str, tuple[ChatMessage, Episode]] = {}
     for m in messages:
@@ -107,14 +111,29 @@ def _prepare(
                           report.conflicts)
         else:
             report.episodes_skipped += 1  # the same message twice
+    for episode_id, (line, digest) in spool.first_seen(group, list(episodes)).items():
+        m, e = episodes.pop(episode_id)
+        masked.pop(episode_id, None)
+        if digest != _digest(e):
+            _line_problem(report, strict, file, m.line, _conflict(m, f"line {line}"), report.conflicts)
+        else:
+            report.episodes_skipped += 1  # the same message twice
+    spool.mark_seen(group, [(e.id, m.line, _digest(e)) for m, e in episodes.values()])
     stored = {e.id: e for e in core.store.episodes(group, ids=list(episodes))} if episodes else {}
     kept = []
     for episode_id, (m, e) in episodes.items():
         if episode_id in stored and _differs(stored[episode_id], e):
             _line_problem(report, strict, file, m.line, _conflict(m, "the memory"), report.conflicts)
+            masked.pop(episode_id, None)
             continue
         kept.append(e)
-    return kept
+    return kept, set(stored)
+
+
+def _digest(e: Episode) -> str:
+    """What two messages under one id must share to be the same message (see :func:`_differs`)."""
+    same = json.dumps([e.content, e.speaker, e.reference_time.isoformat()], ensure_ascii=False)
+    return hashlib.blake2b(same.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
 
 
 def _differs(a: Episode, b: Episode) -> bool:
@@ -157,45 +176,80 @@ def import_file(
     path = Path(path)
     if format != "auto" and format not in FORMATS:
         raise ImportFormatError(f"format {format!r} is not one of auto, {', '.join(FORMATS)}")
-    fmt = detect_format(path) if format == "auto" else format
+    max_line = line_limit(core.max_message_chars)
+    fmt = detect_format(path, max_line) if format == "auto" else format
     report = ImportReport(path=str(path), format=fmt)
-    groups = read_grouped(path, fmt, group_id, strict, report)
-    # Everything is checked (and masked) before the first write, so --strict stops with nothing written.
-    masked: dict[str, dict[str, int]] = {}
-    prepared = {group: _prepare(core, path, group, messages, strict, report, masked)
-                for group, messages in groups.items()}
-    aliases = dict(speaker_aliases or {})
-    for group in prepared:  # every group checked first: a refused alias writes nothing at all
-        for alias, person in aliases.items():
-            check_speaker_alias(partial(speaker_entity, core.store, group), alias, person)
-    for group in prepared:
-        alias_speakers(core, aliases, group_id=group)
-    # With an LLM, extraction runs in parallel, as many requests in flight as the client allows.
-    workers = None if core.llm is None else getattr(core.llm, "concurrency", LLM_WORKERS)
+    with Spool(_spool_directory(core)) as spool:
+        spool_file(spool, path, fmt, group_id, strict, report, max_line)
+        groups = spool.groups()
+        if strict:  # every message checked (and masked) before the first write: a bad one writes nothing
+            scratch = ImportReport(path=str(path), format=fmt)
+            for group in groups:
+                for messages in spool.batches(group, batch_size):
+                    _prepare(core, path, group, messages, True, scratch, {}, spool)
+            spool.forget_seen()
+        aliases = dict(speaker_aliases or {})
+        for group in groups:  # every group checked first: a refused alias writes nothing at all
+            for alias, person in aliases.items():
+                check_speaker_alias(partial(speaker_entity, core.store, group), alias, person)
+        for group in groups:
+            alias_speakers(core, aliases, group_id=group)
+        # With an LLM, extraction runs in parallel, as many requests in flight as the client allows.
+        workers = None if core.llm is None else getattr(core.llm, "concurrency", LLM_WORKERS)
 
-    embedding = core.embed if embed is None else embed
-    label = "importing + embedding" if embedding else "importing"
-    with progress_bar(progress, label, report.episodes_read) as advance:
-        for group, episodes in prepared.items():
-            if episodes:
-                report.groups[group] = len(episodes)
-            done = {e.id for e in core.store.episodes(group, ids=[e.id for e in episodes])}
-            todo = [e for e in episodes if e.id not in done]
-            report.episodes_skipped += len(episodes) - len(todo)
-            advance(len(episodes) - len(todo))
-            runs = _extract_all(extractor, workers, todo, episodes, batch_size)
-            for batch, extractions, encoded in _encoded_ahead(core, group, embedding, runs):
-                results = _apply_batch(core, resolver, group, batch, extractions, replay, embed, summaries,
-                                       encoded)
-                for result in results:
-                    _count(report, result, masked.get(result.episode.id, {}))
-                advance(len(batch))
-    for group, episodes in prepared.items():
-        speakers = {e.speaker for e in episodes if e.speaker}
-        report.lookalike_speakers += [LookalikeSpeakers(group_id=group, speakers=pair)
-                                      for pair in lookalike_speakers(core.store, group, speakers)]
+        embedding = core.embed if embed is None else embed
+        label = "importing + embedding" if embedding else "importing"
+        with progress_bar(progress, label, report.episodes_read) as advance:
+            for group in groups:
+                speakers: set[str] = set()
+                masked: dict[str, dict[str, int]] = {}
+                runs = _group_runs(core, extractor, workers, path, spool, group, strict, report, masked,
+                                   batch_size, advance, speakers)
+                for batch, extractions, encoded in _encoded_ahead(core, group, embedding, runs):
+                    results = _apply_batch(core, resolver, group, batch, extractions, replay, embed,
+                                           summaries, encoded)
+                    for result in results:
+                        _count(report, result, masked.pop(result.episode.id, {}))
+                    advance(len(batch))
+                report.lookalike_speakers += [LookalikeSpeakers(group_id=group, speakers=pair)
+                                              for pair in lookalike_speakers(core.store, group, speakers)]
     report.seconds = time.perf_counter() - started
     return report
+
+
+def _spool_directory(core: Core) -> Path | None:
+    """Beside the database when it is a file (its disk takes the import anyway), else the
+    system's temporary directory."""
+    where = getattr(core.store, "path", None)
+    if isinstance(where, str) and where != ":memory:":
+        folder = Path(where).resolve().parent
+        if folder.is_dir():
+            return folder
+    return None
+
+
+def _group_runs(
+    core: Core, extractor: Extractor, workers: int | None, path: Path, spool: Spool, group: str,
+    strict: bool, report: ImportReport, masked: dict[str, dict[str, int]], batch_size: int,
+    advance: Callable[..., None], speakers: set[str],
+) -> Iterator[tuple[Sequence[Episode], Extractions]]:
+    """The group's runs ready to apply, read from ``spool`` a batch at a time: messages already
+    stored (an earlier, interrupted run) are counted as skipped and not extracted again; each
+    extraction sees the messages before it in the group, across batches."""
+    tail: list[Episode] = []
+    for messages in spool.batches(group, batch_size):
+        kept, stored = _prepare(core, path, group, messages, strict, report, masked, spool)
+        if kept:
+            report.groups[group] = report.groups.get(group, 0) + len(kept)
+        speakers.update(e.speaker for e in kept if e.speaker)
+        todo = [e for e in kept if e.id not in stored]
+        for e in kept:
+            if e.id in stored:
+                masked.pop(e.id, None)
+        report.episodes_skipped += len(kept) - len(todo)
+        advance(len(kept) - len(todo))
+        yield from _extract_all(extractor, workers, todo, [*tail, *kept], batch_size)
+        tail = [*tail, *kept][-CONTEXT_EPISODES:]
 
 
 def _episode(core: Core, m: ChatMessage, group: str, source: str) -> tuple[Episode, dict[str, int]]:

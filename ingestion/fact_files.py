@@ -23,7 +23,7 @@ from temporal_graph.core.errors import ImportFormatError, InvalidInput
 from temporal_graph.core.model import FactFileReport, FactInput, ImportLineError
 
 from .readers.delimited import csv_rows
-from .readers.files import bad_bytes, decoded_lines
+from .readers.files import NESTED, decoded_lines
 
 COLUMNS = tuple(FactInput.model_fields)
 
@@ -34,14 +34,20 @@ def read_fact_rows(path: Path) -> Iterator[tuple[int, dict[str, Any] | str]]:
     if path.suffix.lower() == ".csv":
         yield from _csv_facts(path)
         return
-    for line, text, bad_offset in decoded_lines(path):
-        if bad_offset is not None:
-            yield line, bad_bytes(bad_offset)
+    for line, text, problem in decoded_lines(path):
+        if problem is not None:
+            yield line, problem
         elif text.strip():
             try:
                 fields = json.loads(text)
             except json.JSONDecodeError as exc:
                 yield line, f"not JSON ({exc.msg})"
+                continue
+            except RecursionError:
+                yield line, NESTED
+                continue
+            except ValueError as exc:  # a number of more digits than Python converts
+                yield line, f"not JSON ({exc})"[:200]
                 continue
             yield line, fields if isinstance(fields, dict) else "not a JSON object"
 

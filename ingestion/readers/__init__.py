@@ -13,8 +13,10 @@ The two JSON formats are single documents and are parsed whole.
 A problem with the file as a whole (missing, empty, unknown format, not UTF-8 in its first
 64 KiB, broken JSON document) raises :class:`~temporal_graph.core.errors.ImportFormatError` before
 anything is yielded. A problem with one line or record (including a line of bad bytes further
-into a streamed file) is yielded as a :class:`ReadError` and reading goes on, so one bad line
-never costs the rest of an import.
+into a streamed file, a line longer than ``max_line_bytes``, JSON nested deeper than the parser
+goes) is yielded as a :class:`ReadError` and reading goes on, so one bad line never costs the rest
+of an import. A conversation id is given exactly as the file has it (never trimmed); the importer
+checks it as a group id.
 
 Field names accepted in JSONL objects and CSV headers (case-insensitive, first match wins):
 
@@ -40,12 +42,13 @@ from temporal_graph.core.errors import ImportFormatError
 from .chatgpt import chatgpt_messages
 from .delimited import csv_messages
 from .detection import EXPECTED, FORMATS, csv_header, detect, detect_format, json_kind
-from .files import load_json, read_head
+from .files import MAX_LINE_BYTES, line_limit, load_json, read_head
 from .jsonl import jsonl_messages
 from .locomo import locomo_messages
 from .messages import ChatMessage, ReadError, fields_help
 
-__all__ = ["FORMATS", "ChatMessage", "ReadError", "detect_format", "file_help", "read_messages"]
+__all__ = ["FORMATS", "MAX_LINE_BYTES", "ChatMessage", "ReadError", "detect_format", "file_help",
+           "line_limit", "read_messages"]
 
 # What each format is, for ``file_help``.
 _FORMAT_HELP = {
@@ -64,25 +67,28 @@ def file_help() -> str:
             f"fields of a JSONL object or CSV header (any of the names; case-insensitive):\n{fields_help()}")
 
 
-def read_messages(path: str | Path, format: str = "auto") -> Iterator[ChatMessage | ReadError]:
+def read_messages(
+    path: str | Path, format: str = "auto", max_line_bytes: int = MAX_LINE_BYTES
+) -> Iterator[ChatMessage | ReadError]:
     """Yield each message of a chat-log file, and a ReadError for each line or record that is bad.
 
     File-level problems raise ImportFormatError here, before iteration starts. ``format`` is
-    "auto" (recognise by content) or one of ``FORMATS``. JSONL and CSV are streamed.
+    "auto" (recognise by content) or one of ``FORMATS``. JSONL and CSV are streamed; a line longer
+    than ``max_line_bytes`` is a bad line, skipped without being held in memory.
     """
     file = str(path)
     if format == "auto":
-        format, head, doc = detect(path)
+        format, head, doc = detect(path, max_line_bytes)
     elif format in FORMATS:
         head, doc = read_head(path), None
     else:
         raise ImportFormatError(f"unknown format {format!r}; use 'auto' or one of {', '.join(FORMATS)}")
 
     if format == "jsonl":
-        return jsonl_messages(path, file)
+        return jsonl_messages(path, file, max_line_bytes)
     if format == "csv":
         delimiter, _ = csv_header(head, file)  # a bad header fails now, not at first next()
-        return csv_messages(path, file, delimiter)
+        return csv_messages(path, file, delimiter, max_line_bytes)
     if doc is None:
         doc = load_json(path)
     if json_kind(doc) != format:

@@ -10,13 +10,15 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from .files import bad_bytes, decoded_lines
+from .files import MAX_LINE_BYTES, decoded_lines
 from .messages import ChatMessage, ReadError, build_message, pick_fields
 
 
-def csv_messages(path: str | Path, file: str, delimiter: str) -> Iterator[ChatMessage | ReadError]:
+def csv_messages(
+    path: str | Path, file: str, delimiter: str, max_line_bytes: int = MAX_LINE_BYTES
+) -> Iterator[ChatMessage | ReadError]:
     header: list[str] | None = None
-    for start, row in csv_rows(path, delimiter):
+    for start, row in csv_rows(path, delimiter, max_line_bytes):
         if isinstance(row, str):
             yield ReadError(file=file, line=start, reason=row)
             continue
@@ -31,17 +33,19 @@ def csv_messages(path: str | Path, file: str, delimiter: str) -> Iterator[ChatMe
         yield build_message(fields, file=file, line=start, default_source_id=f"line:{start}")
 
 
-def csv_rows(path: str | Path, delimiter: str = ",") -> Iterator[tuple[int, list[str] | str]]:
+def csv_rows(
+    path: str | Path, delimiter: str = ",", max_line_bytes: int = MAX_LINE_BYTES
+) -> Iterator[tuple[int, list[str] | str]]:
     """``(first line, cells)`` per row of a CSV file, or ``(first line, reason)`` for a row that cannot
     be read (a bad UTF-8 byte, a CSV error): one bad row never costs the others. Blank rows are
     skipped; a UTF-8 BOM before the header is dropped. Cells may be of any length (the callers'
-    own limits refuse what is too long, by row)."""
-    bad: dict[int, int] = {}  # line number -> offset of its first bad byte
+    own limits refuse what is too long, by row; a line over ``max_line_bytes`` is a bad row)."""
+    bad: dict[int, str] = {}  # line number -> why it cannot be read
 
     def lines() -> Iterator[str]:
-        for number, text, bad_offset in decoded_lines(path):
-            if bad_offset is not None:
-                bad[number] = bad_offset
+        for number, text, problem in decoded_lines(path, max_line_bytes):
+            if problem is not None:
+                bad[number] = problem
             yield text
 
     with _any_field_size():
@@ -57,9 +61,9 @@ def csv_rows(path: str | Path, delimiter: str = ",") -> Iterator[tuple[int, list
                 end = reader.line_num
                 continue
             start, end = end + 1, reader.line_num  # line_num counts physical lines, quoted newlines too
-            offsets = [bad.pop(n) for n in range(start, end + 1) if n in bad]
-            if offsets:
-                yield start, bad_bytes(offsets[0])
+            problems = [bad.pop(n) for n in range(start, end + 1) if n in bad]
+            if problems:
+                yield start, problems[0]
             elif any(cell.strip() for cell in row):
                 yield start, row
 

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import csv
 import json
+from collections.abc import Iterator
+from itertools import islice
 from pathlib import Path
 from typing import Any
 
 from temporal_graph.core.errors import ImportFormatError
 
-from .files import HEAD_BYTES, load_json, read_head
+from .files import MAX_LINE_BYTES, decoded_lines, load_json, read_head
 from .messages import ALIASES, field_names
 
 FORMATS = ("jsonl", "csv", "locomo", "chatgpt")
@@ -56,19 +58,20 @@ def csv_header(head: str, file: str) -> tuple[str, list[str]]:
     return best
 
 
-def detect(path: str | Path) -> tuple[str, str, Any]:
-    """(format, head text, parsed JSON document or None) for a readable file."""
+def detect(path: str | Path, max_line_bytes: int = MAX_LINE_BYTES) -> tuple[str, str, Any]:
+    """(format, head text, parsed JSON document or None) for a readable file.
+
+    The first line is read whole however long it is (up to ``max_line_bytes``), never judged by the
+    first chunk of the file: a long first message is still one JSON line."""
     file = str(path)
     head = read_head(path)
     body = head.lstrip()
     if body[0] not in "[{":
         csv_header(head, file)
         return "csv", head, None
-    first_line = body.split("\n", 1)[0]
-    try:
-        first = json.loads(first_line)
-    except json.JSONDecodeError:
-        first = None
+    lines = _lines(path, max_line_bytes)
+    number, first_line, problem = next(lines, (0, "", None))
+    first = None if problem is not None else _try_json(first_line)
     if isinstance(first, dict):
         kind = json_kind(first)
         if kind is not None:  # a whole single-sample document on one line
@@ -76,12 +79,13 @@ def detect(path: str | Path) -> tuple[str, str, Any]:
         if _looks_like_message(first):
             return "jsonl", head, None
         raise ImportFormatError(f"{file}: unknown chat-log format; {EXPECTED}")
+    if problem is not None and _messages_follow(lines):  # a first line too long or of bad bytes
+        return "jsonl", head, None
     try:
         doc = load_json(path)
     except ImportFormatError:
         # Not one JSON document: JSONL whose first line is bad still has good lines after it.
-        later = head.splitlines()[1:-1] if len(head) >= HEAD_BYTES else head.splitlines()[1:]
-        if any(_looks_like_message(_try_json(line)) for line in later[:50]):
+        if _messages_follow(_lines(path, max_line_bytes, after=number)):
             return "jsonl", head, None
         raise
     kind = json_kind(doc)
@@ -92,17 +96,32 @@ def detect(path: str | Path) -> tuple[str, str, Any]:
     return kind, head, doc
 
 
+_LOOK_AHEAD = 50  # lines after a bad first one that may show the file is JSONL
+
+
+def _lines(path: str | Path, max_line_bytes: int, after: int = 0) -> Iterator[tuple[int, str, str | None]]:
+    """The non-blank lines after line ``after``, each read whole (or refused as too long)."""
+    for number, text, problem in decoded_lines(path, max_line_bytes):
+        if number > after and (problem is not None or text.strip()):
+            yield number, text, problem
+
+
+def _messages_follow(lines: Iterator[tuple[int, str, str | None]]) -> bool:
+    return any(problem is None and _looks_like_message(_try_json(text))
+               for _, text, problem in islice(lines, _LOOK_AHEAD))
+
+
 def _try_json(text: str) -> Any:
     try:
         return json.loads(text)
-    except json.JSONDecodeError:
+    except (ValueError, RecursionError):  # JSONDecodeError is a ValueError, so are 5,000-digit numbers
         return None
 
 
-def detect_format(path: str | Path) -> str:
+def detect_format(path: str | Path, max_line_bytes: int = MAX_LINE_BYTES) -> str:
     """Recognise a chat-log file by its content: one of ``FORMATS``.
 
     Raises ImportFormatError, with a one-line message saying what to do, when the file is
     missing, empty, not UTF-8 (the byte offset is given) or of no known format.
     """
-    return detect(path)[0]
+    return detect(path, max_line_bytes)[0]

@@ -13,6 +13,7 @@ from temporal_graph.core.errors import ImportFormatError
 
 HEAD_BYTES = 64 * 1024  # enough to recognise a format and to check the start decodes
 _BOM = codecs.BOM_UTF8
+NESTED = "JSON nested too deeply to read"
 
 
 def read_head(path: str | Path) -> str:
@@ -66,24 +67,54 @@ def load_json(path: str | Path) -> Any:
             f"{file}: not valid JSON at line {exc.lineno} column {exc.colno} ({exc.msg}); "
             "fix the file or export it again"
         ) from None
+    except RecursionError:
+        raise ImportFormatError(f"{file}: {NESTED}; fix the file or export it again") from None
+    except ValueError as exc:  # a number of more digits than Python converts
+        raise ImportFormatError(f"{file}: not valid JSON ({exc}); fix the file or export it again") from None
 
 
-def decoded_lines(path: str | Path) -> Iterator[tuple[int, str, int | None]]:
-    """(1-based line number, text with its line ending, byte offset of a bad byte or None).
+def line_limit(max_message_chars: int) -> int:
+    """The longest line, in bytes, a reader takes whole: what a message of ``max_message_chars``
+    characters can take written out at the worst (a JSON escaped surrogate pair, 12 bytes for one
+    character), plus room for the other fields. A longer line is a bad line, never held in memory."""
+    return 12 * max_message_chars + 64 * 1024
 
-    Bad bytes are replaced rather than raised so one bad line does not end the stream.
+
+MAX_LINE_BYTES = line_limit(250_000)  # core.bundle.MAX_MESSAGE_CHARS; an import passes its own
+_CHUNK = 1 << 20  # how much of an over-long line is read at a time while it is skipped
+
+
+def decoded_lines(path: str | Path, max_bytes: int = MAX_LINE_BYTES) -> Iterator[tuple[int, str, str | None]]:
+    """(1-based line number, text with its line ending, why the line is bad or None).
+
+    Bad bytes are replaced rather than raised, and a line longer than ``max_bytes`` is skipped
+    (read in chunks, never whole) and given as "", so one bad line does not end the stream.
     """
     offset = 0
     with Path(path).open("rb") as handle:
-        for number, raw in enumerate(handle, start=1):
-            data = raw[len(_BOM):] if number == 1 and raw.startswith(_BOM) else raw
-            base = offset + len(raw) - len(data)
+        number = 0
+        while raw := handle.readline(max_bytes + 1):
+            number += 1
+            start = offset
             offset += len(raw)
+            if len(raw) > max_bytes and not raw.endswith(b"\n"):
+                while (rest := handle.readline(_CHUNK)) and not rest.endswith(b"\n"):
+                    offset += len(rest)
+                offset += len(rest)
+                yield number, "", too_long(start, max_bytes)
+                continue
+            data = raw[len(_BOM):] if number == 1 and raw.startswith(_BOM) else raw
+            base = start + len(raw) - len(data)
             try:
                 yield number, data.decode("utf-8"), None
             except UnicodeDecodeError as exc:
-                yield number, data.decode("utf-8", errors="replace"), base + exc.start
+                yield number, data.decode("utf-8", errors="replace"), bad_bytes(base + exc.start)
 
 
 def bad_bytes(offset: int) -> str:
     return f"bytes at offset {offset} are not valid UTF-8"
+
+
+def too_long(offset: int, max_bytes: int) -> str:
+    return (f"the line at offset {offset} is longer than {max_bytes:,} bytes, more than a message within "
+            "max_message_chars can take; skipped without reading it whole")

@@ -122,7 +122,7 @@ def build_message(
 
     try:
         speaker = _optional_text(fields.get("speaker"), "speaker")
-        group_id = _optional_text(fields.get("group_id"), "conversation id")
+        group_id = _group_text(fields.get("group_id"))
         source_id = _optional_text(fields.get("source_id"), "id") or default_source_id
     except ValueError as exc:
         return error(str(exc))
@@ -140,6 +140,17 @@ def build_message(
         source_id=source_id,
         line=line,
     )
+
+
+def _group_text(value: Any) -> str | None:
+    """A conversation id exactly as the file gives it (an empty one: none). It is never trimmed:
+    " alice " is not the group "alice", and the importer refuses it (group ids are checked as
+    ``check_group`` documents), so no two ids in a file are filed together by rewriting."""
+    if value == "":
+        return None
+    if isinstance(value, str):
+        return value
+    return _optional_text(value, "conversation id")
 
 
 def _optional_text(value: Any, what: str) -> str | None:

@@ -16,10 +16,19 @@ _EPOCH_MILLIS_ABOVE = 1e11  # 1e11 seconds is the year 5138: larger values must 
 _NUMBER = re.compile(r"[+-]?\d+(\.\d+)?")
 
 
+def _shown(value: Any) -> str:
+    """A value as a reason quotes it: a line of megabytes is not repeated back whole."""
+    if isinstance(value, int) and abs(value) > 10**40:
+        return f"{str(value)[:12]}... ({len(str(abs(value)))} digits)" if abs(value) < 10**4000 \
+            else "a number of over 4,000 digits"
+    text = repr(value)
+    return text if len(text) <= 60 else f"{text[:57]}..."
+
+
 def parse_timestamp(value: Any) -> datetime:
     """Read a timestamp; the ValueError message is the reason shown to the user."""
     if isinstance(value, bool):
-        raise ValueError(f"timestamp {value!r} is not a time")
+        raise ValueError(f"timestamp {_shown(value)} is not a time")
     if isinstance(value, datetime):
         return to_utc(value)
     if isinstance(value, (int, float)):
@@ -36,16 +45,20 @@ def parse_timestamp(value: Any) -> datetime:
     except InvalidTime as exc:
         why = getattr(exc, "reason", "")
         if why == NO_YEAR:  # a chat line from "May 8" of no year is not usable
-            raise ValueError(f"timestamp {value!r} has no year") from None
+            raise ValueError(f"timestamp {_shown(value)} has no year") from None
         detail = "" if not why or why.startswith("Unknown string format") else f" ({why})"
-        raise ValueError(f"timestamp {value!r} is not a time{detail}") from None
+        raise ValueError(f"timestamp {_shown(value)} is not a time{detail}"[:300]) from None
 
 
 def _from_epoch(number: float, shown: Any) -> datetime:
+    try:
+        number = float(number)  # an integer of 400 digits is no float
+    except OverflowError:
+        raise ValueError(f"timestamp {_shown(shown)} is out of range") from None
     if math.isnan(number) or math.isinf(number):
-        raise ValueError(f"timestamp {shown!r} is not a time")
+        raise ValueError(f"timestamp {_shown(shown)} is not a time")
     seconds = number / 1000 if abs(number) > _EPOCH_MILLIS_ABOVE else number
     try:
         return datetime(1970, 1, 1, tzinfo=UTC) + timedelta(seconds=seconds)
     except OverflowError:
-        raise ValueError(f"timestamp {shown!r} is out of range") from None
+        raise ValueError(f"timestamp {_shown(shown)} is out of range") from None

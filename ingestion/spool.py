@@ -1,0 +1,144 @@
+"""Where an import keeps the messages it has read until it writes them: a throw-away SQLite file,
+so memory stays bounded whatever the size of the log.
+
+A chat log is applied per group in reference-time order, which needs every message of a group
+before the first is written; held as objects, a 70 MB log took 3 GB. The spool holds each checked
+message as one row (its group by first appearance in the file, its time in microseconds, its line)
+and gives them back a batch at a time in the order they are applied. It also remembers the episode
+id of each message handed out, so a message id reused further on is caught as a conflict with the
+line that used it first, without holding the ids in memory.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sqlite3
+import tempfile
+from collections.abc import Iterable, Iterator
+from contextlib import AbstractContextManager
+from datetime import datetime, timedelta
+from pathlib import Path
+from types import TracebackType
+
+from temporal_graph.core.time import UTC
+
+from .readers import ChatMessage
+
+_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+_MICROSECOND = timedelta(microseconds=1)
+_WRITE_ROWS = 5_000  # rows per insert statement batch while reading
+
+_SCHEMA = """
+CREATE TABLE groups (seq INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE);
+CREATE TABLE messages (grp INTEGER NOT NULL, micros INTEGER NOT NULL, line INTEGER NOT NULL,
+                       speaker TEXT, content TEXT NOT NULL, timestamp TEXT NOT NULL,
+                       source_id TEXT NOT NULL, group_id TEXT);
+CREATE TABLE seen (grp INTEGER NOT NULL, episode_id TEXT NOT NULL, line INTEGER NOT NULL,
+                   digest TEXT NOT NULL, PRIMARY KEY (grp, episode_id)) WITHOUT ROWID;
+"""
+
+
+_PREFIX = ".tgraph-import-"
+
+
+def _sweep(directory: str | Path | None) -> None:
+    """Remove the spools that importers killed before they could (kill -9, a power cut) left in
+    ``directory``: those whose process is gone (the process id is in the name)."""
+    folder = Path(directory if directory is not None else tempfile.gettempdir())
+    for left in folder.glob(f"{_PREFIX}*-*"):
+        pid = left.name[len(_PREFIX):].split("-", 1)[0]
+        if pid.isdigit() and int(pid) != os.getpid() and not _alive(int(pid)):
+            shutil.rmtree(left, ignore_errors=True)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:  # another user's process: alive
+        return True
+    return True
+
+
+class Spool(AbstractContextManager["Spool"]):
+    """Messages by group, in a file under ``directory`` (None: the system's temporary directory)
+    removed on close (and, after a crash, by the next import into the same directory)."""
+
+    def __init__(self, directory: str | Path | None = None) -> None:
+        _sweep(directory)
+        self._dir = tempfile.TemporaryDirectory(prefix=f"{_PREFIX}{os.getpid()}-", dir=directory)
+        self._conn = sqlite3.connect(Path(self._dir.name) / "spool.db", isolation_level=None)
+        self._conn.execute("PRAGMA journal_mode = OFF")
+        self._conn.execute("PRAGMA synchronous = OFF")
+        self._conn.executescript(_SCHEMA)
+        self._conn.execute("BEGIN")
+        self._groups: dict[str, int] = {}
+        self._pending: list[tuple[object, ...]] = []
+        self._indexed = False
+
+    def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None,
+                 tb: TracebackType | None) -> None:
+        self.close()
+
+    def close(self) -> None:
+        self._conn.close()
+        self._dir.cleanup()
+
+    # -- reading the file in --------------------------------------------------------------------
+    def add(self, group: str, message: ChatMessage) -> None:
+        seq = self._groups.get(group)
+        if seq is None:
+            seq = self._groups[group] = len(self._groups) + 1
+            self._conn.execute("INSERT INTO groups (seq, name) VALUES (?, ?)", (seq, group))
+        micros = (message.timestamp - _EPOCH) // _MICROSECOND
+        self._pending.append((seq, micros, message.line, message.speaker, message.content,
+                              message.timestamp.isoformat(), message.source_id, message.group_id))
+        if len(self._pending) >= _WRITE_ROWS:
+            self._flush()
+
+    def _flush(self) -> None:
+        self._conn.executemany("INSERT INTO messages VALUES (?, ?, ?, ?, ?, ?, ?, ?)", self._pending)
+        self._pending = []
+
+    def groups(self) -> list[str]:
+        """The groups read, in the order the file first names them."""
+        return list(self._groups)
+
+    # -- handing them out ------------------------------------------------------------------------
+    def batches(self, group: str, size: int) -> Iterator[list[ChatMessage]]:
+        """The group's messages in (time, line) order, ``size`` at a time."""
+        if not self._indexed:
+            self._flush()
+            self._conn.execute("CREATE INDEX by_time ON messages (grp, micros, line)")
+            self._indexed = True
+        cursor = self._conn.execute(
+            "SELECT line, speaker, content, timestamp, source_id, group_id FROM messages "
+            "WHERE grp = ? ORDER BY micros, line", (self._groups[group],))
+        while rows := cursor.fetchmany(size):
+            yield [ChatMessage(line=line, speaker=speaker, content=content,
+                               timestamp=datetime.fromisoformat(timestamp), source_id=source_id,
+                               group_id=group_id)
+                   for line, speaker, content, timestamp, source_id, group_id in rows]
+
+    def first_seen(self, group: str, ids: Iterable[str]) -> dict[str, tuple[int, str]]:
+        """Of ``ids``, those already handed out in ``group``: (the line that had it, its digest)."""
+        seq = self._groups[group]
+        found: dict[str, tuple[int, str]] = {}
+        for episode_id in ids:
+            row = self._conn.execute("SELECT line, digest FROM seen WHERE grp = ? AND episode_id = ?",
+                                     (seq, episode_id)).fetchone()
+            if row is not None:
+                found[episode_id] = (row[0], row[1])
+        return found
+
+    def mark_seen(self, group: str, items: Iterable[tuple[str, int, str]]) -> None:
+        """Remember (episode id, line, digest) of messages handed out in ``group``."""
+        seq = self._groups[group]
+        self._conn.executemany("INSERT OR IGNORE INTO seen VALUES (?, ?, ?, ?)",
+                               [(seq, episode_id, line, digest) for episode_id, line, digest in items])
+
+    def forget_seen(self) -> None:
+        """Start the record of handed-out ids afresh (after a checking pass that wrote nothing)."""
+        self._conn.execute("DELETE FROM seen")
