@@ -17,6 +17,7 @@ ROOT = Path(__file__).resolve().parents[1]
 NOT_RUN = {
     "--neo4j": "needs a Neo4j server",
     "mcp": "a server that runs until stopped (tests/test_mcp.py serves it)",
+    "--port": "tgraph view serves until stopped (tests/test_view.py serves it)",
 }
 # Commands whose --json answer must hold at least one fact, hit, path or line.
 READS = {"now", "as-of", "history", "show", "audit", "diff", "paths", "search", "ask", "context"}

@@ -4,7 +4,8 @@ without its package fails with one line saying what to install, not a bare ``Mod
 - ``neo4j``: :meth:`TemporalGraph.connect`, ``tgraph --neo4j`` and ``tgraph --neo4j ... cypher``;
 - ``mcp``: the MCP server (``tgraph mcp``);
 - ``llm``: the OpenAI-compatible LLM client (``llm=``, ``tgraph --llm``);
-- ``cypher``: the Cypher console on the embedded store (``tgraph cypher`` without ``--neo4j``).
+- ``cypher``: the Cypher console on the embedded store (``tgraph cypher`` without ``--neo4j``);
+- ``view``: the web page (``tgraph view``: starlette and uvicorn).
 
 Each part imports its package where it starts (``try: import neo4j``) and raises :func:`missing`.
 """

@@ -938,6 +938,33 @@ def _mcp(tg: TemporalGraph, args: argparse.Namespace) -> Done:
     return Done(EXIT_OK)
 
 
+@command("view", "a read-only web page on the group: search, entities with their bi-temporal chart and "
+                 "neighbourhood, the Cypher console (on 127.0.0.1; prints its URL)",
+         arg("--port", type=int, default=0, help="port to serve on (default: a free one)"),
+         arg("--entity", metavar="NAME", help="with --svg: the entity whose chart to write"),
+         arg("--svg", metavar="FILE", help="write the entity's bi-temporal chart to FILE instead of serving"),
+         arg("--as-of", metavar="TIME", help="with --svg: mark what was true then"),
+         arg("--known-at", metavar="TIME", help="with --svg: as the memory believed it then"))
+def _view(tg: TemporalGraph, args: argparse.Namespace) -> Done:
+    from .view import Server, export_chart
+
+    if (args.svg is None) != (args.entity is None):
+        raise InvalidInput("--svg FILE and --entity NAME go together (write one entity's chart)")
+    if args.svg is not None:
+        svg = export_chart(tg, args.entity, check_group(group(args)), as_of=args.as_of,
+                           known_at=args.known_at)
+        with open(args.svg, "w", encoding="utf-8") as handle:
+            handle.write(svg)
+        print(f"tgraph view: wrote the chart of {visible(args.entity)!r} to {args.svg}")
+        return Done(EXIT_OK)
+    if not 0 <= args.port < 65536:
+        raise InvalidInput(f"--port {args.port}: not a port number (0-65535)")
+    server = Server(tg, check_group(group(args)), port=args.port)
+    print(f"tgraph view: {server.url} (group {visible(group(args))!r}, read-only; Ctrl-C stops)", flush=True)
+    server.run()
+    return Done(EXIT_OK)
+
+
 @command("cypher", "a Cypher console on the memory (Neo4j, or the embedded store's graph)",
          arg("-e", "--execute", action="append", default=[], metavar="STATEMENT",
              help="run this statement or ':' command instead of the console (repeatable, in order)"),
