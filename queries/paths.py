@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 
 from temporal_graph.core import DEFAULT_GROUP, Core
@@ -51,8 +51,10 @@ def paths(
     overlapping: bool = False,
     during: tuple[TimeLike, TimeLike] | None = None,
     limit: int = 100,
+    known_at: TimeLike | None = None,
 ) -> list[Path]:
-    """Chains of facts from ``start`` (to ``end`` when given), shortest first.
+    """Chains of facts from ``start`` (to ``end`` when given), shortest first, every hop as
+    believed at ``known_at`` (default now).
 
     ``direction``: ``"out"`` (subject to object, the default) or ``"any"``.
     ``overlapping`` / ``during``: see the module docstring; they replace ``as_of``.
@@ -73,7 +75,8 @@ def paths(
     if source is None or (end is not None and target is None):
         return []
     moment = None if overlapping else core.time_or_now(as_of, "as_of")
-    edges = _Edges(core, group_id, moment, direction, wanted, window)
+    known = core.optional_time(known_at, "known_at")
+    edges = _Edges(core, group_id, moment, direction, wanted, window, known)
     return _walk(source.id, target.id if target is not None else None, edges, max_hops=max_hops, limit=limit,
                  overlapping=overlapping, window=window or ALWAYS)
 
@@ -111,6 +114,7 @@ class _Edges:
     direction: str
     wanted: set[str] | None
     window: Interval | None
+    known_at: datetime | None = None  # as believed then; None: now
     _seen: dict[str, list[Hop]] = field(default_factory=dict)
 
     def __call__(self, node: str) -> list[Hop]:
@@ -121,9 +125,10 @@ class _Edges:
 
     def _read(self, node: str) -> list[Fact]:
         store = self.core.store
-        rows = store.facts(FactQuery(self.group_id, subject_id=node, valid_time=self.moment))
+        around = FactQuery(self.group_id, subject_id=node, valid_time=self.moment, known_at=self.known_at)
+        rows = store.facts(around)
         if self.direction == "any":
-            rows += [f for f in store.facts(FactQuery(self.group_id, object_id=node, valid_time=self.moment))
+            rows += [f for f in store.facts(replace(around, subject_id=None, object_id=node))
                      if f.subject_id != node]
         if self.wanted is not None:
             rows = [f for f in rows if f.relation in self.wanted]

@@ -35,11 +35,13 @@ after K. With ``as_of=T`` no message told after T comes back (as in ``context``)
 Standing (see :mod:`queries.standing`): every message hit says whether one of its facts still
 holds (``current``), all of them ended or were replaced (``superseded``, with the facts that
 replaced it), or it gave none (``unparsed``). Superseded messages are left out by default and
-counted (``SearchResults.stale_left_out``); ``stale="label"`` keeps them below every current hit,
-``stale="show"`` where they rank. A fact always ranks above the messages it was learned from. For
-a "now" search, an entity whose facts have all ended is no hit. A broad question ("what do you
-know about Zhang Wei?") that no ranking answers gets the weightiest current facts about what it
-names, each saying so.
+counted (``SearchResults.stale_left_out``) for a question about now; a question about the past or a
+change ("did", "ever", "before", "still", "when", a named period), or one with ``as_of``, keeps
+them where they rank, labelled: they are its evidence (``stale="auto"``, the default). ``stale="hide"`` always
+leaves them out, ``stale="label"`` always keeps them last, ``stale="show"`` where they rank. A
+fact always ranks above the messages it was learned from. For a "now" search, an entity whose
+facts have all ended is no hit. A broad question ("what do you know about Zhang Wei?") that no
+ranking answers gets the weightiest current facts about what it names, each saying so.
 
 Every hit says why it matched, e.g. ``["bm25 #1", "embedding #3 (0.62)", "neighbour of Zhang Wei"]``.
 """
@@ -217,7 +219,8 @@ def search(
     embedding ranks, below this cosine, are dropped (0 keeps them). ``stale``: what to do with
     messages whose facts all ended or were replaced (see :mod:`queries.standing`): "hide" them
     (counted in ``stale_left_out``), "label" them below every current hit, or "show" them ranked
-    as any hit.
+    as any hit; "auto" (default) hides them for a question about now and shows them, labelled,
+    for one about the past or a change, or with ``as_of``.
     """
     check_group(group_id)
     whole_number(limit, "limit", RESULTS)
@@ -246,11 +249,13 @@ def search(
         _add_time_cues(fused, query, depth, relevance_floor)
     hits = _with_claims(core, group_id, fused.hits(depth, relevance_floor), claims, valid_time, known)
     hits = _visible(core, group_id, hits, when)
-    if not any(h.fact is not None or h.insight is not None for h in hits) and RecordKind.FACT in kinds:
-        hits = [*_broad(core, group_id, query, asked, when, limit), *hits]
+    if RecordKind.FACT in kinds and not any(h.fact is not None for h in hits):
+        hits = [*hits, *_broad(core, group_id, query, asked, when, limit)]  # after what did match
     if rank != DEFAULT_RANK:
         hits = ranking.ranked(core.store, group_id, hits, rank=rank, now=moment,
                               half_life_days=half_life_days, limit=len(hits))
+    if stale == "auto":
+        stale = "show" if as_of is not None or time_cues.asks_past(query) else "hide"
     return _by_standing(core, group_id, hits, when, stale, limit)
 
 
@@ -314,25 +319,24 @@ def _by_standing(core: Core, group_id: str, hits: list[SearchHit], when: _When, 
     labelled = _facts_before_sources(labelled)
     superseded = [h for h in labelled if h.standing == "superseded"]
     if stale == "show":
-        return SearchResults(labelled[:limit])
+        return SearchResults(labelled[:limit], stale=stale)
     rest = [h for h in labelled if h.standing != "superseded"]
     if stale == "label":
-        return SearchResults([*rest, *superseded][:limit])
+        return SearchResults([*rest, *superseded][:limit], stale=stale)
     shown = rest[:limit]
     left_out = sum(1 for h in labelled[: len(shown) + len(superseded)] if h.standing == "superseded")
-    return SearchResults(shown, stale_left_out=min(left_out, len(superseded)))
+    return SearchResults(shown, stale_left_out=min(left_out, len(superseded)), stale=stale)
 
 
 def _facts_before_sources(hits: list[SearchHit]) -> list[SearchHit]:
-    """Move each message just below the last fact hit learned from it, when it ranks above it."""
-    last_fact: dict[str, int] = {}
-    for n, h in enumerate(hits):
-        if h.fact is not None:
-            for e in h.fact.episode_ids:
-                last_fact[e] = n
+    """Lift each fact hit just above the best-ranked message it was learned from, when that
+    message ranks above it: the fact says what the message told (and the message keeps its place,
+    so no hit the fusion ranked high falls out of the first ``limit``)."""
+    message_at = {h.episode.id: n for n, h in enumerate(hits) if h.episode is not None}
+
     def place(n: int, h: SearchHit) -> float:
-        below = last_fact.get(h.episode.id, -1) if h.episode is not None else -1
-        return below + 0.5 if below > n else n
+        sources = [message_at[e] for e in h.fact.episode_ids if e in message_at] if h.fact is not None else []
+        return min(n, min(sources) - 0.5) if sources else n
 
     return [h for _, _, h in sorted((place(n, h), n, h) for n, h in enumerate(hits))]
 

@@ -1,17 +1,20 @@
-"""Where a message stands: whether what it told the memory still holds.
+"""Where a message stands: whether the memory still believes what it said.
 
 A message is
 
-- ``current`` when one of the facts it asserted holds (valid at the asked time, believed at
-  ``known_at``);
-- ``superseded`` when it asserted at least one fact and every one of them has ended or was
-  replaced, as known at ``known_at``: "I live in Chicago." once the memory learned of the move to
-  Denver. ``replaced_by`` names the facts that hold now for what it spoke of;
+- ``current`` when something it stated still holds as it said it: a fact it asserted is valid at
+  the asked time (believed at ``known_at``), or it told a bounded past ("I worked at Initech
+  from 2019 to 2021", "I went to Paris last week") that the memory still believes;
+- ``superseded`` when it asserted at least one fact and none holds as it said: what it stated
+  as open was ended or replaced by what the memory learned since ("I live in Chicago." once the
+  move to Denver was told, in either order), or withdrawn. ``replaced_by`` names the facts that
+  hold now for what it spoke of;
 - ``unparsed`` when it gave no fact (known at ``known_at``): small talk, or a statement the
   extractor could not read. Nothing says it is out of date, so it is never hidden.
 
-Read for the messages a search found, through the store's provenance index: one read for all of
-them, then one per (subject, relation) a superseded message spoke of.
+Read for the messages a search found, through the store's indexes: their statements and the
+fact versions citing them (one read each for all of them), then one read per (subject,
+relation) a superseded message spoke of.
 """
 
 from __future__ import annotations
@@ -22,7 +25,7 @@ from datetime import datetime
 from pydantic import BaseModel, ConfigDict
 
 from temporal_graph.core import Core
-from temporal_graph.core.model import Episode, Fact, Standing
+from temporal_graph.core.model import Assertion, Episode, Fact, Standing
 from temporal_graph.core.stores.protocol import FactQuery
 
 __all__ = ["MessageStanding", "standings"]
@@ -44,21 +47,27 @@ def standings(
     ids = list(dict.fromkeys(e.id for e in episodes))
     if not ids:
         return {}
-    told: dict[str, list[Fact]] = {i: [] for i in ids}
+    recorded = (lambda t: True) if known_at is None else (lambda t: t <= known_at)
+    said: dict[str, list[Assertion]] = {i: [] for i in ids}
+    for a in core.store.statements_of(group_id, ids):
+        if a.episode_id in said and a.kind in ("start", "end") and recorded(a.created_at):
+            said[a.episode_id].append(a)
+    rows: dict[str, list[Fact]] = {i: [] for i in ids}
     for f in core.store.facts_citing(group_id, ids):
-        if known_at is None or f.created_at <= known_at:
+        if recorded(f.created_at) and (f.expired_at is None if known_at is None else f.known_at(known_at)):
             for i in f.episode_ids:
-                if i in told:
-                    told[i].append(f)
+                if i in rows:
+                    rows[i].append(f)
     out: dict[str, MessageStanding] = {}
     replacements: dict[tuple[str, str], tuple[str, ...]] = {}
-    for i, rows in told.items():
-        if not rows:
+    for i in ids:
+        if not said[i] and not rows[i]:
             out[i] = MessageStanding(standing="unparsed")
-        elif any(_holds(f, valid_time, known_at) for f in rows):
+        elif _still_holds(said[i], rows[i], valid_time):
             out[i] = MessageStanding(standing="current")
         else:
-            keys = dict.fromkeys((f.subject_id, f.relation) for f in rows)
+            keys = dict.fromkeys([*((a.subject_id, a.relation) for a in said[i]),
+                                  *((f.subject_id, f.relation) for f in rows[i])])
             for key in keys:
                 if key not in replacements:
                     replacements[key] = _holding(core, group_id, key, valid_time, known_at)
@@ -67,9 +76,21 @@ def standings(
     return out
 
 
-def _holds(f: Fact, valid_time: datetime | None, known_at: datetime | None) -> bool:
-    believed = f.expired_at is None if known_at is None else f.known_at(known_at)
-    return believed and (valid_time is None or f.valid_at_time(valid_time))
+def _still_holds(said: list[Assertion], believed: list[Fact], valid_time: datetime | None) -> bool:
+    """One statement holds as said: a believed row of its fact is valid at ``valid_time`` (any
+    time when None), or the statement bounded its own fact and a believed row of it remains.
+    A message that only ended something ("I left Initech") told what still holds: the end."""
+    starts = [a for a in said if a.kind == "start"]
+    if not starts:
+        return True
+    for a in starts:
+        same = [f for f in believed if (f.subject_id, f.relation, f.object_id) == (a.subject_id, a.relation,
+                                                                                  a.object_id)]
+        if any(valid_time is None or f.valid_at_time(valid_time) for f in same):
+            return True
+        if a.until is not None and same:
+            return True
+    return False
 
 
 def _holding(core: Core, group_id: str, key: tuple[str, str], valid_time: datetime | None,

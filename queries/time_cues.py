@@ -36,6 +36,20 @@ _DAY = timedelta(days=1)
 _CACHED = 8192
 
 
+# A question about the past, or about a change: what used to hold is its answer, not stale evidence.
+_ASKS_PAST = re.compile(
+    r"\b(?:did|was|were|had|ever|used to|before|after|previously|formerly|originally|earlier|first|"
+    r"last|until|since|anymore|any more|no longer|still|change[sd]?|moved|history)\b",
+    re.IGNORECASE,
+)
+
+
+def asks_past(query: str) -> bool:
+    """True for a question about the past or a change ("Did ...", "Has she ever ...", "Where did
+    she live before ...", "Does she still ...", "When ..."), or naming a period of time."""
+    return bool(_ASKS_PAST.search(query)) or asks_time(query) or bool(named_periods(query))
+
+
 def asks_time(query: str) -> bool:
     """True for a question whose answer is a time or a duration ("When did ...", "How long ...")."""
     return bool(_ASKS_TIME.search(query))

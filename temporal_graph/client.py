@@ -597,6 +597,7 @@ class TemporalGraph:
         overlapping: bool = False,
         during: tuple[TimeLike, TimeLike] | None = None,
         limit: int = 100,
+        known_at: TimeLike | None = None,
     ) -> list[Path]:
         """Chains of facts from ``start`` (to ``end`` when given), shortest first, at most
         ``max_hops`` long and ``limit`` many (see :mod:`queries.paths`).
@@ -605,10 +606,12 @@ class TemporalGraph:
         hops of those relations only; ``direction="any"`` also walks facts from object to subject.
         ``overlapping=True`` (or ``during=(t1, t2)``) asks instead for chains whose hops all held
         at one common moment (within ``[t1, t2)``): "who managed Alice while she lived in Berlin".
+        ``known_at``: every hop as the memory believed it then (default now).
         """
         return queries.paths.paths(
             self.core, start, end=end, relations=relations, max_hops=max_hops, as_of=as_of,
             group_id=group_id, direction=direction, overlapping=overlapping, during=during, limit=limit,
+            known_at=known_at,
         )
 
     def search(
@@ -647,8 +650,9 @@ class TemporalGraph:
         ``known_at``: search the memory as it stood then (facts believed then, no record added
         later). Each message hit carries its ``standing`` ("current", "superseded" with
         ``replaced_by``, "unparsed"); ``stale`` says what happens to superseded ones: "hide"
-        (default; counted in ``stale_left_out`` of the returned list), "label" (kept below every
-        current hit) or "show" (ranked as any hit).
+        (counted in ``stale_left_out`` of the returned list), "label" (kept below every current
+        hit) or "show" (ranked as any hit); "auto" (default) hides them for a question about now
+        and shows them, labelled, for one about the past or a change.
         """
         return queries.search.search(
             self.core, query_text(query, "query"), as_of=as_of, limit=limit, group_id=group_id,

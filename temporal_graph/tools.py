@@ -118,8 +118,9 @@ class SearchInput(_Claims):
     known_at: str | None = _time("Search the memory as it stood at this moment: facts believed then, "
                                  "nothing recorded after it (default now)", None)
     stale: StaleMode = Field(DEFAULT_STALE, description="Messages whose facts all ended or were replaced: "
-                             "'hide' (default; counted in stale_left_out), 'label' (kept below every current "
-                             "hit, standing 'superseded') or 'show' (ranked as any hit).")
+                             "'auto' (default: hide for a question about now, show labelled for one "
+                             "about the past), 'hide' (counted in stale_left_out), 'label' (kept below "
+                             "every current hit, standing 'superseded') or 'show' (ranked as any hit).")
 
 
 class _Filters(_Claims):
@@ -164,6 +165,7 @@ class PathsInput(_Input):
     relations: list[str] | None = Field(None, description="Follow only these relations, e.g. ['MARRIED_TO'].")
     max_hops: int = _whole(3, "Longest chain, in hops.", HOPS)
     as_of: str | None = _time("Every hop valid at this moment (default now)", None)
+    known_at: str | None = _time("Every hop as the memory believed it at this moment (default now)", None)
 
 
 class AskInput(_Claims):
@@ -177,8 +179,9 @@ class ContextInput(_Claims):
     as_of: str | None = _time("Facts valid at this moment, and no message told after it (default now)", None)
     known_at: str | None = _time("Nothing the memory recorded after this moment (default now)", None)
     stale: StaleMode = Field(DEFAULT_STALE, description="Messages whose facts all ended or were replaced: "
-                             "'hide' (default) leaves them out; 'label' or 'show' lists them last with what "
-                             "replaced them.")
+                             "'auto' (default) or 'hide' leaves them out of a block about now; 'label' "
+                             "or 'show' (and 'auto' for a question about the past) lists them last with "
+                             "what replaced them.")
 
 
 class RetractEpisodeInput(_Input):
@@ -280,7 +283,7 @@ def _insights(tg: TemporalGraph, a: InsightsInput, group: str) -> InsightsResult
 
 def _paths(tg: TemporalGraph, a: PathsInput, group: str) -> PathsResult:
     found = tg.paths(a.start, end=a.end, relations=a.relations, max_hops=a.max_hops, as_of=a.as_of,
-                     group_id=group)
+                     group_id=group, known_at=a.known_at)
     return PathsResult(paths=[p.hops for p in found])
 
 

@@ -267,10 +267,11 @@ class Path(BaseModel):
 # replaced; it gave none.
 Standing = Literal["current", "superseded", "unparsed"]
 # What reads do with superseded messages: leave them out (counted), keep them labelled below every
-# current hit, or rank them as any other hit (still labelled).
-StaleMode = Literal["hide", "label", "show"]
-STALE_MODES: tuple[StaleMode, ...] = ("hide", "label", "show")
-DEFAULT_STALE: StaleMode = "hide"
+# current hit, or rank them as any other hit (still labelled); "auto": hide for a question about
+# now, show (labelled) for one about the past or a change (what used to hold is its answer).
+StaleMode = Literal["auto", "hide", "label", "show"]
+STALE_MODES: tuple[StaleMode, ...] = ("auto", "hide", "label", "show")
+DEFAULT_STALE: StaleMode = "auto"
 
 
 class SearchHit(BaseModel):
@@ -300,13 +301,15 @@ class SearchHit(BaseModel):
 
 
 class SearchResults(list[SearchHit]):
-    """The hits of a search, best first (a list), and how many superseded messages it left out
-    (``stale="hide"``, the default): an agent can tell "nothing stale matched" from "stale
-    messages matched and were withheld"."""
+    """The hits of a search, best first (a list); how many superseded messages it left out, and
+    what it did with them (``stale``: "hide", "label" or "show", after "auto" chose): an agent can
+    tell "nothing stale matched" from "stale messages matched and were withheld"."""
 
-    def __init__(self, hits: Iterable[SearchHit] = (), *, stale_left_out: int = 0) -> None:
+    def __init__(self, hits: Iterable[SearchHit] = (), *, stale_left_out: int = 0,
+                 stale: str = "hide") -> None:
         super().__init__(hits)
         self.stale_left_out = stale_left_out
+        self.stale = stale
 
 
 TimeKind = Literal["now", "at", "during", "ever", "before_change", "after_change"]

@@ -378,8 +378,9 @@ def _said_if_empty(tg: TemporalGraph, args: argparse.Namespace, result: T, *name
 # -- shared arguments ------------------------------------------------------------------------------
 QUIET = arg("--quiet", action="store_true", help="no progress bar")
 STALE = arg("--stale", choices=STALE_MODES, default=DEFAULT_STALE,
-            help="messages whose facts all ended or were replaced: hide (default, counted), label "
-                 "(listed after every current hit) or show (ranked as any hit)")
+            help="messages whose facts all ended or were replaced: auto (default: hide for a question "
+                 "about now, show labelled for one about the past), hide (counted), label (listed "
+                 "after every current hit) or show (ranked as any hit)")
 STRICT = arg("--strict", action="store_true", help="stop at the first bad line; import nothing")
 SUBJECT_FILTERS = (arg("--relation", help="only this relation (e.g. LIVES_IN or 'lives in')"),
                    arg("--object", help="only facts whose object is this entity"))
@@ -649,12 +650,13 @@ def _diff(tg: TemporalGraph, args: argparse.Namespace) -> Diff:
          arg("--during", nargs=2, metavar=("FROM", "UNTIL"),
              help="like --overlapping, with the shared time meeting [FROM, UNTIL)"),
          arg("--limit", type=int, default=100, help="most chains to show (default 100)"),
+         arg("--known-at", metavar="TIME", help="every hop as the memory believed it then (default now)"),
          show=lambda hops, args, out: render.chains(out, hops, args.start))
 def _paths(tg: TemporalGraph, args: argparse.Namespace) -> list[list[Fact]]:
     paths = tg.paths(args.start, end=args.end, relations=args.relations, max_hops=args.max_hops,
                      as_of=args.as_of, group_id=group(args), direction=args.direction,
                      overlapping=args.overlapping, during=tuple(args.during) if args.during else None,
-                     limit=args.limit)
+                     limit=args.limit, known_at=args.known_at)
     return _said_if_empty(tg, args, [path.hops for path in paths], args.start, args.end)  # a chain: its hops
 
 

@@ -40,6 +40,10 @@ def test_a_message_the_memory_knows_is_out_of_date_is_left_out_counted_labelled_
     order = [h.text for h in shown]
     assert order.index("Sam lives in Denver.") < order.index("I moved to Denver.")  # fact above its source
 
+    past = tg.search("Did Sam live in Chicago?", group_id=g)  # about the past: its evidence, labelled
+    assert past.stale == "show" and ("I live in Chicago.", "superseded") in _messages(past)
+    assert tg.search("Did Sam live in Chicago?", group_id=g, stale="hide").stale_left_out == 1
+
     block = tg.context("where does Sam live? Chicago", group_id=g)
     assert "I live in Chicago." not in block and "I moved to Denver." in block
     block = tg.context("where does Sam live? Chicago", group_id=g, stale="label")
@@ -68,6 +72,18 @@ def test_standing_follows_revisions_out_of_order_withdrawn_and_confirmed(
     _tell(tg, tick, k, "I still live in Chicago.", "2023-03-05")
     found = dict(_messages(tg.search("Chicago", group_id=k, stale="show")))
     assert set(found.values()) == {"current"} and len(found) == 2
+
+
+def test_a_past_told_as_past_and_an_ending_stay_current(tg: TemporalGraph, tick, groups) -> None:
+    """What a message said of a bounded past, or that something ended, is still what it said."""
+    g = groups()
+    _tell(tg, tick, g, "I worked at Initech from 2019 to 2021.", "2023-07-02")
+    _tell(tg, tick, g, "I work at Globex.", "2023-08-01")
+    _tell(tg, tick, g, "I left Globex.", "2024-02-01")
+    found = {text: standing for query in ("Initech", "Globex")
+             for text, standing in _messages(tg.search(query, group_id=g, stale="show"))}
+    assert found == {"I worked at Initech from 2019 to 2021.": "current", "I left Globex.": "current",
+                     "I work at Globex.": "superseded"}
 
 
 def test_one_time_model_for_search_as_of_and_known_at(tg: TemporalGraph, tick, groups) -> None:
@@ -109,6 +125,8 @@ def test_a_broad_question_gets_the_weightiest_current_facts_and_nothing_about_no
     assert [h.fact.importance for h in hits if h.fact] == sorted((h.fact.importance for h in hits if h.fact),
                                                                    reverse=True)
     assert tg.search("What do you know about Zqnobody?", group_id=g, kinds=("fact",)) == []
+    every_kind = tg.search("What do you know about Sam?", group_id=g)
+    assert every_kind[0].entity is not None and len([h for h in every_kind if h.fact]) == 3
 
 
 def test_a_snapshot_holds_messages_and_insights_with_counts(tg: TemporalGraph, tick, groups) -> None:
@@ -121,3 +139,16 @@ def test_a_snapshot_holds_messages_and_insights_with_counts(tg: TemporalGraph, t
     assert [e.content for e in graph.graph["episodes"]] == ["I live in Chicago.", "Good morning everyone!"]
     assert graph.graph["counts"] == {"facts": 1, "entities": 2, "episodes": 2, "insights": 0}
     assert len(tg.snapshot(group_id=g).graph["episodes"]) == 3
+
+
+def test_paths_walk_the_facts_believed_at_known_at(tg: TemporalGraph, tick, groups) -> None:
+    g = groups()
+    tick()
+    tg.add_fact("Ana", "WORKS_AT", "Acme", valid_at="2020-01-01", group_id=g)
+    then = tg.core.now()
+    tick()
+    tg.retract_fact("Ana", "WORKS_AT", "Acme", group_id=g)
+    tick()
+    assert tg.paths("Ana", end="Acme", group_id=g) == []
+    [path] = tg.paths("Ana", end="Acme", group_id=g, known_at=then)
+    assert [f.text for f in path.hops] == ["Ana works at Acme"]

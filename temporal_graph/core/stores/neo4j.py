@@ -926,6 +926,14 @@ class Neo4jStore:
         return [row["id"] for row in self._read(lambda r: r._r.run("episodes_by_speaker", params))]
 
     @_edge
+    def statements_of(self, group_id: str, episode_ids: Sequence[str]) -> list[Assertion]:
+        params = {"group_id": group_id, "episode_ids": list(dict.fromkeys(episode_ids))}
+        if not params["episode_ids"]:
+            return []
+        rows = self._read(lambda r: r._r.run("assertions_of_episodes", params))
+        return [records.assertion(row, NEO4J) for row in rows]
+
+    @_edge
     def facts_citing(self, group_id: str, episode_ids: Sequence[str]) -> list[Fact]:
         params = {"group_id": group_id, "episode_ids": list(dict.fromkeys(episode_ids))}
         if not params["episode_ids"]:

@@ -254,6 +254,11 @@ class Store(Protocol):
         order they were told (withdrawn and erased-text ones included)."""
         ...
 
+    def statements_of(self, group_id: str, episode_ids: Sequence[str]) -> list[Assertion]:
+        """Every assertion the episodes made (their statements, and withdrawals of them), in any
+        order, through an index."""
+        ...
+
     def facts_citing(self, group_id: str, episode_ids: Sequence[str]) -> list[Fact]:
         """Every fact version (current or expired) whose provenance names one of ``episode_ids``,
         in any order: what those messages told the memory, as it stands (through an index)."""

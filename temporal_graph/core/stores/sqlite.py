@@ -415,6 +415,11 @@ class SQLiteStore:
         return list(dict.fromkeys(ids))
 
     @_edge
+    def statements_of(self, group_id: str, episode_ids: Sequence[str]) -> list[Assertion]:
+        return [records.assertion(r, SQLITE) for episode_id in dict.fromkeys(episode_ids)
+                for r in self._rows(sql.EPISODE_ASSERTIONS, (group_id, episode_id))]
+
+    @_edge
     def facts_citing(self, group_id: str, episode_ids: Sequence[str]) -> list[Fact]:
         rows = (r for episode_id in dict.fromkeys(episode_ids)
                 for r in self._rows(sql.ROWS_CITING, (episode_id, group_id)))
