@@ -9,17 +9,44 @@ then the longer.
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections import Counter
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from functools import lru_cache
 
+from temporal_graph.core.errors import InvalidInput
 from temporal_graph.core.extraction import Extraction
-from temporal_graph.core.mask_policy import MaskingPolicy
+from temporal_graph.core.mask_policy import MaskingPolicy, compile_pattern
 
-from .detectors import BUILT_IN, Detector, regex_finder
+from .detectors import BUILT_IN, Detector, Finder, Span
 
-# Full-width ASCII (common in Chinese text) is read as ASCII; one character each, so spans still fit.
-_FULL_WIDTH = str.maketrans({0xFF01 + i: 0x21 + i for i in range(94)} | {0x3000: 0x20})
+
+class _View(dict[int, int]):
+    """How the detectors read a text, one character for one (so spans fit the text as given):
+    full-width ASCII (common in Chinese text) as ASCII, every script's decimal digits (Arabic-Indic
+    ``٤١١١``, Devanagari ``४१११``) as ASCII digits, any space (no-break, thin, ideographic) as a space,
+    and hyphens, en and em dashes and the minus sign as "-". Each character is looked up once."""
+
+    def __missing__(self, code: int) -> int:
+        ch = chr(code)
+        if 0xFF01 <= code <= 0xFF5E:
+            read = code - 0xFF01 + 0x21
+        elif ch.isdecimal():
+            read = 0x30 + unicodedata.decimal(ch)
+        elif unicodedata.category(ch) == "Zs":
+            read = 0x20
+        elif ch in _DASHES:
+            read = 0x2D
+        else:
+            read = code
+        if len(self) < 20_000:  # the characters texts use, not every one a hostile text may hold
+            self[code] = read
+        return read
+
+
+_DASHES = "\u2010\u2011\u2012\u2013\u2014\u2212\ufe58\ufe63"
+_VIEW = _View()
 PLACEHOLDER = re.compile(r"\[[a-z][a-z0-9_]*\]")
 
 
@@ -54,13 +81,14 @@ class Masker:
     """The detectors of one policy, made once."""
 
     def __init__(self, policy: MaskingPolicy) -> None:
-        extra = [Detector(name, regex_finder(regex)) for name, regex in policy.patterns]
+        extra = [Detector(name, pattern_finder(name, pattern, policy.pattern_timeout))
+                 for name, pattern in policy.patterns]
         self.detectors = [*extra, *(d for d in BUILT_IN if d.kind in policy.kinds)]
         self.allow = {a.casefold() for a in policy.allow}
         self.allow_compact = {_compact(a) for a in policy.allow}
 
     def mask(self, text: str) -> Masked:
-        view = text if text.isascii() else text.translate(_FULL_WIDTH)
+        view = text if text.isascii() else text.translate(_VIEW)
         found = [(start, rank, start - end, d.kind) for rank, d in enumerate(self.detectors)
                  if d.hint is None or d.hint.search(view) for start, end in d.find(view)]
         found.sort()
@@ -85,6 +113,28 @@ class Masker:
         if value.casefold() in self.allow:
             return True
         return kind != "email" and _compact(value) in self.allow_compact
+
+
+def pattern_finder(name: str, pattern: str, seconds: float) -> Finder:
+    """Spans of an extra pattern's matches (of its group ``v`` when it has one), searched for at
+    most ``seconds`` a message; a search that takes longer refuses the message, naming the pattern,
+    rather than let it be kept with that pattern unapplied."""
+    compiled = compile_pattern(pattern)
+    group = "v" if "v" in compiled.groupindex else 0
+
+    def find(text: str) -> Iterator[Span]:
+        try:
+            spans = [m.span(group) for m in compiled.finditer(text, timeout=seconds)]
+        except TimeoutError:
+            raise InvalidInput(
+                f"mask pattern {name}: {pattern!r} searched this message ({len(text):,} characters) for "
+                f"more than {seconds:g} s and was stopped, so the message cannot be masked and is not "
+                "stored; simplify the pattern (nested repeats such as (a+)+ can take time exponential "
+                "in the text) or raise MaskingPolicy(pattern_timeout=...)"
+            ) from None
+        return ((start, end) for start, end in spans if start < end)
+
+    return find
 
 
 def _compact(value: str) -> str:
