@@ -15,6 +15,13 @@ from temporal_graph.core.time import Prefer, TimeMatch, find_time_expressions, r
 
 from ..plans import PLAN_RELATIONS, cue_matches
 from .attributes import ORG_WORD, REPORTED, colon_attribute, find_attributes
+from .chat_events import (
+    CHAT_STATE_RULES,
+    RECENT_DONE_RULES,
+    pets_of_speaker,
+    time_belongs_elsewhere,
+    told_as_recent,
+)
 from .grammar import (
     BORN_ON,
     COMPOUND,
@@ -211,6 +218,9 @@ class OfflineExtractor:
             if fixed is not None:
                 return fixed
         drafts = self._kinship(text, speaker)
+        if speaker is not None:  # "my dogs love the park": the speaker has dogs
+            drafts.extend(_Draft(speaker, "HAS_PET", kind, "Animal", extra={"species": kind})
+                          for kind in pets_of_speaker(text))
         drafts.extend(self._born_on(clause, times, speaker))
         attributes = self._attributes(clause, episode, times=times)
         if attributes:  # the clause is about a thing's attribute: no other rule reads its words
@@ -221,7 +231,7 @@ class OfflineExtractor:
         drafts.extend(d for d, _ in denials)
         negated = bool(NEGATION.search(NOT_OBJECT.sub("", text)))  # "Lyon, not Paris" is no negation
         rules = [r for r in (*ENDING_RULES, *ISSUE37_ENDING_RULES, *PASTIME_RULES, *STATE_RULES,
-                             *ISSUE37_STATE_RULES) if not (r.positive and negated)]
+                             *ISSUE37_STATE_RULES, *CHAT_STATE_RULES) if not (r.positive and negated)]
         for fallback in (False, True):  # the fallback rules only when no other rule matched
             found = self._run([r for r in rules if r.fallback == fallback], text, times, anchors, episode,
                               context, earlier)
@@ -264,6 +274,8 @@ class OfflineExtractor:
             if following and following[0].lower() in BASE_FORMS:
                 return []  # "Themes like sisterhood": a name needs "likes", so this is no subject
         time = _nearest_time(m.span(), times, anchors)
+        if rule.fallback and time is not None and time_belongs_elsewhere(text, m.end(), times, anchors, time):
+            time = None  # "I had a quiet weekend after we went camping two weekends ago": not its time
         if time is not None and time.is_duration and not re.search(r"\b(?:have|has)\b", m.group(0)):
             time = None  # "for two weeks" only dates a present-perfect state
         undated = rule.fallback and time is None  # kept only for the clear events of UNDATED_DID
@@ -279,7 +291,8 @@ class OfflineExtractor:
         drafts: list[_Draft] = []
         for emit, raw in emissions(rule, groups):
             obj, det = clean_object(emit, raw, groups)
-            if obj is None or (undated and not UNDATED_DID.match(obj)):
+            recent = rule in RECENT_DONE_RULES and told_as_recent(text[m.start():m.start("o")])
+            if obj is None or (undated and not UNDATED_DID.match(obj) and not recent):
                 continue
             relation, kind, object_type = emit.relation, rule.kind, emit.object_type
             if relation == "LEFT?":  # a home or a job: the context decides

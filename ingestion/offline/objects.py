@@ -21,6 +21,7 @@ from .tables import (
     DETERMINERS,
     DIETS,
     EVENTS,
+    HANGING_ADJECTIVES,
     HOBBY_VERBS,
     INTOLERANCES,
     INTRANSITIVE,
@@ -28,6 +29,7 @@ from .tables import (
     NAME_STOP,
     NOT_OBJECT_START,
     NOT_POSSESSIONS,
+    PARTICLES,
     PETS,
     PLAN_VERBS,
     PREPOSITIONS,
@@ -35,6 +37,7 @@ from .tables import (
     SHARED_HEADS,
     SKILLS,
     SPECIFIC,
+    TRAILING_PREPOSITIONS,
     VAGUE_TASTES,
 )
 
@@ -121,16 +124,23 @@ def _clean_phrase(text: str, *, max_words: int = 10) -> str | None:
         low = w.lower()
         if low in ("my", "our"):
             out.append("their")
+        elif low == "that" and len(out) >= 2 and out[-1].lower() not in PREPOSITIONS | PARTICLES:
+            break  # "read a book that made an impact": a relative clause, not the book's name
         elif low in ("this", "that", "these", "those"):
             out.append("the")
         elif low in PRONOUNS or low in ("i", "me", "us", "you", "your", "there", "here"):
+            # "went fishing in one of the nearby lakes": the phrase ends where its pronoun's begins
+            if len(out) >= 3 and out[-1].lower() in PREPOSITIONS | TRAILING_PREPOSITIONS:
+                out.pop()
+                break
             return None
         else:
             out.append(w)
-    while out and out[-1].lower() in PREPOSITIONS | {"a", "an", "the", "their", "and", "new"}:
+    while out and out[-1].lower() in PREPOSITIONS | TRAILING_PREPOSITIONS | {"a", "an", "the", "their", "and",
+                                                                              "new"}:
         out.pop()
-    if not out or len(out) > max_words:
-        return None
+    if not out or len(out) > max_words or out[-1].lower() in HANGING_ADJECTIVES:
+        return None  # "had an amazing" (cut before "and emotional wedding"): the thing itself is lost
     out[0] = out[0].lower()
     return " ".join(out)
 
