@@ -70,6 +70,8 @@ HOLDOUT3 = HERE / "data" / "extraction_holdout3.tsv"  # the same, for the denial
 HOLDOUT4 = HERE / "data" / "extraction_holdout4.tsv"  # the same, for issue 37 (written before its rules)
 REVISIONS = HERE / "data" / "extraction_revisions.jsonl"  # chats replayed: now / as_of after revisions
 LABELS = HERE / "data" / "locomo_labels.json"
+# Issue 37's census: every fact the chat rules added on LoCoMo dev, labelled by hand with its turn's text.
+LABELS37 = HERE / "data" / "locomo_labels_issue37.json"
 LOCOMO = HERE.parent.parent / "shared" / "data" / "locomo" / "locomo_dev.json"
 REF = datetime(2023, 5, 8, 13, 56, tzinfo=UTC)
 SAMPLE_SEED = 12
@@ -206,11 +208,13 @@ def score_locomo(extractor: Extractor, labels: dict[str, Any], path: Path = LOCO
         for turn_id, judged in labels.get(section, {}).items():
             merged.setdefault(turn_id, {}).update(judged)
     all_judged = _judge(facts, merged)
+    added = {turn_id: row["verdicts"] for turn_id, row in labels.get("issue37", {}).items()}
+    added_judged = _judge([(t, label) for t, label in facts if label in added.get(t, {})], added)
     return {
         "turns": len(turns), "facts": len(facts), "facts_per_turn": round(len(facts) / len(turns), 3),
         "sample_facts": turn_judged["judged"], "sample_correct": turn_judged["correct"],
         "sample_unlabeled": turn_judged["unlabeled"], "precision": turn_judged["precision"],
-        "fact_sample": fact_judged, "all_facts": all_judged,
+        "fact_sample": fact_judged, "all_facts": all_judged, "issue37_added": added_judged,
     }
 
 
@@ -239,6 +243,30 @@ def throughput(extractor: Extractor, path: Path = LOCOMO, passes: int = 3) -> fl
             extractor.extract(episode, context)
         rates.append(len(turns) / (time.perf_counter() - start))
     return round(statistics.median(rates), 1)
+
+
+_THROUGHPUT_CODE = ("import sys; from pathlib import Path; from benchmarks.extraction import throughput; "
+                    "from ingestion.offline import OfflineExtractor; "
+                    "print(throughput(OfflineExtractor(), Path(sys.argv[1]), passes=1))")
+
+
+def throughput_against(baseline: Path, rounds: int = 3, path: Path = LOCOMO) -> dict[str, Any]:
+    """Messages per second of this tree's offline extractor and of another tree's (a checkout of an
+    earlier commit), one pass each in turn, ``rounds`` times, in fresh processes: on a shared machine
+    only figures measured side by side compare. Medians, and their ratio."""
+    import subprocess
+
+    trees = {"baseline": baseline.resolve(), "this": HERE.parent}
+    rates: dict[str, list[float]] = {name: [] for name in trees}
+    for _ in range(rounds):
+        for name, tree in trees.items():
+            env = {"PYTHONPATH": str(tree), "PATH": "/usr/bin"}
+            out = subprocess.run([sys.executable, "-c", _THROUGHPUT_CODE, str(path)], cwd=tree, check=True,
+                                 capture_output=True, text=True, env=env)
+            rates[name].append(float(out.stdout.strip().splitlines()[-1]))
+    medians = {name: statistics.median(r) for name, r in rates.items()}
+    return {"rounds": rounds, **{f"{k}_messages_per_s": round(v, 1) for k, v in medians.items()},
+            "ratio": round(medians["this"] / medians["baseline"], 3)}
 
 
 def score_revisions(extractor: Extractor | None = None, path: Path = REVISIONS,
@@ -278,6 +306,19 @@ def score_revisions(extractor: Extractor | None = None, path: Path = REVISIONS,
             **{kind: f"{ok}/{n}" for kind, (ok, n) in sorted(per.items())}}
 
 
+def load_labels() -> dict[str, Any]:
+    """The hand labels: locomo_labels.json, with issue 37's census of the facts its rules added merged
+    into its ``facts`` section (and kept apart as ``issue37``, for its own figure)."""
+    labels: dict[str, Any] = json.loads(LABELS.read_text(encoding="utf-8")) if LABELS.exists() else {}
+    if LABELS37.exists():
+        added = json.loads(LABELS37.read_text(encoding="utf-8"))["facts"]
+        labels["issue37"] = added
+        facts = labels.setdefault("facts", {})
+        for turn_id, row in added.items():
+            facts.setdefault(turn_id, {}).update(row["verdicts"])
+    return labels
+
+
 def _judge(facts: list[tuple[str, str]], labels: dict[str, dict[str, bool]]) -> dict[str, Any]:
     """Precision by the hand labels; a fact nobody labelled (the rules changed since) counts as wrong."""
     verdicts = [labels.get(turn_id, {}).get(label) for turn_id, label in facts]
@@ -302,6 +343,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--llm-sample", type=int, default=0, help="with --llm: the first N sentences of "
                         "held-out set 4 (0: all)")
     parser.add_argument("--dump-sample", action="store_true", help="print the LoCoMo sample to label")
+    parser.add_argument("--baseline", type=Path, help="a checkout of an earlier commit (git worktree or "
+                        "git archive): its offline throughput is measured beside this tree's, in turns")
     args = parser.parse_args(argv)
 
     offline = OfflineExtractor()
@@ -311,7 +354,7 @@ def main(argv: list[str] | None = None) -> int:
     cases = load_set()
     misses: list[str] = []
     result: dict[str, Any] = {"offline": score_set(offline, cases, misses if args.show_misses else None)}
-    labels = json.loads(LABELS.read_text(encoding="utf-8")) if LABELS.exists() else {}
+    labels = load_labels()
     locomo = score_locomo(offline, labels)
     result["locomo_facts_per_turn"] = locomo["facts_per_turn"]
     result["locomo_precision"] = locomo["precision"]
@@ -326,6 +369,8 @@ def main(argv: list[str] | None = None) -> int:
     result["offline_holdout4"] = score_set(offline, load_set(HOLDOUT4), misses if args.show_misses else None)
     result["revisions"] = score_revisions(None, misses=misses if args.show_misses else None)
     result["offline_messages_per_s"] = throughput(offline)
+    if args.baseline:
+        result["throughput_against_baseline"] = throughput_against(args.baseline)
     if args.llm:
         from ingestion.llm_extractor import LLMExtractor
         from temporal_graph.llm import LLMClient
@@ -377,6 +422,11 @@ def main(argv: list[str] | None = None) -> int:
               f"(now {rv.get('now', '0/0')}, as_of {rv.get('as_of', '0/0')})")
         print(f"offline throughput: {result['offline_messages_per_s']} messages/s "
               "(LoCoMo turns, median of 3)")
+        if "throughput_against_baseline" in result:
+            tb = result["throughput_against_baseline"]
+            print(f"offline throughput beside {args.baseline} (fresh processes in turn, median of "
+                  f"{tb['rounds']}): this tree {tb['this_messages_per_s']}, baseline "
+                  f"{tb['baseline_messages_per_s']} messages/s, ratio {tb['ratio']}")
         for name in ("llm_raw", "llm_grounded", "llm_grounded_fallback", "offline_on_llm_sample"):
             if name in result:
                 r = result[name]
@@ -393,6 +443,10 @@ def main(argv: list[str] | None = None) -> int:
               f"({locomo['fact_sample']['correct']}/{locomo['fact_sample']['judged']}); "
               f"on all facts {locomo['all_facts']['precision']} ({locomo['all_facts']['correct']}/"
               f"{locomo['all_facts']['judged']}, {locomo['all_facts']['unlabeled']} unlabelled)")
+        added = locomo["issue37_added"]
+        print(f"LoCoMo, the facts issue 37's chat rules added (every one labelled by hand, "
+              f"benchmarks/data/locomo_labels_issue37.json): {added['judged']} facts, precision "
+              f"{added['precision']} ({added['correct']}/{added['judged']})")
         for miss in misses:
             print(miss)
     return 0
