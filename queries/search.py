@@ -243,7 +243,8 @@ def search(
     asked = _read_query(core, query, group_id, methods)
     depth = pool or max(30, 3 * limit)
     valid_time = None if include_history else moment
-    when = _When(valid_time, known, told_by)
+    history = as_of is not None or known is not None or include_history
+    when = _When(valid_time, known, told_by, history=history)
     fused = _score(_candidates(core, asked, group_id, kinds, when, depth))
     if RecordKind.EPISODE in kinds:
         _add_time_cues(fused, query, depth, relevance_floor)
@@ -267,6 +268,9 @@ class _When:
     valid_time: datetime | None
     known: datetime | None
     told_by: datetime | None
+    # A read over history (as_of, known_at, include_history): nearest vectors by the exact path,
+    # never an approximate index's (a search of now may use one).
+    history: bool = False
 
     def sees(self, record: Entity | Episode) -> bool:
         recorded = self.known is None or record.created_at <= self.known
@@ -430,10 +434,11 @@ def _candidates(
     if RecordKind.ENTITY in kinds:
         # Entities are matched by the whole query: their names are what it is looking for.
         text = asked.text if asked.keywords is not None else None
-        _rank_records(core, group_id, RecordKind.ENTITY, text, asked.vector, depth, out)
+        _rank_records(core, group_id, RecordKind.ENTITY, text, asked.vector, depth, out, when.history)
         out.ranked.append((((e, "named in the query") for e in asked.named), 1.0))
     if RecordKind.EPISODE in kinds:
-        _rank_records(core, group_id, RecordKind.EPISODE, asked.keywords, asked.vector, depth, out)
+        _rank_records(core, group_id, RecordKind.EPISODE, asked.keywords, asked.vector, depth, out,
+                      when.history)
         if graph_facts:
             out.ranked.append((_sources(core, group_id, graph_facts, named_ids, depth), graph_weight))
     if INSIGHT in kinds:
@@ -492,7 +497,8 @@ def _fact_candidates(
     deep = DEEPER * depth
     store = core.store
     bm25 = store.text_search(group_id, RecordKind.FACT, keywords, deep) if keywords is not None else []
-    nearest = store.vector_search(group_id, RecordKind.FACT, list(vector), deep) if vector is not None else []
+    nearest = store.vector_search(group_id, RecordKind.FACT, list(vector), deep,
+                                  exact=when.history) if vector is not None else []
     if when.known is not None:
         later_bm25, later_nearest = _believed_then_expired_since(core, group_id, keywords, vector, when, deep)
         bm25 = _merged(bm25, later_bm25, by_value=False)
@@ -548,13 +554,14 @@ def _merged(found: list[tuple[str, float]], later: list[tuple[str, float]], *,
 
 def _rank_records(
     core: Core, group_id: str, kind: str, text: str | None, vector: Sequence[float] | None, depth: int,
-    out: _Rankings,
+    out: _Rankings, exact: bool,
 ) -> None:
     """BM25 (when ``text``) and nearest-vector candidates of entities or episodes: both come from
     the store's indexes, and the records themselves are read once, by id."""
     store = core.store
     found = store.text_search(group_id, kind, text, depth) if text is not None else []
-    sims = dict(store.vector_search(group_id, kind, list(vector), depth)) if vector is not None else {}
+    sims = {} if vector is None else dict(store.vector_search(group_id, kind, list(vector), depth,
+                                                              exact=exact))
     load = store.entities if kind == RecordKind.ENTITY else store.episodes
     by_id = {r.id: r for r in load(group_id, ids=[*(i for i, _ in found), *sims])}
     out.ranked.append((_bm25(found, by_id, depth), 1.0))

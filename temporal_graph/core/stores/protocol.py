@@ -280,10 +280,11 @@ class Store(Protocol):
         ...
 
     def vector_search(
-        self, group_id: str, kind: str, vector: Sequence[float], limit: int
+        self, group_id: str, kind: str, vector: Sequence[float], limit: int, *, exact: bool = False
     ) -> list[tuple[str, float]]:
         """Nearest neighbours by cosine similarity over stored embeddings of ``kind`` (facts:
-        current rows only), best first."""
+        current rows only), best first. ``exact``: the read is over history (as_of, known_at), whose
+        answers must be the exact nearest; a store with an approximate path of its own skips it."""
         ...
 
     def newest_facts(

@@ -293,6 +293,10 @@ class SQLiteStore:
         # Vector indexes per (group, kind), loaded on first search and then kept current by the
         # writes of this connection; changes of a transaction reach them only once it commits.
         self._indexes: dict[tuple[str, str], VectorIndex] = {}
+        # The vector mark each loaded index is at least as new as (a graph built later is saved
+        # under it), and the marks the write under way leaves.
+        self._index_marks: dict[tuple[str, str], str] = {}
+        self._new_marks: dict[tuple[str, str], str] = {}
         self._staged: list[tuple[str, str, str, np.ndarray | None]] = []  # (group, kind, id, vector|None)
         # Of the write under way: the groups it changes (their change marks are replaced as it
         # commits), and the records it removes for good by (group, kind), whose ids leave the
@@ -329,7 +333,7 @@ class SQLiteStore:
                 self._bump_change_marks()
             except BaseException:
                 self._conn.execute(sql.ROLLBACK)
-                self._staged, self._changed, self._purged = [], set(), {}
+                self._staged, self._changed, self._purged, self._new_marks = [], set(), {}, {}
                 raise
             self._conn.execute(sql.COMMIT)
             self._publish_vectors()
@@ -824,18 +828,24 @@ class SQLiteStore:
 
     @_edge
     def vector_search(
-        self, group_id: str, kind: str, vector: Sequence[float], limit: int
+        self, group_id: str, kind: str, vector: Sequence[float], limit: int, *, exact: bool = False
     ) -> list[tuple[str, float]]:
-        """Exact cosine nearest neighbours over the group's vectors of ``kind`` (see
+        """Cosine nearest neighbours over the group's vectors of ``kind`` (see
         :mod:`temporal_graph.core.stores.vector_index`): loaded from the file once, then kept current
-        by writes."""
+        by writes; past the crossover through an HNSW graph with an exact re-rank, unless ``exact``."""
         with self._lock:
-            return self._index(group_id, kind).search(vector, limit)
+            index = self._index(group_id, kind)
+            found = index.search(vector, limit, exact=exact)
+            mark = self._index_marks.get((group_id, kind))
+            if index.graph_unsaved and mark and not self._conn.in_transaction:
+                vector_file.write(self.path, group_id, kind, mark, index)  # the graph just built
+            return found
 
     def _index(self, group_id: str, kind: str) -> VectorIndex:
         version = self._conn.execute(sql.DATA_VERSION).fetchone()[0]
         if version != self._data_version:  # another connection committed: trust nothing cached
             self._indexes.clear()
+            self._index_marks.clear()
             self._data_version = version
         index = self._indexes.get((group_id, kind))
         if index is None:
@@ -851,6 +861,7 @@ class SQLiteStore:
         # No mark yet (a file from before marks, or no vector written): no file is trusted or
         # written, since an unmarked file could be another database's left at the same path.
         mark = found[0] if found else ""
+        self._index_marks[(group_id, kind)] = mark
         saved = vector_file.read(self.path, group_id, kind) if mark else None
         # The mark is read before the vectors: a commit in between leaves a file whose label is
         # older than its content, which the next reader brings up to date again (never the other
@@ -869,6 +880,7 @@ class SQLiteStore:
         cursor = self._conn.execute(sql.stored_vectors(kind), (group_id,))
         while rows := cursor.fetchmany(10_000):
             index.add(_vectors(rows))
+        index.approximate()  # past the crossover, its graph is built now and saved with the matrix
         if mark and not self._conn.in_transaction:
             vector_file.write(self.path, group_id, kind, mark, index)
         return index
@@ -902,6 +914,7 @@ class SQLiteStore:
         changes = dict.fromkeys((g, k, marks[(g, k)], item_id) for g, k, item_id, _ in staged
                                 if item_id not in self._purged.get((g, k), ()))
         self._conn.executemany(sql.BUMP_VECTOR_MARK, [(g, k, mark) for (g, k), mark in marks.items()])
+        self._new_marks = marks
         self._conn.executemany(sql.ADD_VECTOR_CHANGE, list(changes))
         self._conn.executemany(sql.PRUNE_VECTOR_CHANGES, [(g, k, VECTOR_CHANGES_KEPT) for g, k in marks])
 
@@ -922,6 +935,10 @@ class SQLiteStore:
     def _publish_vectors(self) -> None:
         """After a commit: apply its vector changes to the indexes already loaded."""
         staged, self._staged = self._staged, []
+        marks, self._new_marks = self._new_marks, {}
+        for key, mark in marks.items():
+            if key in self._indexes:
+                self._index_marks[key] = mark
         for group_id, kind, item_id, vector in staged:
             index = self._indexes.get((group_id, kind))
             if index is None:

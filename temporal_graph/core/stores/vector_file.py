@@ -11,6 +11,12 @@ data: deleting them costs one load, and ``scrub`` deletes them (so an erased rec
 no file either). The same goes for a damaged file (empty, cut short, not numpy, a matrix whose
 width or row count is not what its label says, or a label from before labels gave the width): it
 is never used, the vectors are loaded from the database, and the file is written again.
+
+Past the approximate search's crossover the label also names the index's HNSW graph
+(:mod:`.ann_index`), saved in a file of its own with its CRC-32, width and vector count; a graph
+whose file does not match all three (damaged, cut short, another index's) is never mapped, and the
+store builds it again from the matrix. Its keys are the matrix's slots, so the matrix is saved with
+its free slots (an empty id) in place.
 """
 
 from __future__ import annotations
@@ -25,6 +31,7 @@ from pathlib import Path
 
 import numpy as np
 
+from .ann_index import ApproximateIndex
 from .vector_index import VectorIndex
 
 
@@ -52,11 +59,16 @@ def read(database: str, group_id: str, kind: str) -> tuple[str, VectorIndex] | N
                 return None
             mark, ids, name = str(data["mark"][0]), [str(i) for i in data["ids"]], str(data["matrix"][0])
             width = int(data["dimensions"][0])  # a label without it (an older one) is not trusted
+            graph_label = (str(data["graph"][0]), int(data["graph_crc"][0])) if "graph" in data else None
         matrix = np.load(folder / Path(name).name, mmap_mode="c", allow_pickle=False)
         if matrix.dtype != np.float32 or matrix.ndim != 2 or len(matrix) != len(ids) \
                 or (ids and matrix.shape[1] != width):
             return None  # a matrix replaced under its label: its rows are not the label's vectors
-        return mark, VectorIndex.from_arrays(ids, matrix)
+        graph = None
+        if graph_label is not None:  # a graph that does not match is rebuilt from the matrix
+            graph = ApproximateIndex.load(folder / Path(graph_label[0]).name, crc=graph_label[1],
+                                          dimensions=width, count=sum(1 for i in ids if i))
+        return mark, VectorIndex.from_arrays(ids, matrix, graph)
     except (OSError, EOFError, KeyError, ValueError, TypeError, IndexError, zipfile.BadZipFile):
         # Missing, empty, half-written by a crashed process, or of another format: load instead.
         return None
@@ -70,27 +82,36 @@ def write(database: str, group_id: str, kind: str, mark: str, index: VectorIndex
     folder = directory(database)
     if folder is None:
         return
-    ids, matrix = index.arrays()
+    ids, matrix = index.slots()
     target = _path(folder, group_id, kind)
-    name = _path(folder, group_id, kind, f".{uuid.uuid4().hex[:16]}.npy").name
+    token = uuid.uuid4().hex[:16]
+    name = _path(folder, group_id, kind, f".{token}.npy").name
+    graph_name = _path(folder, group_id, kind, f".{token}.usearch").name
     temporary = target.with_suffix(f".{os.getpid()}.tmp")
     try:
         folder.mkdir(exist_ok=True)
         np.save(folder / name, np.ascontiguousarray(matrix, dtype=np.float32))
+        fields: dict[str, np.ndarray] = {
+            "group": np.array([group_id]), "kind": np.array([kind]), "mark": np.array([mark]),
+            "ids": np.array(ids, dtype=str), "matrix": np.array([name]),
+            "dimensions": np.array([matrix.shape[1] if ids else index.dimensions or 0])}
+        if index.graph is not None:
+            fields["graph"] = np.array([graph_name])
+            fields["graph_crc"] = np.array([index.graph.save(folder / graph_name)], dtype=np.int64)
         with open(temporary, "wb") as out:
-            np.savez(out, group=np.array([group_id]), kind=np.array([kind]), mark=np.array([mark]),
-                     ids=np.array(ids, dtype=str), matrix=np.array([name]),
-                     dimensions=np.array([matrix.shape[1] if ids else index.dimensions or 0]))
+            np.savez(out, **fields)  # type: ignore[arg-type]  # numpy types allow_pickle here
         os.replace(temporary, target)
     except OSError:
-        for left in (temporary, folder / name):
+        for left in (temporary, folder / name, folder / graph_name):
             with contextlib.suppress(OSError):
                 left.unlink()
         return
-    for old in folder.glob(_path(folder, group_id, kind, ".*.npy").name):
-        if old.name != name:  # a reader that mapped it keeps its pages
-            with contextlib.suppress(OSError):
-                old.unlink()
+    index.graph_unsaved = False
+    for pattern in (".*.npy", ".*.usearch"):
+        for old in folder.glob(_path(folder, group_id, kind, pattern).name):
+            if old.name not in (name, graph_name):  # a reader that mapped it keeps its pages
+                with contextlib.suppress(OSError):
+                    old.unlink()
 
 
 def remove_all(database: str) -> None:

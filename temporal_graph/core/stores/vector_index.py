@@ -1,17 +1,33 @@
-"""Exact cosine top-k over an in-memory float32 matrix that is updated in place.
+"""Cosine top-k over an in-memory float32 matrix that is updated in place.
 
 The embedded store keeps one of these per (group, kind). It is loaded once from the stored
 vectors, then kept current by the writes themselves (append, remove), so a search after a write
-never reloads the group. Exact search is one matrix product and an ``argpartition``: at 100k
-vectors that is a few milliseconds on two cores, faster than building or querying an HNSW graph
-pays back at that size (``benchmarks/vector_topk.py`` has the figures and the crossover).
+never reloads the group. Exact search is one matrix product and an ``argpartition``. Past
+:func:`approximate_from` live vectors, a search of current records asks an HNSW graph
+(:mod:`.ann_index`) for candidates and ranks them exactly against the matrix, so a hit's score is
+always the exact cosine and its id one the matrix holds now; ``exact=True`` (reads over history)
+always takes the matrix product. ``benchmarks/vector_topk.py`` has the crossover.
 """
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterable, Sequence
 
 import numpy as np
+
+from .ann_index import ApproximateIndex
+
+# Live vectors from which a search of current records goes through the graph: below, the matrix
+# product is as fast (vector_topk.py). TGRAPH_APPROXIMATE_FROM overrides it (0: always).
+APPROXIMATE_FROM = 50_000
+# Candidates the graph proposes for the exact re-rank (at least the limit asked for).
+RERANK = 512
+
+
+def approximate_from() -> int:
+    value = os.environ.get("TGRAPH_APPROXIMATE_FROM", "").strip()
+    return int(value) if value.isdigit() else APPROXIMATE_FROM
 
 
 class VectorIndex:
@@ -24,15 +40,31 @@ class VectorIndex:
         self._ids: list[str | None] = []
         self._slot: dict[str, int] = {}
         self._free: list[int] = []
+        self._graph: ApproximateIndex | None = None
+        self.graph_unsaved = False  # built here since the index was read: worth saving
 
     @classmethod
-    def from_arrays(cls, ids: Sequence[str], matrix: np.ndarray) -> VectorIndex:
-        """An index of ``ids`` whose unit vectors are the rows of ``matrix`` (as :meth:`arrays` gives)."""
+    def from_arrays(
+        cls, ids: Sequence[str], matrix: np.ndarray, graph: ApproximateIndex | None = None
+    ) -> VectorIndex:
+        """An index of ``ids`` whose unit vectors are the rows of ``matrix`` (as :meth:`slots`
+        gives: an empty id is a free slot), with the graph saved beside them (keyed by slot)."""
         index = cls(matrix.shape[1] if len(ids) else None)
         index._matrix = np.ascontiguousarray(matrix, dtype=np.float32)
-        index._ids = list(ids)
-        index._slot = {item_id: slot for slot, item_id in enumerate(ids)}
+        index._ids = [item_id or None for item_id in ids]
+        index._slot = {item_id: slot for slot, item_id in enumerate(ids) if item_id}
+        index._free = [slot for slot, item_id in enumerate(ids) if not item_id]
+        index._graph = graph
         return index
+
+    def slots(self) -> tuple[list[str], np.ndarray]:
+        """Every slot's id ("" for a free one) and the matrix rows in slot order: what a saved
+        graph's keys refer to."""
+        return [item_id or "" for item_id in self._ids], self._matrix[: len(self._ids)]
+
+    @property
+    def graph(self) -> ApproximateIndex | None:
+        return self._graph
 
     def arrays(self) -> tuple[list[str], np.ndarray]:
         """The live ids and their rows, in slot order (freed slots left out)."""
@@ -61,6 +93,8 @@ class VectorIndex:
                 self._slot[item_id] = slot
                 self._ids[slot] = item_id
             self._matrix[slot] = v
+            if self._graph is not None:
+                self._graph.put(slot, v)
 
     def remove(self, item_ids: Iterable[str]) -> None:
         for item_id in item_ids:
@@ -69,6 +103,8 @@ class VectorIndex:
                 self._ids[slot] = None
                 self._matrix[slot] = 0.0  # scores 0 and is skipped below
                 self._free.append(slot)
+                if self._graph is not None:
+                    self._graph.remove(slot)
 
     def _grow(self) -> int:
         used = len(self._ids)
@@ -79,14 +115,27 @@ class VectorIndex:
         self._ids.append(None)
         return used
 
-    def search(self, vector: Sequence[float], limit: int) -> list[tuple[str, float]]:
-        """The ``limit`` most similar ids with their cosine similarity, best first."""
+    def approximate(self) -> bool:
+        """Searches of current records go through the graph (built here when missing)."""
+        if len(self._slot) < approximate_from():
+            return False
+        if self._graph is None:
+            live = np.asarray([s for s, i in enumerate(self._ids) if i is not None], dtype=np.int64)
+            self._graph = ApproximateIndex.build(self._matrix, live)
+            self.graph_unsaved = True
+        return True
+
+    def search(self, vector: Sequence[float], limit: int, *, exact: bool = False) -> list[tuple[str, float]]:
+        """The ``limit`` most similar ids with their cosine similarity, best first. ``exact``: by
+        the matrix product whatever the size (the oracle the graph's answers are held to)."""
         if not self._slot or limit <= 0:
             return []
         q = np.asarray(vector, dtype=np.float32).ravel()
         if len(q) != self.dimensions:
             return []
         q = q / (float(np.linalg.norm(q)) or 1.0)
+        if not exact and self.approximate():
+            return self._reranked(q, limit)
         scores = self._matrix[: len(self._ids)] @ q
         want = min(len(scores), limit + len(self._free))  # freed slots may be among the best
         best = np.argpartition(-scores, want - 1)[:want] if want < len(scores) else np.arange(len(scores))
@@ -99,3 +148,15 @@ class VectorIndex:
                 if len(out) == limit:
                     break
         return out
+
+    def _reranked(self, q: np.ndarray, limit: int) -> list[tuple[str, float]]:
+        """The graph's candidates, scored exactly against the matrix; only slots live now."""
+        assert self._graph is not None
+        found = self._graph.candidates(q, max(RERANK, limit))
+        found = np.unique(found[(found >= 0) & (found < len(self._ids))])
+        found = np.asarray([s for s in found if self._ids[s] is not None], dtype=np.int64)
+        if not len(found):
+            return []
+        scores = self._matrix[found] @ q
+        order = np.argsort(-scores, kind="stable")[:limit]
+        return [(self._ids[found[i]], float(scores[i])) for i in order]  # type: ignore[misc]

@@ -1,0 +1,107 @@
+"""An approximate nearest-neighbour graph (HNSW, by usearch) over the slots of a :class:`VectorIndex`.
+
+It only proposes candidates: the vector index re-scores them exactly against its own float32
+matrix, so a score is never the graph's, and an id it returns is one the matrix holds now. The
+graph keeps int8 copies of the vectors (four times smaller than the matrix, so a fresh process maps
+little); what that costs in recall the exact re-rank of a few hundred candidates wins back.
+
+usearch was chosen by measurement (``benchmarks/vector_topk.py --libraries``): at the same graph
+degree it builds fastest with int8 vectors, removes keys in place, and ``restore(view=True)`` maps a
+saved graph instead of reading it, which is what keeps a fresh process's first search at 1M
+records under a second; hnswlib, voyager and faiss read the whole file on load, and faiss's HNSW
+cannot remove a vector.
+"""
+
+from __future__ import annotations
+
+import os
+import zlib
+from pathlib import Path
+
+import numpy as np
+from usearch.index import Index
+
+CONNECTIVITY = 16  # graph degree; build time and size grow with it
+EXPANSION_ADD = 128  # candidate list while inserting (graph quality)
+EXPANSION_SEARCH = 512  # candidate list while searching: recall@10 >= 0.95 at 1M (vector_topk.py)
+CHECKSUM_BLOCK = 1 << 24
+
+
+def checksum(path: Path) -> int:
+    """CRC-32 of the file (2 GB/s here): a damaged graph is never handed to the native library."""
+    crc = 0
+    with open(path, "rb") as stream:
+        while block := stream.read(CHECKSUM_BLOCK):
+            crc = zlib.crc32(block, crc)
+    return crc
+
+
+class ApproximateIndex:
+    """HNSW graph whose keys are slots of the vector matrix."""
+
+    def __init__(self, dimensions: int, graph: Index | None = None, *, path: Path | None = None) -> None:
+        self.dimensions = dimensions
+        self._graph = graph if graph is not None else self._empty(dimensions)
+        self._mapped = path  # a graph mapped from this file is read-only until first changed
+
+    @staticmethod
+    def _empty(dimensions: int) -> Index:
+        return Index(ndim=dimensions, metric="cos", dtype="i8", connectivity=CONNECTIVITY,
+                     expansion_add=EXPANSION_ADD, expansion_search=EXPANSION_SEARCH)
+
+    @classmethod
+    def build(cls, matrix: np.ndarray, slots: np.ndarray) -> ApproximateIndex:
+        """A graph of the rows ``slots`` of ``matrix`` (on every core)."""
+        index = cls(matrix.shape[1])
+        if len(slots):
+            index._graph.add(slots.astype(np.uint64), matrix[slots], threads=os.cpu_count() or 1)
+        return index
+
+    def __len__(self) -> int:
+        return len(self._graph)
+
+    def _writable(self) -> Index:
+        if self._mapped is not None:  # a mapped graph cannot change: copied into memory, once
+            self._graph = self._graph.copy()
+            self._mapped = None
+        return self._graph
+
+    def put(self, slot: int, vector: np.ndarray) -> None:
+        graph = self._writable()
+        if slot in graph:
+            graph.remove(slot)
+        graph.add(slot, vector)
+
+    def remove(self, slot: int) -> None:
+        graph = self._writable()
+        if slot in graph:
+            graph.remove(slot)
+
+    def candidates(self, vector: np.ndarray, count: int) -> np.ndarray:
+        """Up to ``count`` slots near ``vector`` (approximately the nearest; unordered for the caller)."""
+        if not len(self._graph):
+            return np.zeros(0, dtype=np.int64)
+        self._graph.expansion_search = max(EXPANSION_SEARCH, count)  # type: ignore[misc]  # has a setter
+        return np.asarray(self._graph.search(vector, count).keys, dtype=np.int64)
+
+    def save(self, path: Path) -> int:
+        """Write the graph to ``path``; its checksum, for the label that names it."""
+        self._graph.save(str(path))
+        return checksum(path)
+
+    @classmethod
+    def load(cls, path: Path, *, crc: int, dimensions: int, count: int) -> ApproximateIndex | None:
+        """The graph saved at ``path``, mapped; None unless its checksum, width and size are the
+        label's (damaged, cut short, replaced, or another index's: rebuilt, never trusted)."""
+        try:
+            if checksum(path) != crc:
+                return None
+            meta = Index.metadata(str(path))
+            if meta is None or meta["dimensions"] != dimensions or meta["count_present"] != count:
+                return None
+            graph = Index.restore(str(path), view=True)
+        except (OSError, ValueError, RuntimeError, KeyError, TypeError):
+            return None
+        if graph is None or graph.ndim != dimensions or len(graph) != count:
+            return None
+        return cls(dimensions, graph, path=path)
