@@ -27,9 +27,12 @@ _DONE = _alt((
     "caught", "entered", "earned", "grabbed", "held", "led", "ate", "shot",
     "filmed", "ordered", "crafted", "sewed", "fixed", "wrapped up", "kicked off", "stumbled upon",
     "went on", "got", "had", "contacted", "discovered", "revised", "upgraded", "reorganized", "reorganised",
-    "skyped with", "tried out", "got accepted", "picked up",
+    "skyped with", "tried out", "got accepted", "picked up", "made", "took", "helped", "scored", "worked on",
+    "decided to", "snapped", "tackled", "renovated", "hosted", "performed", "organized", "organised",
 ))
-_NOT_DONE = (r"(?!\s+(?i:to|been|no|not|never|it|that|to be|the chance|a chance|a feeling|a sense|"
+_NOT_DONE = (r"(?!\s+(?i:to|been|no|not|never|it|that|to be|sure|up my mind|time|a mistake|a point|"
+             r"a difference|an impact|a decision|the opportunity|an opportunity|a bit|some trial|a while|"
+             r"a surprise for|the chance|a chance|a feeling|a sense|"
              r"a lot of fun|"
              r"fun|used|rid|lost|stuck|out that|out|me|you|us|them|him|her|into|some sleep|a blast|"
              r"a great time|a good time|a nice time|a wonderful time|an amazing time|so much fun|"
@@ -107,9 +110,20 @@ def time_belongs_elsewhere(text: str, end: int, times: Sequence[TimeMatch], anch
 _RECENT = re.compile(r"^(?:[\w'’-]+(?:\s+[\w'’-]+){0,5}?\s+|[\s,!-]*)(?i:just|recently|finally)\s", re.ASCII)
 
 
-def told_as_recent(subject_to_verb: str) -> bool:
-    """Whether the words from the subject to the verb mark the thing done as just now."""
-    return bool(_RECENT.match(subject_to_verb))
+# "I had a picnic with the wife", "We saw the Perseid meteor shower": a past verb and a thing with its
+# determiner tell an event even undated (an undated "I got better" or "had fun" does not).
+_NARRATED = re.compile(
+    r"^(?:had|got|made|saw|found|met|took|spent|watched|received|held|submitted|pitched|tried out|set up|"
+    r"signed with|teamed up with|contacted|discovered|upgraded|reorganized|reorganised|revised|"
+    r"participated in|took part in|checked out|dropped off|picked up|threw|entered|earned|filmed|crafted)"
+    r"\s+(?:a|an|the|their|some|another|two|three|four|five)\s+[\w'’-]+")
+
+
+def kept_undated(subject_to_verb: str, thing_done: str) -> bool:
+    """Whether a thing done with no time phrase is still kept: told as just now ("I just joined a
+    writers group"; the words from the subject to the verb say so), or a past verb with a thing of
+    its own ("had a picnic with the wife")."""
+    return bool(_RECENT.match(subject_to_verb) or _NARRATED.match(thing_done))
 
 
 # Pets told of by "my": "my dogs love the park", "taking care of my four doggies" (a named one,

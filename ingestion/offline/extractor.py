@@ -18,9 +18,9 @@ from .attributes import ORG_WORD, REPORTED, colon_attribute, find_attributes
 from .chat_events import (
     CHAT_STATE_RULES,
     RECENT_DONE_RULES,
+    kept_undated,
     pets_of_speaker,
     time_belongs_elsewhere,
-    told_as_recent,
 )
 from .grammar import (
     BORN_ON,
@@ -291,8 +291,8 @@ class OfflineExtractor:
         drafts: list[_Draft] = []
         for emit, raw in emissions(rule, groups):
             obj, det = clean_object(emit, raw, groups)
-            recent = rule in RECENT_DONE_RULES and told_as_recent(text[m.start():m.start("o")])
-            if obj is None or (undated and not UNDATED_DID.match(obj) and not recent):
+            if obj is None or (undated and not UNDATED_DID.match(obj) and not (
+                    rule in RECENT_DONE_RULES and kept_undated(text[m.start():m.start("o")], obj))):
                 continue
             relation, kind, object_type = emit.relation, rule.kind, emit.object_type
             if relation == "LEFT?":  # a home or a job: the context decides

@@ -184,12 +184,13 @@ PREPOSITIONS = frozenset("for to with at in on from by of about into".split())
 PARTICLES = frozenset("out up off back down over away".split())
 # More words a thing done must not end on ("a big game against"), and adjectives that cannot end it
 # either ("had an amazing": its noun was cut off).
-TRAILING_PREPOSITIONS = frozenset("against near around over through after before during without".split())
+TRAILING_PREPOSITIONS = frozenset(
+    "against near around over through after before during without like thanks too".split())
 HANGING_ADJECTIVES = frozenset(
     """amazing awesome great good nice wonderful fun big little crazy wild real emotional special huge
     cool lovely beautiful fantastic incredible exciting meaningful quiet tough hard busy""".split())
 CLAUSE_OPENERS = frozenset(
-    "and so then also just but yeah yes oh well actually finally today recently anyway guess what btw why "
+    "and & so then also just but yeah yes oh well actually finally today recently anyway guess what btw why "
     "because since as when now really too".split()
 )
 NOT_OBJECT_START = frozenset(
