@@ -55,6 +55,11 @@ RECENT_DONE_RULES: list[Rule] = [
            cue=tuple(sorted({v.split()[0] for v in _DONE.replace("\\", "").split("|")}))),
 ]
 
+# What is liked, up to the clause word that starts what follows ("turtles since I was a boy"); a
+# gerund cut off from its object ("loved caring | for my pups") is not kept.
+_LIKED = (r"(?![a-z]+ing\s+(?:with|for|to|at|in|on|about|into|from)\b)"
+          r"(?P<o>[\w+'’-]+(?:(?:,\s+|\s+)(?!" + _LIKE_END + r")[\w+'’-]+){0,11})")
+
 CHAT_STATE_RULES: list[Rule] = [
     *RECENT_DONE_RULES,
     # a pastime kept up: "I have been painting a lot lately", "been reading a lot in the past week"
@@ -89,10 +94,10 @@ CHAT_STATE_RULES: list[Rule] = [
     # lasting tastes told in the perfect ("I have always liked turtles") or as "been into"
     *_rule(r"<S>\s+<ADV>(?:(?i:have|has)\s+)?(?i:always)\s+"
            r"(?i:loved|liked|enjoyed|been into|been a fan of)\s+"
-           r"(?!(?i:it|that|this|them|you|him|her|the way|how|when|what)\b)" + r"(?P<o><LIST>)",
+           r"(?!(?i:it|that|this|them|you|him|her|the way|how|when|what)\b)" + _LIKED,
            N("o", "LIKES", "Thing"), opens_clause=True, cue=("always",)),
     *_rule(r"<S>\s+<ADV>(?i:have|has)\s+(?i:been)\s+(?:(?i:really|so|super)\s+)?(?i:into)\s+"
-           r"(?!(?i:it|that|this|them|you|him|her)\b)" + r"(?P<o><LIST>)",
+           r"(?!(?i:it|that|this|them|you|him|her)\b)" + _LIKED,
            N("o", "LIKES", "Thing"), opens_clause=True, cue=("into",)),
 ]
 
