@@ -1,5 +1,14 @@
-"""Answer wording: dates at the precision they are known, durations, and the sentences of each
-question kind. Pure functions of facts and times.
+"""Answer wording: dates at the precision they are known, durations, the tense of each fact, and
+the sentences of each question kind. Pure functions of facts and times.
+
+Tense. An answer is told at its reference time (the asker's now). A fact that ended by then is
+told in the past ("Zhang Wei lived in Hangzhou (2023-01-10 to 2024-03-01)"), whatever the question
+asked; one that still holds in the present, and, when the question asked about a time gone by, with
+"still" ("Where did Zhang Wei live in June 2023?" -> "Zhang Wei still lives in Hangzhou (since
+2023-01-10)"): a past tense would tell the asker it ended, which the memory does not believe. What
+the memory believed at an earlier time (``known_at``) is reported in the past, as any belief of
+then is ("As the memory believed it on 2024-07-01: Hiro lived in Sapporo (since ...)"). Things done
+(visits, births) read in the past in every case.
 
 Precision. A fact may record it (``attributes["valid_at_granularity"]`` / ``["invalid_at_granularity"]``,
 the unit of the time phrase it came from); otherwise it is read from the time itself, since the
@@ -11,6 +20,8 @@ in Kyoto" starts when it was said), so it is shown as "by <day>": the start is n
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Literal
 
@@ -18,6 +29,10 @@ from dateutil.relativedelta import relativedelta
 
 from temporal_graph.core.model import Fact
 from temporal_graph.core.names import relation_phrase
+from temporal_graph.core.sentences import fact_clause, past_text, still_text
+
+from .context import fact_line
+from .plan import Plan
 
 Precision = Literal["year", "month", "day", "told"]
 _BY_GRANULARITY: dict[str, Precision] = {
@@ -78,3 +93,56 @@ def coarser(a: Precision, b: Precision) -> Precision:
 
 
 relation_words = relation_phrase  # the one spelling of a relation as words
+
+AnswerTense = Literal["present", "past", "still"]
+
+
+def fact_words(f: Fact, tense: AnswerTense) -> str:
+    """``f`` as a clause in ``tense``: its own sentence where that can be told in it (its details
+    kept), else worded from its relation. Present: the sentence as stored."""
+    own = (f.text or "").strip().rstrip(". ")
+    canonical = fact_clause(f.subject, f.relation, f.object, text=f.text, attributes=f.attributes)
+    if tense == "present":
+        return own or canonical
+    if tense == "still":
+        return still_text(f.subject, own or canonical) or own or canonical
+    if own and own != canonical and (told := past_text(f.subject, own)) is not None:
+        return told
+    return fact_clause(f.subject, f.relation, f.object, tense="past", text=f.text, attributes=f.attributes)
+
+
+@dataclass(frozen=True)
+class Telling:
+    """How an answer tells its facts: at ``reference`` (the asker's now), about a time gone by
+    (``asked_past``) or not, and whether it reports an earlier belief (``believed``)."""
+
+    reference: datetime
+    asked_past: bool = False
+    believed: bool = False
+
+    def tense(self, f: Fact) -> AnswerTense:
+        if self.believed or (f.invalid_at is not None and f.invalid_at <= self.reference):
+            return "past"
+        return "still" if self.asked_past else "present"
+
+    def line(self, f: Fact) -> str:
+        """``Zhang Wei lived in Hangzhou (2023-01-10 to 2024-03-01)``, claim label included."""
+        return fact_line(f, fact_words(f, self.tense(f))).removeprefix("- ")
+
+    def lines(self, facts: Sequence[Fact]) -> str:
+        return "; ".join(self.line(f) for f in facts)
+
+
+def telling(plan: Plan) -> Telling:
+    """How the answer to ``plan`` tells its facts: about a time gone by when a question for a
+    value ("what", "who") placed one before its reference time."""
+    time, reference = plan.time, plan.reference
+    if plan.kind not in ("what", "who"):  # when, how long, what changed: the dates say it all
+        gone = False
+    elif time.kind == "at":
+        gone = time.start is not None and time.start < reference
+    elif time.kind == "during":
+        gone = time.end is not None and time.end <= reference
+    else:
+        gone = time.kind == "before_change"
+    return Telling(reference, asked_past=gone, believed=plan.known_at is not None)

@@ -12,8 +12,17 @@ from typing import cast
 from temporal_graph.core import Core, fact_order, reads
 from temporal_graph.core.model import Entity, Fact
 
-from .answer_text import coarser, date_text, duration_text, end_text, precision, relation_words, start_text
-from .context import fact_line
+from .answer_text import (
+    Telling,
+    coarser,
+    date_text,
+    duration_text,
+    end_text,
+    precision,
+    relation_words,
+    start_text,
+    telling,
+)
 from .hops import Reached, Reader, follow
 from .plan import EPSILON, Plan, TimeSpec
 from .question import SYMMETRIC
@@ -53,10 +62,6 @@ def answer_plan(core: Core, plan: Plan) -> Result:
     return _what(reader, plan, walk.reached, time)
 
 
-def _lines(facts: Sequence[Fact]) -> str:
-    return "; ".join(fact_line(f).removeprefix("- ") for f in facts)
-
-
 def _dedupe(facts: Sequence[Fact]) -> list[Fact]:
     return list({f.id: f for f in facts}.values())
 
@@ -65,11 +70,12 @@ def _chain_of(reached: Sequence[Reached]) -> list[Fact]:
     return _dedupe([f for r in reached for f in r.chain])
 
 
-def _with_chain(text: str, answer: list[Fact], reached: Sequence[Reached]) -> tuple[str, list[Fact]]:
+def _with_chain(text: str, answer: list[Fact], reached: Sequence[Reached],
+                tell: Telling) -> tuple[str, list[Fact]]:
     chain = _chain_of(reached)
     if not chain:
         return text, answer
-    return f"{text} Through: {_lines(chain)}.", _dedupe([*answer, *chain])
+    return f"{text} Through: {tell.lines(chain)}.", _dedupe([*answer, *chain])
 
 
 def _who_is(reached: Sequence[Reached], plan: Plan) -> str:
@@ -90,6 +96,7 @@ def _when(time: TimeSpec | None) -> str:
 
 
 def _broken(plan: Plan, at: int, stood: list[Reached], time: TimeSpec | None) -> Result:
+    tell = telling(plan)
     hop = plan.hops[at]
     word = hop.word or relation_words(hop.relations[0])
     where = _possessive(plan, at) if at else (plan.subject.name if plan.subject else "")
@@ -97,7 +104,7 @@ def _broken(plan: Plan, at: int, stood: list[Reached], time: TimeSpec | None) ->
     text = (f"I don't know: the chain breaks at hop {at + 1}: "
             f"the memory knows no {word} of {where}{_when(time)}.")
     if facts:
-        text += f" It knows: {_lines(facts)}."
+        text += f" It knows: {tell.lines(facts)}."
     return text, facts, False
 
 
@@ -105,9 +112,10 @@ def _broken(plan: Plan, at: int, stood: list[Reached], time: TimeSpec | None) ->
 
 
 def _what(reader: Reader, plan: Plan, reached: list[Reached], time: TimeSpec) -> Result:
+    tell = telling(plan)
     if plan.hops and not plan.relation_tiers:  # "Who is Hiro's brother?": the chain's end is the answer
         chain = _chain_of(reached)
-        return f"{_lines(chain)}.", chain, True
+        return f"{tell.lines(chain)}.", chain, True
     focus = [r.entity for r in reached]
     facts = _tiered(reader, plan, focus, time)
     if not facts and plan.object is not None:
@@ -117,7 +125,8 @@ def _what(reader: Reader, plan: Plan, reached: list[Reached], time: TimeSpec) ->
         last = _last_known(reader, plan, focus)
         if last:
             text, cited = _with_chain(
-                f"Not any more, as far as the memory knows; last known: {_lines(last)}.", last, reached)
+                f"Not any more, as far as the memory knows; last known: {tell.lines(last)}.", last, reached,
+                tell)
             return text, cited, True
     if not facts:
         asked = [r for tier in plan.relation_tiers for r in tier]
@@ -125,11 +134,11 @@ def _what(reader: Reader, plan: Plan, reached: list[Reached], time: TimeSpec) ->
         about = _who_is(reached, plan)
         text = f"I don't know: the memory has no {what} about {about}{_when(time)}."
         chain = _chain_of(reached)
-        return (f"{text} It knows: {_lines(chain)}." if chain else text), chain, False
-    text = f"{_lines(facts)}."
+        return (f"{text} It knows: {tell.lines(chain)}." if chain else text), chain, False
+    text = f"{tell.lines(facts)}."
     if plan.known_at is not None:
         text = f"As the memory believed it {plan.known_text or date_text(plan.known_at)}: {text}"
-    text, cited = _with_chain(text, facts, reached)
+    text, cited = _with_chain(text, facts, reached, tell)
     return text, cited, True
 
 
@@ -163,6 +172,7 @@ def _last_known(reader: Reader, plan: Plan, focus: list[Entity]) -> list[Fact]:
 
 
 def _who(reader: Reader, plan: Plan) -> Result:
+    tell = telling(plan)
     target = plan.object or plan.subject
     assert target is not None
     time = plan.time if plan.time.placed else None
@@ -183,13 +193,14 @@ def _who(reader: Reader, plan: Plan) -> Result:
         text = f"I don't know: the memory has no {what} fact pointing at {target.name}{_when(time)}."
         return text, [], False
     facts = sorted(_dedupe(facts), key=fact_order)
-    return f"{_lines(facts)}.", facts, True
+    return f"{tell.lines(facts)}.", facts, True
 
 
 # ---------------------------------------------------------------------------------- when / how long / ever
 
 
 def _about_interval(reader: Reader, plan: Plan, reached: list[Reached]) -> Result:
+    tell = telling(plan)
     reference = plan.reference
     focus = [r.entity for r in reached]
     time = plan.time if plan.time.kind == "during" else None
@@ -201,9 +212,9 @@ def _about_interval(reader: Reader, plan: Plan, reached: list[Reached]) -> Resul
     about = _who_is(reached, plan)
     if not facts:
         what = f"{about} and {plan.object.name}" if plan.object is not None else about
-        return _with_chain_unknown(f"I don't know: the memory has no such fact about {what}", reached)
+        return _with_chain_unknown(f"I don't know: the memory has no such fact about {what}", reached, tell)
     if plan.kind == "ever":
-        text, cited = _with_chain(f"Yes: {_lines(facts)}.", facts, reached)
+        text, cited = _with_chain(f"Yes: {tell.lines(facts)}.", facts, reached, tell)
         return text, cited, True
     if plan.kind == "when_start":
         if plan.object is None:
@@ -211,9 +222,9 @@ def _about_interval(reader: Reader, plan: Plan, reached: list[Reached]) -> Resul
                            reverse=True)  # "When did he move?": the latest change
         dated = [f for f in facts if f.valid_at is not None]
         if not dated:
-            return _with_chain_unknown(f"I don't know when it began: {_lines(facts)}", reached)
-        parts = [f"{fact_line(f).removeprefix('- ')}: it began {_began(f)}" for f in dated]
-        text, cited = _with_chain("; ".join(parts) + ".", dated, reached)
+            return _with_chain_unknown(f"I don't know when it began: {tell.lines(facts)}", reached, tell)
+        parts = [f"{tell.line(f)}: it began {_began(f)}" for f in dated]
+        text, cited = _with_chain("; ".join(parts) + ".", dated, reached, tell)
         return text, cited, True
     if plan.kind == "when_end":
         # every one has an end (filtered first), which the checker cannot see through the lambda
@@ -221,13 +232,13 @@ def _about_interval(reader: Reader, plan: Plan, reached: list[Reached]) -> Resul
                        key=lambda f: cast(datetime, f.invalid_at), reverse=True)
         if not ended:
             return _with_chain_unknown(
-                f"I don't know when it ended: as far as the memory knows, it still holds: {_lines(facts)}",
-                reached)
-        parts = [f"{fact_line(f).removeprefix('- ')}: it ended {end_text(f, preposition=True)}"
+                "I don't know when it ended: as far as the memory knows, it still holds: "
+                f"{tell.lines(facts)}", reached, tell)
+        parts = [f"{tell.line(f)}: it ended {end_text(f, preposition=True)}"
                  for f in ended]
-        text, cited = _with_chain("; ".join(parts) + ".", ended, reached)
+        text, cited = _with_chain("; ".join(parts) + ".", ended, reached, tell)
         return text, cited, True
-    return _how_long(facts, reached, reference)
+    return _how_long(facts, reached, tell)
 
 
 def _began(f: Fact) -> str:
@@ -235,11 +246,12 @@ def _began(f: Fact) -> str:
     return f"{text} (when it was first told)" if text.startswith("by ") else text
 
 
-def _how_long(facts: list[Fact], reached: list[Reached], reference: datetime) -> Result:
+def _how_long(facts: list[Fact], reached: list[Reached], tell: Telling) -> Result:
+    reference = tell.reference
     dated = [f for f in facts if f.valid_at is not None]
     if not dated:
         return _with_chain_unknown(f"I don't know how long: the memory does not know when it began: "
-                                   f"{_lines(facts)}", reached)
+                                   f"{tell.lines(facts)}", reached, tell)
     parts = []
     for f in dated:
         start = f.valid_at
@@ -248,26 +260,27 @@ def _how_long(facts: list[Fact], reached: list[Reached], reference: datetime) ->
         at_least = "at least " if first == "told" else ""
         if f.invalid_at is None or f.invalid_at > reference:
             length = duration_text(start, reference, first)
-            parts.append(f"{fact_line(f).removeprefix('- ')}: since {start_text(f, preposition=False)}"
+            parts.append(f"{tell.line(f)}: since {start_text(f, preposition=False)}"
                          .replace("since by ", "since at least ") + f", {at_least}{length} so far")
         else:
             last = precision(f.invalid_at, f.attributes.get("invalid_at_granularity"))
             length = duration_text(start, f.invalid_at, coarser(first, last))
-            parts.append(f"{fact_line(f).removeprefix('- ')}: for {at_least}{length} "
+            parts.append(f"{tell.line(f)}: for {at_least}{length} "
                          f"({(start_text(f) or '').removeprefix('by ')} to {end_text(f)})")
-    text, cited = _with_chain("; ".join(parts) + ".", dated, reached)
+    text, cited = _with_chain("; ".join(parts) + ".", dated, reached, tell)
     return text, cited, True
 
 
-def _with_chain_unknown(text: str, reached: list[Reached]) -> Result:
+def _with_chain_unknown(text: str, reached: list[Reached], tell: Telling) -> Result:
     chain = _chain_of(reached)
-    return (f"{text}." + (f" Through: {_lines(chain)}." if chain else "")), chain, False
+    return (f"{text}." + (f" Through: {tell.lines(chain)}." if chain else "")), chain, False
 
 
 # ---------------------------------------------------------------------------------- what changed
 
 
 def _changed(core: Core, plan: Plan, reached: list[Reached]) -> Result:
+    tell = telling(plan)
     reference = plan.reference
     if plan.time.kind == "during" and plan.time.start is not None:
         start, since = plan.time.start, plan.time.text or f"since {date_text(plan.time.start)}"
@@ -284,12 +297,13 @@ def _changed(core: Core, plan: Plan, reached: list[Reached]) -> Result:
         revised = [f for f in diff.revised if f.fact_id not in told]
         for label, facts in (("started", diff.started), ("ended", diff.ended), ("revised", revised)):
             if facts:
-                parts.append(f"{label}: {_lines(facts)}")
+                parts.append(f"{label}: {tell.lines(facts)}")
                 cited += facts
     name = _who_is(reached, plan)
     if not parts:
         return f"Nothing changed for {name} {since}, as far as the memory knows.", [], True
-    text, facts = _with_chain(f"For {name} {since}: " + "; ".join(parts) + ".", _dedupe(cited), reached)
+    text, facts = _with_chain(f"For {name} {since}: " + "; ".join(parts) + ".", _dedupe(cited), reached,
+                              tell)
     return text, facts, True
 
 

@@ -45,8 +45,9 @@ def count_tokens(core: Core, text: str) -> int:
     return len(core.embedder.tokenizer.encode(text, add_special_tokens=False, verbose=False))
 
 
-def fact_line(f: Fact) -> str:
-    """``Zhang Wei lives in Shanghai (since 2024-06-01)``."""
+def fact_line(f: Fact, words: str | None = None) -> str:
+    """``Zhang Wei lives in Shanghai (since 2024-06-01)``; ``words`` in place of the fact's own
+    sentence (an answer's, in its tense)."""
     start, end = (t.date().isoformat() if t else None for t in (f.valid_at, f.invalid_at))
     if start and end:
         when = f" ({start} to {end})"
@@ -56,7 +57,7 @@ def fact_line(f: Fact) -> str:
         when = f" (until {end})"
     else:
         when = ""
-    text = (f.text or f"{f.subject} {relation_phrase(f.relation)} {f.object}").rstrip(". ")
+    text = (words or f.text or f"{f.subject} {relation_phrase(f.relation)} {f.object}").rstrip(". ")
     return f"- {text}{when}{claim_label(f)}"
 
 

@@ -76,12 +76,12 @@ def _date(moment: datetime, granularity: str | None) -> str:
 
 def fact_sentence(fact: Fact, at: datetime | None = None) -> str:
     """``Alice lives in Berlin since March 2024.``, ``Zhang Wei's sibling is Lin.``, ``Sam is planning to
-    move to Lyon in January 2024.``; a fact that ended by ``at``: ``Sam used to like chess (from 2019
-    until 2021).``; a claim: ``Bob says Alice ...``. Events are dated by when they happened
+    move to Lyon in January 2024.``; a fact that ended by ``at``, in the past: ``Sam liked chess from
+    2019 until 2021.``; a claim: ``Bob says Alice ...``. Events are dated by when they happened
     (``Alice visited Rome in July 2019.``)."""
     ended = at is not None and fact.invalid_at is not None and fact.invalid_at <= at
-    words = fact_clause(fact.subject, fact.relation, fact.object, ended=ended, text=fact.text,
-                        attributes=fact.attributes)
+    words = fact_clause(fact.subject, fact.relation, fact.object, tense="past" if ended else "present",
+                        text=fact.text, attributes=fact.attributes)
     start = fact.valid_at and _date(fact.valid_at, fact.attributes.get("valid_at_granularity"))
     end = fact.invalid_at and _date(fact.invalid_at, fact.attributes.get("invalid_at_granularity"))
     if fact.relation in PLAN_RELATIONS:  # told when, not since: a plan is no state of its target

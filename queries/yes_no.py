@@ -11,15 +11,13 @@ the subject said otherwise). "I don't know" is kept for a subject the memory hol
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
-from datetime import datetime
 
 from temporal_graph.core import fact_order
 from temporal_graph.core.model import Entity, Fact
 from temporal_graph.core.names import relation_phrase
 
-from .answer_text import end_text
-from .context import claim_label, fact_line
+from .answer_text import Telling, end_text, telling
+from .context import claim_label
 from .hops import Reader
 from .plan import Plan
 from .question import is_plan
@@ -45,14 +43,6 @@ def gerund(relation: str) -> str:
     if not verb.endswith("ing"):
         verb += "ing"
     return " ".join([verb, *words[1:]])
-
-
-def _line(f: Fact) -> str:
-    return fact_line(f).removeprefix("- ")
-
-
-def _lines(facts: Sequence[Fact]) -> str:
-    return "; ".join(_line(f) for f in facts)
 
 
 def _asked(plan: Plan) -> list[str]:
@@ -91,17 +81,17 @@ def _plans(reader: Reader, subject: Entity, target_id: str | None, name: str) ->
     return sorted((f for f in own if is_plan(f.relation) and _about(f, target_id, name)), key=fact_order)
 
 
-def _plan_note(f: Fact, reference: datetime) -> str:
+def _plan_note(f: Fact, tell: Telling) -> str:
     """``Maya planned to move to Madrid (since January 2024) and the plan ended on 2024-01-20``."""
-    if f.invalid_at is not None and f.invalid_at <= reference:
-        return f"{_line(f)}, and the plan ended {end_text(f, preposition=True)}"
-    return f"{_line(f)}, a plan not carried out so far"
+    if f.invalid_at is not None and f.invalid_at <= tell.reference:
+        return f"{tell.line(f)}, and the plan ended {end_text(f, preposition=True)}"
+    return f"{tell.line(f)}, a plan not carried out so far"
 
 
-def _claim_note(f: Fact) -> str:
+def _claim_note(f: Fact, tell: Telling) -> str:
     """``Tom claimed it on 2024-03-05 (Maya works at Globex); Maya said otherwise``."""
     on = (f.valid_at or f.created_at).date().isoformat()
-    said = f"{f.claimed_by} claimed it on {on} ({_line(f).removesuffix(claim_label(f))})"
+    said = f"{f.claimed_by} claimed it on {on} ({tell.line(f).removesuffix(claim_label(f))})"
     return f"{said}; {f.subject} said otherwise" if f.contradicted else said
 
 
@@ -133,7 +123,7 @@ def _yes_no(reader: Reader, plan: Plan, subject: Entity, target_id: str | None, 
         plan.verdict = "yes"
         who = {f.claimed_by for f in holding if f.claimed_by}
         lead = f"Yes, according to {', '.join(sorted(who))}" if len(who) == len(holding) else "Yes"
-        return f"{lead}: {_lines(holding)}.", holding, True
+        return f"{lead}: {telling(plan).lines(holding)}.", holding, True
     plan.verdict = "no"
     return _no(reader, plan, subject, relations[0] if relations else None, plans_asked, matching,
                target_id, name)
@@ -161,13 +151,14 @@ def _no(reader: Reader, plan: Plan, subject: Entity, relation: str | None, plans
     what holds instead."""
     notes: list[str] = []
     cited: list[Fact] = []
+    tell = telling(plan)
     if matching:
         last = max(matching, key=lambda f: (f.invalid_at is not None, f.invalid_at or plan.reference))
         over = last.invalid_at is not None and last.invalid_at <= plan.reference
         ended = f"ended {end_text(last, preposition=True)}"
         text = (f"No: the plan {ended}" if over else "No: not now") if plans_asked else (
             f"No: it {ended}" if last.invalid_at is not None else "No")  # held once, not then ("still")
-        notes.append(_line(last))
+        notes.append(tell.line(last))
         cited.append(last)
     else:
         # No relation the question's words name: say what is missing without guessing a verb.
@@ -176,19 +167,19 @@ def _no(reader: Reader, plan: Plan, subject: Entity, relation: str | None, plans
     if not plans_asked:
         plans = _plans(reader, subject, target_id, name)
         if plans:
-            notes.append(_plan_note(plans[-1], plan.reference))
+            notes.append(_plan_note(plans[-1], tell))
             cited.append(plans[-1])
     if relation is not None and not matching:
         claims = Reader(reader.core, reader.group_id, reader.known_at, "only").rows(
             None, subject_id=subject.id, relation=relation)
         claimed = [f for f in claims if _about(f, target_id, name)]
-        notes += [_claim_note(f) for f in claimed]
+        notes += [_claim_note(f, tell) for f in claimed]
         cited += claimed
     if relation is not None and plan.time.kind in ("now", "at") and not plans_asked:
         instead = [f for f in reader.rows(plan.time, subject_id=subject.id, relation=relation)
                    if f.object_id != target_id]
         if instead:
-            notes.append(f"{'now' if plan.time.kind == 'now' else 'then'}: {_lines(instead)}")
+            notes.append(f"{'now' if plan.time.kind == 'now' else 'then'}: {tell.lines(instead)}")
             cited += instead
     body = f"{text}; {'; '.join(notes)}." if notes else f"{text}."
     return body, list({f.id: f for f in cited}.values()), True
@@ -203,7 +194,7 @@ def _neighbour(reader: Reader, plan: Plan, subject: Entity, target_id: str | Non
             continue
         found = sorted(neighbour(timeline, target_id, plan.order), key=fact_order)
         if found:
-            return f"{_lines(found)}.", found, True
+            return f"{telling(plan).lines(found)}.", found, True
         word = "earlier" if plan.order == "before" else "later"
         return (f"I don't know: the memory has no {word} '{relation_phrase(relation)}' fact about "
                 f"{subject.name} than {name}.", [], False)

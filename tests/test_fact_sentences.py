@@ -138,7 +138,7 @@ def test_summary_sentences_are_dated_and_plans_are_plans() -> None:
     liked = fact("LIKES", "chess", valid_at=datetime(2019, 1, 1, tzinfo=UTC),
                  invalid_at=datetime(2021, 1, 1, tzinfo=UTC))
     assert fact_sentence(liked, at=datetime(2024, 1, 1, tzinfo=UTC)) == (
-        "Zhang Wei used to like chess from 2019 until 2021.")
+        "Zhang Wei liked chess from 2019 until 2021.")  # dated: the simple past, not "used to"
     assert fact_sentence(fact("OWNS", "cats")) == "Zhang Wei owns cats since March 2023."
 
 
