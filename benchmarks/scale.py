@@ -1,6 +1,7 @@
 """A long-lived memory at scale: ONE group of N messages, imported with embeddings, then queried.
 
     .venv/bin/python benchmarks/scale.py [--sizes 1000,10000,100000] [--bulk 1000000] [--json]
+    .venv/bin/python benchmarks/scale.py --sizes 1000000 --random-vectors --bulk 0 --cold-runs 0
 
 The group is built from the LoCoMo dev conversations replayed again and again, each replay shifted
 later in time, into a single group (one user's years of chat). Each size runs in a fresh process,
@@ -12,7 +13,17 @@ so its peak memory is its own. Per size, in that one process:
 - the first search right after the import (it must not embed anything stored);
 - median and p95 of ``search``, ``context`` and a subject ``as_of`` over 50 questions;
 - a brute-force search baseline on the same store: numpy cosine over every stored vector of the
-  group (read from the file) plus BM25 over every episode, per question.
+  group (read from the file) plus BM25 over every episode, per question;
+- vector top-10 over the group's messages: p50 / p95 of the approximate path (HNSW graph + exact
+  re-rank, past the crossover) and of the exact matrix product, and recall@10 of the one against
+  the other; ``search`` p50 / p95 again with the approximate path off (today's exact figures);
+- ``add_episode`` p50 over 20 messages written after the searches;
+- a fresh process on the saved memory: its first ``search`` (model already loaded), and its
+  resident memory after it (VmRSS) and at peak.
+
+``--random-vectors`` replaces the embedding model by clustered random 384-d vectors (a low intrinsic
+dimension, as sentence embeddings have: ``vector_topk.clustered``), so a 1M memory builds in far
+less time; the encode floor is then not measured.
 
 Bulk: ``add_facts`` of ``--bulk`` synthetic structured facts, against ``add_fact`` one by one on a
 20k sample (rate ratio); both without embeddings (a bulk load is reindexed afterwards).
@@ -28,7 +39,9 @@ import json
 import subprocess
 import sys
 import tempfile
+from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -42,9 +55,10 @@ import json, random, resource, statistics, sys, time
 from datetime import datetime, timedelta, timezone
 import numpy as np
 from temporal_graph import TemporalGraph
+from benchmarks.scale import RandomVectors
 from temporal_graph.core.time import to_utc
 
-data, n, workdir = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+data, n, workdir, random_vectors = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4] == "random"
 samples = json.load(open(data, encoding="utf-8"))
 turns, questions, speakers = [], [], set()
 for sample in samples:
@@ -69,7 +83,8 @@ with open(path, "w", encoding="utf-8") as out:
         out.write(json.dumps({"id": f"m{i}", "group": "me", "speaker": speaker,
                               "timestamp": (when + rnd * shift).isoformat(), "text": text}) + "\n")
 
-tg = TemporalGraph.open(f"{workdir}/scale-{n}.db")
+tg = TemporalGraph.open(f"{workdir}/scale-{n}.db",
+                        embedder=RandomVectors() if random_vectors else None)
 encode_calls = []
 real_encode = tg.embedder.encode
 tg.embedder.encode(["warm up"])
@@ -82,6 +97,8 @@ started, cpu = time.perf_counter(), time.process_time()
 for i in range(0, len(texts), 256):
     tg.embedder.encode(texts[i : i + 256])
 floor, floor_cpu = len(texts) / (time.perf_counter() - started), len(texts) / (time.process_time() - cpu)
+if random_vectors:
+    floor = floor_cpu = float("nan")  # no model: no floor
 
 tg.embedder.encode = lambda texts: encode_calls.append(len(texts)) or real_encode(texts)
 rng = random.Random(5)
@@ -126,6 +143,26 @@ def brute_force(q):
     return scores
 baseline_med, _ = timed(brute_force, "baseline")
 
+import os
+vectors = {q: real_encode([q])[0] for q in asked}
+def top10(q, exact):
+    return store.vector_search("me", "episode", vectors[q], 10, exact=exact)
+approx_med, approx_p95 = timed(lambda q: top10(q, False))
+exact_med, exact_p95 = timed(lambda q: top10(q, True))
+hit = [len({i for i, _ in top10(q, False)} & {i for i, _ in top10(q, True)}) / 10 for q in asked]
+graph = store._indexes[("me", "episode")].graph is not None
+os.environ["TGRAPH_APPROXIMATE_FROM"] = str(10**12)  # today's path, same process, same memory
+exact_search_med, exact_search_p95 = timed(lambda q: tg.search(q, group_id="me"))
+del os.environ["TGRAPH_APPROXIMATE_FROM"]
+writes = []
+for i in range(20):
+    t = time.perf_counter()
+    tg.add_episode(f"Note {i}: I moved to Lisbon and started at a bakery.", speaker=people[0],
+                   reference_time=last + (n // len(turns) + 2) * shift + timedelta(minutes=i), group_id="me")
+    writes.append((time.perf_counter() - t) * 1000)
+tg.search(asked[0], group_id="me")  # the index saved with these writes, as a long-lived process would
+tg.close()
+
 print(json.dumps({
     "import_s": round(import_s, 1), "import_msgs_per_s": round(n / import_s, 1),
     "import_cpu_s": round(import_cpu, 1), "import_msgs_per_cpu_s": round(n / import_cpu, 1),
@@ -137,8 +174,30 @@ print(json.dumps({
     "context_median_ms": round(context_med, 1), "asof_median_ms": round(asof_med, 3),
     "baseline_search_median_ms": round(baseline_med, 1),
     "peak_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024),
+    "vector_approx_median_ms": round(approx_med, 2), "vector_approx_p95_ms": round(approx_p95, 2),
+    "vector_exact_median_ms": round(exact_med, 2), "vector_exact_p95_ms": round(exact_p95, 2),
+    "recall_at_10": round(statistics.mean(hit), 3), "graph": graph,
+    "exact_search_median_ms": round(exact_search_med, 1), "exact_search_p95_ms": round(exact_search_p95, 1),
+    "add_episode_median_ms": round(statistics.median(writes), 1),
     "facts": report.facts_added, "entities": report.entities_created, "errors": len(report.errors),
 }))
+"""
+
+_FRESH = r"""
+import json, resource, sys, time
+from temporal_graph import TemporalGraph
+from benchmarks.scale import RandomVectors
+
+db, random_vectors, question = sys.argv[1], sys.argv[2] == "random", sys.argv[3]
+tg = TemporalGraph.open(db, embedder=RandomVectors() if random_vectors else None)
+tg.embedder.encode(["warm up"])  # the model's load is not the memory's start-up
+started = time.perf_counter()
+hits = tg.search(question, group_id="me")
+first = time.perf_counter() - started
+rss = next(int(line.split()[1]) for line in open("/proc/self/status") if line.startswith("VmRSS"))
+print(json.dumps({"fresh_first_search_s": round(first, 3), "fresh_rss_mb": round(rss / 1024),
+                  "fresh_peak_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024),
+                  "fresh_hits": len(hits)}))
 """
 
 _BULK = r"""
@@ -185,6 +244,33 @@ print(json.dumps({"facts": n, "seconds": round(seconds, 1), "cpu_s": round(cpu, 
 """
 
 
+class RandomVectors:
+    """Stands in for the embedding model when building big memories fast: clustered random unit
+    vectors of the model's width (see ``vector_topk.clustered``), new ones for every text."""
+
+    dimensions = 384
+
+    def __init__(self) -> None:
+        self._calls = 0
+
+    def encode(self, texts: Sequence[str]) -> list[list[float]]:
+        from benchmarks.vector_topk import clustered
+
+        self._calls += 1
+        return clustered(len(texts), seed=self._calls).tolist() if texts else []
+
+    @property
+    def tokenizer(self) -> Any:
+        return _Words()
+
+
+class _Words:
+    """A word count for context()'s token budget (no model, no model's tokens)."""
+
+    def encode(self, text: str, add_special_tokens: bool = True, **_: Any) -> list[int]:
+        return list(range(len(text.split())))
+
+
 def child(code: str, *args: str) -> dict:
     out = subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True, cwd=ROOT,
                          env={"PYTHONPATH": str(ROOT), "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1",
@@ -203,12 +289,17 @@ def main() -> None:
                         help="structured facts for add_facts (0: skip)")
     parser.add_argument("--cold-runs", type=int, default=3,
                         help="fresh processes per command for the cold-start line (0: skip)")
+    parser.add_argument("--random-vectors", action="store_true",
+                        help="clustered random vectors instead of the model (builds 1M fast)")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
+    vectors = "random" if args.random_vectors else "model"
     result: dict = {"sizes": {}, "bulk": None, "cold_start": None}
     with tempfile.TemporaryDirectory(prefix="tg-scale-") as workdir:
         for size in (int(s) for s in args.sizes.split(",") if s):
-            result["sizes"][str(size)] = row = child(_SIZE, args.data, str(size), workdir)
+            row = child(_SIZE, args.data, str(size), workdir, vectors)
+            row.update(child(_FRESH, f"{workdir}/scale-{size}.db", vectors, "What did Caroline research?"))
+            result["sizes"][str(size)] = row
             if not args.json:
                 print(f"{size:>7} msgs: import {row['import_s']} s ({row['import_msgs_per_s']}/s, floor "
                       f"{row['embed_floor_texts_per_s']} texts/s) | first search {row['first_search_s']} s "
@@ -220,6 +311,15 @@ def main() -> None:
                       f"{row['embed_floor_texts_per_cpu_s']} texts/CPU-s | "
                       f"context {row['context_median_ms']} ms | as_of {row['asof_median_ms']} ms | "
                       f"peak {row['peak_rss_mb']} MB", flush=True)
+                print(f"{size:>7} msgs: vector top-10 p50/p95 approximate {row['vector_approx_median_ms']}/"
+                      f"{row['vector_approx_p95_ms']} ms (graph: {row['graph']}) vs exact "
+                      f"{row['vector_exact_median_ms']}/{row['vector_exact_p95_ms']} ms, recall@10 "
+                      f"{row['recall_at_10']} | search p50/p95 {row['search_median_ms']}/"
+                      f"{row['search_p95_ms']} ms vs exact path {row['exact_search_median_ms']}/"
+                      f"{row['exact_search_p95_ms']} ms | add_episode p50 "
+                      f"{row['add_episode_median_ms']} ms | "
+                      f"fresh process: first search {row['fresh_first_search_s']} s, RSS "
+                      f"{row['fresh_rss_mb']} MB (peak {row['fresh_peak_rss_mb']} MB)", flush=True)
         if args.bulk:
             result["bulk"] = bulk = child(_BULK, str(args.bulk), workdir)
             if not args.json:

@@ -506,17 +506,26 @@ def _current_only(kind: str, alias: str = "") -> str:
     return _UNSEARCHABLE[kind].format(a=alias)
 
 
-def text_search(kind: str) -> str:
+def text_search(kind: str, *, since: bool = False) -> str:
     """The best ``window`` BM25 hits of a kind over every group, best first, each with its id when it
-    is a searchable record of the group, else NULL (params: match, window, group_id); bm25() is
-    lower-is-better. Ranking the full-text hits before joining their records reads the table for
+    is a searchable record of the group, else NULL (params: match, [since,] window, group_id); bm25()
+    is lower-is-better. Ranking the full-text hits before joining their records reads the table for
     ``window`` hits, not for every hit of a common word; the caller widens the window when too few
-    of them are the group's."""
+    of them are the group's. ``since``: only hits from that rowid on are ranked (the newest ones)."""
     table, fts = _FULL_TEXT[kind]
-    return (f"WITH hits AS (SELECT rowid, bm25({fts}) AS score FROM {fts} WHERE {fts} MATCH ? "
+    newest = "AND rowid >= ? " if since else ""
+    return (f"WITH hits AS (SELECT rowid, bm25({fts}) AS score FROM {fts} WHERE {fts} MATCH ? {newest}"
             f"ORDER BY score LIMIT ?) "
             f"SELECT t.id, hits.score FROM hits LEFT JOIN {table} t ON t.rowid = hits.rowid "
             f"AND t.group_id = ? {_current_only(kind, 't.')} ORDER BY hits.score")
+
+
+def text_cutoff(kind: str) -> str:
+    """The rowid of the (offset + 1)-th newest full-text hit of a kind over every group (params:
+    match, offset); none when there are not that many. Walks the hits newest first and never
+    scores them, so it costs the offset, not the number of hits."""
+    fts = _FULL_TEXT[kind][1]
+    return f"SELECT rowid FROM {fts} WHERE {fts} MATCH ? ORDER BY rowid DESC LIMIT 1 OFFSET ?"
 
 
 def missing_embeddings(kind: str) -> str:

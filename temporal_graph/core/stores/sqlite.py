@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import sqlite3
 import threading
 import time
@@ -70,6 +71,8 @@ BULK_INDEXES_AT = 200_000
 # is loaded whole. Saved again once 1/RESAVE_SHARE of its records changed since it was written,
 # so a fresh process re-reads at most that share, and the file is rewritten that rarely.
 VECTOR_CHANGES_KEPT = 100_000
+# Full-text hits BM25 ranks per query at most (text_search): more are bounded, see _bounded_match.
+TEXT_RANKED = 5_000
 RESAVE_SHARE = 20
 
 
@@ -814,13 +817,36 @@ class SQLiteStore:
         match = quoted_terms(query)
         if match is None:
             return []
+        match, since = self._bounded_match(kind, query, match)
         window = max(1, 2 * limit)
         while True:
-            rows = self._rows(sql.text_search(kind), (match, window, group_id))
+            params = (match, since, window, group_id) if since is not None else (match, window, group_id)
+            rows = self._rows(sql.text_search(kind, since=since is not None), params)
             found = [(r["id"], -r["score"]) for r in rows if r["id"] is not None]  # bm25(): lower is better
             if len(found) >= limit or len(rows) < window:  # enough, or every hit was seen
                 return found[: max(0, limit)]
             window *= 4
+
+    def _bounded_match(self, kind: str, query: str, match: str) -> tuple[str, int | None]:
+        """At most TEXT_RANKED full-text hits are ranked per query, so a common word costs no more
+        at 1M messages than at 20k. Up to that many hits: every one, as ever. More: the words held
+        by more than TEXT_RANKED rows are left out (their BM25 weight is the least of any word of
+        the query), unless the query has no other; and if the hits still number more, only the
+        TEXT_RANKED written last are ranked (the rowid they start from is returned)."""
+        with self._lock:
+            def cutoff(words: str) -> int | None:  # costs TEXT_RANKED hits at most, never scores them
+                found = self._conn.execute(sql.text_cutoff(kind), (words, TEXT_RANKED)).fetchone()
+                return None if found is None else int(found[0])
+
+            since = cutoff(match)
+            if since is None:
+                return match, None
+            words = list(dict.fromkeys(re.findall(r"\w+", query.lower())))
+            rare = [w for w in words if cutoff(quoted_terms(w) or match) is None]
+            if rare and len(rare) < len(words):
+                match = quoted_terms(" ".join(rare)) or match
+                since = cutoff(match)
+            return match, since
 
     @_edge
     def missing_embeddings(self, group_id: str, kind: str, limit: int) -> list[str]:

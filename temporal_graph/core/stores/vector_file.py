@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import json
 import os
 import shutil
 import uuid
@@ -57,7 +58,11 @@ def read(database: str, group_id: str, kind: str) -> tuple[str, VectorIndex] | N
         with np.load(_path(folder, group_id, kind), allow_pickle=False) as data:
             if (str(data["group"][0]), str(data["kind"][0])) != (group_id, kind):
                 return None
-            mark, ids, name = str(data["mark"][0]), [str(i) for i in data["ids"]], str(data["matrix"][0])
+            mark, name = str(data["mark"][0]), str(data["matrix"][0])
+            # Ids as one JSON text (a million read in a tenth of a second); older labels: an array.
+            ids = json.loads(bytes(data["ids_json"])) if "ids_json" in data else [str(i) for i in data["ids"]]
+            if not isinstance(ids, list) or not all(isinstance(i, str) for i in ids):
+                return None
             width = int(data["dimensions"][0])  # a label without it (an older one) is not trusted
             graph_label = (str(data["graph"][0]), int(data["graph_crc"][0])) if "graph" in data else None
         matrix = np.load(folder / Path(name).name, mmap_mode="c", allow_pickle=False)
@@ -93,7 +98,8 @@ def write(database: str, group_id: str, kind: str, mark: str, index: VectorIndex
         np.save(folder / name, np.ascontiguousarray(matrix, dtype=np.float32))
         fields: dict[str, np.ndarray] = {
             "group": np.array([group_id]), "kind": np.array([kind]), "mark": np.array([mark]),
-            "ids": np.array(ids, dtype=str), "matrix": np.array([name]),
+            "ids_json": np.frombuffer(json.dumps(ids).encode("utf-8"), dtype=np.uint8),
+            "matrix": np.array([name]),
             "dimensions": np.array([matrix.shape[1] if ids else index.dimensions or 0])}
         if index.graph is not None:
             fields["graph"] = np.array([graph_name])

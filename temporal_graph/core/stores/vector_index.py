@@ -38,7 +38,8 @@ class VectorIndex:
         self.dimensions = dimensions
         self._matrix = np.zeros((0, dimensions or 0), dtype=np.float32)
         self._ids: list[str | None] = []
-        self._slot: dict[str, int] = {}
+        self._slot: dict[str, int] | None = {}  # by id; None until first needed (a loaded file)
+        self._count = 0
         self._free: list[int] = []
         self._graph: ApproximateIndex | None = None
         self.graph_unsaved = False  # built here since the index was read: worth saving
@@ -52,8 +53,9 @@ class VectorIndex:
         index = cls(matrix.shape[1] if len(ids) else None)
         index._matrix = np.ascontiguousarray(matrix, dtype=np.float32)
         index._ids = [item_id or None for item_id in ids]
-        index._slot = {item_id: slot for slot, item_id in enumerate(ids) if item_id}
-        index._free = [slot for slot, item_id in enumerate(ids) if not item_id]
+        index._free = [slot for slot, item_id in enumerate(index._ids) if item_id is None]
+        index._count = len(index._ids) - len(index._free)
+        index._slot = None  # a fresh process's first search needs no map by id: built on a write
         index._graph = graph
         return index
 
@@ -72,10 +74,15 @@ class VectorIndex:
         return [item_id for item_id in self._ids if item_id is not None], self._matrix[live]
 
     def __len__(self) -> int:
-        return len(self._slot)
+        return self._count
+
+    def _slots(self) -> dict[str, int]:
+        if self._slot is None:
+            self._slot = {item_id: slot for slot, item_id in enumerate(self._ids) if item_id is not None}
+        return self._slot
 
     def __contains__(self, item_id: object) -> bool:
-        return item_id in self._slot
+        return item_id in self._slots()
 
     def add(self, items: Iterable[tuple[str, np.ndarray | Sequence[float]]]) -> None:
         for item_id, vector in items:
@@ -87,10 +94,12 @@ class VectorIndex:
                 continue  # a vector of another model: not comparable, not searchable
             norm = float(np.linalg.norm(v))
             v = v / norm if norm else v
-            slot = self._slot.get(item_id)
+            by_id = self._slots()
+            slot = by_id.get(item_id)
             if slot is None:
                 slot = self._free.pop() if self._free else self._grow()
-                self._slot[item_id] = slot
+                by_id[item_id] = slot
+                self._count += 1
                 self._ids[slot] = item_id
             self._matrix[slot] = v
             if self._graph is not None:
@@ -98,8 +107,9 @@ class VectorIndex:
 
     def remove(self, item_ids: Iterable[str]) -> None:
         for item_id in item_ids:
-            slot = self._slot.pop(item_id, None)
+            slot = self._slots().pop(item_id, None)
             if slot is not None:
+                self._count -= 1
                 self._ids[slot] = None
                 self._matrix[slot] = 0.0  # scores 0 and is skipped below
                 self._free.append(slot)
@@ -117,7 +127,7 @@ class VectorIndex:
 
     def approximate(self) -> bool:
         """Searches of current records go through the graph (built here when missing)."""
-        if len(self._slot) < approximate_from():
+        if self._count < approximate_from():
             return False
         if self._graph is None:
             live = np.asarray([s for s, i in enumerate(self._ids) if i is not None], dtype=np.int64)
@@ -128,7 +138,7 @@ class VectorIndex:
     def search(self, vector: Sequence[float], limit: int, *, exact: bool = False) -> list[tuple[str, float]]:
         """The ``limit`` most similar ids with their cosine similarity, best first. ``exact``: by
         the matrix product whatever the size (the oracle the graph's answers are held to)."""
-        if not self._slot or limit <= 0:
+        if not self._count or limit <= 0:
             return []
         q = np.asarray(vector, dtype=np.float32).ravel()
         if len(q) != self.dimensions:

@@ -1,0 +1,49 @@
+"""Full-text search ranks a bounded number of hits: a word held by a great many messages costs no
+more than one held by a few. Below the bound every hit is ranked, as ever."""
+
+from __future__ import annotations
+
+import pytest
+
+from temporal_graph import TemporalGraph
+from temporal_graph.core.stores import sqlite as sqlite_store
+from temporal_graph.times import ManualClock
+
+
+@pytest.fixture
+def memory(tmp_path):
+    tg = TemporalGraph.open(tmp_path / "m.db", embed=False, clock=ManualClock("2030-01-01T00:00:00+00:00"))
+    for day in range(1, 29):
+        for hour in range(3):
+            tg.add_episode(f"We had coffee again, round {day}-{hour}.",
+                           reference_time=f"2029-02-{day:02d}T0{hour}:00", speaker="Ana")
+    tg.add_episode("The coffee in Lisbon tasted of cardamom.", reference_time="2029-01-05", speaker="Ana")
+    yield tg
+    tg.close()
+
+
+def texts(tg: TemporalGraph, query: str, limit: int = 200) -> list[str]:
+    store = tg.core.store
+    found = store.text_search("default", "episode", query, limit)
+    by_id = {e.id: e.content for e in store.episodes("default", ids=[i for i, _ in found])}
+    return [by_id[i] for i, _ in found]  # in rank order
+
+
+def test_below_the_bound_every_hit_is_ranked(memory) -> None:
+    assert len(texts(memory, "coffee")) == 85
+
+
+def test_a_common_word_beside_a_rare_one_leaves_the_rare_hit_first(memory, monkeypatch) -> None:
+    whole = texts(memory, "coffee cardamom")
+    monkeypatch.setattr(sqlite_store, "TEXT_RANKED", 10)
+    bounded = texts(memory, "coffee cardamom")
+    assert bounded == ["The coffee in Lisbon tasted of cardamom."]  # 'coffee' is in 85 rows: left out
+    assert whole[0] == bounded[0]
+
+
+def test_only_common_words_rank_the_hits_written_last(memory, monkeypatch) -> None:
+    monkeypatch.setattr(sqlite_store, "TEXT_RANKED", 10)
+    found = " | ".join(texts(memory, "coffee"))
+    assert 0 < found.count("|") + 1 <= 11
+    assert "cardamom" in found and "round 28-2" in found  # the last written are among them
+    assert "round 1-0" not in found  # the first written is past the bound
