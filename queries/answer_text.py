@@ -21,7 +21,7 @@ in Kyoto" starts when it was said), so it is shown as "by <day>": the start is n
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Literal
 
@@ -95,6 +95,9 @@ def coarser(a: Precision, b: Precision) -> Precision:
 relation_words = relation_phrase  # the one spelling of a relation as words
 
 AnswerTense = Literal["present", "past", "still"]
+# Kin by birth never "still" holds ("Kenji's brother is still Hiro" says more than it should).
+_LIFELONG = frozenset({"HAS_SIBLING", "HAS_PARENT", "HAS_CHILD", "HAS_GRANDPARENT", "HAS_GRANDCHILD",
+                       "HAS_COUSIN", "HAS_RELATIVE"})
 
 
 def fact_words(f: Fact, tense: AnswerTense) -> str:
@@ -123,7 +126,11 @@ class Telling:
     def tense(self, f: Fact) -> AnswerTense:
         if self.believed or (f.invalid_at is not None and f.invalid_at <= self.reference):
             return "past"
-        return "still" if self.asked_past else "present"
+        return "still" if self.asked_past and f.relation not in _LIFELONG else "present"
+
+    def path(self) -> Telling:
+        """For the facts that led to the answer (a chain's hops): no "still", which is said of answers."""
+        return replace(self, asked_past=False)
 
     def line(self, f: Fact) -> str:
         """``Zhang Wei lived in Hangzhou (2023-01-10 to 2024-03-01)``, claim label included."""

@@ -75,7 +75,7 @@ def _with_chain(text: str, answer: list[Fact], reached: Sequence[Reached],
     chain = _chain_of(reached)
     if not chain:
         return text, answer
-    return f"{text} Through: {tell.lines(chain)}.", _dedupe([*answer, *chain])
+    return f"{text} Through: {tell.path().lines(chain)}.", _dedupe([*answer, *chain])
 
 
 def _who_is(reached: Sequence[Reached], plan: Plan) -> str:
@@ -104,7 +104,7 @@ def _broken(plan: Plan, at: int, stood: list[Reached], time: TimeSpec | None) ->
     text = (f"I don't know: the chain breaks at hop {at + 1}: "
             f"the memory knows no {word} of {where}{_when(time)}.")
     if facts:
-        text += f" It knows: {tell.lines(facts)}."
+        text += f" It knows: {tell.path().lines(facts)}."
     return text, facts, False
 
 
@@ -134,10 +134,11 @@ def _what(reader: Reader, plan: Plan, reached: list[Reached], time: TimeSpec) ->
         about = _who_is(reached, plan)
         text = f"I don't know: the memory has no {what} about {about}{_when(time)}."
         chain = _chain_of(reached)
-        return (f"{text} It knows: {tell.lines(chain)}." if chain else text), chain, False
+        return (f"{text} It knows: {tell.path().lines(chain)}." if chain else text), chain, False
     text = f"{tell.lines(facts)}."
     if plan.known_at is not None:
-        text = f"As the memory believed it {plan.known_text or date_text(plan.known_at)}: {text}"
+        when = (plan.known_text or date_text(plan.known_at)).removeprefix("as known ")  # not "it as known on"
+        text = f"As the memory believed it {when}: {text}"
     text, cited = _with_chain(text, facts, reached, tell)
     return text, cited, True
 
@@ -273,7 +274,7 @@ def _how_long(facts: list[Fact], reached: list[Reached], tell: Telling) -> Resul
 
 def _with_chain_unknown(text: str, reached: list[Reached], tell: Telling) -> Result:
     chain = _chain_of(reached)
-    return (f"{text}." + (f" Through: {tell.lines(chain)}." if chain else "")), chain, False
+    return (f"{text}." + (f" Through: {tell.path().lines(chain)}." if chain else "")), chain, False
 
 
 # ---------------------------------------------------------------------------------- what changed

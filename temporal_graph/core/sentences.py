@@ -270,22 +270,26 @@ def statement_sentence(
 _ADVERBS = frozenset({"often", "also", "usually", "always", "sometimes", "regularly"})
 
 
-def _verb_at(subject: str, text: str) -> tuple[str, str, str] | None:
-    """``text`` (a fact's own sentence) split around its main verb: (before, verb, after), when it
-    opens with ``subject`` and then its verb, or ``subject``'s noun and "is"/"are" ("Ana's rent is
-    ..."); None when it reads otherwise."""
+def _verb_at(subject: str, text: str) -> tuple[str, str, str, str] | None:
+    """``text`` (a fact's own sentence) split around its main verb: (before, adverb, verb, after),
+    when it opens with ``subject``, maybe an adverb, then its verb, or ``subject``'s noun and
+    "is"/"are" ("Ana's rent is ..."); None when it reads otherwise."""
     text = text.strip().rstrip(".").rstrip()
     if text.startswith(subject + "'s "):
         m = re.match(rf"^({re.escape(subject)}'s [a-z][\w -]*?) (is|are) (.+)$", text)
-        return (m.group(1), m.group(2), m.group(3)) if m else None
+        return (m.group(1), "", m.group(2), m.group(3)) if m else None
     if not text.startswith(subject + " "):
         return None
     words = text[len(subject) + 1:].split(" ")
-    lead = [words.pop(0)] if len(words) > 1 and words[0] in _ADVERBS else []
+    adverb = words.pop(0) if len(words) > 1 and words[0] in _ADVERBS else ""
     verb, after = words[0], " ".join(words[1:])
     if not re.fullmatch(r"[a-z]+", verb):
         return None
-    return " ".join([subject, *lead]), verb, after
+    return subject, adverb, verb, after
+
+
+def _join(*words: str) -> str:
+    return " ".join(w for w in words if w)
 
 
 def past_text(subject: str, text: str) -> str | None:
@@ -296,7 +300,7 @@ def past_text(subject: str, text: str) -> str | None:
     found = _verb_at(subject, text)
     if found is None:
         return None
-    before, verb, after = found
+    before, adverb, verb, after = found
     if is_past(verb) or verb == "had":
         then = verb
     elif verb in ("is", "are"):
@@ -305,7 +309,7 @@ def past_text(subject: str, text: str) -> str | None:
         then = past_of_third(verb)
     else:
         return None  # a base form or a noun: no present verb to turn
-    return " ".join(w for w in (before, then, after) if w)
+    return _join(before, adverb, then, after)
 
 
 def still_text(subject: str, text: str) -> str | None:
@@ -315,11 +319,11 @@ def still_text(subject: str, text: str) -> str | None:
     found = _verb_at(subject, text)
     if found is None:
         return None
-    before, verb, after = found
+    before, adverb, verb, after = found
     if is_past(verb) or verb == "had" or verb == "still":
         return None
     if verb in ("is", "are"):
-        return f"{before} {verb} still {after}".rstrip()
+        return _join(before, adverb, verb, "still", after)
     if verb == "has" or (verb.endswith("s") and not verb.endswith("ss")):
-        return f"{before} still {verb} {after}".rstrip()
+        return _join(before, "still", adverb, verb, after)
     return None
