@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
-import json
 import os
 import shutil
 import uuid
@@ -59,24 +58,33 @@ def read(database: str, group_id: str, kind: str) -> tuple[str, VectorIndex] | N
             if (str(data["group"][0]), str(data["kind"][0])) != (group_id, kind):
                 return None
             mark, name = str(data["mark"][0]), str(data["matrix"][0])
-            # Ids as one JSON text (a million read in a tenth of a second); older labels: an array.
-            ids = json.loads(bytes(data["ids_json"])) if "ids_json" in data else [str(i) for i in data["ids"]]
-            if not isinstance(ids, list) or not all(isinstance(i, str) for i in ids):
-                return None
+            ids_name = str(data["ids_file"][0]) if "ids_file" in data else None
+            ids: list[str] | np.ndarray = [] if ids_name else [str(i) for i in data["ids"]]  # older labels
             width = int(data["dimensions"][0])  # a label without it (an older one) is not trusted
             graph_label = (str(data["graph"][0]), int(data["graph_crc"][0])) if "graph" in data else None
+        if ids_name is not None:  # mapped: a fresh process reads only the ids a search returns
+            mapped = np.load(folder / Path(ids_name).name, mmap_mode="r", allow_pickle=False)
+            if mapped.dtype.kind != "S" or mapped.ndim != 1:
+                return None
+            ids = mapped
         matrix = np.load(folder / Path(name).name, mmap_mode="c", allow_pickle=False)
         if matrix.dtype != np.float32 or matrix.ndim != 2 or len(matrix) != len(ids) \
-                or (ids and matrix.shape[1] != width):
+                or (len(ids) and matrix.shape[1] != width):
             return None  # a matrix replaced under its label: its rows are not the label's vectors
         graph = None
         if graph_label is not None:  # a graph that does not match is rebuilt from the matrix
             graph = ApproximateIndex.load(folder / Path(graph_label[0]).name, crc=graph_label[1],
-                                          dimensions=width, count=sum(1 for i in ids if i))
+                                          dimensions=width, count=_live(ids))
         return mark, VectorIndex.from_arrays(ids, matrix, graph)
     except (OSError, EOFError, KeyError, ValueError, TypeError, IndexError, zipfile.BadZipFile):
         # Missing, empty, half-written by a crashed process, or of another format: load instead.
         return None
+
+
+def _live(ids: list[str] | np.ndarray) -> int:
+    if isinstance(ids, np.ndarray):
+        return int(np.count_nonzero(ids != b""))
+    return sum(1 for i in ids if i)
 
 
 def write(database: str, group_id: str, kind: str, mark: str, index: VectorIndex) -> None:
@@ -92,15 +100,18 @@ def write(database: str, group_id: str, kind: str, mark: str, index: VectorIndex
     token = uuid.uuid4().hex[:16]
     name = _path(folder, group_id, kind, f".{token}.npy").name
     graph_name = _path(folder, group_id, kind, f".{token}.usearch").name
+    ids_name = _path(folder, group_id, kind, f".{token}.ids.npy").name
+    if ids is None:
+        return  # an id numpy's bytes cannot keep whole: no file, the next process loads instead
     temporary = target.with_suffix(f".{os.getpid()}.tmp")
     try:
         folder.mkdir(exist_ok=True)
         np.save(folder / name, np.ascontiguousarray(matrix, dtype=np.float32))
+        np.save(folder / ids_name, ids)
         fields: dict[str, np.ndarray] = {
             "group": np.array([group_id]), "kind": np.array([kind]), "mark": np.array([mark]),
-            "ids_json": np.frombuffer(json.dumps(ids).encode("utf-8"), dtype=np.uint8),
-            "matrix": np.array([name]),
-            "dimensions": np.array([matrix.shape[1] if ids else index.dimensions or 0])}
+            "ids_file": np.array([ids_name]), "matrix": np.array([name]),
+            "dimensions": np.array([matrix.shape[1] if len(ids) else index.dimensions or 0])}
         if index.graph is not None:
             fields["graph"] = np.array([graph_name])
             fields["graph_crc"] = np.array([index.graph.save(folder / graph_name)], dtype=np.int64)
@@ -108,14 +119,14 @@ def write(database: str, group_id: str, kind: str, mark: str, index: VectorIndex
             np.savez(out, **fields)  # type: ignore[arg-type]  # numpy types allow_pickle here
         os.replace(temporary, target)
     except OSError:
-        for left in (temporary, folder / name, folder / graph_name):
+        for left in (temporary, folder / name, folder / graph_name, folder / ids_name):
             with contextlib.suppress(OSError):
                 left.unlink()
         return
     index.graph_unsaved = False
     for pattern in (".*.npy", ".*.usearch"):
         for old in folder.glob(_path(folder, group_id, kind, pattern).name):
-            if old.name not in (name, graph_name):  # a reader that mapped it keeps its pages
+            if old.name not in (name, graph_name, ids_name):  # a reader that mapped it keeps its pages
                 with contextlib.suppress(OSError):
                     old.unlink()
 

@@ -37,7 +37,10 @@ class VectorIndex:
     def __init__(self, dimensions: int | None = None) -> None:
         self.dimensions = dimensions
         self._matrix = np.zeros((0, dimensions or 0), dtype=np.float32)
-        self._ids: list[str | None] = []
+        # Slot -> id. A saved index keeps its ids in a mapped array of UTF-8 bytes (b"": a free
+        # slot), read only for the ids a search returns; the first write turns them into a list.
+        self._ids: list[str | None] | None = []
+        self._base: np.ndarray | None = None
         self._slot: dict[str, int] | None = {}  # by id; None until first needed (a loaded file)
         self._count = 0
         self._free: list[int] = []
@@ -46,23 +49,51 @@ class VectorIndex:
 
     @classmethod
     def from_arrays(
-        cls, ids: Sequence[str], matrix: np.ndarray, graph: ApproximateIndex | None = None
+        cls, ids: Sequence[str] | np.ndarray, matrix: np.ndarray, graph: ApproximateIndex | None = None
     ) -> VectorIndex:
         """An index of ``ids`` whose unit vectors are the rows of ``matrix`` (as :meth:`slots`
-        gives: an empty id is a free slot), with the graph saved beside them (keyed by slot)."""
+        gives: an empty id is a free slot; a bytes array is kept as it is, mapped), with the graph
+        saved beside them (keyed by slot)."""
         index = cls(matrix.shape[1] if len(ids) else None)
         index._matrix = np.ascontiguousarray(matrix, dtype=np.float32)
-        index._ids = [item_id or None for item_id in ids]
-        index._free = [slot for slot, item_id in enumerate(index._ids) if item_id is None]
-        index._count = len(index._ids) - len(index._free)
+        if isinstance(ids, np.ndarray):
+            index._ids, index._base = None, ids
+            index._count = int(np.count_nonzero(ids != b""))
+        else:
+            index._ids = [item_id or None for item_id in ids]
+            index._free = [slot for slot, item_id in enumerate(index._ids) if item_id is None]
+            index._count = len(index._ids) - len(index._free)
         index._slot = None  # a fresh process's first search needs no map by id: built on a write
         index._graph = graph
         return index
 
-    def slots(self) -> tuple[list[str], np.ndarray]:
-        """Every slot's id ("" for a free one) and the matrix rows in slot order: what a saved
-        graph's keys refer to."""
-        return [item_id or "" for item_id in self._ids], self._matrix[: len(self._ids)]
+    def _list(self) -> list[str | None]:
+        """The ids as a list a write can change (read from the mapped array once)."""
+        if self._ids is None:
+            assert self._base is not None
+            self._ids = [b.decode("utf-8") or None for b in self._base.tolist()]
+            self._free = [slot for slot, item_id in enumerate(self._ids) if item_id is None]
+            self._base = None
+        return self._ids
+
+    def _used(self) -> int:
+        return len(self._ids) if self._ids is not None else len(self._base)  # type: ignore[arg-type]
+
+    def _id_at(self, slot: int) -> str | None:
+        if self._ids is not None:
+            return self._ids[slot]
+        return self._base[slot].decode("utf-8") or None  # type: ignore[index]
+
+    def slots(self) -> tuple[np.ndarray | None, np.ndarray]:
+        """Every slot's id as UTF-8 bytes (b"" for a free one) and the matrix rows in slot order:
+        what a saved graph's keys refer to. No ids when one ends in NUL (numpy's bytes drop it)."""
+        if self._ids is None:
+            assert self._base is not None
+            return self._base, self._matrix[: len(self._base)]
+        encoded = [(item_id or "").encode("utf-8") for item_id in self._ids]
+        if any(e.endswith(b"\x00") for e in encoded):
+            return None, self._matrix[: len(self._ids)]
+        return np.array(encoded, dtype=bytes), self._matrix[: len(self._ids)]
 
     @property
     def graph(self) -> ApproximateIndex | None:
@@ -70,15 +101,16 @@ class VectorIndex:
 
     def arrays(self) -> tuple[list[str], np.ndarray]:
         """The live ids and their rows, in slot order (freed slots left out)."""
-        live = [slot for slot, item_id in enumerate(self._ids) if item_id is not None]
-        return [item_id for item_id in self._ids if item_id is not None], self._matrix[live]
+        ids = self._list()
+        live = [slot for slot, item_id in enumerate(ids) if item_id is not None]
+        return [item_id for item_id in ids if item_id is not None], self._matrix[live]
 
     def __len__(self) -> int:
         return self._count
 
     def _slots(self) -> dict[str, int]:
         if self._slot is None:
-            self._slot = {item_id: slot for slot, item_id in enumerate(self._ids) if item_id is not None}
+            self._slot = {item_id: slot for slot, item_id in enumerate(self._list()) if item_id is not None}
         return self._slot
 
     def __contains__(self, item_id: object) -> bool:
@@ -100,7 +132,7 @@ class VectorIndex:
                 slot = self._free.pop() if self._free else self._grow()
                 by_id[item_id] = slot
                 self._count += 1
-                self._ids[slot] = item_id
+                self._list()[slot] = item_id
             self._matrix[slot] = v
             if self._graph is not None:
                 self._graph.put(slot, v)
@@ -110,19 +142,20 @@ class VectorIndex:
             slot = self._slots().pop(item_id, None)
             if slot is not None:
                 self._count -= 1
-                self._ids[slot] = None
+                self._list()[slot] = None
                 self._matrix[slot] = 0.0  # scores 0 and is skipped below
                 self._free.append(slot)
                 if self._graph is not None:
                     self._graph.remove(slot)
 
     def _grow(self) -> int:
-        used = len(self._ids)
+        ids = self._list()
+        used = len(ids)
         if used == len(self._matrix):
             bigger = np.zeros((max(64, 2 * used), self.dimensions or 0), dtype=np.float32)
             bigger[:used] = self._matrix[:used]
             self._matrix = bigger
-        self._ids.append(None)
+        ids.append(None)
         return used
 
     def approximate(self) -> bool:
@@ -130,7 +163,10 @@ class VectorIndex:
         if self._count < approximate_from():
             return False
         if self._graph is None:
-            live = np.asarray([s for s, i in enumerate(self._ids) if i is not None], dtype=np.int64)
+            if self._ids is None:
+                live = np.flatnonzero(self._base != b"").astype(np.int64)
+            else:
+                live = np.asarray([s for s, i in enumerate(self._ids) if i is not None], dtype=np.int64)
             self._graph = ApproximateIndex.build(self._matrix, live)
             self.graph_unsaved = True
         return True
@@ -146,13 +182,13 @@ class VectorIndex:
         q = q / (float(np.linalg.norm(q)) or 1.0)
         if not exact and self.approximate():
             return self._reranked(q, limit)
-        scores = self._matrix[: len(self._ids)] @ q
-        want = min(len(scores), limit + len(self._free))  # freed slots may be among the best
+        scores = self._matrix[: self._used()] @ q
+        want = min(len(scores), limit + self._used() - self._count)  # freed slots may be among the best
         best = np.argpartition(-scores, want - 1)[:want] if want < len(scores) else np.arange(len(scores))
         best = best[np.argsort(-scores[best], kind="stable")]
         out: list[tuple[str, float]] = []
         for i in best:
-            item_id = self._ids[i]
+            item_id = self._id_at(int(i))
             if item_id is not None:
                 out.append((item_id, float(scores[i])))
                 if len(out) == limit:
@@ -163,10 +199,11 @@ class VectorIndex:
         """The graph's candidates, scored exactly against the matrix; only slots live now."""
         assert self._graph is not None
         found = self._graph.candidates(q, max(RERANK, limit))
-        found = np.unique(found[(found >= 0) & (found < len(self._ids))])
-        found = np.asarray([s for s in found if self._ids[s] is not None], dtype=np.int64)
-        if not len(found):
+        found = np.unique(found[(found >= 0) & (found < self._used())])
+        ids = [self._id_at(int(s)) for s in found]
+        keep = [k for k, item_id in enumerate(ids) if item_id is not None]
+        if not keep:
             return []
-        scores = self._matrix[found] @ q
+        scores = self._matrix[found[keep]] @ q
         order = np.argsort(-scores, kind="stable")[:limit]
-        return [(self._ids[found[i]], float(scores[i])) for i in order]  # type: ignore[misc]
+        return [(ids[keep[i]], float(scores[i])) for i in order]  # type: ignore[misc]
