@@ -17,9 +17,12 @@ from __future__ import annotations
 import os
 import zlib
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
-from usearch.index import Index
+
+if TYPE_CHECKING:
+    from usearch.index import Index
 
 CONNECTIVITY = 16  # graph degree; build time and size grow with it
 EXPANSION_ADD = 128  # candidate list while inserting (graph quality)
@@ -46,6 +49,9 @@ class ApproximateIndex:
 
     @staticmethod
     def _empty(dimensions: int) -> Index:
+        # Imported here: it takes a while, and a process below the crossover never needs it.
+        from usearch.index import Index
+
         return Index(ndim=dimensions, metric="cos", dtype="i8", connectivity=CONNECTIVITY,
                      expansion_add=EXPANSION_ADD, expansion_search=EXPANSION_SEARCH)
 
@@ -93,6 +99,8 @@ class ApproximateIndex:
     def load(cls, path: Path, *, crc: int, dimensions: int, count: int) -> ApproximateIndex | None:
         """The graph saved at ``path``, mapped; None unless its checksum, width and size are the
         label's (damaged, cut short, replaced, or another index's: rebuilt, never trusted)."""
+        from usearch.index import Index
+
         try:
             if checksum(path) != crc:
                 return None
