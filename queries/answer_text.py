@@ -104,14 +104,18 @@ def fact_words(f: Fact, tense: AnswerTense) -> str:
     """``f`` as a clause in ``tense``: its own sentence where that can be told in it (its details
     kept), else worded from its relation. Present: the sentence as stored."""
     own = (f.text or "").strip().rstrip(". ")
-    canonical = fact_clause(f.subject, f.relation, f.object, text=f.text, attributes=f.attributes)
+
+    def worded(tense: Literal["present", "past"]) -> str:
+        return fact_clause(f.subject, f.relation, f.object, tense=tense, text=f.text, attributes=f.attributes)
+
     if tense == "present":
-        return own or canonical
+        return own or worded("present")
     if tense == "still":
-        return still_text(f.subject, own or canonical) or own or canonical
-    if own and own != canonical and (told := past_text(f.subject, own)) is not None:
-        return told
-    return fact_clause(f.subject, f.relation, f.object, tense="past", text=f.text, attributes=f.attributes)
+        told = own or worded("present")
+        return still_text(f.subject, told) or told
+    if own and (then := past_text(f.subject, own)) is not None and own != worded("present"):
+        return then
+    return worded("past")
 
 
 @dataclass(frozen=True)
