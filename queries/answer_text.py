@@ -31,7 +31,6 @@ from temporal_graph.core.model import Fact
 from temporal_graph.core.names import relation_phrase
 from temporal_graph.core.sentences import fact_clause, past_text, still_text
 
-from .context import fact_line
 from .plan import Plan
 
 Precision = Literal["year", "month", "day", "told"]
@@ -93,6 +92,32 @@ def coarser(a: Precision, b: Precision) -> Precision:
 
 
 relation_words = relation_phrase  # the one spelling of a relation as words
+
+def fact_line(f: Fact, words: str | None = None) -> str:
+    """``Zhang Wei lives in Shanghai (since 2024-06-01)``; ``words`` in place of the fact's own
+    sentence (an answer's, in its tense)."""
+    start, end = (t.date().isoformat() if t else None for t in (f.valid_at, f.invalid_at))
+    if start and end:
+        when = f" ({start} to {end})"
+    elif start:
+        when = f" (since {start})"
+    elif end:
+        when = f" (until {end})"
+    else:
+        when = ""
+    text = (words or f.text or f"{f.subject} {relation_phrase(f.relation)} {f.object}").rstrip(". ")
+    return f"- {text}{when}{claim_label(f)}"
+
+
+def claim_label(f: Fact) -> str:
+    """`` [claimed by Tom]`` for someone else's word (`` [claimed by Tom; Bob said otherwise]``
+    when the subject's own record contradicts it); "" for the subject's own fact."""
+    if not f.claimed_by:
+        return ""
+    otherwise = f"; {f.subject} said otherwise" if f.contradicted else ""
+    return f" [claimed by {f.claimed_by}{otherwise}]"
+
+
 
 AnswerTense = Literal["present", "past", "still"]
 # Kin by birth never "still" holds ("Kenji's brother is still Hiro" says more than it should).

@@ -25,10 +25,11 @@ from datetime import datetime
 from temporal_graph.core import DEFAULT_GROUP, Core
 from temporal_graph.core.limits import BUDGET_TOKENS, whole_number
 from temporal_graph.core.model import DEFAULT_CLAIMS, DEFAULT_STALE, Episode, Fact, Insight, RecordKind
-from temporal_graph.core.names import check_group, relation_phrase
+from temporal_graph.core.names import check_group
 from temporal_graph.core.stores.protocol import FactQuery
 from temporal_graph.core.time import TimeLike
 
+from .answer_text import Telling, fact_line
 from .reflection import insight_sentence, insights_for
 from .search import search
 
@@ -43,31 +44,6 @@ def count_tokens(core: Core, text: str) -> int:
     if not text:
         return 0
     return len(core.embedder.tokenizer.encode(text, add_special_tokens=False, verbose=False))
-
-
-def fact_line(f: Fact, words: str | None = None) -> str:
-    """``Zhang Wei lives in Shanghai (since 2024-06-01)``; ``words`` in place of the fact's own
-    sentence (an answer's, in its tense)."""
-    start, end = (t.date().isoformat() if t else None for t in (f.valid_at, f.invalid_at))
-    if start and end:
-        when = f" ({start} to {end})"
-    elif start:
-        when = f" (since {start})"
-    elif end:
-        when = f" (until {end})"
-    else:
-        when = ""
-    text = (words or f.text or f"{f.subject} {relation_phrase(f.relation)} {f.object}").rstrip(". ")
-    return f"- {text}{when}{claim_label(f)}"
-
-
-def claim_label(f: Fact) -> str:
-    """`` [claimed by Tom]`` for someone else's word (`` [claimed by Tom; Bob said otherwise]``
-    when the subject's own record contradicts it); "" for the subject's own fact."""
-    if not f.claimed_by:
-        return ""
-    otherwise = f"; {f.subject} said otherwise" if f.contradicted else ""
-    return f" [claimed by {f.claimed_by}{otherwise}]"
 
 
 def episode_line(e: Episode, words: list[str] | None = None) -> str:
@@ -117,8 +93,9 @@ def context(
     fits = _Budget(lambda text: count_tokens(core, text), budget_tokens)
     header = "Facts:" if at is None else f"Facts (as of {at.date().isoformat()}):"
     if facts and fits.add_section(header):
+        tell = Telling(core.now())  # a fact that has ended is told in the past, as answers tell it
         for f in facts:
-            fits.add(fact_line(f))
+            fits.add(f"- {tell.line(f)}")
     insights = insights_for(core, group_id, facts, known_at=known, as_of=at, limit=MAX_INSIGHTS)
     if insights and fits.add_section("Insights (derived from facts):"):
         for i in insights:

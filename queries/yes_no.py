@@ -16,8 +16,7 @@ from temporal_graph.core import fact_order
 from temporal_graph.core.model import Entity, Fact
 from temporal_graph.core.names import relation_phrase
 
-from .answer_text import Telling, end_text, telling
-from .context import claim_label
+from .answer_text import Telling, claim_label, end_text, telling
 from .hops import Reader
 from .plan import Plan
 from .question import is_plan

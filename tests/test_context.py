@@ -60,7 +60,7 @@ def test_facts_with_dates_then_supporting_messages(memory):
 def test_as_of_gives_the_facts_of_that_time(memory):
     block = memory.context("Where does Zhang Wei live?", as_of="2022-01-01")
     assert block.splitlines()[0] == "Facts (as of 2022-01-01):"
-    assert "- Zhang Wei lives in Beijing (2020-03-01 to 2024-06-01)" in block
+    assert "- Zhang Wei lived in Beijing (2020-03-01 to 2024-06-01)" in block  # ended since: the past
     assert "Shanghai (since" not in block
 
 

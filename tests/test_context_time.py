@@ -33,7 +33,7 @@ def memory():
 def test_context_as_of_has_no_later_message_and_dates_everything(memory):
     block = memory.context("Where does Bob live?", as_of="2023-06-01")
     assert block.startswith("Facts (as of 2023-06-01):")
-    assert "Bob lives in Berlin (2023-01-10 to 2024-06-03)" in block  # the fact valid then, with its dates
+    assert "Bob lived in Berlin (2023-01-10 to 2024-06-03)" in block  # valid then, dated, ended since
     assert "Munich" not in block and "2024-06-10" not in block
     assert "- [2023-01-10] Bob: I live in Berlin." in block
     now = memory.context("Where does Bob live?")
