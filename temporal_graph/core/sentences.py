@@ -113,13 +113,23 @@ def _article(obj: str) -> str:
     return f"{'an' if obj[:1].lower() in 'aeiou' else 'a'} {obj}"
 
 
+_KIN = re.compile(r"[a-z][a-z -]*")
+
+
 def _kin_word(subject: str, obj: str, text: str | None) -> str | None:
     """The kin word of a fact's own text ("Zhang Wei's sister is Lin.", or as older texts put it,
-    "Lin is Zhang Wei's sister." -> "sister")."""
-    s, o, text = re.escape(subject), re.escape(obj), (text or "").strip()
-    m = (re.match(rf"^{s}'s (?P<kin>[a-z][a-z -]*) is {o}\.?$", text)
-         or re.match(rf"^{o} is {s}'s (?P<kin>[a-z][a-z -]*)\.?$", text))
-    return m.group("kin") if m else None
+    "Lin is Zhang Wei's sister." -> "sister"). Plain string tests: a pattern built per name would be
+    compiled again for every subject (ingestion words thousands)."""
+    text = (text or "").strip()
+    text = text[:-1] if text.endswith(".") else text
+    head, tail = f"{subject}'s ", f" is {obj}"
+    if text.startswith(head) and text.endswith(tail) and len(text) > len(head) + len(tail):
+        kin = text[len(head):-len(tail)]
+    elif text.startswith(f"{obj} is {subject}'s "):
+        kin = text[len(f"{obj} is {subject}'s "):]
+    else:
+        return None
+    return kin if _KIN.fullmatch(kin) else None
 
 
 def _species(obj: str, text: str | None) -> str | None:
