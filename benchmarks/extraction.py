@@ -24,7 +24,13 @@ of order and some repeated, into a real memory and scores what ``now`` and ``as_
 the revisions: each check names a subject, a relation, a time (none: now) and the objects expected.
 
 Throughput: messages per second of the offline extractor over every LoCoMo turn (with its context),
-the median of three passes.
+the median of three passes; ``--baseline DIR`` (a checkout of an earlier commit, e.g. ``git archive
+HEAD~3 | tar -x -C DIR``) also measures that tree's beside this one's, one pass each in turn, and
+prints the ratio (on a shared machine only figures taken side by side compare).
+
+benchmarks/data/locomo_labels_issue37.json is issue 37's census: every LoCoMo fact its chat rules
+(ingestion/offline/chat_events.py) added, labelled by hand, each turn with its text; its labels join
+the others, and the added facts' precision is printed on its own.
 
 ``--llm`` also runs the configured LLM (OPENAI_BASE_URL / OPENAI_API_KEY, TGRAPH_LLM_MODEL) on
 the first ``--llm-sample`` sentences (default: all) of held-out set 4, three ways: the model's
@@ -137,7 +143,8 @@ def _episodes(case: Case) -> tuple[Episode, list[Episode]]:
     return episodes[-1], episodes[:-1]
 
 
-def score_set(extractor: Extractor, cases: list[Case], misses: list[str] | None = None) -> dict[str, Any]:
+def score_set(extractor: Extractor, cases: list[Case], misses: list[str] | None = None,
+              record: list[dict[str, Any]] | None = None) -> dict[str, Any]:
     per: dict[str, dict[str, int]] = defaultdict(
         lambda: {"expected": 0, "found": 0, "extracted": 0, "correct": 0})
     for case in cases:
@@ -149,6 +156,10 @@ def score_set(extractor: Extractor, cases: list[Case], misses: list[str] | None 
         row["found"] += len(case.expected & got)
         row["extracted"] += len(got)
         row["correct"] += len(got & case.expected)
+        if record is not None:  # every sentence with what was taken, for a check by hand
+            record.append({"sentence": case.turns[-1][1], "speaker": case.speaker,
+                           "facts": [fact_label(f) for f in extraction.facts],
+                           "wrong_by_labels": sorted("|".join(k) for k in got - case.expected)})
         if misses is not None and got != case.expected:
             misses.append(f"{case.family}: {case.turns[-1][1]!r}\n   missing {sorted(case.expected - got)}"
                           f"\n   wrong   {sorted(got - case.expected)}")
@@ -201,12 +212,14 @@ def score_locomo(extractor: Extractor, labels: dict[str, Any], path: Path = LOCO
     on_turns = [(turn_id, fact_label(f)) for turn_id, context, episode in sample
                 for f in extractor.extract(episode, context).facts]
     on_facts = random.Random(SAMPLE_SEED).sample(facts, min(FACT_SAMPLE, len(facts)))
-    turn_judged = _judge(on_turns, labels.get("turns", {}))
-    fact_judged = _judge(on_facts, labels.get("facts", {}))
     merged: dict[str, dict[str, bool]] = {}
     for section in ("turns", "facts"):
         for turn_id, judged in labels.get(section, {}).items():
             merged.setdefault(turn_id, {}).update(judged)
+    # a fact is judged by its label wherever it was labelled (a rule added since may give a sampled
+    # turn a fact first labelled in the census of all facts)
+    turn_judged = _judge(on_turns, merged)
+    fact_judged = _judge(on_facts, merged)
     all_judged = _judge(facts, merged)
     added = {turn_id: row["verdicts"] for turn_id, row in labels.get("issue37", {}).items()}
     added_judged = _judge([(t, label) for t, label in facts if label in added.get(t, {})], added)
@@ -385,7 +398,9 @@ def main(argv: list[str] | None = None) -> int:
                                     ("llm_grounded_fallback", LLMExtractor(llm, fallback=offline))):
                 start = time.perf_counter()
                 calls = llm.usage.calls
-                row = score_set(_Lenient(extractor), sample)
+                answers: list[dict[str, Any]] = []
+                row = score_set(_Lenient(extractor), sample, record=answers)
+                row["answers"] = answers
                 row["seconds_per_message"] = round((time.perf_counter() - start) / len(sample), 2)
                 row["facts_per_message"] = round(row["extracted"] / len(sample), 2)
                 row["calls"] = llm.usage.calls - calls
