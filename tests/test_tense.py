@@ -30,7 +30,8 @@ ATTRIBUTES = sorted(w for w in ATTRIBUTE_WORDS if w not in RESERVED) + [
     "OPENING_HOURS", "FAVORITE_COLOR", "MONTHLY_RENT", "SPENDING_LIMIT"]
 DECLARED = ["PLAYS_FOR", "COACH", "SUPPORT", "TEACHES_AT", "LEADS", "RUNS", "HOLDS", "GOES_TO", "FLIES_WITH",
             "HAS_MENTOR", "FAN_OF", "EMPLOYED_BY", "BASED_IN", "IS_CAPTAIN_OF", "PLAYED_FOR", "STUDIES_UNDER",
-            "CARRIES", "PREFERS_OVER", "TAUGHT_AT", "MET", "WRITES_FOR", "DRIVES", "SPEAKS_WITH"]
+            "CARRIES", "PREFERS_OVER", "TAUGHT_AT", "MET", "WRITES_FOR", "DRIVES", "SPEAKS_WITH",
+            "HAS_WON_PRIZE", "WAS_BORN_IN", "IS_AFFILIATED_TO", "GRADUATED_FROM", "CREATED"]
 # Forms no careful writer puts down: a doubled or missing ending, a wrong past, a present copula in a
 # past sentence, a relation name left raw.
 WRONG = re.compile(r"\b(?:liveed|studieed|haved|haded|hased|is lived|"
@@ -42,6 +43,8 @@ PAST_VERB = re.compile(r"^Zhang Wei(?:'s [\w -]+?)? (?:was|were|had|often \w+ed|
                        "|".join(sorted({past(v) for v in ("run", "lead", "teach", "hold", "go", "fly", "know",
                                                           "speak", "read", "write", "drive", "meet", "do")}))
                        + r")\b")
+# Named as things done: the same words in every tense.
+DONE = {"PLAYED_FOR", "TAUGHT_AT", "MET", "DID", "HAS_WON_PRIZE", "WAS_BORN_IN", "GRADUATED_FROM", "CREATED"}
 OBJECT = {"AGE": "34", "BORN_ON": "1990-04-02", "DIED_ON": "2020-01-01", "DID": "ran a marathon",
           "PLANS": "move to Shanghai", "DIET": "vegetarian", "DIETARY_RESTRICTION": "gluten-free"}
 
@@ -57,9 +60,8 @@ def test_every_relation_reads_right_in_present_and_past(relation: str) -> None:
     ended = fact_clause("Zhang Wei", relation, OBJECT.get(relation, "Hangzhou"), tense="ended")
     for sentence in (now, then, ended):
         assert sentence.startswith("Zhang Wei") and not WRONG.search(sentence), sentence
-    assert PAST_VERB.match(then), then  # the past is a past: "lived", "was", "taught", "had"
-    if relation not in DEFAULT.events and not relation.startswith(("BORN", "DIED")) and relation not in (
-            "PLAYED_FOR", "TAUGHT_AT", "MET", "DID"):
+    assert PAST_VERB.match(then) or then.startswith("Zhang Wei has won"), then  # "lived", "was", "taught"
+    if relation not in DEFAULT.events and not relation.startswith(("BORN", "DIED")) and relation not in DONE:
         assert PRESENT_VERB.match(now), now  # the present is a present: "lives", "is", "has"
         assert now != then
 
@@ -87,6 +89,11 @@ def test_every_relation_reads_right_in_present_and_past(relation: str) -> None:
     ("PLAYED_FOR", "Hangzhou FC", "Zhang Wei played for Hangzhou FC", "Zhang Wei played for Hangzhou FC"),
     ("EMPLOYED_BY", "Acme", "Zhang Wei is employed by Acme", "Zhang Wei was employed by Acme"),
     ("HAS_MENTOR", "Chen", "Zhang Wei's mentor is Chen", "Zhang Wei's mentor was Chen"),
+    ("HAS_WON_PRIZE", "the Turing Award", "Zhang Wei has won prize the Turing Award",
+     "Zhang Wei has won prize the Turing Award"),
+    ("WAS_BORN_IN", "Suzhou", "Zhang Wei was born in Suzhou", "Zhang Wei was born in Suzhou"),
+    ("IS_AFFILIATED_TO", "Fudan", "Zhang Wei is affiliated to Fudan", "Zhang Wei was affiliated to Fudan"),
+    ("GRADUATED_FROM", "Fudan", "Zhang Wei graduated from Fudan", "Zhang Wei graduated from Fudan"),
 ])
 def test_the_wording_of_each_tense(relation: str, obj: str, now: str, then: str) -> None:
     assert fact_clause("Zhang Wei", relation, obj) == now

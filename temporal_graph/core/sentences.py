@@ -161,9 +161,13 @@ def _declared(subject: str, relation: str, obj: str, tense: Tense) -> str:
         return f"{subject} {obj}"
     be = "is" if tense == "present" else "was"
     head, rest = words[0], " ".join(words[1:])
+    if head in ("has", "have") and rest and is_past(words[1]):  # "HAS_WON_PRIZE": done, so said as done
+        return f"{subject} has {rest} {obj}"
     if head in ("has", "have") and rest:
         return f"{subject}'s {rest} {be} {obj}"
-    if head in ("is", "was", "are", "were"):
+    if head in ("was", "were"):  # named in the past ("WAS_BORN_IN"): past in every tense
+        return f"{subject} was {rest} {obj}".replace("  ", " ")
+    if head in ("is", "are"):
         return f"{subject} {be} {rest} {obj}".replace("  ", " ")
     if words[-1] == "of" and len(words) > 1 and not head.endswith("s"):
         return f"{subject} {be} {_article(' '.join(words[:-1]))} of {obj}"
