@@ -189,3 +189,17 @@ def test_writes_of_another_process_reach_a_saved_graph(tmp_path, approximate) ->
         exact = reader.core.store.vector_search(GROUP, "fact", vector, 40, exact=True)
         assert rounded(found) == rounded(exact)
         assert not gone & {i for i, _ in found}
+
+
+def test_a_label_written_before_mapped_ids_still_reads(tmp_path) -> None:
+    db = str(tmp_path / "m.db")
+    index = VectorIndex()
+    index.add([("a", np.eye(4, dtype=np.float32)[0]), ("b", np.eye(4, dtype=np.float32)[1])])
+    vector_file.write(db, GROUP, "fact", "mark-1", index)
+    (label,) = Path(f"{db}.vectors").glob("*-fact.npz")
+    with np.load(label) as data:
+        fields = {k: v for k, v in data.items() if k != "ids_file"}
+    np.savez(label, **fields, ids=np.array(["a", "b"]))  # as labels were written before
+    saved = vector_file.read(db, GROUP, "fact")
+    assert saved is not None
+    assert [i for i, _ in saved[1].search(np.eye(4)[1], 1)] == ["b"]
