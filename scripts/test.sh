@@ -28,6 +28,10 @@ fi
 echo "test: ruff (lint) and mypy (types)" >&2
 .venv/bin/ruff check .
 .venv/bin/mypy
+# The docs site: a broken link or anchor, a page outside the nav or a reference that cannot be
+# resolved fails the run (strict: true in mkdocs.yml). About 5 s.
+echo "test: mkdocs build --strict (the documentation site)" >&2
+NO_MKDOCS_2_WARNING=1 .venv/bin/mkdocs build --strict --quiet --site-dir "$(mktemp -d "${TMPDIR:-/tmp}/tgraph-site.XXXXXX")"
 
 if [ -z "${NEO4J_URI:-}" ]; then
     if command -v java >/dev/null && command -v mvn >/dev/null; then
