@@ -26,7 +26,7 @@ if TYPE_CHECKING:
 
 CONNECTIVITY = 16  # graph degree; build time and size grow with it
 EXPANSION_ADD = 128  # candidate list while inserting (graph quality)
-EXPANSION_SEARCH = 512  # candidate list while searching: recall@10 >= 0.95 at 1M (vector_topk.py)
+EXPANSION_SEARCH = 512  # candidate list while searching (at least the candidates asked for)
 CHECKSUM_BLOCK = 1 << 24
 
 
