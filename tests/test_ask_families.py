@@ -4,8 +4,6 @@ when, how long, ever, what changed, as known then, and "I don't know"."""
 from __future__ import annotations
 
 import json
-import re
-from pathlib import Path
 
 import pytest
 
@@ -165,13 +163,13 @@ def test_cli_ask_and_context(tmp_path, capsys):
     assert "Fukuoka" in block
 
 
-def test_the_asking_example_in_the_readme(tmp_path, monkeypatch):
-    readme = Path(__file__).resolve().parents[1] / "README.md"
-    blocks = re.findall(r"```python\n(.*?)```", readme.read_text(encoding="utf-8"), re.DOTALL)
-    code = next(b for b in blocks if "Kenji's brother" in b)
+def test_the_asking_example_in_the_docs(tmp_path, monkeypatch):
+    from tests.doc_examples import block_with
+
+    code = block_with("Kenji's brother")
     monkeypatch.chdir(tmp_path)
     scope: dict = {}
-    exec(compile(code, str(readme), "exec"), scope)  # the example's own asserts run too
+    exec(compile(code, "docs", "exec"), scope)  # the example's own asserts run too
     assert "Fukuoka" in scope["chain"].text and "Sapporo" in scope["then"].text
     assert "June 2024" in scope["when"].text and "May 2023" in scope["left"].text
     assert "4 years 2 months" in scope["length"].text and scope["ever"].text.startswith("Yes")

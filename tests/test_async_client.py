@@ -137,8 +137,8 @@ def test_open_is_awaitable_or_a_context_manager(tmp_path):
     assert asyncio.run(scenario()) == ["Rome"]
 
 
-def test_the_readme_async_example_runs(capsys):
-    from tests.test_tools import _readme_block
+def test_the_docs_async_example_runs(capsys):
+    from tests.doc_examples import first_block
 
-    exec(compile(_readme_block("### AsyncTemporalGraph"), "README.md", "exec"), {})
+    exec(compile(first_block("AsyncTemporalGraph"), "docs", "exec"), {})
     assert capsys.readouterr().out.strip() == "['Lisbon']"

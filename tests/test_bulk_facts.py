@@ -127,15 +127,14 @@ def test_import_facts_from_csv_and_jsonl(tmp_path, capsys) -> None:
             ("Rome", 2001, 2005), ("Oslo", 2005, None)]
 
 
-def test_the_bulk_load_example_in_the_readme(tmp_path, monkeypatch, capsys) -> None:
-    import re
-    from pathlib import Path
+def test_the_bulk_load_example_in_the_docs(tmp_path, monkeypatch, capsys) -> None:
 
-    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
-    code = next(b for b in re.findall(r"```python\n(.*?)```", readme, re.S) if "add_facts(" in b)
+    from tests.doc_examples import block_with
+
+    code = block_with("add_facts(")
     monkeypatch.chdir(tmp_path)
     scope: dict = {}
-    exec(compile(code, "README.md", "exec"), scope)
+    exec(compile(code, "docs", "exec"), scope)
     assert capsys.readouterr().out.strip() == "3 []"
     with TemporalGraph.open(tmp_path / "kb.db") as tg:
         assert tg.reindex() == 0
@@ -204,18 +203,17 @@ def test_import_facts_on_the_memory_reports_lines_and_takes_every_field(tmp_path
         tg.import_facts(None)
 
 
-def test_the_import_facts_example_in_the_readme(tmp_path, monkeypatch, capsys) -> None:
-    import re
-    from pathlib import Path
+def test_the_import_facts_example_in_the_docs(tmp_path, monkeypatch, capsys) -> None:
 
-    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
-    code = next(b for b in re.findall(r"```python\n(.*?)```", readme, re.S) if "import_facts(" in b)
+    from tests.doc_examples import block_with
+
+    code = block_with("import_facts(")
     monkeypatch.chdir(tmp_path)
     (tmp_path / "facts.jsonl").write_text(
         '{"subject": "Tony Capaldi", "relation": "plays for", "object": "Cardiff City", "valid_at": "2007"}\n'
         '{"subject": "Tony Capaldi", "relation": "born in", "object": "Porsgrunn", "valid_at": "May"}\n',
         encoding="utf-8")
-    exec(compile(code, "README.md", "exec"), {})
+    exec(compile(code, "docs", "exec"), {})
     out = capsys.readouterr().out.splitlines()
     assert out[0].startswith("1 [(2, ") and "'May'" in out[0]
     assert out[1:] == ["2024-05-01 07:00:00+00:00"]

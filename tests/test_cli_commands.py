@@ -16,7 +16,6 @@ import temporal_graph
 from temporal_graph.interfaces import cli
 from temporal_graph.interfaces.cli import COMMANDS, arg, command, main
 
-README = Path(__file__).resolve().parents[1] / "README.md"
 FACT_FIELDS = {"id", "fact_id", "group_id", "subject", "relation", "object", "valid_at", "invalid_at",
                "created_at", "expired_at", "episode_ids", "confidence"}
 
@@ -34,9 +33,11 @@ def run_json(capsys: pytest.CaptureFixture[str], db: Path, *args: str) -> Any:
 
 
 # -- every command is documented ------------------------------------------------------------------
-def readme_cli_block() -> str:
-    section = README.read_text(encoding="utf-8").split("## Command line", 1)[1]
-    return re.search(r"```bash\n(.*?)```", section, re.S).group(1)
+def cli_page_block() -> str:
+    """The command line page's big block (docs/cli.md)."""
+    from tests.doc_examples import first_block
+
+    return first_block("Command line", "bash")
 
 
 @pytest.mark.parametrize("name", sorted(COMMANDS))
@@ -48,12 +49,12 @@ def test_every_command_has_help(name: str, capsys: pytest.CaptureFixture[str]) -
 
 
 @pytest.mark.parametrize("name", sorted(COMMANDS))
-def test_every_command_has_an_example_in_the_readme(name: str) -> None:
-    examples = [shlex.split(line, comments=True) for line in readme_cli_block().splitlines()]
+def test_every_command_has_an_example_in_the_docs(name: str) -> None:
+    examples = [shlex.split(line, comments=True) for line in cli_page_block().splitlines()]
     words = [[w for w in example if not w.startswith("-")] for example in examples
              if example[:1] == ["tgraph"]]
     # the first word after 'tgraph' and its global options is the command
-    assert any(name in example[1:3] for example in words), f"README's CLI section has no 'tgraph {name}' line"
+    assert any(name in example[1:3] for example in words), f"docs/cli.md's block has no 'tgraph {name}' line"
 
 
 # -- a round trip through the command line --------------------------------------------------------
@@ -262,7 +263,7 @@ EXPORTED = [
 
 
 def test_exported_names_are_frozen() -> None:
-    """Adding or removing a public name is a decision: change this list with the README."""
+    """Adding or removing a public name is a decision: change this list with docs/reference/api.md."""
     assert temporal_graph.__all__ == EXPORTED
     for name in EXPORTED:
         scope: dict[str, Any] = {}

@@ -5,7 +5,6 @@ again, and a second run writes nothing. SQLite -> SQLite always; through Neo4j w
 from __future__ import annotations
 
 import random
-import re
 from datetime import timedelta
 from pathlib import Path
 
@@ -196,14 +195,14 @@ def test_through_neo4j_and_back(tmp_path, clock):
             neo.forget(group)
 
 
-def test_the_readme_copy_example(tmp_path, monkeypatch, capsys):
-    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
-    section = readme.split("### Moving a memory between stores", 1)[1]
-    code = re.search(r"```python\n(.*?)```", section, re.S).group(1)
+def test_the_docs_copy_example(tmp_path, monkeypatch, capsys):
+    from tests.doc_examples import first_block
+
+    code = first_block("Moving a memory between stores")
     monkeypatch.chdir(tmp_path)
     with TemporalGraph.open("memory.db") as tg:
         tg.import_file(SAMPLE, progress=False)
-    exec(compile(code, "README.md", "exec"), {})
+    exec(compile(code, "docs", "exec"), {})
     assert capsys.readouterr().out.strip() == "['demo'] ['Zhang Wei']"
     with TemporalGraph.open("memory.db") as tg, TemporalGraph.open("copy.db") as target:
         assert target.export("demo") == tg.export("demo")

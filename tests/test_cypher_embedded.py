@@ -75,7 +75,7 @@ def test_exploration_statement_gives_neo4js_rows(name: str, memory: Memory) -> N
 
 
 def test_known_gaps_are_still_gaps(memory: Memory) -> None:
-    """A gap that closes (a newer engine) must leave KNOWN_GAPS, so the README's count stays true."""
+    """A gap that closes (a newer engine) must leave KNOWN_GAPS, so the docs' count stays true."""
     tg, clock = memory
     cypher = EmbeddedCypher(tg.core.store, clock=clock)
     for name in KNOWN_GAPS:

@@ -157,8 +157,8 @@ def test_the_mcp_forget_tool_returns_the_receipt(memory, tick):
     assert memory.erasures()[0].digest == done["receipt"]["digest"]
 
 
-def test_the_readme_examples_of_receipts_and_backtests_run():
-    from readme_examples import run_example
+def test_the_docs_examples_of_receipts_and_backtests_run():
+    from doc_examples import run_example
 
     assert run_example("### Erasure receipts")["receipt"].operation == "erase_episode"
     assert run_example("### Backtests: what the memory learned after K")["report"].clean

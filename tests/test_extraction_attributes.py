@@ -288,8 +288,8 @@ def test_sixty_sentences_that_look_like_facts_give_none(tg) -> None:
     assert [h.text for h in hits] == [NOT_FACTS[3]]
 
 
-def test_the_readme_example_of_attributes_and_roles(capsys) -> None:
-    from tests.readme_examples import run_example
+def test_the_docs_example_of_attributes_and_roles(capsys) -> None:
+    from tests.doc_examples import run_example
 
     run_example("### What the offline rules read beyond people")
     assert capsys.readouterr().out.splitlines() == [

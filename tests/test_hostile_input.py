@@ -667,11 +667,10 @@ def test_cli_trust_all_option(tmp_path: Path) -> None:
         assert {(r["object"], r["attributes"].get("claimed_by")) for r in rows} == expected
 
 
-def test_the_readme_trust_example(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    import re
+def test_the_docs_trust_example(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from tests.doc_examples import block_with
 
-    blocks = re.findall(r"```python\n(.*?)```", (ROOT / "README.md").read_text(encoding="utf-8"), re.DOTALL)
-    code = next(b for b in blocks if "trust=" in b)
+    code = block_with('trust="all"')
     monkeypatch.chdir(tmp_path)
     lines = code.splitlines()
     scope: dict = {}
@@ -713,16 +712,16 @@ def test_cli_forget_on_a_terminal_asks_first(db: Path, answer: str, code: int, l
         assert bool(tg.now("Alice")) is left
 
 
-def test_the_readme_limits_and_early_ending_examples(capsys: pytest.CaptureFixture[str]) -> None:
-    import re
+def test_the_docs_limits_and_early_ending_examples(capsys: pytest.CaptureFixture[str]) -> None:
     import textwrap
 
-    blocks = re.findall(r"```python\n(.*?)```", (ROOT / "README.md").read_text(encoding="utf-8"), re.DOTALL)
-    limits = next(b for b in blocks if "limit=2**70" in b)
+    from tests.doc_examples import block_with
+
+    limits = block_with("limit=2**70")
     exec(limits, {})
     printed = capsys.readouterr().out.splitlines()
     assert printed[0] == f"limit: {2**70} must be a whole number from 1 to 10,000"
     assert "valid_at: expected a datetime" in printed[1] and "5,000 characters" in printed[2]
-    early = textwrap.dedent(next(b for b in blocks if "create_names=True" in b))
+    early = textwrap.dedent(block_with("create_names=True"))
     exec(early, {})
     assert capsys.readouterr().out.strip() == "2023-01-01 00:00:00+00:00"

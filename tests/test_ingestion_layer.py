@@ -4,7 +4,6 @@ across messages, nothing kept on the memory object, and an import that resumes w
 from __future__ import annotations
 
 import json
-import re
 import zlib
 from collections.abc import Sequence
 from pathlib import Path
@@ -147,9 +146,9 @@ def test_an_import_that_stopped_resumes_where_it_stopped(memory, tmp_path: Path)
     assert objects(memory, "Ann", "LIVES_IN") == ["City299"]
 
 
-def test_the_extractor_example_in_the_readme(capsys):
-    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
-    section = readme.split("## LLM extraction (optional)", 1)[1]
-    code = re.search(r"```python\n(.*?)```", section, re.S).group(1)
-    exec(compile(code, "README.md", "exec"), {})
+def test_the_extractor_example_in_the_docs(capsys):
+    from tests.doc_examples import first_block
+
+    code = first_block("LLM extraction and local servers")
+    exec(compile(code, "docs", "exec"), {})
     assert capsys.readouterr().out.strip() == "[('WORKS_AT', 'Acme'), ('LIVES_IN', 'Oslo')]"

@@ -9,12 +9,10 @@ from __future__ import annotations
 
 import json
 import logging
-import re
 import socket
 import threading
 from datetime import UTC, datetime
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from pathlib import Path
 from typing import Any
 
 import httpx2
@@ -580,8 +578,9 @@ def test_script_can_be_a_function_of_the_request():
     assert llm.usage.calls_by_purpose == {EXTRACTION_PURPOSE: 2, DISAMBIGUATION_PURPOSE: 1}
 
 
-def test_the_scripted_llm_example_in_the_readme(capsys):
-    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
-    code = next(b for b in re.findall(r"```python\n(.*?)```", readme, re.S) if "ScriptedLLM" in b)
-    exec(compile(code, "README.md", "exec"), {})
+def test_the_scripted_llm_example_in_the_docs(capsys):
+    from tests.doc_examples import block_with
+
+    code = block_with("ScriptedLLM")
+    exec(compile(code, "docs", "exec"), {})
     assert capsys.readouterr().out.strip() == "[('LIVES_IN', 'Oslo')] 1"

@@ -19,7 +19,7 @@ SCRIPT = Path(__file__).resolve().parents[1] / "scripts" / "neo4j.sh"
 # The version the test command pins; a run against another release says which (e.g. "2026.").
 EXPECTED = os.environ.get("TGRAPH_NEO4J_EXPECTED_VERSION", "5.")
 MARKER = "Zqxlockerplumtree"
-# Where the README's section on forgetting says Neo4j keeps an erased text (paths in its data folder).
+# Where the docs' page on forgetting says Neo4j keeps an erased text (paths in its data folder).
 KEPT_ON_DISK = ("data/transactions/", "neostore.propertystore.db.strings", "schema/index/")
 
 
@@ -82,7 +82,7 @@ def test_the_script_starts_a_server_that_keeps_its_data_and_ends_cleanly_on_sigt
         assert not _alive(pid), "SIGTERM did not end the server"
         assert not (state / "ready").exists(), "a stopped server left its ready lines behind"
         assert _script(state, "status").returncode == 3
-        # What the README says Neo4j keeps of an erased text on disk, and nothing else.
+        # What the docs say Neo4j keeps of an erased text on disk, and nothing else.
         kept = sorted(str(f.relative_to(data)) for f in data.rglob("*") if f.is_file() and MARKER.encode()
                       in f.read_bytes())
         assert kept and all(any(place in f for place in KEPT_ON_DISK) for f in kept), kept
@@ -120,9 +120,10 @@ def _alive(pid: int) -> bool:
 
 @pytest.mark.neo4j
 @pytest.mark.slow
-def test_the_readme_neo4j_block_runs_as_written(tmp_path: Path) -> None:
-    readme = (SCRIPT.parents[1] / "README.md").read_text(encoding="utf-8")
-    block = re.search(r"```bash\n(.*?)```", readme.split("\n## Neo4j\n", 1)[1], re.S).group(1)
+def test_the_docs_neo4j_block_runs_as_written(tmp_path: Path) -> None:
+    from tests.doc_examples import first_block
+
+    block = first_block("Neo4j", "bash")
     env = {**os.environ, "TGRAPH_NEO4J_STATE": str(tmp_path / "state"), "HF_HUB_OFFLINE": "1",
            "PATH": f"{SCRIPT.parents[1] / '.venv' / 'bin'}{os.pathsep}{os.environ['PATH']}"}
     for name in ("NEO4J_URI", "NEO4J_USER", "NEO4J_PASSWORD"):

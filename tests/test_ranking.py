@@ -7,7 +7,7 @@ import sqlite3
 from datetime import UTC, datetime, timedelta
 
 import pytest
-from readme_examples import run_example
+from doc_examples import run_example
 
 from queries.ranking import BLEND_WEIGHTS, BLEND_WITHOUT_RECENCY, RANKS, rerank
 from temporal_graph import TemporalGraph
@@ -199,7 +199,7 @@ def test_cli_search_ranks_and_refuses_a_bad_mode(tmp_path, clock, capsys):
     assert refused.value.code == 2 and "invalid choice: 'newest'" in capsys.readouterr().err
 
 
-def test_the_ranking_example_in_the_readme():
+def test_the_ranking_example_in_the_docs():
     scope = run_example("### Ranked recall")
     assert scope["by_importance"][0].text == "Alice married Bob"
     assert scope["by_recency"][0].text == "Alice likes pancakes"

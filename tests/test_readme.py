@@ -1,18 +1,19 @@
-"""The README's Python example runs and does what its comments say."""
+"""The README's Python example, and the same example on the getting-started page, run and do what
+their comments say."""
 
 from __future__ import annotations
 
-import re
-from pathlib import Path
+import pytest
 
-README = Path(__file__).resolve().parents[1] / "README.md"
+from tests.doc_examples import DOCS, README, blocks
 
 
-def test_the_python_example_in_the_readme(tmp_path, monkeypatch):
-    code = re.search(r"```python\n(.*?)```", README.read_text(encoding="utf-8"), re.S).group(1)
+@pytest.mark.parametrize("page", [README, DOCS / "getting-started.md"], ids=lambda p: p.name)
+def test_the_python_example_in_the_readme(page, tmp_path, monkeypatch):
+    code = blocks(page, "python")[0].code
     monkeypatch.chdir(tmp_path)  # the example writes memory.db in the working directory
     scope: dict = {}
-    exec(compile(code, str(README), "exec"), scope)
+    exec(compile(code, str(page), "exec"), scope)
 
     assert [(f.object, f.valid_at.date().isoformat()) for f in scope["now"]] == [("Shanghai", "2024-03-01")]
     assert sorted(f.object for f in scope["then"]) == ["Go backend engineer", "Hangzhou"]
@@ -24,3 +25,11 @@ def test_the_python_example_in_the_readme(tmp_path, monkeypatch):
     assert any(p.hops[-1].object == "Hangzhou" for p in scope["chains"])
     assert "Go backend engineer" in scope["block"]
     assert scope["answer"].known and "Hangzhou" in scope["answer"].text
+
+
+def test_the_readme_is_a_front_page() -> None:
+    """Short, set-up commands first, links into the docs; the manual lives in docs/."""
+    text = README.read_text(encoding="utf-8")
+    assert len(text.encode("utf-8")) <= 10_000
+    assert README.read_text(encoding="utf-8").split("```bash\n", 1)[1].startswith("bash scripts/demo.sh")
+    assert "docs/" in text and "docs/img/zhang-wei.svg" in text

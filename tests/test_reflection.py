@@ -8,9 +8,9 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 
 import pytest
+from doc_examples import run_example
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from readme_examples import run_example
 
 from queries.reflection.patterns import (
     changes,
@@ -207,7 +207,7 @@ def test_no_current_insight_ever_cites_an_expired_fact_version(steps):
             assert set(insight.derived_from) <= current, insight.text
 
 
-def test_the_readme_reflection_example():
+def test_the_docs_reflection_example():
     scope = run_example("### Reflection: insights")
     assert scope["moved"][0].text == "Kenji moved 3 times in 2 years (2019-2020: Osaka, Kyoto, Nara, Kobe)"
     assert scope["gone"] == []

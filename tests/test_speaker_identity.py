@@ -162,8 +162,9 @@ def test_the_command_line_declares_aliases_and_prints_lookalikes(
         assert own_places(tg, "Bob") == ["Rome"] and own_places(tg, "Bob\u200b") == ["Oslo"]
 
 
-def test_the_speaker_example_in_the_readme() -> None:
-    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
-    section = readme.split("**Who a speaker is.**", 1)[1]
+def test_the_speaker_example_in_the_docs() -> None:
+    from tests.doc_examples import docs_text
+
+    section = docs_text().split("**Who a speaker is.**", 1)[1]
     code = section.split("```python\n", 1)[1].split("```", 1)[0]
-    exec(compile(code, "README.md", "exec"), {})  # its asserts are the checks
+    exec(compile(code, "docs", "exec"), {})  # its asserts are the checks

@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 import json
 
-from readme_examples import run_example
+from doc_examples import run_example
 
 from temporal_graph import TemporalGraph
 from temporal_graph.interfaces.async_client import AsyncTemporalGraph
@@ -63,6 +63,6 @@ def test_the_cli_says_what_it_left_out_and_lists_it_with_stale_label(tmp_path, c
         "I live in Chicago.", "superseded")
 
 
-def test_the_readme_example_runs_as_written(capsys) -> None:
+def test_the_docs_example_runs_as_written(capsys) -> None:
     run_example("### Stale messages: what recall leaves out")
     assert capsys.readouterr().out.strip() == "I live in Chicago. superseded"

@@ -1,5 +1,5 @@
 """A store that fails after connecting: the command line prints one line saying what is wrong and
-exits non-zero, never with a traceback; the README's example of catching store errors runs."""
+exits non-zero, never with a traceback; the docs' example of catching store errors runs."""
 
 from __future__ import annotations
 
@@ -54,10 +54,10 @@ def test_a_bad_lock_timeout_setting_is_named_in_one_line(tmp_path: Path) -> None
     ]
 
 
-def test_the_store_errors_example_in_the_readme(tmp_path: Path, monkeypatch, capsys) -> None:
-    text = (REPO / "README.md").read_text(encoding="utf-8")
-    section = text.split("### When the store fails", 1)[1]
-    code = section.split("```python\n", 1)[1].split("```", 1)[0]
+def test_the_store_errors_example_in_the_docs(tmp_path: Path, monkeypatch, capsys) -> None:
+    from tests.doc_examples import first_block
+
+    code = first_block("When the store fails")
     monkeypatch.chdir(tmp_path)  # the example writes memory.db in the working directory
-    exec(compile(code, "README.md", "exec"), {})
+    exec(compile(code, "docs", "exec"), {})
     assert capsys.readouterr().out.strip() == "memory.db: the store is closed"

@@ -5,10 +5,8 @@ from __future__ import annotations
 
 import asyncio
 import json
-import re
 from collections.abc import Iterator
 from datetime import date, timedelta
-from pathlib import Path
 
 import pytest
 
@@ -250,12 +248,12 @@ def test_tgraph_show_prints_the_summary_the_current_facts_and_the_timeline(
     assert "no entity named 'Nobody'" in capsys.readouterr().err
 
 
-def test_the_readme_example_of_summaries() -> None:
-    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
-    section = readme.split("### Entity summaries", 1)[1]
-    code = re.search(r"```python\n(.*?)```", section, re.S).group(1)
+def test_the_docs_example_of_summaries() -> None:
+    from tests.doc_examples import first_block
+
+    code = first_block("Entity summaries")
     scope: dict = {}
-    exec(compile(code, "README.md", "exec"), scope)
+    exec(compile(code, "docs", "exec"), scope)
     expected = "Alice lives in Berlin since 2024-05-08. Alice works at Acme since June 2021."
     assert scope["summary"].text == expected
     assert scope["was"].text.endswith("Alice lives in Paris since March 2020.")

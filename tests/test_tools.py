@@ -1,11 +1,9 @@
 """The memory as agent tools: schemas a function-calling API accepts, a dispatcher that validates
-and runs calls, errors a model can read (the command line's own messages), the README example."""
+and runs calls, errors a model can read (the command line's own messages), the docs' example."""
 
 from __future__ import annotations
 
 import json
-import re
-from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
@@ -16,7 +14,6 @@ from temporal_graph.errors import InvalidInput, NotFound
 from temporal_graph.interfaces.cli import main as cli_main
 from temporal_graph.tools import TOOLS, call_tool, group_summary, tool_schemas
 
-README = Path(__file__).resolve().parents[1] / "README.md"
 NAMES = ["add_episode", "add_fact", "end_fact", "retract_fact", "search", "now", "as_of", "history",
          "summary", "reflect", "insights", "paths", "ask", "context"]
 
@@ -198,15 +195,11 @@ def test_group_summary_counts_and_lists_the_newest_current_facts(tg):
     assert summary.truncated
 
 
-def _readme_block(heading: str) -> str:
-    text = README.read_text(encoding="utf-8")
-    section = text[text.index(heading):]
-    return re.search(r"```python\n(.*?)```", section, re.S).group(1)
+def test_the_docs_tools_example_runs_an_agent_loop(capsys):
+    from tests.doc_examples import first_block
 
-
-def test_the_readme_tools_example_runs_an_agent_loop(capsys):
     scope: dict = {}
-    exec(compile(_readme_block("### Tools for any agent framework"), str(README), "exec"), scope)
+    exec(compile(first_block("Tools for any agent framework"), "docs", "exec"), scope)
     assert capsys.readouterr().out.strip().endswith("Alice lives in Lisbon")
 
     # The loop itself, with a stand-in for the chat API: one tool call, then an answer.
