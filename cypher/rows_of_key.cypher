@@ -1,6 +1,7 @@
 // Current rows of one (subject, relation) starting in [$start_from, $start_before) (a start in
 // microseconds, an unknown one before every date) and, with $ending_after, still holding after
-// it: the stretch of a timeline a write can change. Earliest start first. Read through the
+// it: the stretch of a timeline a write can change, without provenance (current_row_bare).
+// Earliest start first. Read through the
 // :CurrentFact nodes of the key (one per current row), so its expired versions are never walked.
 // params: group_id, subject_id, relation, start_from, start_before, ending_after, limit
 MATCH (c:CurrentFact {group_id: $group_id, subject_id: $subject_id, relation: $relation})
@@ -10,5 +11,5 @@ WHERE c.key_start >= $start_from AND c.key_start < $start_before
 WITH c
 ORDER BY c.group_id, c.subject_id, c.relation, c.key_start
 LIMIT $limit
-// include: current_row
+// include: current_row_bare
 ORDER BY c.key_start

@@ -7,5 +7,5 @@ WHERE c.key_start >= $start_from AND c.key_start < $start_before
 WITH c
 ORDER BY c.group_id DESC, c.subject_id DESC, c.relation DESC, c.key_start DESC
 LIMIT $limit
-// include: current_row
+// include: current_row_bare
 ORDER BY c.key_start DESC

@@ -8,5 +8,5 @@ WHERE c.key_start >= $start_from AND c.key_start < $start_before
 WITH c
 ORDER BY c.group_id, c.subject_id, c.relation, c.object_id, c.key_start
 LIMIT $limit
-// include: current_row
+// include: current_row_bare
 ORDER BY c.key_start

@@ -54,7 +54,9 @@ class Plan:
     expire: list[Fact] = field(default_factory=list)
     insert: list[Fact] = field(default_factory=list)
     kept: list[Fact] = field(default_factory=list)
-    provenance: dict[str, tuple[str, ...]] = field(default_factory=dict)  # kept row id -> new episodes
+    # kept row id -> episodes of its segment the row may not cite yet (a row read without its
+    # provenance, StoreTx.key_rows, may cite them already: the store skips those)
+    provenance: dict[str, tuple[str, ...]] = field(default_factory=dict)
     by_segment: dict[tuple, Fact] = field(default_factory=dict)  # segment key -> resulting row
     at: datetime | None = None  # the transaction time the plan was applied at (rows expire then)
 

@@ -406,8 +406,8 @@ class FactWriter:
         if own is not None:
             row = plan.row_for(own)
             merged = any(k.id == row.id for k in plan.kept)
-            if plan.provenance.get(row.id):  # report the row as it now stands, new episodes included
-                row = row.model_copy(update={"episode_ids": (*row.episode_ids, *plan.provenance[row.id])})
+            if merged:  # reported as it now stands: read without provenance, it gained some
+                (row,) = self._as_stored([row])
             outcome.fact = row
             (outcome.merged if merged else outcome.added).append(row)
         outcome.ended = [r for r in plan.insert if r is not outcome.fact and r.invalid_at is not None
@@ -433,7 +433,8 @@ class FactWriter:
             confidence=1.0, attributes=_attributed(None, claimed_by),
         )
         plan, segments = self._write(subject, key, statement)
-        return Outcome(ended=[plan.row_for(s) for s in segments if statement in s.assertions])
+        ended = [plan.row_for(s) for s in segments if statement in s.assertions]
+        return Outcome(ended=self._as_stored(ended))
 
     def retract(
         self, subject: Entity, relation: str, obj: Entity, *, episode_id: str | None = None,
@@ -447,8 +448,7 @@ class FactWriter:
             attributes=_attributed(None, claimed_by),
         )
         plan, _ = self._write(subject, key, statement)
-        expired = {"expired_at": statement.created_at}  # returned as they now stand: expired
-        return Outcome(retracted=[r.model_copy(update=expired) for r in plan.expire if r.object_id == obj.id])
+        return Outcome(retracted=self._as_stored([r for r in plan.expire if r.object_id == obj.id]))
 
     def withdraw(self, subject: Entity, relation: str, episode_id: str) -> Plan:
         """Everything episode ``episode_id`` told about ``subject relation *`` is void, as of now in
@@ -518,6 +518,15 @@ class FactWriter:
         return plan.insert, refused
 
     # -- internals -----------------------------------------------------------------------------
+    def _as_stored(self, rows: Sequence[Fact]) -> list[Fact]:
+        """``rows`` as the store now holds them (expired ones too), provenance included, in order:
+        a write reads a key's rows without their provenance (``StoreTx.key_rows``), so a row it
+        hands back is read again, by id; one this write inserted is known whole already."""
+        wanted = tuple(r.id for r in rows if r.id not in self._rows)
+        found = self._tx.facts(FactQuery(self.group_id, ids=wanted, all_versions=True)) if wanted else []
+        stored = {f.id: f for f in found}
+        return [self._rows.get(r.id) or stored[r.id] for r in rows]
+
     def _key(self, subject: Entity, relation: str) -> KeyReader:
         return KeyReader(self._tx, self.group_id, subject.id, relation)
 
@@ -591,7 +600,8 @@ class FactWriter:
         for row_id, episode_ids in plan.provenance.items():  # rows of this write, as they now stand
             if row_id in self._rows:
                 row = self._rows[row_id]
-                self._rows[row_id] = row.model_copy(update={"episode_ids": (*row.episode_ids, *episode_ids)})
+                cited = tuple(dict.fromkeys((*row.episode_ids, *episode_ids)))  # as the store skips repeats
+                self._rows[row_id] = row.model_copy(update={"episode_ids": cited})
         self._created_rows = None
         for row in (*plan.expire, *plan.insert):
             self.touched.update({row.subject_id: None, row.object_id: None})

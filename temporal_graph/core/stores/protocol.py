@@ -103,7 +103,8 @@ class ChangeSet:
     assertions: list[Assertion] = field(default_factory=list)
     expire: list[tuple[str, datetime]] = field(default_factory=list)  # (row id, expired_at)
     insert: list[Fact] = field(default_factory=list)
-    provenance: dict[str, tuple[str, ...]] = field(default_factory=dict)  # row id -> added episodes
+    # row id -> episodes it cites from now on, appended in order; those it already cites are skipped
+    provenance: dict[str, tuple[str, ...]] = field(default_factory=dict)
     fact_embeddings: dict[str, list[float]] = field(default_factory=dict)  # row id -> vector
     entity_embeddings: dict[str, list[float]] = field(default_factory=dict)  # entity id -> vector
     episode_embeddings: dict[str, list[float]] = field(default_factory=dict)  # episode id -> vector
@@ -158,7 +159,13 @@ class StoreTx(Protocol):
 
     def current_rows(self, group_id: str, subject_id: str, relation: str) -> list[Fact]: ...
 
-    def key_rows(self, query: RowQuery) -> list[Fact]: ...
+    def key_rows(self, query: RowQuery) -> list[Fact]:
+        """The current rows ``query`` asks for, *without their provenance* (``episode_ids`` is
+        empty whatever the row cites): a write needs their intervals and objects, and what it adds
+        to a row's provenance goes in ``ChangeSet.provenance``, which skips the episodes the row
+        already cites. So a fact confirmed N times is not read with N episode ids on every
+        confirmation. Never hand these rows out; read them with :meth:`facts` for that."""
+        ...
 
     def key_assertions(self, query: AssertionQuery) -> list[Assertion]: ...
 

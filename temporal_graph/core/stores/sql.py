@@ -82,6 +82,9 @@ CREATE INDEX IF NOT EXISTS episodes_unembedded ON episodes (group_id) WHERE embe
 CREATE TABLE IF NOT EXISTS fact_episodes (
     fact_row TEXT NOT NULL, seq INTEGER NOT NULL, episode_id TEXT NOT NULL,
     PRIMARY KEY (fact_row, episode_id));
+-- A row's provenance in order, and the next place in it, without walking every episode it cites
+-- (a fact told N times gains its N+1st in a seek).
+CREATE INDEX IF NOT EXISTS fact_episodes_order ON fact_episodes (fact_row, seq, episode_id);
 -- Versions of each entity's summary, in transaction time (current: expired_at IS NULL).
 CREATE TABLE IF NOT EXISTS summaries (
     id TEXT PRIMARY KEY, group_id TEXT NOT NULL, entity_id TEXT NOT NULL, entity TEXT NOT NULL,
@@ -281,11 +284,15 @@ def expired_box(
 INSERT_EXPIRED_BOX = "INSERT INTO facts_rtree VALUES (?, ?, ?, ?, ?, ?, ?)"
 
 # -- fact reads ----------------------------------------------------------------------------------
-FACT_COLUMNS = """f.id, f.fact_id, f.group_id, f.subject_id, f.relation, f.object_id, f.text,
+_ROW_COLUMNS = """f.id, f.fact_id, f.group_id, f.subject_id, f.relation, f.object_id, f.text,
     f.valid_at, f.invalid_at, f.created_at, f.expired_at, f.confidence, f.importance, f.attributes,
-    s.name AS subject, o.name AS object,
+    s.name AS subject, o.name AS object"""
+FACT_COLUMNS = f"""{_ROW_COLUMNS},
     (SELECT json_group_array(episode_id) FROM
         (SELECT episode_id FROM fact_episodes WHERE fact_row = f.id ORDER BY seq)) AS episode_ids"""
+# A write's reads of a key (key_rows) leave provenance out: a fact confirmed N times would hand N
+# episode ids back on every confirmation (StoreTx.key_rows).
+_BARE_FACT_COLUMNS = f"{_ROW_COLUMNS}, '[]' AS episode_ids"
 _NAMES_JOIN = "JOIN entities s ON s.id = f.subject_id JOIN entities o ON o.id = f.object_id"
 
 
@@ -379,7 +386,8 @@ def _undated_first(column: str, since: int | None, bound: Query | None) -> list[
 
 def key_rows(query: RowQuery) -> list[Query]:
     """The statements whose results, concatenated and cut to ``query.limit``, answer ``query``
-    (undated rows count as the earliest, so they come first, or last when latest first)."""
+    (undated rows count as the earliest, so they come first, or last when latest first); rows
+    without their provenance (``_BARE_FACT_COLUMNS``)."""
     key = "f.group_id = ? AND f.subject_id = ? AND f.relation = ? AND f.expired_at IS NULL"
     filters: list[Query] = [(key, [query.group_id, query.subject_id, query.relation])]
     if query.object_id is not None:
@@ -394,7 +402,7 @@ def key_rows(query: RowQuery) -> list[Query]:
     out: list[Query] = []
     for half in reversed(halves) if query.latest_first else halves:
         where, params = _where(*filters, half)
-        out.append((f"SELECT {FACT_COLUMNS} FROM facts f {_NAMES_JOIN} WHERE {where} {order}{limit}",
+        out.append((f"SELECT {_BARE_FACT_COLUMNS} FROM facts f {_NAMES_JOIN} WHERE {where} {order}{limit}",
                     params + ([] if query.limit is None else [query.limit])))
     return out
 
@@ -627,6 +635,7 @@ LAST_FACT_ROWID = "SELECT coalesce(max(rowid), 0) FROM facts"
 INSERT_FACT_TEXTS_AFTER = ("INSERT INTO facts_fts (rowid, text) "
                            "SELECT rowid, text FROM facts WHERE rowid > ? AND expired_at IS NULL")
 NEXT_PROVENANCE_SEQ = "SELECT coalesce(max(seq), -1) + 1 FROM fact_episodes WHERE fact_row = ?"
+# An episode the row already cites is skipped: a write hands over what it may lack (StoreTx.key_rows).
 ADD_PROVENANCE = "INSERT OR IGNORE INTO fact_episodes (fact_row, seq, episode_id) VALUES (?, ?, ?)"
 
 
