@@ -70,6 +70,7 @@ def _built() -> dict[str, list[tuple[str, list]]]:
             sql.INSERT_ENTITY, sql.INSERT_ENTITY_NAMES_OF, sql.ADD_ENTITY_KEY, sql.INSERT_ASSERTION,
             sql.INSERT_FACT, sql.ADD_PROVENANCE, sql.INSERT_SUMMARY)],
         "text_search": [(sql.text_search(kind), ['"x"', 5, "g"]) for kind in RECORD_KINDS],
+        "text_cutoff": [(sql.text_cutoff(kind), ["g", '"x"', 5]) for kind in RECORD_KINDS],
         "missing_embeddings": [(sql.missing_embeddings(kind), ["g", 5]) for kind in RECORD_KINDS],
         "stored_vectors": [(sql.stored_vectors(kind, among=among), ["g", '["a"]'][: 1 + among])
                            for kind in RECORD_KINDS for among in (False, True)],

@@ -47,3 +47,13 @@ def test_only_common_words_rank_the_hits_written_last(memory, monkeypatch) -> No
     assert 0 < found.count("|") + 1 <= 11
     assert "cardamom" in found and "round 28-2" in found  # the last written are among them
     assert "round 1-0" not in found  # the first written is past the bound
+
+
+def test_another_tenants_newer_messages_never_push_a_groups_own_out(memory, monkeypatch) -> None:
+    for n in range(40):  # written after every message of the default group
+        memory.add_episode(f"Coffee for the team, cup {n}.", reference_time="2029-03-01", speaker="Bo",
+                           group_id="other")
+    monkeypatch.setattr(sqlite_store, "TEXT_RANKED", 10)
+    found = texts(memory, "coffee")
+    assert len(found) == 11 and "round 28-2" in " | ".join(found)  # the group's own newest, bounded
+    assert not any("cup" in text for text in found)

@@ -529,11 +529,13 @@ def text_search(kind: str, *, since: bool = False) -> str:
 
 
 def text_cutoff(kind: str) -> str:
-    """The rowid of the (offset + 1)-th newest full-text hit of a kind over every group (params:
-    match, offset); none when there are not that many. Walks the hits newest first and never
-    scores them, so it costs the offset, not the number of hits."""
-    fts = _FULL_TEXT[kind][1]
-    return f"SELECT rowid FROM {fts} WHERE {fts} MATCH ? ORDER BY rowid DESC LIMIT 1 OFFSET ?"
+    """The rowid of the (offset + 1)-th newest full-text hit among the group's searchable records of
+    a kind (params: match, group_id, offset); none when there are not that many. Walks the hits
+    newest first and never scores them, so it costs the offset (and other groups' hits in between),
+    not the number of hits. Counted in the group: other tenants' messages never push its own out."""
+    table, fts = _FULL_TEXT[kind]
+    return (f"SELECT {fts}.rowid FROM {fts} JOIN {table} t ON t.rowid = {fts}.rowid AND t.group_id = ? "
+            f"{_current_only(kind, 't.')} WHERE {fts} MATCH ? ORDER BY {fts}.rowid DESC LIMIT 1 OFFSET ?")
 
 
 def missing_embeddings(kind: str) -> str:

@@ -817,7 +817,7 @@ class SQLiteStore:
         match = quoted_terms(query)
         if match is None:
             return []
-        match, since = self._bounded_match(kind, query, match)
+        match, since = self._bounded_match(group_id, kind, query, match)
         window = max(1, 2 * limit)
         while True:
             params = (match, since, window, group_id) if since is not None else (match, window, group_id)
@@ -827,7 +827,7 @@ class SQLiteStore:
                 return found[: max(0, limit)]
             window *= 4
 
-    def _bounded_match(self, kind: str, query: str, match: str) -> tuple[str, int | None]:
+    def _bounded_match(self, group_id: str, kind: str, query: str, match: str) -> tuple[str, int | None]:
         """At most TEXT_RANKED full-text hits are ranked per query, so a common word costs no more
         at 1M messages than at 20k. Up to that many hits: every one, as ever. More: the words held
         by more than TEXT_RANKED rows are left out (their BM25 weight is the least of any word of
@@ -835,7 +835,7 @@ class SQLiteStore:
         TEXT_RANKED written last are ranked (the rowid they start from is returned)."""
         with self._lock:
             def cutoff(words: str) -> int | None:  # costs TEXT_RANKED hits at most, never scores them
-                found = self._conn.execute(sql.text_cutoff(kind), (words, TEXT_RANKED)).fetchone()
+                found = self._conn.execute(sql.text_cutoff(kind), (group_id, words, TEXT_RANKED)).fetchone()
                 return None if found is None else int(found[0])
 
             since = cutoff(match)
