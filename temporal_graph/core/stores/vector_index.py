@@ -202,7 +202,9 @@ class VectorIndex:
     def _reranked(self, q: np.ndarray, limit: int) -> list[tuple[str, float]]:
         """The graph's candidates, scored exactly against the matrix; only slots live now."""
         assert self._graph is not None
-        found = self._graph.candidates(q, max(RERANK, limit, self._count // RERANK_SHARE))
+        want = max(RERANK, limit, self._count // RERANK_SHARE)
+        # No more live vectors than that: every slot is a candidate (a graph's search may miss one).
+        found = np.arange(self._used()) if want >= self._count else self._graph.candidates(q, want)
         found = np.unique(found[(found >= 0) & (found < self._used())])
         ids = [self._id_at(int(s)) for s in found]
         keep = [k for k, item_id in enumerate(ids) if item_id is not None]
