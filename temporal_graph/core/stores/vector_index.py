@@ -197,7 +197,7 @@ class VectorIndex:
                 out.append((item_id, float(scores[i])))
                 if len(out) == limit:
                     break
-        return out
+        return _ties_by_id(out)
 
     def _reranked(self, q: np.ndarray, limit: int) -> list[tuple[str, float]]:
         """The graph's candidates, scored exactly against the matrix; only slots live now."""
@@ -212,4 +212,10 @@ class VectorIndex:
             return []
         scores = self._matrix[found[keep]] @ q
         order = np.argsort(-scores, kind="stable")[:limit]
-        return [(ids[keep[i]], float(scores[i])) for i in order]  # type: ignore[misc]
+        return _ties_by_id([(ids[keep[i]], float(scores[i])) for i in order])  # type: ignore[misc]
+
+
+def _ties_by_id(ranked: list[tuple[str, float]]) -> list[tuple[str, float]]:
+    """Equal scores (the same text told twice) in id order, so the answer never depends on which
+    slot each vector happens to occupy (a matrix loaded afresh or one brought up to date)."""
+    return sorted(ranked, key=lambda pair: (-pair[1], pair[0]))
