@@ -59,3 +59,42 @@ def test_a_confirmation_reads_no_more_when_the_fact_was_told_more(tmp_path) -> N
         assert late == early == 0
         (fact,) = tg.now("Ana", "likes")
         assert len(fact.episode_ids) == len(set(fact.episode_ids)) == 201
+
+
+def test_an_import_reads_a_repeated_fact_whole_once_per_batch_and_reports_it_as_stored(
+    tmp_path, monkeypatch
+) -> None:
+    """300 repeats in one file: each result's merged row is the row as the store held it after that
+    message (every earlier citation, in order), and a batch reads the row whole once, not per repeat."""
+    import json
+
+    from ingestion import batch
+
+    lines = [{"id": f"m{i}", "speaker": "Ana", "text": "I like tea.",
+              "timestamp": (T0 + timedelta(minutes=i)).isoformat()} for i in range(300)]
+    path = tmp_path / "tea.jsonl"
+    path.write_text("".join(json.dumps(m) + "\n" for m in lines), encoding="utf-8")
+    results, whole_reads = [], []
+    real_count, real_facts = batch._count, SQLiteStore.facts
+
+    def counting(report, result, masked):  # type: ignore[no-untyped-def]
+        results.append(result)
+        real_count(report, result, masked)
+
+    def reading(self, query):  # type: ignore[no-untyped-def]
+        if query.ids:
+            whole_reads.append(query.ids)
+        return real_facts(self, query)
+
+    monkeypatch.setattr(batch, "_count", counting)
+    monkeypatch.setattr(SQLiteStore, "facts", reading)
+    with TemporalGraph.open(tmp_path / "m.db") as tg:
+        report = tg.import_file(str(path), group_id="g", progress=False, embed=False)
+        (fact,) = tg.now("Ana", "likes", group_id="g")
+    assert report.facts_added == 1 and report.facts_merged == 299
+    told = [r.episode.id for r in results]
+    assert list(fact.episode_ids) == told
+    for i, result in enumerate(results[1:], start=1):
+        (merged,) = result.merged
+        assert merged.id == fact.id and list(merged.episode_ids) == told[: i + 1]
+    assert len(whole_reads) <= 10  # once per write batch (44 before), not once per repeat

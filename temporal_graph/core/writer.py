@@ -165,6 +165,10 @@ class FactWriter:
     _seen: dict[str, Entity] = field(default_factory=dict)  # every entity this write touched, by id
     _episodes: list[Episode] = field(default_factory=list)
     _rows: dict[str, Fact] = field(default_factory=dict)  # rows inserted by this write, still current
+    # Older rows this write read whole (with provenance) to hand back, kept as they now stand: a
+    # fact told 250 times in one import batch is read once, not 250 times with ever more citations.
+    _read_whole: dict[str, Fact] = field(default_factory=dict)
+    _citations: dict[str, set[str]] = field(default_factory=dict)  # of the rows above, for repeat checks
     # Ids of the entities whose facts this write changed (as subject or object), in first-touch order.
     touched: dict[str, None] = field(default_factory=dict)
     # Work to do once the transaction has committed (an LLM rewrite of a summary written in it):
@@ -522,10 +526,24 @@ class FactWriter:
         """``rows`` as the store now holds them (expired ones too), provenance included, in order:
         a write reads a key's rows without their provenance (``StoreTx.key_rows``), so a row it
         hands back is read again, by id; one this write inserted is known whole already."""
-        wanted = tuple(r.id for r in rows if r.id not in self._rows)
-        found = self._tx.facts(FactQuery(self.group_id, ids=wanted, all_versions=True)) if wanted else []
-        stored = {f.id: f for f in found}
-        return [self._rows.get(r.id) or stored[r.id] for r in rows]
+        known = self._read_whole
+        wanted = tuple(r.id for r in rows if r.id not in self._rows and r.id not in known)
+        if wanted:
+            known.update((f.id, f) for f in self._tx.facts(FactQuery(self.group_id, ids=wanted, all_versions=True)))
+        return [self._rows.get(r.id) or known[r.id] for r in rows]
+
+    def _cite(self, row_id: str, episode_ids: Sequence[str]) -> None:
+        """A row held here gains the episodes it does not cite yet, as the store skips repeats;
+        checked against a set, so a row cited thousands of times is not walked per citation."""
+        for held in (self._rows, self._read_whole):
+            row = held.get(row_id)
+            if row is None:
+                continue
+            cited = self._citations.setdefault(row_id, set(row.episode_ids))
+            new = [e for e in dict.fromkeys(episode_ids) if e not in cited]
+            if new:
+                cited.update(new)
+                held[row_id] = row.model_copy(update={"episode_ids": (*row.episode_ids, *new)})
 
     def _key(self, subject: Entity, relation: str) -> KeyReader:
         return KeyReader(self._tx, self.group_id, subject.id, relation)
@@ -596,12 +614,11 @@ class FactWriter:
         plan.at = tx_time
         for row in plan.expire:
             self._rows.pop(row.id, None)
+            self._read_whole.pop(row.id, None)  # read again if handed back: it now has an end
+            self._citations.pop(row.id, None)
         self._rows.update((row.id, row) for row in plan.insert)
-        for row_id, episode_ids in plan.provenance.items():  # rows of this write, as they now stand
-            if row_id in self._rows:
-                row = self._rows[row_id]
-                cited = tuple(dict.fromkeys((*row.episode_ids, *episode_ids)))  # as the store skips repeats
-                self._rows[row_id] = row.model_copy(update={"episode_ids": cited})
+        for row_id, episode_ids in plan.provenance.items():  # rows held here, as they now stand
+            self._cite(row_id, episode_ids)
         self._created_rows = None
         for row in (*plan.expire, *plan.insert):
             self.touched.update({row.subject_id: None, row.object_id: None})
