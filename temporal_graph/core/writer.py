@@ -529,7 +529,8 @@ class FactWriter:
         known = self._read_whole
         wanted = tuple(r.id for r in rows if r.id not in self._rows and r.id not in known)
         if wanted:
-            known.update((f.id, f) for f in self._tx.facts(FactQuery(self.group_id, ids=wanted, all_versions=True)))
+            found = self._tx.facts(FactQuery(self.group_id, ids=wanted, all_versions=True))
+            known.update((f.id, f) for f in found)
         return [self._rows.get(r.id) or known[r.id] for r in rows]
 
     def _cite(self, row_id: str, episode_ids: Sequence[str]) -> None:
