@@ -36,6 +36,7 @@ def test_the_graph_with_its_rerank_gives_the_exact_top_k(approximate) -> None:
     rows = unit_rows(400, seed=1)
     index = VectorIndex()
     index.add((f"r{i}", v) for i, v in enumerate(rows))
+    assert index.wait_for_graph()
     for q in unit_rows(20, seed=2):
         for limit in (1, 10, 50):
             assert rounded(index.search(q, limit)) == rounded(index.search(q, limit, exact=True))
@@ -46,7 +47,7 @@ def test_removed_and_replaced_vectors_leave_the_graph_with_the_matrix(approximat
     rows = unit_rows(300, seed=3)
     index = VectorIndex()
     index.add((f"r{i}", v) for i, v in enumerate(rows))
-    index.search(rows[0], 5)  # the graph is built
+    assert index.wait_for_graph()
     gone = {f"r{i}" for i in range(0, 300, 3)}
     index.remove(gone)
     index.add([("r1", -rows[1]), ("new", rows[0])])  # a replaced vector; a freed slot reused
@@ -69,6 +70,7 @@ def test_a_search_never_returns_a_fact_that_is_not_current(tmp_path, approximate
         tg.retract_fact("Bo", "works at", "Acme")
         for i in range(40):
             tg.add_fact(f"Person {i}", "likes", f"Thing {i}")
+        assert tg.core.store.wait_for_graph(GROUP, "fact")
         hits = tg.search("where does Ana live, Rome", limit=50, kinds=["fact"])
         found = {h.fact.id for h in hits if h.fact is not None}
         assert new.id in {f.id for f in tg.now(subject="Ana")}
@@ -105,6 +107,8 @@ def test_a_read_over_history_never_asks_the_graph(tmp_path, approximate, monkeyp
     with memory(tmp_path / "m.db") as tg:
         tg.add_fact("Ana", "lives in", "Rome", valid_at="2020")
         tg.add_episode("I moved to Oslo.", reference_time="2029-02-01", speaker="Ana")
+        for kind in ("fact", "episode", "entity"):
+            tg.core.store.wait_for_graph(GROUP, kind)
         tg.search("where does Ana live", as_of="2021-01-01")
         tg.search("where does Ana live", known_at="2029-06-01")
         tg.search("where does Ana live", include_history=True)
@@ -125,17 +129,21 @@ def build_saved(tmp_path) -> tuple[Path, list[tuple[str, float]]]:
             tg.add_fact(f"Person {i}", "lives in", f"Town {i}")
         vector = list(tg.embedder.encode(["Person 3 lives in Town 3"])[0])
         found = tg.core.store.vector_search(GROUP, "fact", vector, 10, exact=True)
-        tg.core.store.vector_search(GROUP, "fact", vector, 10)  # builds the graph and saves it
+        assert tg.core.store.wait_for_graph(GROUP, "fact")  # built and saved
     assert saved_graph(db).stat().st_size > 0
     return db, rounded(found)
 
 
 def fresh_search(db: Path) -> tuple[list[tuple[str, float]], bool]:
+    """A fresh process's search, and whether it found a saved graph it trusts (a graph it lacks
+    is built and saved before it closes)."""
     with memory(db) as tg:
         vector = list(tg.embedder.encode(["Person 3 lives in Town 3"])[0])
         saved = vector_file.read(str(db), GROUP, "fact")
         trusted = saved is not None and saved[1].graph is not None
-        return rounded(tg.core.store.vector_search(GROUP, "fact", vector, 10)), trusted
+        found = rounded(tg.core.store.vector_search(GROUP, "fact", vector, 10))
+        assert tg.core.store.wait_for_graph(GROUP, "fact")
+        return found, trusted
 
 
 def test_a_fresh_process_maps_the_saved_graph(tmp_path, approximate) -> None:
@@ -165,7 +173,7 @@ def test_another_index_graph_under_a_label_is_never_trusted(tmp_path, approximat
     # vectors (another count), so it is not mapped.
     stray = VectorIndex()
     stray.add((f"x{i}", v) for i, v in enumerate(unit_rows(7, seed=9, dims=384)))
-    stray.approximate()
+    stray.wait_for_graph()
     assert stray.graph is not None
     graph = saved_graph(db)
     crc = stray.graph.save(graph)

@@ -10,11 +10,17 @@ degree it builds fastest with int8 vectors, removes keys in place, and ``restore
 saved graph instead of reading it, which is what keeps a fresh process's first search at 1M
 records under a second; hnswlib, voyager and faiss read the whole file on load, and faiss's HNSW
 cannot remove a vector.
+
+usearch holds the GIL while it adds vectors (2.17: a thread building beside a search stalls every
+call the search makes), so a graph built for a live process is built in a child process (:mod:`.graph_build`),
+which runs this file as a script: ``python -I ann_index.py FOLDER PARENT_PID``.
 """
 
 from __future__ import annotations
 
 import os
+import shutil
+import sys
 import zlib
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -28,6 +34,7 @@ CONNECTIVITY = 16  # graph degree; build time and size grow with it
 EXPANSION_ADD = 128  # candidate list while inserting (graph quality)
 EXPANSION_SEARCH = 512  # candidate list while searching (at least the candidates asked for)
 CHECKSUM_BLOCK = 1 << 24
+BUILD_CHUNK = 4096  # vectors added between two checks that the parent is still there
 
 
 def checksum(path: Path) -> int:
@@ -62,6 +69,20 @@ class ApproximateIndex:
         if len(slots):
             index._graph.add(slots.astype(np.uint64), matrix[slots], threads=os.cpu_count() or 1)
         return index
+
+    @classmethod
+    def read_built(cls, path: Path, dimensions: int, count: int) -> ApproximateIndex | None:
+        """The graph a child process built at ``path``, read into memory (the file is then
+        deleted); None unless it holds ``count`` vectors of ``dimensions``."""
+        from usearch.index import Index
+
+        try:
+            graph = Index.restore(str(path), view=False)
+        except (OSError, ValueError, RuntimeError, KeyError, TypeError):
+            return None
+        if graph is None or graph.ndim != dimensions or len(graph) != count:
+            return None
+        return cls(dimensions, graph)
 
     def __len__(self) -> int:
         return len(self._graph)
@@ -113,3 +134,33 @@ class ApproximateIndex:
         if graph is None or graph.ndim != dimensions or len(graph) != count:
             return None
         return cls(dimensions, graph, path=path)
+
+
+def _build_file(folder: Path, parent: int) -> int:
+    """In the child: the graph of ``folder``'s ``matrix.npy`` rows ``slots.npy``, saved as
+    ``graph.usearch`` (written under another name, then renamed: the parent never reads half of
+    it). One thread (the machine is shared with the process that searches); stops, leaving no
+    graph, as soon as the parent is gone."""
+    matrix = np.load(folder / "matrix.npy", mmap_mode="r", allow_pickle=False)
+    slots = np.load(folder / "slots.npy", allow_pickle=False).astype(np.uint64)
+    index = ApproximateIndex(matrix.shape[1])
+    for start in range(0, len(slots), BUILD_CHUNK):
+        if os.getppid() != parent:  # nobody will read it: the snapshot goes too
+            shutil.rmtree(folder, ignore_errors=True)
+            return 3
+        chunk = slots[start : start + BUILD_CHUNK]
+        rows = np.ascontiguousarray(matrix[chunk.astype(np.int64)])
+        # A row zeroed as the snapshot was written is a vector removed since (the parent redoes
+        # every slot written after the snapshot): left out, as a zero vector has no cosine.
+        kept = np.flatnonzero(np.any(rows != 0, axis=1))
+        if len(kept):
+            index._graph.add(chunk[kept], rows[kept], threads=1)
+    partial = folder / "graph.usearch.partial"
+    index._graph.save(str(partial))
+    os.replace(partial, folder / "graph.usearch")
+    (folder / "graph.count").write_text(str(len(index)), encoding="ascii")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(_build_file(Path(sys.argv[1]), int(sys.argv[2])))

@@ -321,7 +321,16 @@ class SQLiteStore:
     @_edge
     def close(self) -> None:
         with self._lock:
+            self._end_graph_builds(save=True)
             self._conn.close()
+
+    def _end_graph_builds(self, *, save: bool = False) -> None:
+        """Stop the graph builds under way (nothing half-built is ever saved: the next process
+        builds again); with ``save``, a graph already built is taken over and saved first."""
+        for key, index in self._indexes.items():
+            if save and index.building and index.wait_for_graph(timeout=0):
+                self._save_graph(key, index)
+            index.stop_build()
 
     @_edge
     def write(self, fn: Callable[[SQLiteStore], T]) -> T:
@@ -862,14 +871,29 @@ class SQLiteStore:
         with self._lock:
             index = self._index(group_id, kind)
             found = index.search(vector, limit, exact=exact)
-            mark = self._index_marks.get((group_id, kind))
-            if index.graph_unsaved and mark and not self._conn.in_transaction:
-                vector_file.write(self.path, group_id, kind, mark, index)  # the graph just built
+            self._save_graph((group_id, kind), index)
             return found
+
+    def _save_graph(self, key: tuple[str, str], index: VectorIndex) -> None:
+        """Save a graph built since the index was read (with the matrix its keys refer to)."""
+        mark = self._index_marks.get(key)
+        if index.graph_unsaved and mark and not self._conn.in_transaction:
+            vector_file.write(self.path, key[0], key[1], mark, index)
+
+    def wait_for_graph(self, group_id: str, kind: str, timeout: float | None = None) -> bool:
+        """Wait for the HNSW graph of (``group_id``, ``kind``) to be built, take it over and save
+        it; whether its searches of current records now go through it (False below the crossover).
+        For tests and benchmarks: searches never wait, they take the exact path meanwhile."""
+        with self._lock:
+            index = self._index(group_id, kind)
+            ready = index.wait_for_graph(timeout)
+            self._save_graph((group_id, kind), index)
+            return ready
 
     def _index(self, group_id: str, kind: str) -> VectorIndex:
         version = self._conn.execute(sql.DATA_VERSION).fetchone()[0]
         if version != self._data_version:  # another connection committed: trust nothing cached
+            self._end_graph_builds()
             self._indexes.clear()
             self._index_marks.clear()
             self._data_version = version
@@ -892,8 +916,10 @@ class SQLiteStore:
         # The mark is read before the vectors: a commit in between leaves a file whose label is
         # older than its content, which the next reader brings up to date again (never the other
         # way round).
+        folder = vector_file.directory(self.path)
         if saved is not None:
             label, index = saved
+            index.build_folder = folder
             if label == mark:
                 return index
             changed = self._changed_since(group_id, kind, label)
@@ -903,10 +929,11 @@ class SQLiteStore:
                     vector_file.write(self.path, group_id, kind, mark, index)
                 return index
         index = VectorIndex()
+        index.build_folder = folder
         cursor = self._conn.execute(sql.stored_vectors(kind), (group_id,))
         while rows := cursor.fetchmany(10_000):
             index.add(_vectors(rows))
-        index.approximate()  # past the crossover, its graph is built now and saved with the matrix
+        index.approximate()  # past the crossover, its graph starts building (saved once taken over)
         if mark and not self._conn.in_transaction:
             vector_file.write(self.path, group_id, kind, mark, index)
         return index
@@ -1029,7 +1056,7 @@ class SQLiteStore:
             c.execute(sql.FORGET_CHANGE_MARK, (group_id,))  # its name goes; the file's mark moves
             self._changed.add("")
             for key in [k for k in self._indexes if k[0] == group_id]:
-                del self._indexes[key]
+                self._indexes.pop(key).stop_build()
             self._gids.pop(group_id, None)
             return removed
 
@@ -1109,6 +1136,7 @@ class SQLiteStore:
         if self.path == ":memory:":
             return
         with self._lock:
+            self._end_graph_builds()  # their snapshots hold vectors too
             vector_file.remove_all(self.path)
             for fts in sql.FULL_TEXT_TABLES:
                 self._conn.execute(sql.merge_segments(fts))

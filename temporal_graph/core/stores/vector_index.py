@@ -7,16 +7,26 @@ never reloads the group. Exact search is one matrix product and an ``argpartitio
 (:mod:`.ann_index`) for candidates and ranks them exactly against the matrix, so a hit's score is
 always the exact cosine and its id one the matrix holds now; ``exact=True`` (reads over history)
 always takes the matrix product. ``benchmarks/vector_topk.py`` has the crossover.
+
+A graph the index lacks (none saved, or one not trusted) is built in the background
+(:mod:`.graph_build`: minutes at 1M vectors) while searches take the exact path: slower, never
+other answers. The slots written meanwhile are recorded and applied to the graph when the search
+that finds it built takes it over, so no write made during the build is missing from it.
 """
 
 from __future__ import annotations
 
+import logging
 import os
 from collections.abc import Iterable, Sequence
+from pathlib import Path
 
 import numpy as np
 
 from .ann_index import ApproximateIndex
+from .graph_build import GraphBuild
+
+log = logging.getLogger(__name__)
 
 # Live vectors from which a search of current records goes through the graph: below, the matrix
 # product is as fast (vector_topk.py). TGRAPH_APPROXIMATE_FROM overrides it (0: always).
@@ -50,6 +60,10 @@ class VectorIndex:
         self._free: list[int] = []
         self._graph: ApproximateIndex | None = None
         self.graph_unsaved = False  # built here since the index was read: worth saving
+        self._build: GraphBuild | None = None  # a graph being built in the background
+        self._written: set[int] = set()  # slots changed since the build's snapshot
+        self._build_failed = False  # then searches stay exact in this process (logged once)
+        self.build_folder: Path | None = None  # where the build's snapshot goes (None: temporary)
 
     @classmethod
     def from_arrays(
@@ -140,6 +154,8 @@ class VectorIndex:
             self._matrix[slot] = v
             if self._graph is not None:
                 self._graph.put(slot, v)
+            elif self._build is not None:
+                self._written.add(slot)
 
     def remove(self, item_ids: Iterable[str]) -> None:
         for item_id in item_ids:
@@ -151,6 +167,8 @@ class VectorIndex:
                 self._free.append(slot)
                 if self._graph is not None:
                     self._graph.remove(slot)
+                elif self._build is not None:
+                    self._written.add(slot)
 
     def _grow(self) -> int:
         ids = self._list()
@@ -163,17 +181,69 @@ class VectorIndex:
         return used
 
     def approximate(self) -> bool:
-        """Searches of current records go through the graph (built here when missing)."""
+        """Searches of current records go through the graph: past the crossover, once it is there
+        (a missing one is built in the background meanwhile; see :meth:`wait_for_graph`)."""
         if self._count < approximate_from():
             return False
         if self._graph is None:
-            if self._ids is None:
-                live = np.flatnonzero(self._base != b"").astype(np.int64)
+            if self._build is None:
+                self._start_build()
+            elif self._build.done():
+                self._take_graph()
+        return self._graph is not None
+
+    def _start_build(self) -> None:
+        if self._build_failed or self._build is not None:
+            return
+        used = self._used()
+        if self._ids is None:
+            live = np.flatnonzero(self._base != b"").astype(np.int64)
+        else:
+            live = np.asarray([s for s, i in enumerate(self._ids) if i is not None], dtype=np.int64)
+        self._written = set()
+        self._build = GraphBuild(self._matrix[:used], live, self.build_folder)
+
+    def _take_graph(self) -> None:
+        """The graph built, brought up to date with the slots written during the build."""
+        assert self._build is not None
+        build, self._build = self._build, None
+        graph = build.take()
+        written, self._written = self._written, set()
+        if graph is None:
+            self._build_failed = True
+            log.warning("vector graph build failed (%s): searches stay exact in this process", build.error)
+            return
+        for slot in sorted(written):
+            if self._id_at(slot) is None:
+                graph.remove(slot)
             else:
-                live = np.asarray([s for s, i in enumerate(self._ids) if i is not None], dtype=np.int64)
-            self._graph = ApproximateIndex.build(self._matrix, live)
-            self.graph_unsaved = True
-        return True
+                graph.put(slot, self._matrix[slot])
+        self._graph = graph
+        self.graph_unsaved = True
+
+    def wait_for_graph(self, timeout: float | None = None) -> bool:
+        """Build the graph if it is due and missing, wait for it (up to ``timeout`` seconds) and
+        take it over; whether searches now go through it. For tests and benchmarks: a search never
+        waits for a build."""
+        if self._count < approximate_from():
+            return False
+        if self._graph is None and self._build is None:
+            self._start_build()
+        if self._build is not None and self._build.wait(timeout):
+            self._take_graph()
+        return self._graph is not None
+
+    @property
+    def building(self) -> bool:
+        """A graph is being built in the background (searches are exact meanwhile)."""
+        return self._build is not None
+
+    def stop_build(self) -> None:
+        """End a build under way, keeping nothing of it (a closing store; a scrub)."""
+        if self._build is not None:
+            build, self._build = self._build, None
+            build.stop()
+            self._written = set()
 
     def search(self, vector: Sequence[float], limit: int, *, exact: bool = False) -> list[tuple[str, float]]:
         """The ``limit`` most similar ids with their cosine similarity, best first. ``exact``: by
