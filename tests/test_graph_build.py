@@ -146,3 +146,29 @@ def test_a_process_killed_mid_build_leaves_the_next_one_to_build(tmp_path, monke
     saved = vector_file.read(str(db), GROUP, "fact")
     assert saved is not None and saved[1].graph is not None
     assert not builds_left(Path(f"{db}.vectors"))  # the dead process's snapshot swept
+
+
+def test_many_writes_during_a_build_are_brought_in_by_another_build(approximate, monkeypatch) -> None:
+    from temporal_graph.core.stores import vector_index
+
+    monkeypatch.setattr(vector_index, "APPLY_AT_ONCE", 50)  # fewer than the writes below
+    rows = unit_rows(3000, seed=8)
+    index = VectorIndex()
+    index.add((f"r{i}", v) for i, v in enumerate(rows))
+    index.search(rows[0], 5)
+    first = index._build
+    gone = {f"r{i}" for i in range(0, 3000, 5)}
+    index.remove(gone)
+    fresh = unit_rows(400, seed=9)
+    index.add((f"new{i}", v) for i, v in enumerate(fresh))
+    assert first is not None and first.wait()
+    index.search(rows[1], 5)  # finds the first graph built, with 1,000 writes to bring in
+    assert index.graph is None and index.building and index._build is not first
+    index.add([("late", -rows[2])])  # written during the second build: applied when it is taken
+    assert index.wait_for_graph()
+    assert index.graph is not None and len(index.graph) == len(index) == 3000 - len(gone) + 401
+    for q in [-rows[2], *fresh[:20], *unit_rows(10, seed=10)]:
+        found = index.search(q, 10)
+        assert not gone & {i for i, _ in found}
+        assert rounded(found) == rounded(index.search(q, 10, exact=True))
+    assert index.search(-rows[2], 1)[0][0] == "late"

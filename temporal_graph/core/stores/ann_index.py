@@ -137,28 +137,43 @@ class ApproximateIndex:
 
 
 def _build_file(folder: Path, parent: int) -> int:
-    """In the child: the graph of ``folder``'s ``matrix.npy`` rows ``slots.npy``, saved as
-    ``graph.usearch`` (written under another name, then renamed: the parent never reads half of
-    it). One thread (the machine is shared with the process that searches); stops, leaving no
-    graph, as soon as the parent is gone."""
-    matrix = np.load(folder / "matrix.npy", mmap_mode="r", allow_pickle=False)
+    """In the child: the graph of ``folder``'s ``matrix.npy`` rows ``slots.npy`` (or, given
+    ``base.usearch``, that graph brought up to date with the rows ``rows.npy`` of the slots
+    ``slots.npy``), saved as ``graph.usearch`` (written under another name, then renamed: the parent
+    never reads half of it). One thread (the machine is shared with the process that searches);
+    stops, leaving no graph, as soon as the parent is gone."""
+    from usearch.index import Index
+
     slots = np.load(folder / "slots.npy", allow_pickle=False).astype(np.uint64)
-    index = ApproximateIndex(matrix.shape[1])
+    base = folder / "base.usearch"
+    if base.exists():
+        rows_of = np.load(folder / "rows.npy", mmap_mode="r", allow_pickle=False)
+        index = ApproximateIndex(rows_of.shape[1], Index.restore(str(base), view=False))
+    else:
+        matrix = np.load(folder / "matrix.npy", mmap_mode="r", allow_pickle=False)
+        index = ApproximateIndex(matrix.shape[1])
+    graph = index._graph
     for start in range(0, len(slots), BUILD_CHUNK):
         if os.getppid() != parent:  # nobody will read it: the snapshot goes too
             shutil.rmtree(folder, ignore_errors=True)
             return 3
         chunk = slots[start : start + BUILD_CHUNK]
-        rows = np.ascontiguousarray(matrix[chunk.astype(np.int64)])
-        # A row zeroed as the snapshot was written is a vector removed since (the parent redoes
-        # every slot written after the snapshot): left out, as a zero vector has no cosine.
+        if base.exists():
+            rows = np.ascontiguousarray(rows_of[start : start + BUILD_CHUNK])
+            for key in chunk.tolist():  # a changed or removed vector leaves first
+                if key in graph:
+                    graph.remove(key)
+        else:
+            rows = np.ascontiguousarray(matrix[chunk.astype(np.int64)])
+        # A zero row is a vector removed (or, in a full snapshot, removed as it was written: the
+        # parent redoes every slot written after the snapshot): left out, it has no cosine.
         kept = np.flatnonzero(np.any(rows != 0, axis=1))
         if len(kept):
-            index._graph.add(chunk[kept], rows[kept], threads=1)
+            graph.add(chunk[kept], rows[kept], threads=1)
     partial = folder / "graph.usearch.partial"
-    index._graph.save(str(partial))
+    graph.save(str(partial))
     os.replace(partial, folder / "graph.usearch")
-    (folder / "graph.count").write_text(str(len(index)), encoding="ascii")
+    (folder / "graph.count").write_text(str(len(graph)), encoding="ascii")
     return 0
 
 

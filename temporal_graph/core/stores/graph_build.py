@@ -37,11 +37,15 @@ _one_at_a_time = threading.Lock()
 
 
 class GraphBuild:
-    """The graph of ``matrix``'s rows ``slots`` (keyed by slot), being built in a child process."""
+    """The graph of ``matrix``'s rows ``slots`` (keyed by slot), being built in a child process.
+    With ``base`` (a build that succeeded), its graph brought up to date instead: ``matrix`` then
+    holds the rows of ``slots`` in their order, a zero row for a slot whose vector is gone."""
 
-    def __init__(self, matrix: np.ndarray, slots: np.ndarray, folder: Path | None = None) -> None:
+    def __init__(self, matrix: np.ndarray, slots: np.ndarray, folder: Path | None = None, *,
+                 base: GraphBuild | None = None) -> None:
         self.dimensions = matrix.shape[1]
-        self.count = len(slots)
+        self.count: int = len(slots) + (base.count if base is not None else 0)  # at most, in the graph
+        self._base = base
         self.error: str | None = None
         self._lock = threading.Lock()
         self._stopped = False
@@ -66,7 +70,12 @@ class GraphBuild:
             return
         try:
             np.save(self._dir / "slots.npy", slots.astype(np.int64))
-            np.save(self._dir / "matrix.npy", matrix)  # rows written meanwhile are the caller's to redo
+            if self._base is not None:
+                os.replace(self._base._dir / "graph.usearch", self._dir / "base.usearch")
+                self._base._remove()
+                np.save(self._dir / "rows.npy", matrix)
+            else:  # rows written meanwhile are the caller's to redo
+                np.save(self._dir / "matrix.npy", matrix)
             with self._lock:
                 if self._stopped:
                     return
@@ -81,6 +90,10 @@ class GraphBuild:
 
     def done(self) -> bool:
         return not self._thread.is_alive()
+
+    def built(self) -> bool:
+        """Over, with a graph to take (or to bring up to date: ``base`` of the next build)."""
+        return self.done() and self.error is None and (self._dir / "graph.usearch").exists()
 
     def wait(self, timeout: float | None = None) -> bool:
         """Whether the build is over (built or failed) after waiting up to ``timeout`` seconds."""
@@ -111,6 +124,8 @@ class GraphBuild:
             if self._process is not None and self._process.poll() is None:
                 self._process.kill()
         self._thread.join()
+        if self._base is not None:
+            self._base._remove()
         self._remove()
 
     def _remove(self) -> None:
