@@ -2,6 +2,8 @@
 
     .venv/bin/python benchmarks/scale.py [--sizes 1000,10000,100000] [--bulk 1000000] [--json]
     .venv/bin/python benchmarks/scale.py --sizes 1000000 --random-vectors --bulk 0 --cold-runs 0
+    .venv/bin/python benchmarks/scale.py --sizes 10000,1000000 --random-vectors --no-extraction \
+        --bulk 0 --cold-runs 0
 
 The group is built from the LoCoMo dev conversations replayed again and again, each replay shifted
 later in time, into a single group (one user's years of chat). Each size runs in a fresh process,
@@ -25,7 +27,9 @@ so its peak memory is its own. Per size, in that one process:
 
 ``--random-vectors`` replaces the embedding model by clustered random 384-d vectors (a low intrinsic
 dimension, as sentence embeddings have: ``vector_topk.clustered``), so a 1M memory builds in far
-less time; the encode floor is then not measured.
+less time; the encode floor is then not measured. ``--no-extraction`` leaves facts out (the
+extractor is most of an import's CPU time: 1M messages with it take over an hour and a half on a
+shared two-core machine); every message is still stored, embedded and searched.
 
 Bulk: ``add_facts`` of ``--bulk`` synthetic structured facts, against ``add_fact`` one by one on a
 20k sample (rate ratio); both without embeddings (a bulk load is reindexed afterwards).
@@ -62,6 +66,7 @@ from benchmarks.scale import RandomVectors
 from temporal_graph.core.time import to_utc
 
 data, n, workdir, random_vectors = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4] == "random"
+extract = sys.argv[5] == "extract"
 samples = json.load(open(data, encoding="utf-8"))
 turns, questions, speakers = [], [], set()
 for sample in samples:
@@ -86,8 +91,9 @@ with open(path, "w", encoding="utf-8") as out:
         out.write(json.dumps({"id": f"m{i}", "group": "me", "speaker": speaker,
                               "timestamp": (when + rnd * shift).isoformat(), "text": text}) + "\n")
 
-tg = TemporalGraph.open(f"{workdir}/scale-{n}.db",
-                        embedder=RandomVectors() if random_vectors else None)
+from benchmarks.scale import NoFacts
+tg = TemporalGraph.open(f"{workdir}/scale-{n}.db", embedder=RandomVectors() if random_vectors else None,
+                        **({} if extract else {"extractor": NoFacts()}))
 encode_calls = []
 real_encode = tg.embedder.encode
 tg.embedder.encode(["warm up"])
@@ -145,6 +151,8 @@ def brute_force(q):
     for table in ("episodes", "entities", "facts"):
         rows = store._rows(f"SELECT id, embedding FROM {table} WHERE group_id = ? AND embedding IS NOT NULL",
                            ("me",))
+        if not rows:  # no facts (--no-extraction)
+            continue
         matrix = np.frombuffer(b"".join(r[1] for r in rows), dtype=np.float32).reshape(len(rows), -1)
         scores.append(np.argsort(-(matrix @ vector))[:30])
     words = " OR ".join(f'"{w}"' for w in q.replace('"', " ").split())
@@ -292,6 +300,16 @@ class RandomVectors:
         return _Words()
 
 
+class NoFacts:
+    """An extractor that reads nothing out of a message (``--no-extraction``): the memory holds the
+    messages alone, which builds 1M of them without the extractor's CPU time (most of an import's)."""
+
+    def extract(self, episode: Any, context: Sequence[Any] = ()) -> Any:
+        from temporal_graph.core.extraction import Extraction
+
+        return Extraction()
+
+
 class _Words:
     """A word count for context()'s token budget (no model, no model's tokens)."""
 
@@ -320,13 +338,16 @@ def main() -> None:
                         help="fresh processes per command for the cold-start line (0: skip)")
     parser.add_argument("--random-vectors", action="store_true",
                         help="clustered random vectors instead of the model (builds 1M fast)")
+    parser.add_argument("--no-extraction", action="store_true",
+                        help="messages only, no facts read out of them (builds 1M in a fraction of the time)")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     vectors = "random" if args.random_vectors else "model"
     result: dict = {"sizes": {}, "bulk": None, "cold_start": None}
     with tempfile.TemporaryDirectory(prefix="tg-scale-") as workdir:
         for size in (int(s) for s in args.sizes.split(",") if s):
-            row = child(_SIZE, args.data, str(size), workdir, vectors)
+            row = child(_SIZE, args.data, str(size), workdir, vectors,
+                        "none" if args.no_extraction else "extract")
             row.update(child(_FRESH, f"{workdir}/scale-{size}.db", vectors, "What did Caroline research?"))
             result["sizes"][str(size)] = row
             if not args.json:

@@ -998,7 +998,10 @@ class Neo4jStore:
     def vector_search(
         self, group_id: str, kind: str, vector: Sequence[float], limit: int, *, exact: bool = False
     ) -> list[tuple[str, float]]:
-        # ``exact`` is not honoured yet: Neo4j's own vector indexes answer every read, as before.
+        """Nearest neighbours from Neo4j's own vector indexes (HNSW: approximate), widened until
+        ``limit`` belong to the group. ``exact`` is not honoured yet: reads over history (as_of,
+        known_at) are answered by the same indexes, so they may miss a neighbour the embedded
+        store's exact path finds (it has not been measured at scale on this store)."""
         del exact
         if limit <= 0:
             return []
