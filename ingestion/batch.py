@@ -160,6 +160,7 @@ def import_file(
     summaries: bool | None = None,
     batch_size: int = BATCH_EPISODES,
     speaker_aliases: Mapping[str, str] | None = None,
+    encode_ahead: bool = True,
 ) -> ImportReport:
     """Import the chat log at ``path`` into ``core``'s store: facts from ``extractor``, names
     resolved by ``resolver`` (one suited to ``embed``). ``speaker_aliases`` ({alias: speaker}) are
@@ -171,6 +172,9 @@ def import_file(
     Each batch commits with its vectors (``embed=False``: none; ``reindex`` later) and entity
     summaries (``summaries=False``: none; ``refresh_summaries`` later), so an import stopped at
     any point leaves every committed message complete, and a re-run imports the rest.
+
+    ``encode_ahead=False`` encodes each batch on the writing thread, just before its write: the
+    serial import, the same rows and vectors, slower (tests and benchmarks compare the two).
     """
     started = time.perf_counter()
     path = Path(path)
@@ -205,7 +209,8 @@ def import_file(
                 masked: dict[str, dict[str, int]] = {}
                 runs = _group_runs(core, extractor, workers, path, spool, group, strict, report, masked,
                                    batch_size, advance, speakers)
-                for batch, extractions, encoded in _encoded_ahead(core, group, embedding, runs):
+                ahead = _encoded_ahead(core, group, embedding and encode_ahead, runs)
+                for batch, extractions, encoded in ahead:
                     results = _apply_batch(core, resolver, group, batch, extractions, replay, embed,
                                            summaries, encoded)
                     for result in results:
@@ -310,7 +315,8 @@ def _encoded_ahead(
     the group has no entity for yet), encoded in a thread while the run before it is written (the
     model runs outside the GIL), so the writing thread never waits for the model. The vectors still
     commit with their rows: they are only handed to the run's own write. A run whose successor
-    fails to extract is still handed over before the error, so no finished work is lost."""
+    fails to extract is still handed over before the error, so no finished work is lost.
+    ``embedding`` False: no vectors ahead (the write encodes what it needs itself, if anything)."""
     if not embedding:
         yield from ((batch, extractions, {}) for batch, extractions in runs)
         return
