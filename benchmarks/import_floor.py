@@ -1,7 +1,7 @@
 """A chat import against the encode floor, in one process: how close the import comes to the model.
 
     .venv/bin/python benchmarks/import_floor.py [--messages 3000] [--rounds 3] [--minibatch 8]
-                                                [--serial] [--data PATH]
+                                                [--threads 1,2] [--serial] [--data PATH]
 
 The chat is LoCoMo's dev conversations in time order, as ``scale.py`` builds it (one group). Each
 round, in this one process (so a busy moment of the shared machine hits both sides alike): the
@@ -11,10 +11,12 @@ the import over texts per second of the mean floor around it; the median over th
 quoted. The import embeds more than its messages (new facts, new names), so 1.00 is out of reach.
 
 ``--minibatch 4,8,64``: texts per model run (``OnnxEmbedder.batch_size``), each value its own rounds,
-interleaved. ``--serial``: each round also imports with ``encode_ahead=False`` (the model on the
-writing thread, no overlap). The breakdown of the median round says where the CPU went: the
-writing thread's extraction, SQLite writes (the rows, their vectors, summaries) and the rest; the
-model's share is the process's CPU less the writing thread's.
+interleaved; ``--threads 1,2``: onnxruntime's intra-op threads, likewise;
+``--switch-interval 5,0.5``: the interpreter's switch interval during the import (ms), likewise.
+``--serial``: each round also imports with ``encode_ahead=False`` (the model on the writing thread,
+no overlap). The breakdown of the median round says where the CPU went: the writing thread's
+extraction, SQLite writes (the rows, their vectors, summaries) and the rest; the model's share is
+the process's CPU less the writing thread's.
 """
 
 from __future__ import annotations
@@ -107,13 +109,13 @@ def floor(encode: Callable[[list[str]], Any], texts: list[str]) -> float:
     return len(texts) / (time.perf_counter() - started)
 
 
-def one_import(path: Path, db: Path, serial: bool) -> dict[str, float]:
+def one_import(path: Path, db: Path, serial: bool, embedder: Any) -> dict[str, float]:
     stages = Stages()
     for name, label in (("extract", "extraction"), ("_apply_batch", "sqlite write"),
                         ("_prepare", "prepare"), ("encode_texts", "encode")):
         stages.wrap(name, label)
     try:
-        with TemporalGraph.open(str(db)) as tg:
+        with TemporalGraph.open(str(db), embedder=embedder) as tg:
             ingestion = tg._ingest()
             wall, cpu, main_cpu = time.perf_counter(), time.process_time(), time.thread_time()
             report = batch_module.import_file(
@@ -136,52 +138,75 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--minibatch", default="", help="texts per model run, comma-separated "
                         "(default: the embedder's own)")
     parser.add_argument("--serial", action="store_true", help="also import with encode_ahead=False")
+    parser.add_argument("--threads", default="", help="onnxruntime intra-op threads, comma-separated: "
+                        "each its own rounds (default: onnxruntime's choice)")
+    parser.add_argument("--switch-interval", default="", help="sys.setswitchinterval during the import, in "
+                        "ms, comma-separated: each its own rounds (default: Python's, 5 ms)")
     args = parser.parse_args(argv)
-    embedder = default_embedder()
-    embedder.encode(["warm up"])  # the model's load is not the import's
-    own = getattr(embedder, "batch_size", None)
+    embedders = {None: default_embedder()}
+    for threads in (int(t) for t in args.threads.split(",") if t):
+        from temporal_graph.core.embedders import OnnxEmbedder, onnx_file, packaged_model_path
+
+        embedders[threads] = OnnxEmbedder(onnx_file(packaged_model_path()), packaged_model_path(),
+                                          threads=threads)
+    if args.threads:
+        del embedders[None]
+    for embedder in embedders.values():
+        embedder.encode(["warm up"])  # the model's load is not the import's
+    own = getattr(embedders[next(iter(embedders))], "batch_size", None)
     minibatches = [int(m) for m in args.minibatch.split(",") if m] or [own]
-    modes = ["pipelined", "serial"] if args.serial else ["pipelined"]
-    rows: dict[tuple[int | None, str], list[dict[str, float]]] = defaultdict(list)
+    switches = [float(m) / 1000 for m in args.switch_interval.split(",") if m] or [sys.getswitchinterval()]
+    modes = [(f"{mode}{'' if len(switches) == 1 else f' {switch * 1000:g}ms'}", mode == "serial", switch)
+             for mode in (["pipelined", "serial"] if args.serial else ["pipelined"]) for switch in switches]
+    default_switch = sys.getswitchinterval()
+    rows: dict[tuple[int | None, int | None, str], list[dict[str, float]]] = defaultdict(list)
     with tempfile.TemporaryDirectory(prefix="tg-import-floor-") as tmp:
         work = Path(tmp)
         chat = work / "chat.jsonl"
         texts = write_chat(chat_turns(args.data), args.messages, chat)
         k = 0
         for _ in range(args.rounds):
-            for minibatch in minibatches:
-                if minibatch is not None:
-                    embedder.batch_size = minibatch  # type: ignore[attr-defined]
-                for mode in modes:
-                    before = floor(embedder.encode, texts)
-                    run = one_import(chat, work / f"import-{k}.db", mode == "serial")
-                    after = floor(embedder.encode, texts)
-                    k += 1
-                    run["floor"] = (before + after) / 2
-                    run["ratio"] = args.messages / run["seconds"] / run["floor"]
-                    rows[(minibatch, mode)].append(run)
-                    print(f"  round: minibatch {minibatch} {mode}: floor {before:.0f}/{after:.0f} texts/s, "
-                          f"import {args.messages / run['seconds']:.0f} msg/s, ratio {run['ratio']:.2f}",
-                          flush=True)
+            for threads, embedder in embedders.items():
+                for minibatch in minibatches:
+                    if minibatch is not None:
+                        embedder.batch_size = minibatch
+                    for mode, serial, switch in modes:
+                        before = floor(embedder.encode, texts)
+                        sys.setswitchinterval(switch)
+                        try:
+                            run = one_import(chat, work / f"import-{k}.db", serial, embedder)
+                        finally:
+                            sys.setswitchinterval(default_switch)
+                        after = floor(embedder.encode, texts)
+                        k += 1
+                        run["floor"] = (before + after) / 2
+                        run["ratio"] = args.messages / run["seconds"] / run["floor"]
+                        rows[(threads, minibatch, mode)].append(run)
+                        rate = args.messages / run["seconds"]
+                        print(f"  round: threads {threads} minibatch {minibatch} {mode}: floor "
+                              f"{before:.0f}/{after:.0f} texts/s, import {rate:.0f} msg/s, ratio "
+                              f"{run['ratio']:.2f}", flush=True)
     print(f"\n{args.messages} messages, median of {args.rounds} rounds (import / floor in the same round)")
-    print(f"{'minibatch':>9} {'mode':<10} {'floor t/s':>9} {'import m/s':>10} {'import/floor':>12}  rounds")
-    for (minibatch, mode), runs in rows.items():
+    print(f"{'threads':>7} {'minibatch':>9} {'mode':<15} {'floor t/s':>9} {'import m/s':>10} "
+          f"{'import/floor':>12}  rounds")
+    for (threads, minibatch, mode), runs in rows.items():
         ratios = [r["ratio"] for r in runs]
-        print(f"{minibatch!s:>9} {mode:<10} {statistics.median(r['floor'] for r in runs):>9.0f} "
+        print(f"{threads or 'auto'!s:>7} {minibatch!s:>9} {mode:<15} "
+              f"{statistics.median(r['floor'] for r in runs):>9.0f} "
               f"{statistics.median(args.messages / r['seconds'] for r in runs):>10.0f} "
               f"{statistics.median(ratios):>12.2f}  {', '.join(f'{x:.2f}' for x in ratios)}")
     print("\nwhere the CPU went (median round by ratio), seconds:")
-    for (minibatch, mode), runs in rows.items():
+    for (threads, minibatch, mode), runs in rows.items():
         r = sorted(runs, key=lambda x: x["ratio"])[len(runs) // 2]
         rest = r["main_cpu"] - r["extraction"] - r["sqlite write"] - r["prepare"]
         model = r["process_cpu"] - r["main_cpu"]
-        if mode == "serial":  # the model runs in the write, partly on this thread: no split
-            print(f"  minibatch {minibatch} serial: wall {r['seconds']:.1f}; process CPU "
-                  f"{r['process_cpu']:.1f}, of it extraction {r['extraction']:.1f}")
+        if mode.startswith("serial"):  # the model runs in the write, partly on this thread: no split
+            print(f"  threads {threads or 'auto'} minibatch {minibatch} {mode}: wall {r['seconds']:.1f}; "
+                  f"process CPU {r['process_cpu']:.1f}, of it extraction {r['extraction']:.1f}")
             continue
-        print(f"  minibatch {minibatch} {mode}: wall {r['seconds']:.1f}; process CPU "
-              f"{r['process_cpu']:.1f} = model {model:.1f} (its thread busy {r['encoder_busy']:.1f} s of "
-              "wall) + writing thread "
+        print(f"  threads {threads or 'auto'} minibatch {minibatch} {mode}: wall {r['seconds']:.1f}; "
+              f"process CPU {r['process_cpu']:.1f} = model {model:.1f} (its thread busy "
+              f"{r['encoder_busy']:.1f} s of wall) + writing thread "
               f"{r['main_cpu']:.1f} (extraction {r['extraction']:.1f}, SQLite write {r['sqlite write']:.1f}, "
               f"prepare {r['prepare']:.1f}, rest {rest:.1f}); {r['facts']:.0f} facts, {r['entities']:.0f} "
               "entities embedded besides the messages")
