@@ -86,7 +86,8 @@ class VectorIndex:
             index._free = [slot for slot, item_id in enumerate(index._ids) if item_id is None]
             index._count = len(index._ids) - len(index._free)
         index._slot = None  # a fresh process's first search needs no map by id: built on a write
-        index._graph = graph
+        # A graph saved while the index had no width (no vector yet) cannot take the first vector.
+        index._graph = graph if graph is not None and graph.dimensions == index.dimensions else None
         return index
 
     def _list(self) -> list[str | None]:
@@ -187,7 +188,7 @@ class VectorIndex:
     def approximate(self) -> bool:
         """Searches of current records go through the graph: past the crossover, once it is there
         (a missing one is built in the background meanwhile; see :meth:`wait_for_graph`)."""
-        if self._count < approximate_from():
+        if self._count < approximate_from() or not self._count:
             return False
         if self._graph is None:
             if self._build is None:
@@ -234,7 +235,7 @@ class VectorIndex:
         """Build the graph if it is due and missing, wait for it (up to ``timeout`` seconds) and
         take it over; whether searches now go through it. For tests and benchmarks: a search never
         waits for a build."""
-        if self._count < approximate_from():
+        if self._count < approximate_from() or not self._count:
             return False
         if self._graph is None and self._build is None:
             self._start_build()
