@@ -59,7 +59,8 @@ CASES = [
      {("Caroline", "PLAYS", "guitar", "state", "2018-01-01")}),
     ("Melanie", "We went camping last weekend.", {("Melanie", "DID", "went camping", "state", "2023-05-06")}),
     ("Maria", "Just yesterday I joined a nearby church.",
-     {("Maria", "DID", "joined a nearby church", "state", "2023-05-07")}),
+     {("Maria", "DID", "joined a nearby church", "state", "2023-05-07"),
+      ("Maria", "MEMBER_OF", "church", "state", "2023-05-07")}),  # a member from the day she joined
     ("Jon", "Hey Gina! Took a short trip last week to Rome to clear my mind a little.",
      {("Jon", "VISITED", "Rome", "state", "2023-05-01")}),
     ("Joanna", "I went to Woodhaven, a small town in the Midwest.",

@@ -142,21 +142,36 @@ _SPECIES = {
     **dict.fromkeys(("parrot", "parrots"), "parrot"), **dict.fromkeys(("horse", "horses"), "horse"),
     **dict.fromkeys(("tortoise", "tortoises"), "tortoise"), **dict.fromkeys(("snake", "snakes"), "snake"),
 }
-_MY_PET = re.compile(
-    r"\b[Mm]y\s+(?:(?:two|three|four|five|\d|new|old|little|sweet|cute|furry|beloved|lovely|adorable)\s+){0,2}"
-    r"(?P<pet>" + _alt(_SPECIES) + r")(?![\w-])(?!['’]s\s+name)"
-    r"(?!,?\s+[A-Z][a-z])"  # "my dog Luna": the named pet
-    r"(?!\s+(?i:park|food|walker|walking|sitter|toy|toys|bed|beds|grooming|training|trainer|treats|shelter|"
-    r"show|friendly|years|days|owners?|people|lovers?|painting|paintings|drawing|picture|pictures|photo|photos|"
-    r"pic|pics|sculpture|figurine|tattoo|costume|themed|print|mug|shirt|art|artwork|collection|book|books|"
-    r"video|videos|calendar|plush|stuffed)\b)")
+
+
+def _pet_pattern(possessive: str) -> re.Pattern[str]:
+    """A pet kind after "my" (or "your"): "my two dogs", "your pups"; never "my dog Luna" (the named
+    pet is the kinship rules') nor a pet word that names something else ("my dog park")."""
+    return re.compile(
+        r"\b(?i:" + possessive + r")\s+(?:(?:two|three|four|five|\d|new|old|little|sweet|cute|furry|beloved|"
+        r"lovely|adorable)\s+){0,2}"
+        r"(?P<pet>" + _alt(_SPECIES) + r")(?![\w-])(?!['’]s\s+name)"
+        r"(?!,?\s+[A-Z][a-z])"  # "my dog Luna": the named pet
+        r"(?!\s+(?i:park|food|walker|walking|sitter|toy|toys|bed|beds|grooming|training|trainer|treats|shelter|"
+        r"show|friendly|years|days|owners?|people|lovers?|painting|paintings|drawing|picture|pictures|photo|"
+        r"photos|pic|pics|sculpture|figurine|tattoo|costume|themed|print|mug|shirt|art|artwork|collection|book|"
+        r"books|video|videos|calendar|plush|stuffed)\b)")
+
+
+_PETS_OF = {"my": _pet_pattern("my"), "your": _pet_pattern("your")}
+
 # Clauses that only look forward to a pet ("can't wait for the day I go on a trip with my dog").
 _PET_HOPE = re.compile(
     r"\b(?i:cannot wait for|can not wait for|the day I|future|bucket list|looking forward)\b")
 
 
-def pets_of_speaker(text: str) -> list[str]:
-    """The kinds of pet a clause says the speaker has ("my dogs" -> dog), each once."""
+def species_told(text: str, possessive: str = "my") -> list[str]:
+    """The kinds of pet a clause says someone has, by "my" or "your" ("my dogs" -> dog), each once."""
     if _PET_HOPE.search(text):
         return []
-    return list(dict.fromkeys(_SPECIES[m.group("pet").lower()] for m in _MY_PET.finditer(text)))
+    return list(dict.fromkeys(_SPECIES[m.group("pet").lower()] for m in _PETS_OF[possessive].finditer(text)))
+
+
+def pets_of_speaker(text: str) -> list[str]:
+    """The kinds of pet a clause says the speaker has ("my dogs" -> dog), each once."""
+    return species_told(text, "my")

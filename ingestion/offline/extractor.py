@@ -22,6 +22,7 @@ from .chat_events import (
     pets_of_speaker,
     time_belongs_elsewhere,
 )
+from .chat_tastes import TASTE_RULES, addressee, favorite_relation, joined_group, pets_of_addressee
 from .grammar import (
     BORN_ON,
     COMPOUND,
@@ -221,6 +222,10 @@ class OfflineExtractor:
         if speaker is not None:  # "my dogs love the park": the speaker has dogs
             drafts.extend(_Draft(speaker, "HAS_PET", kind, "Animal", extra={"species": kind})
                           for kind in pets_of_speaker(text))
+        spoken_to = addressee(episode, context.episodes) if "your" in text.lower() else None
+        if spoken_to is not None:  # "your pups are so cute", to the other speaker: they have dogs
+            drafts.extend(_Draft(spoken_to, "HAS_PET", kind, "Animal", extra={"species": kind})
+                          for kind in pets_of_addressee(text))
         drafts.extend(self._born_on(clause, times, speaker))
         attributes = self._attributes(clause, episode, times=times)
         if attributes:  # the clause is about a thing's attribute: no other rule reads its words
@@ -231,13 +236,19 @@ class OfflineExtractor:
         drafts.extend(d for d, _ in denials)
         negated = bool(NEGATION.search(NOT_OBJECT.sub("", text)))  # "Lyon, not Paris" is no negation
         rules = [r for r in (*ENDING_RULES, *ISSUE37_ENDING_RULES, *PASTIME_RULES, *STATE_RULES,
-                             *ISSUE37_STATE_RULES, *CHAT_STATE_RULES) if not (r.positive and negated)]
+                             *ISSUE37_STATE_RULES, *CHAT_STATE_RULES, *TASTE_RULES)
+                 if not (r.positive and negated)]
         for fallback in (False, True):  # the fallback rules only when no other rule matched
             found = self._run([r for r in rules if r.fallback == fallback], text, times, anchors, episode,
                               context, earlier)
             drafts.extend(d for d, _ in found)
             if found:
                 break
+        # "joined a travel club": a membership too, from when it was joined
+        drafts.extend(_Draft(d.subject, "MEMBER_OF", group, "Organization", time=d.time,
+                             confidence=d.confidence)
+                      for d in list(drafts) if d.relation == "DID" and d.kind == "state"
+                      and (group := joined_group(d.object)) is not None)
         return drafts
 
     def _run(
@@ -295,6 +306,8 @@ class OfflineExtractor:
                     rule in RECENT_DONE_RULES and kept_undated(text[m.start():m.start("o")], obj))):
                 continue
             relation, kind, object_type = emit.relation, rule.kind, emit.object_type
+            if relation == "FAVORITE?":  # "Harry Potter is my favorite book": the favourite of that kind
+                relation = favorite_relation(groups.get("fav") or "")
             if relation == "LEFT?":  # a home or a job: the context decides
                 relation = self._disambiguate(relation, subject, obj, context, earlier)
                 object_type = "Place" if relation == "LIVES_IN" else "Organization"

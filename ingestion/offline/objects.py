@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from typing import Literal
 
+from .chat_tastes import clean_taste, clean_title
 from .grammar import (
     ADVERB_TAIL,
     LIST_SPLIT,
@@ -232,6 +233,10 @@ def clean_object(emit: Emit, raw: str | None, groups: dict[str, str | None]) -> 
         return raw.strip(), None
     if kind == "cue":
         return plan_cue(raw or ""), None
+    if kind == "title":
+        return clean_title(raw), None
+    if kind == "taste":
+        return clean_taste(raw), None
     special = _vocab_object(kind, raw)
     if special is not False:
         return special, None
