@@ -33,8 +33,8 @@ class Block:
 
 
 def pages() -> list[Path]:
-    """README.md, then the docs pages in file order."""
-    return [README, *sorted(DOCS.rglob("*.md"))]
+    """README.md, CONTRIBUTING.md and CHANGELOG.md, then the docs pages in file order."""
+    return [README, ROOT / "CONTRIBUTING.md", ROOT / "CHANGELOG.md", *sorted(DOCS.rglob("*.md"))]
 
 
 def docs_text() -> str:
