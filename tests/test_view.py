@@ -145,6 +145,22 @@ def test_a_console_snippet_returns_rows(demo: Server) -> None:
     assert status == 400 and "Mallory" not in html
 
 
+def test_a_result_of_nodes_and_relationships_is_drawn_as_a_graph(demo: Server) -> None:
+    from temporal_graph.core.stores.statements import statement
+
+    status, html = get(demo, "/cypher?q=" + quote(statement("console/now_graph").readable))
+    assert status == 200
+    drawn = section(html, '<div class="result-graph">')
+    assert "Zhang Wei" in drawn and "Shanghai" in drawn and "Hangzhou" not in drawn  # now, not the past
+    rows = re.findall(r"<tr><td>", section(html, '<table class="rows">'))
+    assert drawn.count('<g class="edge">') == len(rows)
+    # a path draws its relationships in order; names and types alone draw nothing
+    status, html = get(demo, "/cypher?q=" + quote("MATCH p=(s {name: 'Zhang Wei'})-[:LIVES_IN]->() RETURN p"))
+    assert status == 200 and "lives_in" in section(html, '<div class="result-graph">')
+    status, html = get(demo, "/cypher?q=" + quote("MATCH (s)-[r]->(o) RETURN s.name, type(r), o.name"))
+    assert status == 200 and 'class="result-graph"' not in html
+
+
 # -- hostile input ---------------------------------------------------------------------------------
 def test_script_tags_in_names_and_messages_are_shown_as_text(demo_db: Path) -> None:
     with TemporalGraph.open(demo_db) as tg:

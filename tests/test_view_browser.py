@@ -54,6 +54,20 @@ def test_search_then_the_entity_page_and_its_time_fields(server: Server) -> None
             bar = page.locator("svg.tg-chart g.version").first
             box = bar.bounding_box()
             assert box is not None and box["width"] > 3 and box["height"] > 10
+            # his two homes, as believed now: two bars on one row, meeting at the move
+            homes = {}
+            for g in page.locator("svg.tg-chart g.version:not(.superseded)").all():
+                tip = g.locator("title").first.text_content() or ""
+                if " LIVES_IN " in tip:
+                    homes[tip.split(" LIVES_IN ")[1].split(":")[0]] = g.locator("rect").first.bounding_box()
+            assert set(homes) == {"Hangzhou", "Shanghai"}
+            hangzhou, shanghai = homes["Hangzhou"], homes["Shanghai"]
+            assert hangzhou is not None and shanghai is not None
+            assert abs(hangzhou["y"] - shanghai["y"]) < 1
+            assert abs(hangzhou["x"] + hangzhou["width"] - shanghai["x"]) < 2
+            # the first Hangzhou version, open-ended, was believed until the move was told
+            versions = page.locator("table.versions tr", has_text="Hangzhou").all_inner_texts()
+            assert any("2023-01-14 – open" in v and "2023-01-14 – 2024-03-11" in v for v in versions)
             page.fill("input[name=as_of]", "2023-06-01")
             page.click("button:text('redraw')")
             page.wait_for_selector("#as-of")
@@ -63,6 +77,12 @@ def test_search_then_the_entity_page_and_its_time_fields(server: Server) -> None
             # a bar's link opens the message that asserted it
             page.locator("svg.tg-chart a.asserted").first.click()
             assert page.wait_for_selector("pre.content").is_visible()
+            # the console: a snippet that returns nodes and relationships is drawn as a graph
+            page.click("header >> a:text('cypher')")
+            page.click("a:text('now, as a graph')")
+            graph = page.wait_for_selector("div.result-graph svg.tg-graph")
+            assert graph.is_visible() and page.locator("div.result-graph g.edge").count() >= 5
+            page.screenshot(path=str(SCREENSHOT.with_name(SCREENSHOT.stem + "-cypher.png")), full_page=True)
             assert not errors, errors  # no script, no blocked resource
         finally:
             browser.close()

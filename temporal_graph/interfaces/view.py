@@ -9,7 +9,7 @@ Pages (all GET, no script; the pictures are SVG drawn here, :mod:`.view_svg`):
   and the neighbourhood graph at ``as_of`` (1 or 2 hops, from ``snapshot``);
 - ``/chart.svg?name=...``: the chart alone; ``/message?id=...``: one message and what it asserted;
 - ``/cypher?q=...``: the read-only Cypher console of ``tgraph cypher`` (``:asof T [K]`` and the
-  ready parameters), results as tables;
+  ready parameters), results as tables, and as a graph when they hold nodes and relationships;
 - ``/insights``: insights and entity summaries.
 
 The group is the one the server was started on: nothing in a URL names or changes it, so another
@@ -35,6 +35,8 @@ from ..core.errors import TemporalGraphError
 from ..core.extras import missing
 from ..core.model import AssertionKind, Entity, Fact, SearchHit
 from ..core.stores.protocol import AssertionQuery, FactQuery
+from ..core.stores.statements import statement
+from .cypher_embedded.graph import GraphNode, GraphPath, GraphRelationship
 from .view_svg import Edge, Version, chart, day, esc, neighbourhood
 
 try:
@@ -409,9 +411,10 @@ def cypher_page(view: GroupView, request: Request) -> HTMLResponse:
     from .console import SNIPPETS
 
     text = _arg(request, "q")
+    shown = (("as of a date", ':asof 2023-06-01\n' + SNIPPETS["asof"]),
+             ("now, as a graph", statement("console/now_graph").readable), *SNIPPETS.items())
     examples = "".join(f'<li><a href="/cypher?{esc(urlencode({"q": snippet}))}">{esc(name)}</a></li>'
-                       for name, snippet in (("as of a date", ':asof 2023-06-01\n' + SNIPPETS["asof"]),
-                                             *SNIPPETS.items()))
+                       for name, snippet in shown)
     body = [f"<h1>Cypher (read-only) on group {esc(view.group_id)}</h1>",
             '<form action="/cypher" method="get"><textarea name="q" rows="7">' + esc(text) + "</textarea>"
             '<br><button>run</button> <span class="note">statements end with \';\'; :asof T [K] sets $t and '
@@ -471,8 +474,75 @@ def run_cypher(view: GroupView, text: str) -> tuple[str, int]:
                            for row in shown) + "</table>")
         more = f", first {len(shown)} shown" if len(shown) < len(outcome.rows) else ""
         count = f'<p class="note">{len(outcome.rows)} row(s){more}</p>'
-        parts.append(f"<pre>{esc(item.text)}</pre>{table}{count}")
+        parts.append(f"<pre>{esc(item.text)}</pre>{table}{count}{result_graph(outcome.rows)}")
     return "".join(parts), 200
+
+
+def _node_of(value: Any) -> tuple[str, str] | None:
+    """(identity, label) of a node in a result: the embedded engine's or the Neo4j driver's."""
+    if isinstance(value, GraphNode):
+        props, labels = dict(value.properties), list(value.labels)
+    elif hasattr(value, "labels") and hasattr(value, "element_id"):
+        props, labels = dict(value), sorted(value.labels)
+    else:
+        return None
+    label = str(props.get("name") or props.get("id") or ":".join(labels) or "node")
+    return str(props.get("id") or getattr(value, "element_id", None) or label), label
+
+
+def result_graph(rows: Sequence[Sequence[Any]]) -> str:
+    """The nodes and relationships of a console result, drawn (nothing when it holds none). A path
+    gives its own order; a relationship alone joins the nodes beside it in its row, since the
+    embedded engine's relationships do not carry their ends (the driver's do)."""
+    labels: dict[str, str] = {}
+    edges: dict[tuple[str, str, str], str] = {}
+
+    def node(value: Any) -> str | None:
+        found = _node_of(value)
+        if found is not None:
+            labels.setdefault(*found)
+        return found[0] if found else None
+
+    for row in rows[:MAX_ROWS]:
+        cells = list(row)
+        for i, value in enumerate(cells):
+            if isinstance(value, GraphPath) or (hasattr(value, "nodes") and hasattr(value, "relationships")):
+                ends = [node(n) for n in value.nodes]
+                for a, rel, b in zip(ends, value.relationships, ends[1:], strict=False):
+                    if a and b:
+                        edges[(a, b, rel.type)] = rel.type
+            elif isinstance(value, GraphRelationship) or hasattr(value, "start_node"):
+                if hasattr(value, "start_node"):
+                    a, b = node(value.start_node), node(value.end_node)
+                else:
+                    a = node(cells[i - 1]) if i > 0 else None
+                    b = node(cells[i + 1]) if i + 1 < len(cells) else None
+                if a and b:
+                    edges[(a, b, value.type)] = value.type
+            else:
+                node(value)
+    if not labels or not edges:
+        return ""
+    degree: dict[str, int] = dict.fromkeys(labels, 0)
+    for a, b, _ in edges:
+        degree[a] += 1
+        degree[b] += 1
+    center = max(labels, key=lambda n: (degree[n], labels[n]))
+    near = {b if a == center else a for a, b, _ in edges if center in (a, b)} - {center}
+    inner = sorted(near, key=lambda n: labels[n])
+    outer = sorted(set(labels) - near - {center}, key=lambda n: labels[n])
+    budget = MAX_NODES - 1
+    kept_inner, kept_outer = inner[:budget], outer[: max(budget - len(inner), 0)]
+    left_out = len(labels) - 1 - len(kept_inner) - len(kept_outer)
+    # Drawn by label: two nodes of one name would share a place, so each label is made unique.
+    shown = {n: labels[n] if list(labels.values()).count(labels[n]) == 1 else f"{labels[n]} ({n[:6]})"
+             for n in labels}
+    drawn = [Edge(shown[a], shown[b], rel, f"{labels[a]} {rel} {labels[b]}") for (a, b, rel) in edges]
+    title = f"the result as a graph: {len(labels)} nodes, {len(edges)} relationships"
+    svg = neighbourhood(shown[center], [[shown[n] for n in kept_inner], [shown[n] for n in kept_outer]],
+                        drawn, title=title, link=entity_url, left_out=left_out)
+    return f'<div class="result-graph">{svg}</div>'
+
 
 
 # -- the application --------------------------------------------------------------------------------
