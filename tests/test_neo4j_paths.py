@@ -78,6 +78,55 @@ def test_the_console_on_neo4j_answers_asof_and_stays_read_only(clock: ManualCloc
             tg.forget(group)
 
 
+# -- tgraph view --------------------------------------------------------------------------------
+def test_the_view_on_neo4j_draws_what_it_draws_on_the_embedded_store(tmp_path: Path) -> None:
+    """The sample chat on both stores: the same chart bars, the same neighbourhood at a date, and a
+    console result drawn as a graph."""
+    import http.client
+    import re
+    from urllib.parse import quote
+
+    from temporal_graph.core.stores.statements import statement
+    from temporal_graph.interfaces.view import Server
+
+    def pages(tg: TemporalGraph, group: str) -> dict[str, str]:
+        server = Server(tg, group)
+        server.start()
+        try:
+            got = {}
+            for key, path in (("chart", "/chart.svg?name=Zhang+Wei"),
+                              ("entity", "/entity?name=Zhang+Wei&as_of=2023-06-01"),
+                              ("cypher", "/cypher?q=" + quote(statement("console/now_graph").readable))):
+                connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=120)
+                connection.request("GET", path)
+                response = connection.getresponse()
+                assert response.status == 200, path
+                got[key] = response.read().decode("utf-8")
+            return got
+        finally:
+            server.stop()
+
+    def bars(svg: str) -> list[str]:  # each version's tooltip: subject, relation, object, valid, believed
+        return sorted(re.findall(r'<g class="version[^"]*"[^>]*><title>([^<]*)</title>', svg))
+
+    group = unique_test_group("view")
+    with TemporalGraph.open(tmp_path / "m.db") as local:
+        local.import_file(SAMPLE, progress=False, replay=True)
+        embedded = pages(local, "demo")
+    store = neo4j_store_from_env()
+    assert store is not None
+    with TemporalGraph(store) as tg:
+        try:
+            tg.import_file(SAMPLE, group_id=group, progress=False, replay=True)
+            on_neo4j = pages(tg, group)
+        finally:
+            tg.forget(group)
+    assert bars(on_neo4j["chart"]) == bars(embedded["chart"]) and len(bars(embedded["chart"])) >= 10
+    graph = on_neo4j["entity"][on_neo4j["entity"].index("<h2>Neighbourhood"):]
+    assert "Hangzhou" in graph and "Shanghai" not in graph
+    assert on_neo4j["cypher"].count('<g class="edge">') == embedded["cypher"].count('<g class="edge">') > 0
+
+
 # -- MCP and the async client -------------------------------------------------------------------
 def test_mcp_over_neo4j_serves_the_memory(tmp_path: Path) -> None:
     group = unique_test_group("mcp")
