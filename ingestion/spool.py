@@ -11,8 +11,6 @@ line that used it first, without holding the ids in memory.
 
 from __future__ import annotations
 
-import os
-import shutil
 import sqlite3
 import tempfile
 from collections.abc import Iterable, Iterator
@@ -21,6 +19,7 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from types import TracebackType
 
+from temporal_graph.core.scratch import folder_prefix, sweep_dead
 from temporal_graph.core.time import UTC
 
 from .readers import ChatMessage
@@ -44,22 +43,8 @@ _PREFIX = ".tgraph-import-"
 
 def _sweep(directory: str | Path | None) -> None:
     """Remove the spools that importers killed before they could (kill -9, a power cut) left in
-    ``directory``: those whose process is gone (the process id is in the name)."""
-    folder = Path(directory if directory is not None else tempfile.gettempdir())
-    for left in folder.glob(f"{_PREFIX}*-*"):
-        pid = left.name[len(_PREFIX):].split("-", 1)[0]
-        if pid.isdigit() and int(pid) != os.getpid() and not _alive(int(pid)):
-            shutil.rmtree(left, ignore_errors=True)
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except OSError:  # another user's process: alive
-        return True
-    return True
+    ``directory``."""
+    sweep_dead(Path(directory if directory is not None else tempfile.gettempdir()), _PREFIX)
 
 
 class Spool(AbstractContextManager["Spool"]):
@@ -68,7 +53,7 @@ class Spool(AbstractContextManager["Spool"]):
 
     def __init__(self, directory: str | Path | None = None) -> None:
         _sweep(directory)
-        self._dir = tempfile.TemporaryDirectory(prefix=f"{_PREFIX}{os.getpid()}-", dir=directory)
+        self._dir = tempfile.TemporaryDirectory(prefix=folder_prefix(_PREFIX), dir=directory)
         self._conn = sqlite3.connect(Path(self._dir.name) / "spool.db", isolation_level=None)
         self._conn.execute("PRAGMA journal_mode = OFF")
         self._conn.execute("PRAGMA synchronous = OFF")

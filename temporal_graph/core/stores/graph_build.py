@@ -27,6 +27,7 @@ from pathlib import Path
 
 import numpy as np
 
+from ..scratch import folder_prefix, sweep_dead
 from . import ann_index
 from .ann_index import ApproximateIndex
 
@@ -142,21 +143,8 @@ def _snapshot_folder(folder: Path | None) -> Path:
         except OSError:
             folder = None
     parent = folder or Path(tempfile.gettempdir())
-    for old in parent.glob(f"{PREFIX}*"):
-        pid = old.name[len(PREFIX):].split("-", 1)[0]
-        if pid.isdigit() and not _alive(int(pid)):
-            shutil.rmtree(old, ignore_errors=True)
-    return Path(tempfile.mkdtemp(prefix=f"{PREFIX}{os.getpid()}-", dir=parent))
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except OSError:  # another user's process: running
-        return True
-    return True
+    sweep_dead(parent, PREFIX)
+    return Path(tempfile.mkdtemp(prefix=folder_prefix(PREFIX), dir=parent))
 
 
 @atexit.register
