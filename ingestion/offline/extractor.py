@@ -22,6 +22,7 @@ from .chat_events import (
     pets_of_speaker,
     time_belongs_elsewhere,
 )
+from .chat_more import MORE_RULES, PHRASAL_DONE_RULES, more_object
 from .chat_tastes import TASTE_RULES, addressee, favorite_relation, joined_group, pets_of_addressee
 from .grammar import (
     BORN_ON,
@@ -67,6 +68,9 @@ from .grammar import (
 from .objects import ANY_OBJECT, HERE, PARTNER, clean_name, clean_object, clean_proper, emissions
 from .quotes import quoted_name, split_quotes
 from .tables import BASE_FORMS, COMPANIES, FEMININE_KIN, KIN, MASCULINE_KIN, PETS, THIRD_PERSON
+
+# Rules of things done that keep an undated match told as just done ("I just signed with a new team").
+_DONE_RULES = (*RECENT_DONE_RULES, *PHRASAL_DONE_RULES)
 
 
 @dataclass
@@ -236,7 +240,7 @@ class OfflineExtractor:
         drafts.extend(d for d, _ in denials)
         negated = bool(NEGATION.search(NOT_OBJECT.sub("", text)))  # "Lyon, not Paris" is no negation
         rules = [r for r in (*ENDING_RULES, *ISSUE37_ENDING_RULES, *PASTIME_RULES, *STATE_RULES,
-                             *ISSUE37_STATE_RULES, *CHAT_STATE_RULES, *TASTE_RULES)
+                             *ISSUE37_STATE_RULES, *CHAT_STATE_RULES, *TASTE_RULES, *MORE_RULES)
                  if not (r.positive and negated)]
         for fallback in (False, True):  # the fallback rules only when no other rule matched
             found = self._run([r for r in rules if r.fallback == fallback], text, times, anchors, episode,
@@ -301,9 +305,10 @@ class OfflineExtractor:
             return []  # "the book I read last year ...": a relative clause, not a report
         drafts: list[_Draft] = []
         for emit, raw in emissions(rule, groups):
-            obj, det = clean_object(emit, raw, groups)
+            mine = more_object(emit.object_kind, raw)  # chat_more's own kinds of object
+            obj, det = (mine, None) if mine is not False else clean_object(emit, raw, groups)
             if obj is None or (undated and not UNDATED_DID.match(obj) and not (
-                    rule in RECENT_DONE_RULES and kept_undated(text[m.start():m.start("o")], obj))):
+                    rule in _DONE_RULES and kept_undated(text[m.start():m.start("o")], obj))):
                 continue
             relation, kind, object_type = emit.relation, rule.kind, emit.object_type
             if relation == "FAVORITE?":  # "Harry Potter is my favorite book": the favourite of that kind
