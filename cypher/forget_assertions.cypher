@@ -1,5 +1,6 @@
-// Forget, step 2 of 5: the group's assertions.
-// params: group_id
+// Forget, step 6 (at most $limit a transaction): the group's assertions.
+// params: group_id, limit
 MATCH (a:Assertion {group_id: $group_id})
+WITH a LIMIT $limit
 DETACH DELETE a
 RETURN count(*) AS removed

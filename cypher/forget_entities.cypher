@@ -1,9 +1,6 @@
-// Forget, step 5 of 5: the group's entities and its lock node (the lock is not counted,
-// like the embedded store's group table).
-// params: group_id
-OPTIONAL MATCH (g:MemoryGroup {group_id: $group_id})
-DELETE g
-WITH count(*) AS ignored
+// Forget, step 9 (at most $limit a transaction): the group's entities.
+// params: group_id, limit
 MATCH (n:Entity {group_id: $group_id})
+WITH n LIMIT $limit
 DETACH DELETE n
 RETURN count(*) AS removed

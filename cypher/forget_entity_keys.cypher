@@ -1,5 +1,6 @@
-// Forget, step 4 of 5: the group's entity name keys.
-// params: group_id
+// Forget, step 8 (at most $limit a transaction): the group's entity name keys.
+// params: group_id, limit
 MATCH (k:EntityKey {group_id: $group_id})
+WITH k LIMIT $limit
 DELETE k
 RETURN count(*) AS removed

@@ -1,8 +1,6 @@
-// Forget: the group's insight versions and their evidence nodes.
-// params: group_id
-OPTIONAL MATCH (e:InsightEvidence {group_id: $group_id})
-DELETE e
-WITH count(e) AS evidence
-OPTIONAL MATCH (i:Insight {group_id: $group_id})
-DELETE i
-RETURN count(i) AS removed
+// Forget, step 3 (at most $limit a transaction): the group's insight versions.
+// params: group_id, limit
+MATCH (i:Insight {group_id: $group_id})
+WITH i LIMIT $limit
+DETACH DELETE i
+RETURN count(*) AS removed

@@ -1,5 +1,6 @@
-// Forget: the group's entity summary versions (before its entities, like every other step).
-// params: group_id
+// Forget, step 4 (at most $limit a transaction): the group's entity summary versions.
+// params: group_id, limit
 MATCH (s:EntitySummary {group_id: $group_id})
+WITH s LIMIT $limit
 DELETE s
 RETURN count(*) AS removed

@@ -78,6 +78,39 @@ def test_the_console_on_neo4j_answers_asof_and_stays_read_only(clock: ManualCloc
             tg.forget(group)
 
 
+# -- forget in batches --------------------------------------------------------------------------
+def test_forget_deletes_a_group_in_batches_and_counts_as_the_embedded_store(
+    tmp_path: Path, clock: ManualClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A group larger than a forget transaction holds (here 2 records) goes whole, with the same
+    count and receipt as on the embedded store (a 100,000-fact group in one transaction ended a
+    server with a 1 GB heap)."""
+    from temporal_graph.core.stores import neo4j as neo4j_module
+
+    monkeypatch.setattr(neo4j_module, "FORGET_BATCH", 2)
+    group = unique_test_group("forget")
+
+    def fill(tg: TemporalGraph, g: str) -> None:
+        for i, (city, year) in enumerate((("Paris", 2019), ("Rome", 2021), ("Oslo", 2023))):
+            clock.set(f"2024-01-0{i + 1}")
+            tg.add_episode(f"I live in {city}.", speaker="Ana", reference_time=f"{year}-01-01", group_id=g)
+        tg.add_fact("Bo", "works at", "Acme", valid_at="2020", group_id=g)
+        tg.reflect(group_id=g)
+
+    with TemporalGraph.open(tmp_path / "m.db", clock=clock, embed=False) as local:
+        fill(local, "demo")
+        expected = local.forget("demo", request_id="r-1")
+    with _neo4j(clock, embed=False) as tg:
+        fill(tg, group)
+        removed = tg.forget(group, request_id="r-1")
+        assert int(removed) == int(expected) > 2
+        assert removed.receipt.counts == expected.receipt.counts
+        data = tg.export(group)
+        assert (data["entities"], data["facts"], data["episodes"]) == ([], [], [])
+        assert [r.request_id for r in tg.erasures(group_id=group)] == ["r-1"]
+        assert tg.forget(group) == 0
+
+
 # -- tgraph view --------------------------------------------------------------------------------
 def test_the_view_on_neo4j_draws_what_it_draws_on_the_embedded_store(tmp_path: Path) -> None:
     """The sample chat on both stores: the same chart bars, the same neighbourhood at a date, and a
