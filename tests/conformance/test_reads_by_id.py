@@ -32,6 +32,33 @@ def test_rows_by_id_are_filtered_by_time_in_the_store(tg: TemporalGraph, tick, g
     assert tg.core.store.facts(FactQuery(other, ids=(chess.id,))) == []
 
 
+def test_a_count_is_the_length_of_the_read_for_every_shape_of_query(tg: TemporalGraph, tick, groups) -> None:
+    """count_facts answers as len(facts) does, whichever statement a store picks for it: by
+    subject, by object, the group's current rows at a time (rows with an unknown start, an end,
+    expired versions), as believed earlier, every version."""
+    g, other = groups(), groups("other")
+    tick()
+    tg.add_fact("Ana", "lives in", "Rome", valid_at="2019-01-01", group_id=g)
+    tg.add_fact("Ana", "likes", "chess", group_id=g)  # no start: valid since forever
+    tg.add_fact("Bo", "works at", "Acme", valid_at="2018-01-01", invalid_at="2021-01-01", group_id=g)
+    tg.add_fact("Cy", "knows", "Ana", valid_at="2017-05-01", group_id=g)
+    tg.add_fact("Dee", "likes", "chess", group_id=other)
+    believed = tick()
+    tg.add_fact("Ana", "lives in", "Paris", valid_at="2022-01-01", group_id=g)  # Rome ends, a new version
+    store = tg.core.store
+    ana = tg.core.store.entity_by_key(g, "ana")
+    assert ana is not None
+    when = [None, *(tg.core.time(t) for t in ("2016-01-01", "2019-06-01", "2020-06-01", "2023-01-01"))]
+    shapes = [FactQuery(g, valid_time=t, known_at=k, all_versions=a) for t in when for k in (None, believed)
+              for a in (False, True)]
+    shapes += [FactQuery(g, subject_id=ana.id, valid_time=t) for t in when]
+    shapes += [FactQuery(g, object_id=ana.id, valid_time=t) for t in when]
+    shapes += [FactQuery(g, relation="LIVES_IN", valid_time=t, known_at=believed) for t in when]
+    for query in shapes:
+        assert store.count_facts(query) == len(store.facts(query)), query
+    assert store.count_facts(FactQuery(g, valid_time=tg.core.time("2020-06-01"))) == 4
+
+
 @pytest.mark.slow
 def test_vectors_are_written_with_the_records_and_follow_expiry(store_factory, clock, tick, groups) -> None:
     g = groups()
