@@ -334,9 +334,12 @@ class _Reads:
         self, group_id: str, entity_id: str | None = None, *, known_at: datetime | None = None,
         all_versions: bool = False,
     ) -> list[EntitySummary]:
-        params = {"group_id": group_id, "entity_id": entity_id, "known_at": _utc(known_at),
-                  "all_versions": bool(all_versions)}
-        return [records.summary(row, NEO4J) for row in self._r.run("summaries_read", params)]
+        params = {"group_id": group_id, "known_at": _utc(known_at), "all_versions": bool(all_versions)}
+        if entity_id is None:
+            rows = self._r.run("summaries_read", params)
+        else:
+            rows = self._r.run("summaries_of_entity", {**params, "entity_id": entity_id})
+        return [records.summary(row, NEO4J) for row in rows]
 
     def insights(
         self, group_id: str, *, subject_id: str | None = None, known_at: datetime | None = None,
