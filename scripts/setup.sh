@@ -7,8 +7,10 @@ if [ ! -x .venv/bin/python ]; then
     say "creating the virtual environment .venv"
     python3 -m venv .venv
 fi
-# The CPU build of torch first (a wheel on this machine's disk); anything else would pull GBs of CUDA.
-say "installing torch 2.13.0 (CPU build; the first run can take a few minutes)"
+# torch first, pinned: it exports the embedding model to ONNX once and is the fallback runtime. PyPI
+# has only its CUDA build here, which brings NVIDIA's libraries (4.7 GB installed; about 66 s from
+# an empty pip cache on the development machine, measured 2026-12-04). No GPU is needed or used.
+say "installing torch 2.13.0 (PyPI's build with its CUDA libraries, 4.7 GB; the first run takes a minute or more)"
 .venv/bin/pip install --quiet --disable-pip-version-check "torch==2.13.0" 2>&1 | grep -v "^WARNING: Location" || true
 # Every extra (neo4j, mcp, llm, cypher): the demo serves MCP and the tests cover Neo4j, the LLM client
 # and the Cypher console on the embedded store (LadybugDB).
