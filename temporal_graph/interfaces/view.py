@@ -25,6 +25,7 @@ import io
 import socket
 import threading
 import time
+from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from datetime import datetime
 from typing import Any
@@ -478,71 +479,58 @@ def run_cypher(view: GroupView, text: str) -> tuple[str, int]:
     return "".join(parts), 200
 
 
-def _node_of(value: Any) -> tuple[str, str] | None:
-    """(identity, label) of a node in a result: the embedded engine's or the Neo4j driver's."""
-    if isinstance(value, GraphNode):
-        props, labels = dict(value.properties), list(value.labels)
-    elif hasattr(value, "labels") and hasattr(value, "element_id"):
-        props, labels = dict(value), sorted(value.labels)
-    else:
-        return None
-    label = str(props.get("name") or props.get("id") or ":".join(labels) or "node")
-    return str(props.get("id") or getattr(value, "element_id", None) or label), label
-
-
 def result_graph(rows: Sequence[Sequence[Any]]) -> str:
     """The nodes and relationships of a console result, drawn (nothing when it holds none). A path
     gives its own order; a relationship alone joins the nodes beside it in its row, since the
-    embedded engine's relationships do not carry their ends (the driver's do)."""
-    labels: dict[str, str] = {}
-    edges: dict[tuple[str, str, str], str] = {}
+    embedded engine's relationships do not carry their ends."""
+    labels: dict[str, str] = {}  # node identity -> what it is called
+    edges: dict[tuple[str, str, str], None] = {}  # (from, to, type), in the order met
 
     def node(value: Any) -> str | None:
-        found = _node_of(value)
-        if found is not None:
-            labels.setdefault(*found)
-        return found[0] if found else None
+        if not isinstance(value, GraphNode):
+            return None
+        props = value.properties
+        label = str(props.get("name") or props.get("id") or ":".join(value.labels))
+        identity = str(props.get("id") or label)
+        labels.setdefault(identity, label)
+        return identity
 
     for row in rows[:MAX_ROWS]:
         cells = list(row)
         for i, value in enumerate(cells):
-            if isinstance(value, GraphPath) or (hasattr(value, "nodes") and hasattr(value, "relationships")):
+            if isinstance(value, GraphPath):
                 ends = [node(n) for n in value.nodes]
-                for a, rel, b in zip(ends, value.relationships, ends[1:], strict=False):
-                    if a and b:
-                        edges[(a, b, rel.type)] = rel.type
-            elif isinstance(value, GraphRelationship) or hasattr(value, "start_node"):
-                if hasattr(value, "start_node"):
-                    a, b = node(value.start_node), node(value.end_node)
-                else:
-                    a = node(cells[i - 1]) if i > 0 else None
-                    b = node(cells[i + 1]) if i + 1 < len(cells) else None
-                if a and b:
-                    edges[(a, b, value.type)] = value.type
+                pairs = [(a, b, r.type) for a, r, b in zip(ends, value.relationships, ends[1:], strict=False)]
+            elif isinstance(value, GraphRelationship):
+                a = node(cells[i - 1]) if i > 0 else None
+                b = node(cells[i + 1]) if i + 1 < len(cells) else None
+                pairs = [(a, b, value.type)]
             else:
                 node(value)
-    if not labels or not edges:
+                continue
+            for a, b, rel in pairs:
+                if a and b:
+                    edges[(a, b, rel)] = None
+    if not edges:
         return ""
-    degree: dict[str, int] = dict.fromkeys(labels, 0)
-    for a, b, _ in edges:
-        degree[a] += 1
-        degree[b] += 1
+    degree = Counter(n for a, b, _ in edges for n in (a, b))
     center = max(labels, key=lambda n: (degree[n], labels[n]))
     near = {b if a == center else a for a, b, _ in edges if center in (a, b)} - {center}
     inner = sorted(near, key=lambda n: labels[n])
     outer = sorted(set(labels) - near - {center}, key=lambda n: labels[n])
     budget = MAX_NODES - 1
     kept_inner, kept_outer = inner[:budget], outer[: max(budget - len(inner), 0)]
-    left_out = len(labels) - 1 - len(kept_inner) - len(kept_outer)
-    # Drawn by label: two nodes of one name would share a place, so each label is made unique.
-    shown = {n: labels[n] if list(labels.values()).count(labels[n]) == 1 else f"{labels[n]} ({n[:6]})"
-             for n in labels}
-    drawn = [Edge(shown[a], shown[b], rel, f"{labels[a]} {rel} {labels[b]}") for (a, b, rel) in edges]
+    # Drawn by name: two nodes of one name would share a place, so such names get their id's start.
+    named = Counter(labels.values())
+    shown = {n: labels[n] if named[labels[n]] == 1 else f"{labels[n]} ({n[:6]})" for n in labels}
+    entity_of = {shown[n]: labels[n] for n in labels}
+    drawn = [Edge(shown[a], shown[b], rel, f"{labels[a]} {rel} {labels[b]}") for a, b, rel in edges]
     title = f"the result as a graph: {len(labels)} nodes, {len(edges)} relationships"
     svg = neighbourhood(shown[center], [[shown[n] for n in kept_inner], [shown[n] for n in kept_outer]],
-                        drawn, title=title, link=entity_url, left_out=left_out)
+                        drawn, title=title,
+                        link=lambda name: entity_url(entity_of[name]),
+                        left_out=len(labels) - 1 - len(kept_inner) - len(kept_outer))
     return f'<div class="result-graph">{svg}</div>'
-
 
 
 # -- the application --------------------------------------------------------------------------------
