@@ -17,7 +17,7 @@ SHAPES = [
     ("I just participated in a marching event for veterans' rights and it was awesome.",
      {("Tim", "DID", "participated in a marching event for veterans' rights", None)}),
     ("Last weekend, I participated in a community event to raise money for a good cause.",
-     {("Tim", "DID", "participated in a community event to raise money for a good cause", "2023-05-06")}),
+     {("Tim", "DID", "participated in a community event", "2023-05-06")}),
     ("I just signed with a new team - excited for the season!",
      {("Tim", "DID", "signed with a new team", None)}),
     ("I just signed with the Minnesota Wolves.", {("Tim", "DID", "signed with the Minnesota Wolves", None)}),

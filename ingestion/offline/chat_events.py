@@ -29,13 +29,17 @@ _DONE = _alt((
     "went on", "got", "had", "contacted", "discovered", "revised", "upgraded", "reorganized", "reorganised",
     "skyped with", "tried out", "got accepted", "picked up", "made", "took", "helped", "scored", "worked on",
     "decided to", "snapped", "tackled", "renovated", "hosted", "performed", "organized", "organised",
+    "went to", "celebrated", "tried", "attended", "finished", "started", "did a", "did an",
 ))
 _NOT_DONE = (r"(?!\s+(?i:to|been|no|not|never|it|that|to be|sure|up my mind|time|a mistake|a point|"
              r"a difference|an impact|a decision|the opportunity|an opportunity|a bit|some trial|a while|"
              r"a surprise for|the chance|a chance|a feeling|a sense|"
              r"a lot of fun|"
              r"fun|used|rid|lost|stuck|out that|out|me|you|us|them|him|her|into|some sleep|a blast|"
-             r"a great time|a good time|a nice time|a wonderful time|an amazing time|so much fun|"
+             r"a great time|a good time|a nice time|a wonderful time|an amazing time|so much fun|lot|"
+             r"good job|great job|feeling|thinking|wondering|worrying|wanting|hoping|being|"
+             r"learning|(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|twenty|thirty|forty|fifty)\s+"
+             r"years?|"  # "celebrated ten years": an anniversary, which the marriage rules read
              r"an awesome time)\b)")
 
 # Words that end the thing done: what follows them is another event, with its own time.
@@ -120,8 +124,11 @@ _RECENT = re.compile(r"^(?:[\w'’-]+(?:\s+[\w'’-]+){0,5}?\s+|[\s,!-]*)(?i:jus
 _NARRATED = re.compile(
     r"^(?:had|got|made|saw|found|met|took|spent|watched|received|held|submitted|pitched|tried out|set up|"
     r"signed with|teamed up with|contacted|discovered|upgraded|reorganized|reorganised|revised|"
-    r"participated in|took part in|checked out|dropped off|picked up|threw|entered|earned|filmed|crafted)"
-    r"\s+(?:a|an|the|their|some|another|two|three|four|five)\s+[\w'’-]+")
+    r"participated in|took part in|checked out|dropped off|picked up|threw|entered|earned|filmed|crafted|"
+    r"went to|did|finished|started|tried|celebrated|attended)"
+    r"\s+(?:a|an|the|their|some|another|two|three|four|five)\s+[\w'’-]+"
+    r"|^(?:started|began)\s+(?!(?:feeling|thinking|wondering|getting|being|having|wanting|hoping)\b)"
+    r"[a-z]+ing\s+[\w'’-]+")  # "started doing seminars", never "started feeling better"
 
 
 def kept_undated(subject_to_verb: str, thing_done: str) -> bool:

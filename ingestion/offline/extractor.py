@@ -48,6 +48,7 @@ from .grammar import (
     MENTION,
     NEGATION,
     NOT_AFTER,
+    NOT_DENIED,
     NOT_OBJECT,
     PARTNER_NAME,
     PASTIME_RULES,
@@ -58,12 +59,15 @@ from .grammar import (
     SEEING_SOMEONE,
     STATE_RULES,
     UNDATED_DID,
+    WITH_COMPANY,
     Rule,
     bounded_clauses,
     expand,
     is_question,
     sentences,
     starts_clause,
+    told_before_question,
+    unframed,
 )
 from .objects import ANY_OBJECT, HERE, PARTNER, clean_name, clean_object, clean_proper, emissions
 from .quotes import quoted_name, split_quotes
@@ -162,7 +166,9 @@ class OfflineExtractor:
         for who, quote in quotes:  # the quoted person's words, with "I" meaning them
             out.extend(self._quoted(episode, who, quote))
         for sentence in sentences(text):
-            if is_question(sentence) or HEARSAY.search(sentence):
+            if is_question(" ".join(unframed(sentence))):  # "let you know" asks nothing
+                sentence = told_before_question(sentence)
+            if not sentence or HEARSAY.search(sentence):
                 pending_pet = None
                 continue
             partner = PARTNER_NAME.match(sentence)
@@ -186,7 +192,8 @@ class OfflineExtractor:
                 continue
             context.mentions.extend(m.group("name") for m in MENTION.finditer(sentence)
                                     if clean_name(m.group("name")))
-            for clause in (part for whole in bounded_clauses(sentence) for part in _compound(whole)):
+            for clause in (part for piece in unframed(sentence) for whole in bounded_clauses(piece)
+                           for part in _compound(whole)):
                 found = self._clause(clause, episode, context, out, corrections)
                 out.extend(found)
                 pets = [d for d in found
@@ -212,7 +219,7 @@ class OfflineExtractor:
     def _clause(
         self, clause: str, episode: Episode, context: _Context, earlier: list[_Draft], corrections: bool
     ) -> list[_Draft]:
-        clause = self._name_kin(clause, episode.speaker, context, earlier)
+        clause = self._name_kin(WITH_COMPANY.sub("I", clause), episode.speaker, context, earlier)
         times = find_time_expressions(clause)
         text, anchors = _strip_times(clause, times)
         if HYPOTHETICAL.search(text):
@@ -238,7 +245,8 @@ class OfflineExtractor:
         # a denial's negation is its own: "I never lived in Oslo, we live in Bergen" states Bergen
         text = _blank(text, [span for _, span in denials])
         drafts.extend(d for d, _ in denials)
-        negated = bool(NEGATION.search(NOT_OBJECT.sub("", text)))  # "Lyon, not Paris" is no negation
+        # "Lyon, not Paris" and "I cannot wait" are no negation
+        negated = bool(NEGATION.search(NOT_DENIED.sub("", NOT_OBJECT.sub("", text))))
         rules = [r for r in (*ENDING_RULES, *ISSUE37_ENDING_RULES, *PASTIME_RULES, *STATE_RULES,
                              *ISSUE37_STATE_RULES, *CHAT_STATE_RULES, *TASTE_RULES, *MORE_RULES)
                  if not (r.positive and negated)]

@@ -51,6 +51,8 @@ def _alt(words) -> str:
 _WORD_CAP = r"(?:(?!I\b)[A-Z][a-zA-Z]*(?:[-'’][A-Z][a-zA-Z]+)?)"
 NAME = rf"{_WORD_CAP}(?:\s+{_WORD_CAP}){{0,2}}"
 KIN_RE = _alt(KIN)
+# Adverbs between "am" and the verb of a plan ("I'm also hosting", "we're currently planning").
+_NOW = r"(?:(?i:also|currently|still|really|actually|now|definitely|officially)\s+)?"
 # A subject: I / we, "my sister Anna", or a capitalized name.
 SUBJ = (rf"(?P<subj>\b(?:I|[Ww]e|[Hh]e|[Ss]he|[Tt]hey)\b"
         rf"|(?:\b(?:[Mm]y|[Oo]ur)\s+(?:{KIN_ADJ}\s+)?(?:{KIN_RE})\s+)?(?<![\w'])(?:{NAME}))")
@@ -371,7 +373,7 @@ STATE_RULES: list[Rule] = [
            P("o", "DATING", "Person")),
     # pets (named or not) and possessions
     *_rule(r"<S>\s+<ADV>(?i:have|has|got|adopted|bought|rescued|have got|has got|just got|own|owns)\s+"
-           r"(?:(?i:a|an|this|that|two|three|new|cute|little|sweet|adorable|beautiful|tiny|rescue|baby|black|white|brown|old|young)\s+)*"
+           r"(?:(?i:a|an|another|this|that|two|three|new|cute|little|sweet|adorable|beautiful|tiny|rescue|baby|black|white|brown|old|young)\s+)*"
            + _o("pet", f"(?i:{_alt(PETS)})(?:s|es)?")
            + r"(?:\s+(?i:named|called)\s+" + _o("o", NAME) + r")?\b"
            + r"(?!.*\b(?i:for you|for him|for her|for them|for my)\b)",  # a gift is not a pet of one's own
@@ -425,6 +427,10 @@ STATE_RULES: list[Rule] = [
            r"took (?:a|an|our|my) (?:[a-z]+ ){0,2}trip|went on (?:a|an) (?:[a-z]+ ){0,2}trip|"
            r"got back from (?:a|my|our) (?:[a-z]+ ){0,2}trip)\s+to\s+"
            + _o("o", "<PROPER>"), P("o", "VISITED", "Place"), implicit=True),
+    # "I snapped that pic on my trip to the Smoky Mountains": the trip was taken (a coming one is not)
+    *_rule(r"(?<![\w'])(?i:on|during|from)\s+(?i:my|our)\s+(?!(?i:next|upcoming|future|planned|dream)\b)"
+           r"(?:[a-z]+\s+){0,2}(?i:trip|vacation|holiday|visit|journey)\s+to\s+" + _o("o", "<PROPER>"),
+           P("o", "VISITED", "Place")),
     *_rule(r"<S>\s+<ADV>(?i:got back from|came back from|returned from|have been to|has been to|was in|"
            r"were in)\s+" + _o("o", "<PROPER>"), P("o", "VISITED", "Place"), implicit=True),
     *_rule(r"<S>\s+<ADV>(?i:went to|attended|go to|was at|were at)\s+<DET>?" + _o("o", "<NP>"),
@@ -541,13 +547,25 @@ PASTIME_RULES: list[Rule] = [
            P("o", "HOMETOWN", "Place")),
     *_rule(r"<S>\s+<ADV>(?i:was|were)\s+(?i:born)\s+in\s+" + _o("o", "<PROPER>"), P("o", "BORN_IN", "Place")),
     # plans said in the present: "we're going camping", "I'm running a marathon next month"
-    *_rule(r"<S>\s+<ADV>(?i:am|is|are)\s+(?i:going)\s+" + _o("o", f"(?i:{_HOBBY})") + r"(?![\w-])(?!\s+to\b)",
-           _plain("o", "PLANS", "Activity", "go_ing"), future=True),
-    *_rule(r"<S>\s+<ADV>(?i:am|is|are)\s+(?i:going)\s+to\s+" + _o("o", r"(?i:an?|the|my|our)\s+" + NP),
-           ("o", "PLANS", "go_to", "Activity"), needs_time=True, future=True),
-    *_rule(r"<S>\s+<ADV>(?i:am|is|are)\s+(?i:visiting)\s+" + _o("o", "<PROPER>"),
+    *_rule(r"<S>\s+<ADV>(?i:am|is|are)\s+" + _NOW + r"(?i:going)\s+" + _o("o", f"(?i:{_HOBBY})")
+           + r"(?![\w-])(?!\s+to\b)", _plain("o", "PLANS", "Activity", "go_ing"), future=True),
+    *_rule(r"<S>\s+<ADV>(?i:am|is|are)\s+" + _NOW + r"(?i:going|heading)\s+to\s+"
+           + _o("o", r"(?i:an?|the|my|our)\s+" + NP), ("o", "PLANS", "go_to", "Activity"), needs_time=True,
+           future=True),
+    # "on Sunday I'm going on a picnic date with my girlfriend", "I have plans for a hike next month"
+    *_rule(r"<S>\s+<ADV>(?:(?i:am|is|are)\s+" + _NOW + r"(?i:going)\s+(?i:on)|(?i:have|has)\s+(?i:plans)\s+"
+           r"(?i:for))\s+" + _o("o", r"(?i:an?)\s+" + NP), ("o", "PLANS", "go_on", "Activity"),
+           needs_time=True, future=True),
+    *_rule(r"<S>\s+<ADV>(?i:am|is|are)\s+" + _NOW + r"(?i:visiting)\s+" + _o("o", "<PROPER>"),
            P("o", "PLANS_TO_VISIT", "Place"), needs_time=True, future=True),
-    *_rule(r"<S>\s+<ADV>(?i:am|is|are)\s+"
+    # "I've got a gaming tournament next month", "Next week I have a community meeting coming up"
+    *_rule(r"<S>\s+<ADV>(?i:have|has|have got|has got)\s+(?i:an?)\s+" + _o("o", NP)
+           + r"(?=\s*(?:[,.!;]|$)|\s+(?i:coming up|and|with|at|in|on|for)\b)",
+           ("o", "PLANS", "attend", "Activity"), needs_time=True, future=True),
+    # "Next month, I'm off to Ireland for a semester"
+    *_rule(r"<S>\s+<ADV>(?i:am|is|are)\s+" + _NOW + r"(?i:off)\s+to\s+" + _o("o", "<PROPER>"),
+           P("o", "PLANS_TO_VISIT", "Place"), needs_time=True, future=True),
+    *_rule(r"<S>\s+<ADV>(?i:am|is|are)\s+" + _NOW
            + _o("o", rf"(?i:{_alt(PLAN_VERBS)})(?!\s+[A-Z])(?:\s+[\w'’-]+){{1,7}}"),
            ("o", "PLANS", "plan_ing", "Activity"), needs_time=True, future=True),
 ]
@@ -563,6 +581,9 @@ CORRECTION_RULES = [
 CORRECTION_MARKER = re.compile(
     r"\b(?i:actually|sorry|oops|correction|i meant|my mistake|my bad|wait|rather)\b")
 NOT_OBJECT = re.compile(r",?\s+(?:(?i:and\s+)?not\s+(?:in\s+|at\s+|to\s+)?)" + PROPER)
+# Negations that deny nothing: eagerness ("I cannot wait to see it"), delight ("could not be happier").
+NOT_DENIED = re.compile(r"\b(?i:cannot wait|can not wait|could not wait|could not be happier|"
+                        r"cannot be happier|could not be prouder|not only)\b")
 NOT_AFTER = re.compile(r"^,?\s+(?:(?i:and\s+)?not\s+(?:in\s+|at\s+|to\s+)?)(?P<old>" + PROPER + ")")
 
 # Kinship mentions anywhere in a clause: "my sister Anna", "Anna is my sister", "a son named Leo".
@@ -631,7 +652,8 @@ OBJECT_END = re.compile(
 # is the first clause's (the clause is cut before it and the subject said again).
 COMPOUND = re.compile(
     r",?\s+and\s+(?:then\s+|now\s+|later\s+|soon\s+)?(?=(?i:joined|started|moved|became|took|switched|"
-    r"got promoted|was promoted|got a job|landed|accepted)\b)")
+    r"got promoted|was promoted|got a job|landed|accepted|watched|did|visited|went|saw|finished|tried|"
+    r"adopted|attended)\b)")
 LEADING_SUBJECT = re.compile(
     rf"^(?P<time>(?:[A-Z][a-z]+\s+(?:year|month|week|spring|summer|autumn|fall|winter)|In\s+\w+(?:\s+\d{{4}})?)"
     rf",?\s+)?(?P<subj>I|[Ww]e|{NAME})\s+")
@@ -673,6 +695,47 @@ def sentences(text: str) -> list[str]:
 
 def is_question(sentence: str) -> bool:
     return sentence.rstrip().endswith("?") or bool(_QUESTION_START.match(sentence.strip()))
+
+
+_DASH = re.compile(r"\s+[–—-]\s+")
+_ASKING = re.compile(
+    r"^(?i:do|does|did|are|is|was|were|have|has|had|can|could|would|will|should|shall|may|might|where|what|"
+    r"when|who|whom|whose|why|how|which|any|anything|anyone|so|or|right|huh|eh|ever|want|wanna|guess)\b")
+
+
+def told_before_question(sentence: str) -> str:
+    """The statement a question is tacked onto after a dash ("I finished another pottery project -
+    want to see a pic?" states the project); empty when the sentence is a question throughout."""
+    parts = _DASH.split(sentence)
+    if len(parts) < 2:
+        return ""
+    told = parts[0].strip()
+    if is_question(told) or _ASKING.match(told) or told.endswith(("?", ",")):
+        return ""
+    return told
+
+
+# A frame that announces news ("wanted to let you know", "so excited to tell you"): what follows it is
+# told as the speaker's own statement, not wished for ("wanted to" reads as a hypothetical otherwise).
+TELLING_FRAME = re.compile(
+    r"(?:^|(?<=[,!.]\s))\s*"
+    r"(?:(?i:i)\s+(?:(?i:just|really|have|had|am|was|got)\s+)*(?:(?i:so|super|really|very)\s+)?)?"
+    r"(?:(?i:just)\s+)?(?i:wanted|want|have|had|got|excited|happy|glad|thrilled|stoked|pumped)\s+(?i:to)\s+"
+    r"(?:(?i:tell|let)\s+(?i:you|ya)(?:\s+(?i:know|all))?|(?i:share|say)(?:\s+(?i:with you))?)"
+    r"(?:\s+(?i:that))?[,:]?\s+(?=(?i:i|we|my|our)\b)")
+
+
+# The speaker and company opening a clause ("my kids and I just finished a painting"): the speaker did
+# it, whoever came along. (A named companion is left to the rules that name them: "Tom and I got married".)
+WITH_COMPANY = re.compile(r"(?:^|(?<=[,.!;:–—-]\s))[Mm]y\s+[a-z]+\s+and\s+I\b")
+
+
+def unframed(sentence: str) -> list[str]:
+    """The sentence cut at news frames, each frame left out: what came before it ("Haven't talked in a
+    few days") is a clause of its own, so its negation does not reach the news."""
+    return [part for part in TELLING_FRAME.split(sentence) if part.strip()]
+
+
 LIST_SPLIT = re.compile(r",\s+(?:and\s+|or\s+)?|\s+and\s+|\s+or\s+")
 WORD_SPLIT = re.compile(r"\s+and\s+|\s+or\s+")
 

@@ -22,6 +22,7 @@ from .tables import (
     DETERMINERS,
     DIETS,
     EVENTS,
+    GOING_ALONG,
     HANGING_ADJECTIVES,
     HOBBY_VERBS,
     INTOLERANCES,
@@ -113,10 +114,17 @@ def _clean_np(text: str, *, max_words: int = 5, strict: bool = False) -> str | N
     return " ".join(words)
 
 
+# Last words that leave a phrase cut before its point: "a piece called" (its quoted name taken out),
+# "teaching people how" (to do what?).
+CUT_BEFORE = frozenset({"called", "named", "titled", "how", "what", "why", "whether", "where", "when"})
+
+
 def _clean_phrase(text: str, *, max_words: int = 10) -> str | None:
     """An activity or plan ("painted a sunrise"): my/our → their, no other pronouns."""
     text = re.split(r"\s+(?:and|but|because|so|which|who|where|while|when|since|"
-                    r"after|before|if|in\s+hopes|hoping|to\s+(?:clear|show|get|see|help|make|keep|take)|"
+                    r"after|before|if|in\s+hopes|hoping|to\s+(?:clear|show|showcase|get|see|help|make|keep|take|raise|"
+                    r"support|spread|bring|learn|meet|honou?r|give|relax|reconnect|recharge|unwind|explore|"
+                    r"discuss|prepare|promote|connect|improve|build|create)|like\s+(?:my|our|the|that|this)|"
                     r"with\s+(?:my|our|some|a))\b",
                     " " + text.strip())[0].strip(" ,.!?\"'")
     words = text.split()
@@ -140,8 +148,11 @@ def _clean_phrase(text: str, *, max_words: int = 10) -> str | None:
     while out and out[-1].lower() in PREPOSITIONS | TRAILING_PREPOSITIONS | {"a", "an", "the", "their", "and",
                                                                               "new"}:
         out.pop()
-    if not out or len(out) > max_words or out[-1].lower() in HANGING_ADJECTIVES:
-        return None  # "had an amazing" (cut before "and emotional wedding"): the thing itself is lost
+    if (not out or len(out) > max_words or out[-1].lower() in HANGING_ADJECTIVES | CUT_BEFORE
+            or out[-1].endswith(("'s", "s'"))):
+        # "had an amazing" (cut before "and emotional wedding"), "a tournament for the shelter's": the
+        # thing itself is lost
+        return None
     out[0] = out[0].lower()
     return " ".join(out)
 
@@ -181,9 +192,14 @@ def _share_head(items: list[str]) -> list[str]:
     return [f"{item.strip()} {head}" if len(item.split()) == 1 else item for item in items[:-1]] + items[-1:]
 
 
+def _names_event(words: list[str]) -> bool:
+    return any(w.lower().rstrip("s") in EVENTS or w.lower() in EVENTS for w in words)
+
+
 def _vocab_object(kind: str, raw: str | None) -> str | None | Literal[False]:
     """Objects of the closed-list rules; ``False`` when ``kind`` is not one of them."""
-    if kind not in ("plain", "hobbyverb", "diet", "intolerance", "nomeat", "go_ing", "go_to", "plan_ing"):
+    if kind not in ("plain", "hobbyverb", "diet", "intolerance", "nomeat", "go_ing", "go_to", "go_on",
+                    "attend", "plan_ing"):
         return False
     if raw is None:
         return None
@@ -200,6 +216,14 @@ def _vocab_object(kind: str, raw: str | None) -> str | None | Literal[False]:
         return "vegetarian"
     if kind == "go_ing":
         return f"go {value.lower()}"
+    if kind == "go_on":  # "a picnic date", "a hike"
+        noun = _clean_np(value, max_words=5)
+        return None if noun is None else f"go on {_article(noun)} {noun}"
+    if kind == "attend":  # "I've got a gaming tournament next month": an event of one's own ahead
+        noun = _clean_np(re.sub(r"\s+coming\s+up$", "", value, flags=re.I), max_words=5)
+        if noun is None or not _names_event(noun.split()):
+            return None
+        return f"attend {_article(noun)} {noun}"
     if kind == "go_to":
         det, rest = _split_det(value)
         noun = _clean_np(rest, max_words=4)
@@ -208,10 +232,12 @@ def _vocab_object(kind: str, raw: str | None) -> str | None | Literal[False]:
         article = "a" if det in ("a", "an") else "the" if det == "the" else "their"
         return f"go to {_article(noun) if article == 'a' else article} {noun}"
     verb, _, rest = value.partition(" ")
-    phrase = _clean_phrase(rest)
+    base, phrase = PLAN_VERBS[verb.lower()], _clean_phrase(rest)
+    if verb.lower() in GOING_ALONG:  # "walking to work"; "hiking with some buddies": the plan is the hike
+        return f"{base} {phrase}" if phrase else base
     if phrase is None or phrase.split()[0].lower() in PREPOSITIONS:
-        return None
-    return f"{PLAN_VERBS[verb.lower()]} {phrase}"
+        return None  # "I'm seeing to it"
+    return f"{base} {phrase}"
 
 
 def clean_object(emit: Emit, raw: str | None, groups: dict[str, str | None]) -> tuple[str | None, str | None]:
@@ -280,8 +306,7 @@ def clean_object(emit: Emit, raw: str | None, groups: dict[str, str | None]) -> 
     if kind == "event":
         det = groups.get("det")
         value = _clean_np(raw, max_words=6)
-        if value is None or not any(w.lower().rstrip("s") in EVENTS or w.lower() in EVENTS
-                                    for w in value.split()[:5]):
+        if value is None or not _names_event(value.split()[:5]):
             return None, None
         if value[:1].isupper() and len(value.split()) == 1:  # "went to Paris" is a visit
             return None, None

@@ -98,7 +98,11 @@ PLAN_VERBS = {
     "doing": "do", "making": "make", "having": "have", "traveling": "travel",
     "travelling": "travel", "speaking": "speak", "organizing": "organize", "organising": "organise",
     "entering": "enter", "signing": "sign", "walking": "walk", "riding": "ride", "camping": "camp",
+    "putting": "put", "planning": "plan",
 }
+# Plan verbs that need no object: what follows may be their company or place ("hiking with some buddies").
+# (Travel verbs are not among them: "flying to Tokyo" is a visit planned, which its own rule takes.)
+GOING_ALONG = frozenset({"hiking", "camping", "walking", "riding", "volunteering", "competing", "performing"})
 
 # Kin words beyond the immediate family, with the relation they give.
 EXTENDED_KIN = {
