@@ -33,6 +33,10 @@ if TYPE_CHECKING:
 
 CONNECTIVITY = 16  # graph degree; build time and size grow with it
 EXPANSION_ADD = 128  # candidate list while inserting (graph quality)
+# Candidate list for one vector a write adds to a built graph: at 1M vectors an insert takes 1.16 ms
+# at 128 and 0.44 ms at 32 (median of 200), and each of the 200 was found among the 512 candidates
+# of a query near it either way; the exact re-rank of hundreds of candidates does the rest.
+EXPANSION_ONLINE = 32
 EXPANSION_SEARCH = 512  # candidate list while searching (at least the candidates asked for)
 BUILD_CHUNK = 4096  # vectors added between two checks that the parent is still there
 
@@ -98,6 +102,7 @@ class ApproximateIndex:
         graph = self._writable()
         if slot in graph:
             graph.remove(slot)
+        graph.expansion_add = EXPANSION_ONLINE  # type: ignore[misc]  # has a setter
         graph.add(slot, vector)
 
     def remove(self, slot: int) -> None:

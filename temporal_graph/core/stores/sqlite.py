@@ -307,6 +307,10 @@ class SQLiteStore:
         self._changed: set[str] = set()
         self._purged: dict[tuple[str, str], set[str]] = {}
         self._data_version: int | None = None
+        # Per (group, kind): words known to be held by more than TEXT_RANKED searchable records
+        # (_bounded_match). Only a removal makes a word rarer, so an entry lives until the group's
+        # next write from here or any write from another connection.
+        self._common_words: dict[tuple[str, str], set[str]] = {}
 
     def _migrate(self) -> None:
         """Bring a file written by an older version up to this schema (columns added since)."""
@@ -349,6 +353,8 @@ class SQLiteStore:
                 raise
             self._conn.execute(sql.COMMIT)
             self._publish_vectors()
+            for key in [k for k in self._common_words if k[0] in self._changed]:
+                del self._common_words[key]
             return result
 
     @contextmanager
@@ -847,15 +853,22 @@ class SQLiteStore:
                 found = self._conn.execute(sql.text_cutoff(kind), (group_id, words, TEXT_RANKED)).fetchone()
                 return None if found is None else int(found[0])
 
-            since = cutoff(match)
-            if since is None:
-                return match, None
+            self._drop_stale_caches()
+            known = self._common_words.setdefault((group_id, kind), set())
             words = list(dict.fromkeys(re.findall(r"\w+", query.lower())))
-            rare = [w for w in words if cutoff(quoted_terms(w) or match) is None]
+            whole = None
+            if not known.intersection(words):  # else the query has more hits than that: a word does
+                whole = cutoff(match)
+                if whole is None:
+                    return match, None
+            for word in words:
+                if word not in known and cutoff(quoted_terms(word) or match) is not None:
+                    known.add(word)
+            rare = [w for w in words if w not in known]
             if rare and len(rare) < len(words):
                 match = quoted_terms(" ".join(rare)) or match
-                since = cutoff(match)
-            return match, since
+                return match, cutoff(match)
+            return match, whole if whole is not None else cutoff(match)
 
     @_edge
     def missing_embeddings(self, group_id: str, kind: str, limit: int) -> list[str]:
@@ -890,13 +903,17 @@ class SQLiteStore:
             self._save_graph((group_id, kind), index)
             return ready
 
-    def _index(self, group_id: str, kind: str) -> VectorIndex:
+    def _drop_stale_caches(self) -> None:
         version = self._conn.execute(sql.DATA_VERSION).fetchone()[0]
         if version != self._data_version:  # another connection committed: trust nothing cached
             self._end_graph_builds()
             self._indexes.clear()
             self._index_marks.clear()
+            self._common_words.clear()
             self._data_version = version
+
+    def _index(self, group_id: str, kind: str) -> VectorIndex:
+        self._drop_stale_caches()
         index = self._indexes.get((group_id, kind))
         if index is None:
             index = self._indexes[(group_id, kind)] = self._load_index(group_id, kind)

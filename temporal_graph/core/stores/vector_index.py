@@ -286,13 +286,15 @@ class VectorIndex:
         # No more live vectors than that: every slot is a candidate (a graph's search may miss one).
         found = np.arange(self._used()) if want >= self._count else self._graph.candidates(q, want)
         found = np.unique(found[(found >= 0) & (found < self._used())])
-        ids = [self._id_at(int(s)) for s in found]
-        keep = [k for k, item_id in enumerate(ids) if item_id is not None]
-        if not keep:
-            return []
-        scores = self._matrix[found[keep]] @ q
-        order = np.argsort(-scores, kind="stable")[:limit]
-        return _ties_by_id([(ids[keep[i]], float(scores[i])) for i in order])  # type: ignore[misc]
+        scores = self._matrix[found] @ q
+        out: list[tuple[str, float]] = []
+        for i in np.argsort(-scores, kind="stable"):  # ids read best first, only as far as needed
+            item_id = self._id_at(int(found[i]))
+            if item_id is not None:  # a freed slot is no record
+                out.append((item_id, float(scores[i])))
+                if len(out) == limit:
+                    break
+        return _ties_by_id(out)
 
 
 def _ties_by_id(ranked: list[tuple[str, float]]) -> list[tuple[str, float]]:
