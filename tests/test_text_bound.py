@@ -62,7 +62,8 @@ def test_another_tenants_newer_messages_never_push_a_groups_own_out(memory, monk
 @pytest.mark.parametrize("writer", ["this connection", "another connection"])
 def test_a_word_made_rare_again_by_removals_is_ranked_again(memory, monkeypatch, tmp_path, writer) -> None:
     monkeypatch.setattr(sqlite_store, "TEXT_RANKED", 10)
-    assert texts(memory, "coffee cardamom") == ["The coffee in Lisbon tasted of cardamom."]  # 'coffee': common
+    # 'coffee' is in more rows than the bound: left out of the ranking
+    assert texts(memory, "coffee cardamom") == ["The coffee in Lisbon tasted of cardamom."]
     rounds = [e.id for e in memory.core.store.episodes("default") if "round" in e.content]
     other = TemporalGraph.open(tmp_path / "m.db", embed=False) if writer == "another connection" else memory
     for episode_id in rounds[5:]:  # 'coffee' is left in 6 messages, under the bound
@@ -70,4 +71,4 @@ def test_a_word_made_rare_again_by_removals_is_ranked_again(memory, monkeypatch,
     if other is not memory:
         other.close()
     found = texts(memory, "coffee cardamom")
-    assert len(found) == 6 and found[0] == "The coffee in Lisbon tasted of cardamom."  # every hit ranked again
+    assert len(found) == 6 and found[0] == "The coffee in Lisbon tasted of cardamom."  # all ranked again
