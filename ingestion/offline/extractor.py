@@ -166,8 +166,10 @@ class OfflineExtractor:
         for who, quote in quotes:  # the quoted person's words, with "I" meaning them
             out.extend(self._quoted(episode, who, quote))
         for sentence in sentences(text):
-            if is_question(" ".join(unframed(sentence))):  # "let you know" asks nothing
+            pieces = unframed(sentence)
+            if is_question(" ".join(pieces)):  # "let you know" asks nothing
                 sentence = told_before_question(sentence)
+                pieces = unframed(sentence)
             if not sentence or HEARSAY.search(sentence):
                 pending_pet = None
                 continue
@@ -192,7 +194,7 @@ class OfflineExtractor:
                 continue
             context.mentions.extend(m.group("name") for m in MENTION.finditer(sentence)
                                     if clean_name(m.group("name")))
-            for clause in (part for piece in unframed(sentence) for whole in bounded_clauses(piece)
+            for clause in (part for piece in pieces for whole in bounded_clauses(piece)
                            for part in _compound(whole)):
                 found = self._clause(clause, episode, context, out, corrections)
                 out.extend(found)
