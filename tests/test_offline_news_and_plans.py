@@ -16,6 +16,8 @@ SHAPES = [
     # news in a frame: the frame says it is news, not a wish
     ("Haven't talked in a few days, wanted to let you know I joined a travel club!",
      {("Tim", "DID", "joined a travel club", None), ("Tim", "MEMBER_OF", "travel club", None)}),
+    ("Long time no see - wanted to let you know I joined a Zürich club!",
+     {("Tim", "DID", "joined a Zürich club", None), ("Tim", "MEMBER_OF", "Zürich club", None)}),
     ("I'm so excited to tell you I started a weekend yoga class with a colleague - it's awesome!",
      {("Tim", "DID", "started a weekend yoga class", None)}),
     # a statement with a question after a dash

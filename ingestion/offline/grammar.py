@@ -718,7 +718,7 @@ def told_before_question(sentence: str) -> str:
 # A frame that announces news ("wanted to let you know", "so excited to tell you"): what follows it is
 # told as the speaker's own statement, not wished for ("wanted to" reads as a hypothetical otherwise).
 TELLING_FRAME = re.compile(
-    r"(?:^|(?<=[,!.]\s))\s*"
+    r"(?:^|(?<=[,!.;:–—-]\s))\s*"
     r"(?:(?i:i)\s+(?:(?i:just|really|have|had|am|was|got)\s+)*(?:(?i:so|super|really|very)\s+)?)?"
     r"(?:(?i:just)\s+)?(?i:wanted|want|have|had|got|excited|happy|glad|thrilled|stoked|pumped)\s+(?i:to)\s+"
     r"(?:(?i:tell|let)\s+(?i:you|ya)(?:\s+(?i:know|all))?|(?i:share|say)(?:\s+(?i:with you))?)"
