@@ -211,3 +211,74 @@ def test_a_label_written_before_mapped_ids_still_reads(tmp_path) -> None:
     saved = vector_file.read(db, GROUP, "fact")
     assert saved is not None
     assert [i for i, _ in saved[1].search(np.eye(4)[1], 1)] == ["b"]
+
+
+def loaded_index(tmp_path) -> VectorIndex:
+    """The facts' index as a fresh process reads it: matrix and graph mapped from their files."""
+    db, _ = build_saved(tmp_path)
+    saved = vector_file.read(str(db), GROUP, "fact")
+    assert saved is not None and saved[1].graph is not None and saved[1].graph.mapped
+    return saved[1]
+
+
+def test_writes_to_a_mapped_graph_are_searched_before_it_is_copied(tmp_path, approximate,
+                                                                     monkeypatch) -> None:
+    index = loaded_index(tmp_path)
+    ids, rows = index.arrays()
+    index.remove(ids[:5])
+    index.add([("new", rows[0]), (ids[6], -rows[6])])  # a freed slot reused; a vector replaced
+    assert index.graph is not None and index.graph.mapped  # not copied for three writes
+    for q in [rows[0], rows[6], -rows[6], *unit_rows(5, seed=8, dims=rows.shape[1])]:
+        found = index.search(q, 10)
+        assert rounded(found) == rounded(index.search(q, 10, exact=True))
+        assert not set(ids[:5]) & {i for i, _ in found}
+    assert index.search(-rows[6], 1)[0][0] == ids[6]
+    monkeypatch.setattr("temporal_graph.core.stores.vector_index.APPLY_AT_ONCE", 3)
+    index.add([("newer", -rows[0])])  # the fourth: now they go into the graph
+    assert not index.graph.mapped and len(index.graph) == len(index)
+    assert index.search(-rows[0], 1)[0][0] == "newer"
+
+
+def test_a_graph_saved_after_unapplied_writes_holds_them(tmp_path, approximate) -> None:
+    db, _ = build_saved(tmp_path)
+    saved = vector_file.read(str(db), GROUP, "fact")
+    assert saved is not None
+    index = saved[1]
+    ids, rows = index.arrays()
+    index.remove(ids[:2])
+    index.add([("new", rows[0])])
+    vector_file.write(str(db), GROUP, "fact", "a-mark", index)
+    again = vector_file.read(str(db), GROUP, "fact")
+    assert again is not None and again[1].graph is not None  # its count is the matrix's: trusted
+    assert len(again[1].graph) == len(again[1]) == len(ids) - 1
+    assert rounded(again[1].search(rows[0], 5)) == rounded(index.search(rows[0], 5, exact=True))
+
+
+def test_searches_from_many_threads_beside_writes_are_exact(tmp_path, approximate) -> None:
+    import threading
+
+    db, _ = build_saved(tmp_path)
+    with memory(db) as tg:
+        store = tg.core.store
+        queries = [list(v) for v in tg.embedder.encode([f"Person {i} lives in Town {i}" for i in range(8)])]
+        store.vector_search(GROUP, "fact", queries[0], 5)
+        failures: list[str] = []
+
+        def search() -> None:
+            for q in queries * 3:
+                found = store.vector_search(GROUP, "fact", q, 10)
+                current = {f.id for f in tg.now()}
+                if not {i for i, _ in found} <= current:
+                    failures.append("a record that is not current")
+
+        readers = [threading.Thread(target=search) for _ in range(3)]
+        for reader in readers:
+            reader.start()
+        for i in range(20):
+            tg.add_fact(f"Newcomer {i}", "lives in", f"Village {i}")
+        for reader in readers:
+            reader.join(timeout=60)
+        assert not any(r.is_alive() for r in readers) and failures == []
+        for q in queries:
+            assert rounded(store.vector_search(GROUP, "fact", q, 10)) == \
+                rounded(store.vector_search(GROUP, "fact", q, 10, exact=True))

@@ -11,9 +11,10 @@ saved graph instead of reading it, which is what keeps a fresh process's first s
 records under a second; hnswlib, voyager and faiss read the whole file on load, and faiss's HNSW
 cannot remove a vector.
 
-usearch holds the GIL while it adds vectors (2.17: a thread building beside a search stalls every
-call the search makes), so a graph built for a live process is built in a child process (:mod:`.graph_build`),
-which runs this file as a script: ``python -I ann_index.py FOLDER PARENT_PID``.
+A graph built for a live process is built in a child process on one core (:mod:`.graph_build`),
+so the process that searches keeps the other core; the child runs this file as a script:
+``python -I ann_index.py FOLDER PARENT_PID``. usearch runs its searches without the GIL (from
+2.25), so a graph search overlaps the reads of other threads.
 """
 
 from __future__ import annotations
@@ -91,6 +92,11 @@ class ApproximateIndex:
 
     def __len__(self) -> int:
         return len(self._graph)
+
+    @property
+    def mapped(self) -> bool:
+        """Mapped from its file, unchanged since: the first change copies it into memory."""
+        return self._mapped is not None
 
     def _writable(self) -> Index:
         if self._mapped is not None:  # a mapped graph cannot change: copied into memory, once

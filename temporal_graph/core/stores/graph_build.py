@@ -1,7 +1,7 @@
 """An HNSW graph built in the background, in a child process, while searches take the exact path.
 
-Building the graph of a million vectors takes minutes, and usearch holds the GIL while it adds
-vectors, so a thread beside the searches would stall them. Instead the rows are written to a
+Building the graph of a million vectors takes minutes of a core, and a build killed midway must
+leave nothing half-built behind in the process that searches. So the rows are written to a
 snapshot folder (by a thread: numpy writes without the GIL) and a child process builds the graph
 from it on one core (:func:`.ann_index._build_file`), leaving the other to the process that
 searches; one build at a time, the others wait their turn. The caller records the slots written

@@ -332,9 +332,10 @@ class SQLiteStore:
         """Stop the graph builds under way (nothing half-built is ever saved: the next process
         builds again); with ``save``, a graph already built is taken over and saved first."""
         for key, index in self._indexes.items():
-            if save and index.building and index.wait_for_graph(timeout=0):
-                self._save_graph(key, index)
-            index.stop_build()
+            with index.lock:
+                if save and index.building and index.wait_for_graph(timeout=0):
+                    self._save_graph(key, index)
+                index.stop_build()
 
     @_edge
     def write(self, fn: Callable[[SQLiteStore], T]) -> T:
@@ -881,17 +882,26 @@ class SQLiteStore:
         """Cosine nearest neighbours over the group's vectors of ``kind`` (see
         :mod:`temporal_graph.core.stores.vector_index`): loaded from the file once, then kept current
         by writes; past the crossover through an HNSW graph with an exact re-rank, unless ``exact``."""
+        # The search holds only the index's lock, so another thread's reads of the file (a text
+        # search) run meanwhile; taken before the store's lock is let go: no write comes between.
         with self._lock:
             index = self._index(group_id, kind)
+            index.lock.acquire()
+        try:
             found = index.search(vector, limit, exact=exact)
-            self._save_graph((group_id, kind), index)
-            return found
+        finally:
+            index.lock.release()
+        if index.graph_unsaved:
+            with self._lock:
+                self._save_graph((group_id, kind), index)
+        return found
 
     def _save_graph(self, key: tuple[str, str], index: VectorIndex) -> None:
         """Save a graph built since the index was read (with the matrix its keys refer to)."""
         mark = self._index_marks.get(key)
-        if index.graph_unsaved and mark and not self._conn.in_transaction:
-            vector_file.write(self.path, key[0], key[1], mark, index)
+        if index.graph_unsaved and mark and not self._conn.in_transaction and self._indexes.get(key) is index:
+            with index.lock:
+                vector_file.write(self.path, key[0], key[1], mark, index)
 
     def wait_for_graph(self, group_id: str, kind: str, timeout: float | None = None) -> bool:
         """Wait for the HNSW graph of (``group_id``, ``kind``) to be built, take it over and save
@@ -899,7 +909,8 @@ class SQLiteStore:
         For tests and benchmarks: searches never wait, they take the exact path meanwhile."""
         with self._lock:
             index = self._index(group_id, kind)
-            ready = index.wait_for_graph(timeout)
+            with index.lock:
+                ready = index.wait_for_graph(timeout)
             self._save_graph((group_id, kind), index)
             return ready
 
@@ -1013,10 +1024,11 @@ class SQLiteStore:
             index = self._indexes.get((group_id, kind))
             if index is None:
                 continue  # not loaded yet: it will read the committed rows when first searched
-            if vector is None:
-                index.remove([item_id])
-            else:
-                index.add([(item_id, vector)])
+            with index.lock:
+                if vector is None:
+                    index.remove([item_id])
+                else:
+                    index.add([(item_id, vector)])
         # Our own commit moved data_version only for other connections; nothing to reload.
 
     # -- entity summaries --------------------------------------------------------------------
@@ -1073,7 +1085,9 @@ class SQLiteStore:
             c.execute(sql.FORGET_CHANGE_MARK, (group_id,))  # its name goes; the file's mark moves
             self._changed.add("")
             for key in [k for k in self._indexes if k[0] == group_id]:
-                self._indexes.pop(key).stop_build()
+                index = self._indexes.pop(key)
+                with index.lock:
+                    index.stop_build()
             self._gids.pop(group_id, None)
             return removed
 

@@ -9,14 +9,14 @@ writes changed (the store logs them under the mark each write left); any other i
 the store loads every vector from the database and writes the file again. The files are derived
 data: deleting them costs one load, and ``scrub`` deletes them (so an erased record's vector is in
 no file either). The same goes for a damaged file (empty, cut short, not numpy, a matrix whose
-width or row count is not what its label says, or a label from before labels gave the width): it
+width is not what its label says, fewer rows than ids, or a label from before labels gave the width): it
 is never used, the vectors are loaded from the database, and the file is written again.
 
 Past the approximate search's crossover the label also names the index's HNSW graph
 (:mod:`.ann_index`), saved in a file of its own with its CRC-32, width and vector count; a graph
 whose file does not match all three (damaged, cut short, another index's) is never mapped, and the
 store builds it again from the matrix. Its keys are the matrix's slots, so the matrix is saved with
-its free slots (an empty id) in place.
+its free slots (an empty id) in place, and with spare rows after them (room to grow into).
 """
 
 from __future__ import annotations
@@ -33,6 +33,8 @@ import numpy as np
 
 from .ann_index import ApproximateIndex
 from .vector_index import VectorIndex
+
+ROOM = 16  # a saved matrix has one spare zero row per this many rows (at least 64)
 
 
 def directory(database: str) -> Path | None:
@@ -68,7 +70,7 @@ def read(database: str, group_id: str, kind: str) -> tuple[str, VectorIndex] | N
                 return None
             ids = mapped
         matrix = np.load(folder / Path(name).name, mmap_mode="c", allow_pickle=False)
-        if matrix.dtype != np.float32 or matrix.ndim != 2 or len(matrix) != len(ids) \
+        if matrix.dtype != np.float32 or matrix.ndim != 2 or len(matrix) < len(ids) \
                 or (len(ids) and matrix.shape[1] != width):
             return None  # a matrix replaced under its label: its rows are not the label's vectors
         graph = None
@@ -79,6 +81,19 @@ def read(database: str, group_id: str, kind: str) -> tuple[str, VectorIndex] | N
     except (OSError, EOFError, KeyError, ValueError, TypeError, IndexError, zipfile.BadZipFile):
         # Missing, empty, half-written by a crashed process, or of another format: load instead.
         return None
+
+
+def _save_with_room(path: Path, matrix: np.ndarray) -> None:
+    """The rows of ``matrix`` and as many again as ``ROOM`` says, zero: the rows the next process
+    writes first, so its first write does not copy the whole matrix to grow it (4 s at 1M rows)."""
+    rows, width = matrix.shape
+    out = np.lib.format.open_memmap(path, mode="w+", dtype=np.float32,
+                                    shape=(rows + max(64, rows // ROOM), width))
+    for start in range(0, rows, 65_536):  # in slices: no second copy of the matrix in memory
+        stop = min(rows, start + 65_536)
+        out[start:stop] = matrix[start:stop]
+    out.flush()
+    del out
 
 
 def _live(ids: list[str] | np.ndarray) -> int:
@@ -95,6 +110,7 @@ def write(database: str, group_id: str, kind: str, mark: str, index: VectorIndex
     folder = directory(database)
     if folder is None:
         return
+    index.settle_graph()  # the graph saved is the matrix's
     ids, matrix = index.slots()
     target = _path(folder, group_id, kind)
     token = uuid.uuid4().hex[:16]
@@ -106,7 +122,7 @@ def write(database: str, group_id: str, kind: str, mark: str, index: VectorIndex
     temporary = target.with_suffix(f".{os.getpid()}.tmp")
     try:
         folder.mkdir(exist_ok=True)
-        np.save(folder / name, np.ascontiguousarray(matrix, dtype=np.float32))
+        _save_with_room(folder / name, matrix)
         np.save(folder / ids_name, ids)
         fields: dict[str, np.ndarray] = {
             "group": np.array([group_id]), "kind": np.array([kind]), "mark": np.array([mark]),

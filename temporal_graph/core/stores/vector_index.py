@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import logging
 import os
+import threading
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
@@ -66,8 +67,17 @@ class VectorIndex:
         self.graph_unsaved = False  # built here since the index was read: worth saving
         self._build: GraphBuild | None = None  # a graph being built in the background
         self._written: set[int] = set()  # slots changed since the build's snapshot
+        # Slots changed since a graph mapped from its file was read: a mapped graph cannot change, and
+        # copying it into memory takes a second at 1M vectors, so a few writes are not applied to it:
+        # their slots are candidates of every search (re-ranked with the rest) until there are
+        # APPLY_AT_ONCE of them or the graph is saved.
+        self._unapplied: set[int] = set()
         self._build_failed = False  # then searches stay exact in this process (logged once)
         self.build_folder: Path | None = None  # where the build's snapshot goes (None: temporary)
+        # Held by whoever reads or changes the index while another thread may search it (the
+        # store's vector search holds only this one, not the store's lock). Order: the store's
+        # lock first, then this one.
+        self.lock = threading.RLock()
 
     @classmethod
     def from_arrays(
@@ -157,10 +167,7 @@ class VectorIndex:
                 self._count += 1
                 self._list()[slot] = item_id
             self._matrix[slot] = v
-            if self._graph is not None:
-                self._graph.put(slot, v)
-            elif self._build is not None:
-                self._written.add(slot)
+            self._changed(slot)
 
     def remove(self, item_ids: Iterable[str]) -> None:
         for item_id in item_ids:
@@ -170,10 +177,32 @@ class VectorIndex:
                 self._list()[slot] = None
                 self._matrix[slot] = 0.0  # scores 0 and is skipped below
                 self._free.append(slot)
-                if self._graph is not None:
-                    self._graph.remove(slot)
-                elif self._build is not None:
-                    self._written.add(slot)
+                self._changed(slot)
+
+    def _changed(self, slot: int) -> None:
+        """Bring the graph (or the build under way) up to date with the matrix row ``slot``."""
+        if self._graph is None:
+            if self._build is not None:
+                self._written.add(slot)
+        elif self._graph.mapped:
+            self._unapplied.add(slot)
+            if len(self._unapplied) > APPLY_AT_ONCE:
+                self.settle_graph()
+        else:
+            self._update_graph(self._graph, slot)
+
+    def _update_graph(self, graph: ApproximateIndex, slot: int) -> None:
+        if self._id_at(slot) is None:
+            graph.remove(slot)
+        else:
+            graph.put(slot, self._matrix[slot])
+
+    def settle_graph(self) -> None:
+        """Apply to the graph the writes a mapped graph was spared (copying it into memory)."""
+        unapplied, self._unapplied = self._unapplied, set()
+        if self._graph is not None:
+            for slot in sorted(unapplied):
+                self._update_graph(self._graph, slot)
 
     def _grow(self) -> int:
         ids = self._list()
@@ -224,10 +253,7 @@ class VectorIndex:
             log.warning("vector graph build failed (%s): searches stay exact in this process", build.error)
             return
         for slot in sorted(written):
-            if self._id_at(slot) is None:
-                graph.remove(slot)
-            else:
-                graph.put(slot, self._matrix[slot])
+            self._update_graph(graph, slot)
         self._graph = graph
         self.graph_unsaved = True
 
@@ -285,6 +311,8 @@ class VectorIndex:
         want = max(RERANK, limit, self._count // RERANK_SHARE)
         # No more live vectors than that: every slot is a candidate (a graph's search may miss one).
         found = np.arange(self._used()) if want >= self._count else self._graph.candidates(q, want)
+        if self._unapplied:
+            found = np.concatenate([found, np.fromiter(self._unapplied, dtype=np.int64)])
         found = np.unique(found[(found >= 0) & (found < self._used())])
         scores = self._matrix[found] @ q
         out: list[tuple[str, float]] = []
