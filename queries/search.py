@@ -52,7 +52,6 @@ import math
 import re
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
-from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any
@@ -108,8 +107,6 @@ there here this that these those now ever still any some all"""
 _STOP = frozenset(_STOP_WORDS.split())
 _WORD = re.compile(r"[\w][\w'’.-]*")
 MAX_NAME_WORDS = 6
-# Where a search reads its rankings while its own thread searches the nearest messages (_candidates).
-_BESIDE = ThreadPoolExecutor(max_workers=4, thread_name_prefix="tgraph-search")
 
 
 def named_entities(core: Core, text: str, group_id: str) -> list[Entity]:
@@ -420,27 +417,7 @@ class _Rankings:
 def _candidates(
     core: Core, asked: _Query, group_id: str, kinds: Sequence[str], when: _When, depth: int
 ) -> _Rankings:
-    """Read the candidates of each kind from the store's indexes and rank them, per method.
-
-    The nearest messages are the slowest ranking of a large memory: this thread asks for them while
-    another reads every other ranking (a vector search and a text search both run with the GIL
-    released, so they overlap on two cores)."""
-    if RecordKind.EPISODE not in kinds or asked.vector is None:
-        return _read_candidates(core, asked, group_id, kinds, when, depth, None)
-    nearest: Future[list[tuple[str, float]]] = Future()
-    rest = _BESIDE.submit(_read_candidates, core, asked, group_id, kinds, when, depth, nearest)
-    try:
-        nearest.set_result(core.store.vector_search(group_id, RecordKind.EPISODE, list(asked.vector),
-                                                    depth, exact=when.history))
-    except BaseException as exc:
-        nearest.set_exception(exc)
-    return rest.result()
-
-
-def _read_candidates(
-    core: Core, asked: _Query, group_id: str, kinds: Sequence[str], when: _When, depth: int,
-    nearest_episodes: Future[list[tuple[str, float]]] | None,
-) -> _Rankings:
+    """Read the candidates of each kind from the store's indexes and rank them, per method."""
     out = _Rankings(depth=depth)
     named_ids = asked.named_ids
     graph_facts: list[Fact] = []
@@ -461,7 +438,7 @@ def _read_candidates(
         out.ranked.append((((e, "named in the query") for e in asked.named), 1.0))
     if RecordKind.EPISODE in kinds:
         _rank_records(core, group_id, RecordKind.EPISODE, asked.keywords, asked.vector, depth, out,
-                      when.history, nearest_episodes)
+                      when.history)
         if graph_facts:
             out.ranked.append((_sources(core, group_id, graph_facts, named_ids, depth), graph_weight))
     if INSIGHT in kinds:
@@ -577,19 +554,14 @@ def _merged(found: list[tuple[str, float]], later: list[tuple[str, float]], *,
 
 def _rank_records(
     core: Core, group_id: str, kind: str, text: str | None, vector: Sequence[float] | None, depth: int,
-    out: _Rankings, exact: bool, nearest: Future[list[tuple[str, float]]] | None = None,
+    out: _Rankings, exact: bool,
 ) -> None:
     """BM25 (when ``text``) and nearest-vector candidates of entities or episodes: both come from
-    the store's indexes, and the records themselves are read once, by id. ``nearest``: the vector
-    search, when it was already asked for."""
+    the store's indexes, and the records themselves are read once, by id."""
     store = core.store
     found = store.text_search(group_id, kind, text, depth) if text is not None else []
-    if nearest is not None:
-        sims = dict(nearest.result())
-    elif vector is not None:
-        sims = dict(store.vector_search(group_id, kind, list(vector), depth, exact=exact))
-    else:
-        sims = {}
+    sims = {} if vector is None else dict(store.vector_search(group_id, kind, list(vector), depth,
+                                                              exact=exact))
     load = store.entities if kind == RecordKind.ENTITY else store.episodes
     by_id = {r.id: r for r in load(group_id, ids=[*(i for i, _ in found), *sims])}
     out.ranked.append((_bm25(found, by_id, depth), 1.0))

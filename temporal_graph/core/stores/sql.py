@@ -185,6 +185,14 @@ ADDED_COLUMNS = (
     ("episodes", "erased_at", "INTEGER"),
 )
 
+# Indexes on columns added since (built once they are there). A group's searchable messages by row
+# id: a full-text cutoff (text_cutoff) checks thousands of hits against it without reading their
+# rows (each holds its vector): 3 ms a common word at 1M messages, not 9-23.
+ADDED_INDEXES = (
+    "CREATE INDEX IF NOT EXISTS episodes_searchable ON episodes (group_id) "
+    "WHERE retracted_at IS NULL AND erased_at IS NULL",
+)
+
 # Indexes older files have that the schema replaced (dropped when such a file is opened).
 RETIRED_INDEXES = ("assertions_key", "facts_subject_newest", "facts_object_newest", "assertions_episode")
 
@@ -534,8 +542,21 @@ def text_cutoff(kind: str) -> str:
     newest first and never scores them, so it costs the offset (and other groups' hits in between),
     not the number of hits. Counted in the group: other tenants' messages never push its own out."""
     table, fts = _FULL_TEXT[kind]
-    return (f"SELECT {fts}.rowid FROM {fts} JOIN {table} t ON t.rowid = {fts}.rowid AND t.group_id = ? "
+    hint = f"INDEXED BY {_SEARCHABLE[kind]} " if kind in _SEARCHABLE else ""
+    return (f"SELECT {fts}.rowid FROM {fts} JOIN {table} t {hint}ON t.rowid = {fts}.rowid AND t.group_id = ? "
             f"{_current_only(kind, 't.')} WHERE {fts} MATCH ? ORDER BY {fts}.rowid DESC LIMIT 1 OFFSET ?")
+
+
+# The index that says, without reading its row, whether a row id is a searchable record of a group.
+_SEARCHABLE = {RecordKind.EPISODE: "episodes_searchable"}
+
+
+def text_bound(kind: str) -> str:
+    """As :func:`text_cutoff`, counted in every group (params: match, offset): none when the whole
+    file holds no more hits, so no group does. It reads the full-text index alone (0.3 ms for a
+    word of 56,000 hits at 1M messages), where the group's count reads a row per hit."""
+    _, fts = _FULL_TEXT[kind]
+    return f"SELECT rowid FROM {fts} WHERE {fts} MATCH ? ORDER BY rowid DESC LIMIT 1 OFFSET ?"
 
 
 def missing_embeddings(kind: str) -> str:

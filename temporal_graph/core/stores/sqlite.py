@@ -320,6 +320,8 @@ class SQLiteStore:
                 self._conn.execute(sql.add_column(table, column, declaration))
         for index in sql.RETIRED_INDEXES:
             self._conn.execute(sql.drop_index(index))
+        for statement in sql.ADDED_INDEXES:
+            self._conn.execute(statement)
 
     # -- lifecycle -------------------------------------------------------------------------
     @_edge
@@ -851,6 +853,8 @@ class SQLiteStore:
         TEXT_RANKED written last are ranked (the rowid they start from is returned)."""
         with self._lock:
             def cutoff(words: str) -> int | None:  # costs TEXT_RANKED hits at most, never scores them
+                if self._conn.execute(sql.text_bound(kind), (words, TEXT_RANKED)).fetchone() is None:
+                    return None  # not that many hits in the whole file
                 found = self._conn.execute(sql.text_cutoff(kind), (group_id, words, TEXT_RANKED)).fetchone()
                 return None if found is None else int(found[0])
 
