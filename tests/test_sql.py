@@ -71,6 +71,8 @@ def _built() -> dict[str, list[tuple[str, list]]]:
             sql.INSERT_FACT, sql.ADD_PROVENANCE, sql.INSERT_SUMMARY)],
         "text_search": [(sql.text_search(kind), ['"x"', 5, "g"]) for kind in RECORD_KINDS],
         "text_cutoff": [(sql.text_cutoff(kind), ["g", '"x"', 5]) for kind in RECORD_KINDS],
+        "text_bound": [(sql.text_bound(kind), ['"x"', 5]) for kind in RECORD_KINDS],
+        "counted_vectors": [(sql.counted_vectors(kind), ["g", 5]) for kind in RECORD_KINDS],
         "missing_embeddings": [(sql.missing_embeddings(kind), ["g", 5]) for kind in RECORD_KINDS],
         "stored_vectors": [(sql.stored_vectors(kind, among=among), ["g", '["a"]'][: 1 + among])
                            for kind in RECORD_KINDS for among in (False, True)],
@@ -108,6 +110,8 @@ def _schema() -> sqlite3.Connection:
     conn.executescript(sql.SCHEMA)
     for table, column, declaration in sql.ADDED_COLUMNS:
         conn.execute(sql.add_column(table, column, declaration))
+    for statement in sql.ADDED_INDEXES:
+        conn.execute(statement)
     for name in sql.DEFERRABLE_INDEXES:
         conn.execute(sql.create_index(name))
     return conn

@@ -569,6 +569,13 @@ BUMP_VECTOR_MARK = ("INSERT INTO vector_marks (group_id, kind, mark) VALUES (?, 
                     "ON CONFLICT (group_id, kind) DO UPDATE SET mark = excluded.mark")
 
 
+def counted_vectors(kind: str) -> str:
+    """How many searchable records of ``kind`` the group has vectors for, counted up to a limit
+    (params: group, limit)."""
+    return (f"SELECT count(*) FROM (SELECT 1 FROM {EMBEDDED[kind][0]} WHERE group_id = ? "
+            f"AND embedding IS NOT NULL {_current_only(kind)} LIMIT ?)")
+
+
 def stored_vectors(kind: str, *, among: bool = False) -> str:
     """Ids and vectors of the group's searchable records of ``kind`` (params: group), or of those
     ``among`` the ids of a JSON array (params: group, the array)."""

@@ -140,6 +140,7 @@ def write(database: str, group_id: str, kind: str, mark: str, index: VectorIndex
                 left.unlink()
         return
     index.graph_unsaved = False
+    index.unsaved = 0
     for pattern in (".*.npy", ".*.usearch"):
         for old in folder.glob(_path(folder, group_id, kind, pattern).name):
             if old.name not in (name, graph_name, ids_name):  # a reader that mapped it keeps its pages

@@ -65,6 +65,7 @@ class VectorIndex:
         self._free: list[int] = []
         self._graph: ApproximateIndex | None = None
         self.graph_unsaved = False  # built here since the index was read: worth saving
+        self.unsaved = 0  # records added or removed since the index was read or saved
         self._build: GraphBuild | None = None  # a graph being built in the background
         self._written: set[int] = set()  # slots changed since the build's snapshot
         # Slots changed since a graph mapped from its file was read: a mapped graph cannot change, and
@@ -167,6 +168,7 @@ class VectorIndex:
                 self._count += 1
                 self._list()[slot] = item_id
             self._matrix[slot] = v
+            self.unsaved += 1
             self._changed(slot)
 
     def remove(self, item_ids: Iterable[str]) -> None:
@@ -177,6 +179,7 @@ class VectorIndex:
                 self._list()[slot] = None
                 self._matrix[slot] = 0.0  # scores 0 and is skipped below
                 self._free.append(slot)
+                self.unsaved += 1
                 self._changed(slot)
 
     def _changed(self, slot: int) -> None:
