@@ -337,13 +337,16 @@ class SQLiteStore:
     def _save_changed_indexes(self) -> None:
         """Save the indexes 1/RESAVE_SHARE of whose records changed since they were read or saved
         (all of them, for one this process wrote from the first vector): the next process reads a
-        file instead of every vector (17 s at 1M)."""
+        file instead of every vector (17 s at 1M). Then they go: the store is closing."""
+        if not self._indexes or self.path == ":memory:":
+            return
         self._drop_stale_caches()  # another connection wrote since: what is loaded is not saved
         for (group_id, kind), index in self._indexes.items():
             mark = self._index_marks.get((group_id, kind))
             if mark and index.unsaved and index.unsaved * RESAVE_SHARE >= len(index):
                 with index.lock:
                     vector_file.write(self.path, group_id, kind, mark, index)
+        self._indexes.clear()
 
     def _end_graph_builds(self, *, save: bool = False) -> None:
         """Stop the graph builds under way (nothing half-built is ever saved: the next process
@@ -1022,11 +1025,12 @@ class SQLiteStore:
 
     def _first_of(self, key: tuple[str, str], staged: Sequence[tuple[str, str, str, np.ndarray | None]],
                   ) -> bool:
-        """The write under way stores the first vectors of ``key``: no mark yet, and the group's
-        stored vectors are the ones it adds (a file from before marks may hold others)."""
-        if self._conn.execute(sql.VECTOR_MARK, key).fetchone() is not None:
-            return False
+        """The write under way stores the first vectors of ``key``: it adds some, there is no mark
+        yet, and the group's stored vectors are the ones it adds (a file from before marks may
+        hold others). Costs a look-up by key, and once per key the count of those vectors."""
         added = {item_id for g, k, item_id, vector in staged if (g, k) == key and vector is not None}
+        if not added or self._conn.execute(sql.VECTOR_MARK, key).fetchone() is not None:
+            return False
         (stored,) = self._conn.execute(sql.counted_vectors(key[1]), (key[0], len(added) + 1)).fetchone()
         return bool(stored == len(added))
 
