@@ -17,7 +17,7 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from temporal_graph import TemporalGraph
+from temporal_graph import Fact, TemporalGraph
 from temporal_graph.core.stores import sqlite as sqlite_store
 from temporal_graph.core.stores import vector_file
 from temporal_graph.core.stores.vector_index import VectorIndex
@@ -108,13 +108,19 @@ def test_a_damaged_file_is_loaded_again_from_the_database(tmp_path, loads) -> No
     assert loads == ["fact"]
 
 
-def test_a_database_without_marks_neither_trusts_nor_writes_an_unlabelled_matrix(tmp_path) -> None:
-    db = tmp_path / "m.db"
+def _from_before_marks(db: Path) -> Fact:
+    """A file with one fact, as written before vector marks existed (and no saved matrix)."""
     with memory(db) as old:
         kept = old.add_fact("Ana", "lives in", "Rome")
-    with sqlite3.connect(db) as conn:  # as a file written before vector marks existed
+    with sqlite3.connect(db) as conn:
         conn.execute("DELETE FROM vector_marks")
-    shutil.rmtree(tmp_path / "m.db.vectors", ignore_errors=True)
+    shutil.rmtree(f"{db}.vectors", ignore_errors=True)
+    return kept
+
+
+def test_a_database_without_marks_neither_trusts_nor_writes_an_unlabelled_matrix(tmp_path) -> None:
+    db = tmp_path / "m.db"
+    kept = _from_before_marks(db)
     # An unlabelled matrix at this path, as another database once at the same path could leave it.
     stray = VectorIndex()
     stray.add([("not-a-record", np.ones(384, dtype=np.float32) / np.sqrt(384))])
@@ -266,11 +272,7 @@ def test_an_import_into_a_new_group_searches_without_loading_its_vectors(tmp_pat
 
 def test_a_first_write_to_a_file_from_before_marks_still_finds_the_older_vectors(tmp_path) -> None:
     db = tmp_path / "m.db"
-    with memory(db) as old:
-        kept = old.add_fact("Ana", "lives in", "Rome")
-    with sqlite3.connect(db) as conn:  # as a file written before vector marks existed
-        conn.execute("DELETE FROM vector_marks")
-    shutil.rmtree(tmp_path / "m.db.vectors", ignore_errors=True)
+    kept = _from_before_marks(db)
     with memory(db) as later:
         later.add_fact("Bo", "works at", "Acme")  # the first vectors under a mark, not the first stored
         assert nearest(later, "fact", "Ana lives in Rome")[0] == kept.id

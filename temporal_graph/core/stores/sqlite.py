@@ -18,6 +18,7 @@ import sqlite3
 import threading
 import time
 import uuid
+from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import replace
@@ -1061,15 +1062,19 @@ class SQLiteStore:
         for key, mark in marks.items():
             if key in self._indexes:
                 self._index_marks[key] = mark
+        by_index: dict[tuple[str, str], list[tuple[str, np.ndarray | None]]] = defaultdict(list)
         for group_id, kind, item_id, vector in staged:
-            index = self._indexes.get((group_id, kind))
+            by_index[(group_id, kind)].append((item_id, vector))
+        for key, changes in by_index.items():
+            index = self._indexes.get(key)
             if index is None:
                 continue  # not loaded yet: it will read the committed rows when first searched
-            with index.lock:
-                if vector is None:
-                    index.remove([item_id])
-                else:
-                    index.add([(item_id, vector)])
+            with index.lock:  # once per index, not per vector (an import's batch holds hundreds)
+                for item_id, vector in changes:
+                    if vector is None:
+                        index.remove([item_id])
+                    else:
+                        index.add([(item_id, vector)])
         # Our own commit moved data_version only for other connections; nothing to reload.
 
     # -- entity summaries --------------------------------------------------------------------
