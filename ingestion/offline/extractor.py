@@ -62,6 +62,7 @@ from .grammar import (
     WITH_COMPANY,
     Rule,
     bounded_clauses,
+    cues_in,
     expand,
     is_question,
     sentences,
@@ -271,9 +272,9 @@ class OfflineExtractor:
     ) -> list[tuple[_Draft, tuple[int, int]]]:
         """The drafts of every match of these rules, each with the span it matched."""
         out: list[tuple[_Draft, tuple[int, int]]] = []
-        low = text.lower()
+        present = cues_in(text.lower())
         for rule in rules:
-            if rule.cue and not any(word in low for word in rule.cue):
+            if rule.cue and present.isdisjoint(rule.cue):
                 continue  # none of the words the rule needs: its regex cannot match
             for m in rule.pattern.finditer(text):
                 out.extend((d, m.span()) for d in self._apply(rule, m, text, times, anchors, episode, context,

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import lru_cache
 
 from temporal_graph.core.extraction import StatementKind
 
@@ -131,9 +132,25 @@ def _cue(pattern: str) -> tuple[str, ...]:
     return () if not all(words) else tuple(sorted(set(words)))
 
 
+# Every rule's cue words: a clause is searched for each once (cues_in), not once per rule holding it.
+CUE_WORDS: set[str] = set()
+
+
+def cues_in(low: str) -> frozenset[str]:
+    """The cue words that occur in ``low`` (a lowercased clause): a rule whose cue words are all
+    missing from it cannot match."""
+    return _cues_in(low, len(CUE_WORDS))
+
+
+@lru_cache(maxsize=32)  # a clause is tried by several rule lists in turn
+def _cues_in(low: str, known: int) -> frozenset[str]:  # ``known``: a rule added later is not missed
+    return frozenset(word for word in CUE_WORDS if word in low)
+
+
 def _rule(pattern: str, *emits: tuple[str, str, str, str], implicit: bool = False, **options) -> list[Rule]:
     """Compile a rule; ``implicit`` adds the chat form without "I" ("Lost my job ...")."""
     options.setdefault("cue", _cue(pattern))
+    CUE_WORDS.update(options["cue"])
     bodies = [pattern.replace("<S>", SUBJ)]
     if implicit:
         bodies.append(pattern.replace("<S>\\s+", r"(?:^\s*|[,!]\s+)(?:[Jj]ust\s+|[Aa]lso\s+|[Ff]inally\s+)?"))
