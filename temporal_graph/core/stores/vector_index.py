@@ -35,10 +35,13 @@ log = logging.getLogger(__name__)
 APPROXIMATE_FROM = 50_000
 # Candidates the graph proposes for the exact re-rank: at least this many and the limit asked for,
 # and one per RERANK_SHARE live vectors, since a denser graph needs a wider search for the same
-# recall (vector_topk.py, clustered vectors, recall@10 after the re-rank: 512 give 0.976 at 100k,
-# 0.946 at 300k and 0.641 at 1M; at 300k, 1024 give 0.976 and 2048 give 0.996).
-RERANK = 512
-RERANK_SHARE = 300
+# recall. Measured at 1M vectors (2026-12-05), recall@10 after the re-rank: on scale.py's memory,
+# 1.0 with 1,024 candidates (8 ms of graph search) as with 3,333 (23 ms); on one clustered
+# distribution (vector_topk.clustered), 0.998 for queries near stored points with 1,024, but for
+# queries from other clusters, the hard case, 0.77 with 1,024, 0.90 with 2,048 and 0.94 with 3,333.
+# A search that must not miss any takes the exact path (TGRAPH_APPROXIMATE_FROM).
+RERANK = 1024
+RERANK_SHARE = 1000
 # Vectors written during a build that the search taking the graph over applies itself (~0.4 ms
 # each); more, and the graph is brought up to date in the background first, by another build.
 APPLY_AT_ONCE = 2000
