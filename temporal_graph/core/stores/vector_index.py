@@ -46,8 +46,8 @@ RERANK_SHARE = 1000
 # each); more, and the graph is brought up to date in the background first, by another build.
 APPLY_AT_ONCE = 2000
 # Writes a loaded index takes on its mapped ids before it decodes them all (0.5 s at 1M ids): each
-# finds its ids with one scan of the array (5 ms for one id at 1M, 60 ms for many), so the first
-# search of a file a few writes old, and a new process's first writes, do not pay for the map by id.
+# finds its ids with one scan of the array (about 17 ms at 1M), so the first search of a file a few
+# writes old, and a new process's first writes, do not pay for the map by id.
 WRITES_ON_MAPPED_IDS = 16
 
 
@@ -64,7 +64,8 @@ class VectorIndex:
         self.dimensions = dimensions
         self._matrix = np.zeros((0, dimensions or 0), dtype=np.float32)
         # Slot -> id. A saved index keeps its ids in a mapped array of UTF-8 bytes (b"": a free
-        # slot), read only for the ids a search returns; the first write turns them into a list.
+        # slot), read only for the ids a search returns; writes turn them into a list, from the
+        # WRITES_ON_MAPPED_IDS-th on (or the first that needs the map by id or more rows).
         self._ids: list[str | None] | None = []
         self._base: np.ndarray | None = None
         # Over the mapped ids, until they are decoded: the slots writes changed (None: freed) and
