@@ -23,6 +23,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import replace
 from datetime import datetime
+from itertools import groupby
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -1069,12 +1070,14 @@ class SQLiteStore:
             index = self._indexes.get(key)
             if index is None:
                 continue  # not loaded yet: it will read the committed rows when first searched
-            with index.lock:  # once per index, not per vector (an import's batch holds hundreds)
-                for item_id, vector in changes:
-                    if vector is None:
-                        index.remove([item_id])
+            # Once per index and per run of adds or removes, in order, not per vector: an import's
+            # batch holds hundreds, and each call on mapped ids scans them (see VectorIndex.add).
+            with index.lock:
+                for removing, run in groupby(changes, key=lambda change: change[1] is None):
+                    if removing:
+                        index.remove([item_id for item_id, _ in run])
                     else:
-                        index.add([(item_id, vector)])
+                        index.add([(item_id, vector) for item_id, vector in run if vector is not None])
         # Our own commit moved data_version only for other connections; nothing to reload.
 
     # -- entity summaries --------------------------------------------------------------------
