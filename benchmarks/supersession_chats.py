@@ -93,18 +93,21 @@ SLOTS: tuple[Slot, ...] = (
     Slot("python_version", (("Python 3.10", "Python 3.12"), ("Python 3.8", "Python 3.11"),
                             ("Python 3.9", "Python 3.12")),
          ("our backend runs on {v}", "we're on {v} in production", "the service is pinned to {v}"),
-         ("we're on {v} now", "we finally upgraded the backend to {v}", "the service runs {v} since the upgrade"),
+         ("we're on {v} now", "we finally upgraded the backend to {v}",
+          "the service runs {v} since the upgrade"),
          "Which Python version does {name}'s backend run?",
          "On {v} you can rely on the standard library's zoneinfo for time zones.",
          ("the data pipeline runs on {v}", ("Python 3.7", "Python 3.6", "Python 3.7"))),
     Slot("postgres_version", (("Postgres 13", "Postgres 16"), ("Postgres 12", "Postgres 15"),
                               ("Postgres 14", "Postgres 16")),
          ("the database is {v}", "we use {v} for everything", "our main DB is {v}"),
-         ("the database is {v} now", "we upgraded the database to {v}", "we're running {v} after the migration"),
+         ("the database is {v} now", "we upgraded the database to {v}",
+          "we're running {v} after the migration"),
          "Which Postgres version does {name}'s main database run?",
          "{v} supports what you need here, so no extension is required.",
          None),
-    Slot("pro_price", (("$29 a month", "$35 a month"), ("€15 a month", "€19 a month"), ("$99 a year", "$79 a year")),
+    Slot("pro_price", (("$29 a month", "$35 a month"), ("€15 a month", "€19 a month"),
+                       ("$99 a year", "$79 a year")),
          ("our Pro plan costs {v}", "we charge {v} for Pro", "Pro is {v}"),
          ("Pro is {v} now", "we changed the Pro price to {v}", "the Pro plan went to {v}"),
          "How much does {name}'s Pro plan cost?",
@@ -117,7 +120,8 @@ SLOTS: tuple[Slot, ...] = (
          "How much rent does {name} pay?",
          "With rent at {v}, the 50/30/20 split leaves a fair amount for savings.",
          ("my sister pays {v} for her place", ("£950 a month", "€700 a month", "$1,500 a month"))),
-    Slot("customers", (("120 paying customers", "310 paying customers"), ("45 paying customers", "80 paying customers"),
+    Slot("customers", (("120 paying customers", "310 paying customers"),
+                       ("45 paying customers", "80 paying customers"),
                        ("2,000 paying customers", "2,600 paying customers")),
          ("we have {v}", "we're at {v}", "the product has {v}"),
          ("we're at {v} now", "we have {v} these days", "we passed {v}"),
@@ -158,7 +162,8 @@ SLOTS: tuple[Slot, ...] = (
          ("my partner drives {v}", ("a Mini Cooper", "a Renault Clio", "a Mazda 3"))),
     Slot("react_version", (("React 17", "React 18"), ("Angular 14", "Angular 17"), ("Vue 2", "Vue 3")),
          ("the frontend is built with {v}", "our frontend uses {v}", "we're on {v} on the frontend"),
-         ("the frontend is on {v} now", "we migrated the frontend to {v}", "frontend runs {v} since the migration"),
+         ("the frontend is on {v} now", "we migrated the frontend to {v}",
+          "frontend runs {v} since the migration"),
          "Which frontend framework version does {name}'s app use?",
          "{v} handles this pattern well, as long as state stays close to where it's used.",
          None),
@@ -198,7 +203,8 @@ TOPICS: tuple[Topic, ...] = (
         "    if path not in cache:\n        cache[path] = parse(path)\n    return cache[path]\n```",
         "```python\nrows = list(read_rows(path))  # materialise once\ntotal = sum(r.amount for r in rows)\n"
         "largest = max(rows, key=lambda r: r.amount)\n```",
-        "```python\ndef normalise(items: list[str]) -> list[str]:\n    out = [s.strip().lower() for s in items]\n"
+        "```python\ndef normalise(items: list[str]) -> list[str]:\n"
+        "    out = [s.strip().lower() for s in items]\n"
         "    return sorted(set(out))\n```")),
     Topic("sql", (
         "can you write a query that finds customers who ordered twice in the same week?",
@@ -218,7 +224,8 @@ TOPICS: tuple[Topic, ...] = (
         "Check the row counts at each step so you notice a join that multiplies rows."), (
         "```sql\nSELECT DISTINCT ON (user_id) user_id, created_at, status\nFROM events\n"
         "ORDER BY user_id, created_at DESC;\n```",
-        "```sql\nWITH weekly AS (\n  SELECT customer_id, date_trunc('week', ordered_at) AS wk, count(*) AS n\n"
+        "```sql\nWITH weekly AS (\n"
+        "  SELECT customer_id, date_trunc('week', ordered_at) AS wk, count(*) AS n\n"
         "  FROM orders GROUP BY 1, 2\n)\nSELECT customer_id FROM weekly WHERE n >= 2;\n```",
         "```sql\nSELECT date_trunc('month', paid_at) AS month,\n"
         "       sum(amount) FILTER (WHERE region = 'EU') AS eu,\n"
@@ -255,9 +262,11 @@ TOPICS: tuple[Topic, ...] = (
         "Pin base image digests for reproducible builds.",
         "A .dockerignore keeps node_modules and .git out of the build context."), (
         "```dockerfile\nFROM python:3.12-slim AS build\nWORKDIR /app\nCOPY requirements.txt .\n"
-        "RUN pip wheel -r requirements.txt -w /wheels\n\nFROM python:3.12-slim\nCOPY --from=build /wheels /wheels\n"
+        "RUN pip wheel -r requirements.txt -w /wheels\n\nFROM python:3.12-slim\n"
+        "COPY --from=build /wheels /wheels\n"
         "RUN pip install /wheels/*\n```",
-        "```yaml\nservices:\n  app:\n    build: .\n    depends_on:\n      db:\n        condition: service_healthy\n"
+        "```yaml\nservices:\n  app:\n    build: .\n    depends_on:\n      db:\n"
+        "        condition: service_healthy\n"
         "  db:\n    image: postgres\n    healthcheck:\n      test: [\"CMD\", \"pg_isready\"]\n```")),
     Topic("git", (
         "I committed to the wrong branch, how do I move the commit?",
@@ -365,7 +374,8 @@ TOPICS: tuple[Topic, ...] = (
         "Use a PodDisruptionBudget so node drains don't take everything down."), (
         "```yaml\napiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n  replicas: 2\n"
         "  template:\n    spec:\n      containers:\n        - name: web\n          image: web:1.4.2\n"
-        "          resources:\n            requests: {memory: 256Mi}\n            limits: {memory: 512Mi}\n```",)),
+        "          resources:\n            requests: {memory: 256Mi}\n"
+        "            limits: {memory: 512Mi}\n```",)),
     Topic("budget", (
         "can you help me set up a monthly budget spreadsheet?",
         "how much should I keep in an emergency fund?",
@@ -565,7 +575,7 @@ def _conversation(index: int, messages: int, rng: random.Random) -> Conversation
     user = USERS[index % len(USERS)] + ("" if index < len(USERS) else f" {index // len(USERS) + 1}")
     group = f"conv-{index + 1:02d}-{user.split()[0].lower()}"
     slots = rng.sample(SLOTS, REVISED_PER_CONVERSATION + STATED_ONLY_PER_CONVERSATION)
-    revised, stated_only = slots[:REVISED_PER_CONVERSATION], slots[REVISED_PER_CONVERSATION:]
+    revised = slots[:REVISED_PER_CONVERSATION]  # the others are stated and never revised
     turns = messages // 2
     # Where values are said (user turn numbers): statements in the first 40%, revisions in the last half.
     early = rng.sample(range(2, int(turns * 0.4)), len(slots) + sum(s.sibling is not None for s in revised))
