@@ -34,6 +34,8 @@ DEFAULT_SEED = 50
 REVISED_PER_CONVERSATION = 5
 STATED_ONLY_PER_CONVERSATION = 3
 ASSISTANT = "assistant"
+# Room for every statement (and sibling) in the first 40% of the user's turns: 8 slots and up to 5 siblings.
+MIN_MESSAGES = 80
 
 
 # ----------------------------------------------------------------------------- what the user states
@@ -566,8 +568,8 @@ def _revised(rng: random.Random, phrase: str, request: str) -> str:
 def generate(n: int = DEFAULT_CONVERSATIONS, messages: int = DEFAULT_MESSAGES,
              seed: int = DEFAULT_SEED) -> list[Conversation]:
     """``n`` conversations of about ``messages`` messages each (user and assistant alternating)."""
-    if n < 1 or messages < 40:
-        raise ValueError(f"need at least 1 conversation of 40 messages, got {n} of {messages}")
+    if n < 1 or messages < MIN_MESSAGES:
+        raise ValueError(f"need at least 1 conversation of {MIN_MESSAGES} messages, got {n} of {messages}")
     return [_conversation(i, messages, random.Random(f"{seed}:{i}")) for i in range(n)]
 
 
