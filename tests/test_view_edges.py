@@ -253,3 +253,11 @@ def test_a_group_that_holds_nothing_names_the_groups_there_are(servers) -> None:
     assert status == 404 and "'demo'" in text_of(html)
     status, html = get(servers["demo"], "/entity?name=Zhang+We")
     assert status == 404 and "did you mean 'Zhang Wei'" in text_of(html)
+
+
+def test_the_chart_file_of_an_empty_group_names_the_groups(db: Path, tmp_path: Path, capsys) -> None:
+    code = main(["--db", str(db), "--group", "nobody", "view", "--entity", "Zhang Wei", "--svg",
+                 str(tmp_path / "x.svg")])
+    err = capsys.readouterr().err
+    assert code == 2 and "group 'nobody' holds nothing" in err and "'demo'" in err
+    assert not (tmp_path / "x.svg").exists()

@@ -4,13 +4,20 @@ Pages (all GET, no script; the pictures are SVG drawn here, :mod:`.view_svg`):
 
 - ``/``: search over the group (the memory's ``search``), each hit linked to its entities and
   messages; the group's entities;
-- ``/entity?name=...&as_of=...&known_at=...&hops=1|2``: current facts, summary and insights, the
-  bi-temporal chart of every fact version, what was true at ``as_of`` as known at ``known_at``,
-  and the neighbourhood graph at ``as_of`` (1 or 2 hops, from ``snapshot``);
+- ``/entity?name=...&as_of=...&known_at=...&hops=1|2``: current facts, summary and insights (as
+  known at ``known_at``), the bi-temporal chart of every fact version, what was true at ``as_of``
+  as known at ``known_at``, and the neighbourhood graph at ``as_of`` (1 or 2 hops, read entity by
+  entity);
 - ``/chart.svg?name=...``: the chart alone; ``/message?id=...``: one message and what it asserted;
 - ``/cypher?q=...``: the read-only Cypher console of ``tgraph cypher`` (``:asof T [K]`` and the
   ready parameters), results as tables, and as a graph when they hold nodes and relationships;
 - ``/insights``: insights and entity summaries.
+
+Every page is bounded: a chart draws at most ``MAX_BARS`` bars on ``MAX_LANES`` lanes, a table
+``ROWS`` rows, a graph ``MAX_NODES`` nodes, each with links to the other parts (``versions_from``,
+``facts_from``, ``held_from``, ``entities_from``, ``values_from``). Pages are served at once, on
+starlette's thread pool; the work of one grows with what it draws and with the entity's facts
+(each read once), never with their square or with the group.
 
 The group is the one the server was started on: nothing in a URL names or changes it, so another
 group's ids and names show nothing. The console runs on the group loaded into the embedded Cypher
@@ -38,7 +45,7 @@ from ..core.model import Assertion, AssertionKind, Entity, Fact, SearchHit
 from ..core.stores.protocol import AssertionQuery, FactQuery
 from ..core.stores.statements import statement
 from .cypher_embedded.graph import GraphNode, GraphPath, GraphRelationship
-from .view_svg import Edge, Layout, Version, chart, chart_order, day, esc, lay_out, neighbourhood
+from .view_svg import MAX_BARS, Edge, Layout, Version, chart, chart_order, day, esc, lay_out, neighbourhood
 
 try:
     import uvicorn
@@ -125,9 +132,26 @@ class GroupView:
         wanted = sorted(set(ids))
         return {e.id: e for e in self.store.episodes(self.group_id, ids=wanted)} if wanted else {}
 
-    def versions(self, entity: Entity) -> list[Fact]:
-        """Every version of every fact with ``entity`` as subject (one read)."""
-        return self.store.facts(FactQuery(self.group_id, subject_id=entity.id, all_versions=True))
+    def chart_page(self, entity: Entity, start: int = 0) -> Layout:
+        """The page of ``entity``'s chart from its ``start``-th version (:func:`chart_order`, every
+        version of every fact with it as subject). Versions are counted per relation first, and only
+        the relations the page reaches are read."""
+        counts = [(r, self.store.count_facts(FactQuery(self.group_id, subject_id=entity.id, relation=r,
+                                                       all_versions=True)))
+                  for r in sorted(self.store.relations(self.group_id))]
+        total = sum(n for _, n in counts)
+        start = min(max(start, 0), total)
+        offset, before = 0, None  # before: the versions of the relations ahead of those read
+        rows: list[Fact] = []
+        for relation, n in counts:
+            if n and offset + n > start and offset < start + MAX_BARS:
+                before = offset if before is None else before
+                rows += self.store.facts(FactQuery(self.group_id, subject_id=entity.id, relation=relation,
+                                                   all_versions=True))
+            offset += n
+        before = before or 0
+        page = lay_out(chart_order(rows), start - before)
+        return Layout(page.lanes, page.start + before, page.end + before, total)
 
     def with_messages(self, entity: Entity, facts: Sequence[Fact]) -> dict[str, Version]:
         """``facts`` (versions of ``entity``'s facts) by id, with the messages that asserted and
@@ -138,7 +162,7 @@ class GroupView:
         kinds: tuple[AssertionKind, ...] = ("start", "end", "retract", "withdraw")
         by_write: dict[tuple[str, datetime], str] = {}
         by_moment: dict[tuple[str, datetime], list[Assertion]] = {}
-        for relation in sorted({f.relation for f in facts}):
+        for relation in sorted({f.relation for f in facts if f.expired_at or f.invalid_at}):  # with an end
             query = AssertionQuery(self.group_id, entity.id, relation, kinds=kinds)
             for a in self.store.key_assertions(query):
                 if not a.episode_id:
@@ -394,19 +418,22 @@ def entity_page(view: GroupView, request: Request) -> HTMLResponse:
         f'as known at (known_at) <input type="text" name="known_at" size="12" value="{esc(raw_known)}" '
         f'placeholder="now"> hops <select name="hops"><option{" selected" if hops == 1 else ""}>1</option>'
         f'<option{" selected" if hops == 2 else ""}>2</option></select> <button>redraw</button></form>')
-    layout = lay_out(chart_order(view.versions(entity)), _start(request, "versions_from"))
+    layout = view.chart_page(entity, _start(request, "versions_from"))
     drawn = view.with_messages(entity, [f for _, _, facts in layout.lanes for f in facts])
     body.append(draw_chart(entity, layout, drawn, now=now, as_of=as_of, known_at=known_at, link=message_url))
     body.append(pager(request, "versions_from", layout.start, layout.end, layout.total, "versions"))
+    held = current  # what holds at as_of as known at known_at: now, unless they are given
     if as_of is not None or known_at is not None:
         t, k = as_of or now, known_at or now
         held = tg.as_of(t, known_at=k, subject=entity.name, group_id=group)
+        seen = {f.id for f in held}
+        held += [f for f in tg.as_of(t, known_at=k, object=entity.name, group_id=group) if f.id not in seen]
         body.append(f'<h2 id="as-of">True on {esc(day(t))} as known on {esc(day(k))}</h2>'
                     + paged_rows(view, request, "held_from", held))
     body.append("<h2>Every version</h2>" + version_table(view, [drawn[f.id] for _, _, facts in layout.lanes
                                                                  for f in facts])
                 + pager(request, "versions_from", layout.start, layout.end, layout.total, "versions"))
-    body.append(graph_section(view, entity, as_of, known_at, hops, now))
+    body.append(graph_section(view, entity, held, as_of, known_at, hops, now))
     return page(view, entity.name, "".join(body))
 
 
@@ -433,11 +460,11 @@ def version_table(view: GroupView, versions: Sequence[Version]) -> str:
             f"<th>asserted by</th><th>ended by</th></tr>{rows}</table>")
 
 
-def graph_section(view: GroupView, entity: Entity, as_of: datetime | None, known_at: datetime | None,
-                  hops: int, now: datetime) -> str:
+def graph_section(view: GroupView, entity: Entity, held: Sequence[Fact], as_of: datetime | None,
+                  known_at: datetime | None, hops: int, now: datetime) -> str:
     """The entities around ``entity`` at ``as_of`` as known at ``known_at`` (the facts ``snapshot``
-    would give), read entity by entity: the entity's facts, then, for two hops, those of the
-    neighbours drawn (at most MAX_NODES in all), never the whole group."""
+    would give), read entity by entity: ``held``, the entity's facts then, and for two hops those
+    of the neighbours drawn (at most MAX_NODES in all), never the whole group."""
     t = as_of or now
 
     def around(name: str) -> list[Fact]:
@@ -446,7 +473,7 @@ def graph_section(view: GroupView, entity: Entity, as_of: datetime | None, known
         return found + [f for f in view.tg.as_of(t, known_at=known_at, object=name, group_id=view.group_id)
                         if f.id not in seen]
 
-    facts = {f.id: f for f in around(entity.name)}
+    facts = {f.id: f for f in held}
     if not facts:
         return f"<h2>Neighbourhood</h2><p class=\"note\">{esc(entity.name)} has no facts then</p>"
     names = {entity.id: entity.name}
@@ -499,7 +526,7 @@ def chart_svg(view: GroupView, request: Request) -> Response:
         known_at = view.time(_arg(request, "known_at"), "known_at")
     except TemporalGraphError as exc:
         return Response(str(exc), status_code=400, media_type="text/plain")
-    layout = lay_out(chart_order(view.versions(entity)), _start(request, "versions_from"))
+    layout = view.chart_page(entity, _start(request, "versions_from"))
     drawn = view.with_messages(entity, [f for _, _, facts in layout.lanes for f in facts])
     svg = draw_chart(entity, layout, drawn, now=view.tg.moment(), as_of=as_of, known_at=known_at,
                      link=message_url)
@@ -695,7 +722,7 @@ def export_chart(tg: TemporalGraph, name: str, group_id: str, *, as_of: str | No
     entity = view.entity(name)
     if entity is None:
         raise no_entity(name, group_id)
-    layout = lay_out(chart_order(view.versions(entity)))
+    layout = view.chart_page(entity)
     drawn = view.with_messages(entity, [f for _, _, facts in layout.lanes for f in facts])
     return draw_chart(entity, layout, drawn, now=tg.moment(), as_of=view.time(as_of, "as_of"),
                       known_at=view.time(known_at, "known_at"), link=None)

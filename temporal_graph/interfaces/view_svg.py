@@ -1,11 +1,13 @@
 """The pictures of ``tgraph view``, drawn on the server as SVG text (no script, no front-end build).
 
-- :func:`chart`: an entity's bi-temporal chart. Valid time runs across; each fact version is one
-  bar over its valid interval. The versions believed now sit on their relation's lane (a move
-  shows as two bars meeting at the move); versions the memory no longer believes (expired in
-  transaction time) are drawn apart, hatched, on the lane below, labelled with when they were
-  believed. A chosen moment ``as_of`` is a vertical line and ``known_at`` picks the versions
-  believed then: those true at ``as_of`` as known at ``known_at`` are outlined, the rest faded.
+- :func:`chart`: an entity's bi-temporal chart. Valid time runs across, over the span of the bars
+  drawn; each fact version is one bar over its valid interval (an open one runs to the right edge,
+  with an arrowhead). The versions believed now sit on their relation's lane (a move shows as two
+  bars meeting at the move); versions the memory no longer believes (expired in transaction time)
+  are drawn apart, hatched, on the lane below, an open one ending at the revision that ended the
+  belief. A chosen moment ``as_of`` is a vertical line and ``known_at`` picks the versions believed
+  then: those true at ``as_of`` as known at ``known_at`` are outlined, the rest pale. Every label
+  has a contrast of 4.5 or more to its bar. :func:`lay_out` cuts a page of bars and lanes.
 - :func:`neighbourhood`: the entities around one entity (1-2 hops) on rings, readable at 50 nodes.
 
 Every text from the memory goes through :func:`esc` (XML-escaped, with the characters XML cannot
