@@ -149,6 +149,15 @@ def test_a_big_entitys_page_is_bounded_and_pages_through_every_version(servers, 
     assert sorted(seen) == sorted(every)
 
 
+def test_the_insights_page_of_a_big_group_shows_a_page_of_summaries(servers) -> None:
+    status, html = get(servers["big"], "/insights")
+    assert status == 200
+    assert html.count("<tr><td>") == ROWS and "summaries 1–100 of 282 shown" in text_of(html)
+    last = re.search(r'<p class="pager note" data-param="summaries_from">.*?<a href="([^"]*)">next', html)
+    status, html = get(servers["big"], unescape(last.group(1)))
+    assert status == 200 and "summaries 101–200 of 282 shown" in text_of(html)
+
+
 def test_a_long_page_does_not_hold_up_the_others(db: Path) -> None:
     """While one page waits (here: its summary, held on purpose), another page is served."""
     with TemporalGraph.open(db, embed=False) as graph:

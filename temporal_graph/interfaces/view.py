@@ -546,22 +546,28 @@ def message_page(view: GroupView, request: Request) -> HTMLResponse:
     body = (f"<h1>Message {esc(episode.id[:8])}</h1><p>{who} · said {esc(day(episode.reference_time))} · "
             f"told to the memory {esc(day(episode.created_at))} · {esc(episode.source)}"
             f"{' · ' + esc(state) if state else ''}</p><pre class=\"content\">{esc(episode.content)}</pre>"
-            "<h2>Fact versions it is cited by</h2>" + fact_rows(view, told))
+            "<h2>Fact versions it is cited by</h2>" + paged_rows(view, request, "facts_from", told))
     return page(view, "message", body)
 
 
 def insights_page(view: GroupView, request: Request) -> HTMLResponse:
+    """The insights believed now and the entities' summaries, ``ROWS`` of each at a time."""
     insights = view.tg.insights(group_id=view.group_id)
     body = ["<h1>Insights</h1>"]
+    start = min(_start(request, "insights_from"), len(insights))
+    shown = insights[start:start + ROWS]
     body.append("<ul>" + "".join(f"<li>{esc(i.text)} — {' '.join(entity_link(s) for s in i.subjects)}</li>"
-                                 for i in insights) + "</ul>" if insights
-                else '<p class="note">no insights (derive them with tgraph reflect)</p>')
-    summaries = view.store.summaries(view.group_id)
+                                 for i in shown) + "</ul>"
+                + pager(request, "insights_from", start, start + len(shown), len(insights), "insights", ROWS)
+                if insights else '<p class="note">no insights (derive them with tgraph reflect)</p>')
+    summaries = sorted(view.store.summaries(view.group_id), key=lambda s: (s.entity.casefold(), s.entity))
+    start = min(_start(request, "summaries_from"), len(summaries))
+    chosen = summaries[start:start + ROWS]
     body.append("<h2>Entity summaries</h2>")
-    body.append("<table><tr><th>entity</th><th>summary</th></tr>" + "".join(
-        f"<tr><td>{entity_link(s.entity)}</td><td>{esc(s.text)}</td></tr>"
-        for s in sorted(summaries, key=lambda s: s.entity.casefold())) + "</table>" if summaries
-        else '<p class="note">no summaries</p>')
+    body.append("<table class=\"summaries\"><tr><th>entity</th><th>summary</th></tr>" + "".join(
+        f"<tr><td>{entity_link(s.entity)}</td><td>{esc(s.text)}</td></tr>" for s in chosen) + "</table>"
+        + pager(request, "summaries_from", start, start + len(chosen), len(summaries), "summaries", ROWS)
+        if summaries else '<p class="note">no summaries</p>')
     return page(view, "insights", "".join(body))
 
 
