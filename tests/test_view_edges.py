@@ -119,7 +119,10 @@ def test_the_chart_file_at_the_end_of_the_calendar(db: Path, tmp_path: Path, cap
 
 
 # -- a big entity ----------------------------------------------------------------------------------
-def test_a_big_entitys_page_is_bounded_and_pages_through_every_version(servers, tg) -> None:
+@pytest.mark.parametrize("at_once", [2_000, 100], ids=["read at once", "read by relation"])
+def test_a_big_entitys_page_is_bounded_and_pages_through_every_version(servers, tg, at_once,
+                                                                     monkeypatch) -> None:
+    monkeypatch.setattr("temporal_graph.interfaces.view.READ_AT_ONCE", at_once)
     every = {v.id for f in {f.fact_id for f in tg.history("Big", group_id="big")}
              for v in tg.audit(f, group_id="big")}
     assert len(every) == 620

@@ -62,6 +62,7 @@ MAX_NODES = 50
 MAX_ROWS = 500  # rows of a console result
 ROWS = 100  # rows of a table of facts, a page at a time
 ENTITIES_SHOWN = 300  # entity names listed, a page at a time
+READ_AT_ONCE = 2_000  # an entity with at most this many fact versions has them read in one go
 MAX_INPUT = 10_000  # characters of a console text or a name, before anything reads it
 
 CSS = """
@@ -135,7 +136,11 @@ class GroupView:
     def chart_page(self, entity: Entity, start: int = 0) -> Layout:
         """The page of ``entity``'s chart from its ``start``-th version (:func:`chart_order`, every
         version of every fact with it as subject). Versions are counted per relation first, and only
-        the relations the page reaches are read."""
+        the relations the page reaches are read (a small entity's versions are read at once: the
+        group's relations are listed only for a big one)."""
+        every = FactQuery(self.group_id, subject_id=entity.id, all_versions=True)
+        if self.store.count_facts(every) <= READ_AT_ONCE:
+            return lay_out(chart_order(self.store.facts(every)), start)
         counts = [(r, self.store.count_facts(FactQuery(self.group_id, subject_id=entity.id, relation=r,
                                                        all_versions=True)))
                   for r in sorted(self.store.relations(self.group_id))]
