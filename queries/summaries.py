@@ -37,7 +37,8 @@ from temporal_graph.core.model import Entity, EntitySummary, Fact, Insight
 from temporal_graph.core.names import check_group
 from temporal_graph.core.ontology import PLAN_RELATIONS, Ontology
 from temporal_graph.core.sentences import fact_clause
-from temporal_graph.core.writer import FactWriter
+from temporal_graph.core.stores.protocol import FactQuery
+from temporal_graph.core.writer import FactWriter, newest_first
 
 from .answer_text import date_text
 from .reflection import weightiest
@@ -259,19 +260,41 @@ def _rewrite_with_llm(core: Core, group_id: str, rewrites: Sequence[_Rewrite]) -
 
 
 def summary(
-    core: Core, entity: str, *, known_at: datetime | None = None, group_id: str = DEFAULT_GROUP
+    core: Core, entity: str, *, known_at: datetime | None = None, group_id: str = DEFAULT_GROUP,
+    derive: bool = False,
 ) -> EntitySummary | None:
     """The summary of ``entity`` as believed at ``known_at`` (default: now); None when the memory
-    held none then. Raises NotFound when the group has no entity of that name."""
+    held none then, or with ``derive`` the one :func:`derived_summary` makes of the facts believed
+    then. Raises NotFound when the group has no entity of that name."""
     check_group(group_id)
     found = core.find_entity(entity, group_id)
     if found is None:
         raise no_entity(entity, group_id)
     rows = core.store.summaries(group_id, found.id, known_at=known_at)
     version = max(rows, key=lambda s: s.created_at, default=None)
+    if version is None and derive:
+        version = derived_summary(core, found, known_at or core.now())
     if version is None:
         return None
     return with_insights(version, core.store.insights(group_id, subject_id=found.id, known_at=known_at))
+
+
+def derived_summary(core: Core, entity: Entity, at: datetime) -> EntitySummary | None:
+    """The offline summary of ``entity``'s facts (as subject or object) believed at ``at`` and not
+    ended by then, as a write at ``at`` would have made it; never stored (``id`` empty,
+    ``created_at`` is ``at``). A replayed import writes its summaries once a batch, so a moment
+    inside a batch has facts but no stored summary yet. None without such facts."""
+    rows: dict[str, Fact] = {}
+    for query in (FactQuery(entity.group_id, subject_id=entity.id, known_at=at),
+                  FactQuery(entity.group_id, object_id=entity.id, known_at=at)):
+        for fact in core.store.facts(query):
+            if fact.invalid_at is None or fact.invalid_at > at:
+                rows[fact.id] = fact
+    if not rows:
+        return None
+    text, fact_ids = offline_text(newest_first(rows.values()), core.summary_chars)
+    return EntitySummary(id="", group_id=entity.group_id, entity_id=entity.id, entity=entity.name, text=text,
+                         fact_ids=fact_ids, created_at=at)
 
 
 def with_insights(version: EntitySummary, insights: Iterable[Insight]) -> EntitySummary:

@@ -443,10 +443,12 @@ class TemporalGraph:
                            object=object, group_id=group_id, claims=claims)
 
     def history(
-        self, subject: str, relation: str | None = None, *, group_id: str = DEFAULT_GROUP
+        self, subject: str, relation: str | None = None, *, known_at: TimeLike | None = None,
+        group_id: str = DEFAULT_GROUP,
     ) -> list[Fact]:
-        """The valid-time timeline of a subject (optionally one relation), as currently believed."""
-        return reads.history(self.core, subject, relation, group_id=group_id)
+        """The valid-time timeline of a subject (optionally one relation), as currently believed, or
+        as the memory believed it at ``known_at``."""
+        return reads.history(self.core, subject, relation, known_at=known_at, group_id=group_id)
 
     def audit(self, fact_id: str, *, group_id: str = DEFAULT_GROUP) -> list[Fact]:
         """Every version of a fact across transaction time, oldest first.
@@ -575,13 +577,16 @@ class TemporalGraph:
 
     # -- queries ---------------------------------------------------------------------------------
     def summary(
-        self, entity: str, *, known_at: TimeLike | None = None, group_id: str = DEFAULT_GROUP
+        self, entity: str, *, known_at: TimeLike | None = None, group_id: str = DEFAULT_GROUP,
+        derive: bool = False,
     ) -> EntitySummary | None:
         """The summary of ``entity`` derived from its facts as believed at ``known_at`` (default
-        now), or None when there was none then (see :mod:`queries.summaries`). Raises NotFound for
-        an unknown entity."""
+        now), or None when there was none then (see :mod:`queries.summaries`). With ``derive``,
+        when none was stored then, the one its facts believed then give, made now and not stored
+        (``id`` empty, ``created_at`` the moment asked). Raises NotFound for an unknown entity."""
         return queries.summaries.summary(
-            self.core, entity, known_at=self.core.optional_time(known_at, "known_at"), group_id=group_id
+            self.core, entity, known_at=self.core.optional_time(known_at, "known_at"), group_id=group_id,
+            derive=derive,
         )
 
     def paths(

@@ -2,6 +2,9 @@
 
 from .core.time import (
     ACCEPTED_FORMATS,
+    ACCEPTED_RANGE,
+    EARLIEST,
+    LATEST,
     UTC,
     Clock,
     ManualClock,
@@ -17,6 +20,7 @@ from .core.time import (
 )
 
 __all__ = [
-    "ACCEPTED_FORMATS", "UTC", "Clock", "ManualClock", "TimeLike", "fixed_clock", "from_iso", "from_micros",
+    "ACCEPTED_FORMATS", "ACCEPTED_RANGE", "EARLIEST", "LATEST", "UTC", "Clock", "ManualClock", "TimeLike",
+    "fixed_clock", "from_iso", "from_micros",
     "iso", "optional_utc", "system_clock", "to_micros", "to_utc",
 ]

@@ -72,6 +72,7 @@ def test_the_cypher_console_reads_now_from_the_memory_clock():
 
 def test_the_public_time_module_keeps_its_names():
     assert set(temporal_graph.times.__all__) == {
-        "ACCEPTED_FORMATS", "UTC", "Clock", "ManualClock", "TimeLike", "fixed_clock", "from_iso",
+        "ACCEPTED_FORMATS", "ACCEPTED_RANGE", "EARLIEST", "LATEST", "UTC", "Clock", "ManualClock", "TimeLike",
+        "fixed_clock", "from_iso",
         "from_micros", "iso", "optional_utc", "system_clock", "to_micros", "to_utc",
     }

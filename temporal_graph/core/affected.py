@@ -32,6 +32,7 @@ from .model import Assertion, AssertionKind, Fact
 from .ontology import Cardinality
 from .rules import Segment, claimant, live_assertions, merges_into, replay
 from .stores.protocol import AssertionQuery, RowQuery, StoreTx
+from .time import LATEST
 
 # Rows read at first (then 4 times more each time) while looking for a stream's row among other
 # claimants' rows.
@@ -110,13 +111,15 @@ class KeyReader:
         ``inclusive``); ``moment`` None is the earliest, where only undated rows start."""
         if moment is None:
             return self.latest_row(stream, _EARLIEST) if inclusive else None
-        if inclusive and moment < datetime.max.replace(tzinfo=UTC):
+        if inclusive and moment < LATEST:
             return self.latest_row(stream, just_after(moment))
         return self.latest_row(stream, None if inclusive else moment)
 
     def rows_after(self, stream: Stream, moment: datetime | None) -> Iterator[Fact]:
         """The stream's rows starting after ``moment`` (None: every dated row), earliest first,
         read a page at a time as the caller goes on."""
+        if moment == LATEST:
+            return  # no time comes after the last one
         since = _EARLIEST if moment is None else just_after(moment)
         seen: set[str] = set()
         limit = PAGE
@@ -218,7 +221,7 @@ def _stretch(key: KeyReader, stream: Stream, changed: Sequence[Assertion], state
         through = None if following is None else following.valid_at
         events += key.events(stream, read_from, through)
         segments, settled = replay([*events, *told], through)
-        if settled:
+        if settled or through == LATEST:  # nothing can be told after the last time
             break
         assert through is not None
         read_from = just_after(through)

@@ -93,10 +93,13 @@ def now(
 
 
 def history(
-    core: Core, subject: str, relation: str | None = None, *, group_id: str = DEFAULT_GROUP
+    core: Core, subject: str, relation: str | None = None, *, known_at: TimeLike | None = None,
+    group_id: str = DEFAULT_GROUP,
 ) -> list[Fact]:
-    """The valid-time timeline of a subject (optionally one relation), as currently believed."""
-    rows = query_facts(core, group_id, subject=subject, relation=relation)
+    """The valid-time timeline of a subject (optionally one relation), as believed at ``known_at``
+    (default: as currently believed)."""
+    known = core.optional_time(known_at, "known_at")
+    rows = query_facts(core, group_id, subject=subject, relation=relation, known_at=known)
     return sorted(rows or [], key=fact_order)
 
 

@@ -597,7 +597,7 @@ def _history(tg: TemporalGraph, args: argparse.Namespace) -> list[Fact]:
 @command("show", "one entity: its summary, its current facts and its timeline",
          arg("entity", help="the entity to show"),
          arg("--known-at", metavar="TIME",
-             help="the summary and current facts as the memory believed them at this time (default now)"),
+             help="the summary, facts and timeline as the memory believed them at this time (default now)"),
          TABLE_LIMIT, show=lambda view, args, console: render_entity(view, console, limit=args.limit))
 def _show(tg: TemporalGraph, args: argparse.Namespace) -> EntityView:
     hint = unknown_name_hint(tg, group(args), [args.entity])
@@ -953,8 +953,10 @@ def _view(tg: TemporalGraph, args: argparse.Namespace) -> Done:
     if (args.svg is None) != (args.entity is None):
         raise InvalidInput("--svg FILE and --entity NAME go together (write one entity's chart)")
     if args.svg is not None:
-        svg = export_chart(tg, args.entity, check_group(group(args)), as_of=args.as_of,
-                           known_at=args.known_at)
+        hint = unknown_name_hint(tg, check_group(group(args)), [args.entity])
+        if hint is not None:
+            raise NotFound(hint)
+        svg = export_chart(tg, args.entity, group(args), as_of=args.as_of, known_at=args.known_at)
         with open(args.svg, "w", encoding="utf-8") as handle:
             handle.write(svg)
         print(f"tgraph view: wrote the chart of {visible(args.entity)!r} to {args.svg}")
@@ -963,6 +965,9 @@ def _view(tg: TemporalGraph, args: argparse.Namespace) -> Done:
         raise InvalidInput(f"--port {args.port}: not a port number (0-65535)")
     server = Server(tg, check_group(group(args)), port=args.port)
     print(f"tgraph view: {server.url} (group {visible(group(args))!r}, read-only; Ctrl-C stops)", flush=True)
+    hint = server.view.groups_hint()
+    if hint is not None:
+        print(f"tgraph view: {hint}", file=sys.stderr, flush=True)
     server.run()
     return Done(EXIT_OK)
 

@@ -22,11 +22,12 @@ FACT_COLUMNS = ("subject", "relation", "object", "valid from (UTC)", "valid unti
 
 
 def day(moment: datetime | None) -> str:
-    """A date, with the time of day only when it is not midnight."""
+    """A date, with the time of day only when it is not midnight; four-digit years (``strftime``
+    writes year 1 as "1")."""
     if moment is None:
         return ""
-    return moment.strftime("%Y-%m-%d") if (moment.hour, moment.minute, moment.second) == (0, 0, 0) \
-        else moment.strftime("%Y-%m-%d %H:%M")
+    shown = moment.isoformat(sep=" ", timespec="minutes")[:16]
+    return shown[:10] if (moment.hour, moment.minute, moment.second) == (0, 0, 0) else shown
 
 
 def span(f: Fact) -> str:

@@ -20,14 +20,16 @@ from .render import day, fact_table, insight_line
 
 
 class EntityView(BaseModel):
-    """What ``tgraph show`` prints about one entity."""
+    """What ``tgraph show`` prints about one entity, as the memory stood at ``known_at``."""
 
     entity: str
     known_at: datetime
+    then: bool = False  # known_at was asked for: the view is of that moment, not of now
     summary: EntitySummary | None
+    summary_stored: bool = True  # False: made from the facts believed at known_at (none was stored then)
     insights: list[Insight]  # about the entity, believed at ``known_at``, weightiest first
     facts: list[Fact]  # true at ``known_at`` as believed then, with the entity as subject or object
-    timeline: list[Fact]  # every fact with the entity as subject, in valid-time order, as believed now
+    timeline: list[Fact]  # every fact with the entity as subject, in valid-time order, as believed then
 
 
 def entity_view(
@@ -41,29 +43,41 @@ def entity_view(
     seen = {f.id for f in facts}
     facts += [f for f in tg.as_of(moment, known_at=moment, object=entity.name, group_id=group_id)
               if f.id not in seen]
+    summary = tg.summary(entity.name, known_at=moment, group_id=group_id, derive=True)
     return EntityView(
         entity=entity.name,
         known_at=moment,
-        summary=tg.summary(entity.name, known_at=moment, group_id=group_id),
+        then=known_at is not None,
+        summary=summary,
+        summary_stored=summary is None or bool(summary.id),
         insights=tg.insights(entity.name, known_at=moment, group_id=group_id),
         facts=facts,
-        timeline=tg.history(entity.name, group_id=group_id),
+        timeline=tg.history(entity.name, known_at=moment, group_id=group_id),
     )
 
 
 def render_entity(view: EntityView, console: Console, *, limit: int | None = None) -> None:
-    """The entity's summary, insights, and tables of its current facts and timeline (each of at
-    most ``limit`` rows, saying how many more there are)."""
+    """The entity's summary, insights, and tables of its facts true at ``known_at`` and its timeline,
+    as believed then (each of at most ``limit`` rows, saying how many more there are)."""
+    when = day(view.known_at)
     console.print(view.entity, style="bold", highlight=False)
     if view.summary is None:
-        console.print("summary: none (no current facts)", highlight=False)
+        console.print(f"summary: none (no facts as known at {when})" if view.then
+                      else "summary: none (no current facts)", highlight=False)
     else:
-        made = "by the LLM" if view.summary.method == "llm" else "from its facts"
-        console.print(f"summary ({made}, believed since {day(view.summary.created_at)}):", highlight=False)
+        if not view.summary_stored:
+            made = f"made from its facts as known at {when}; the memory had stored none by then"
+        elif view.summary.method == "llm":
+            made = f"by the LLM, believed since {day(view.summary.created_at)}"
+        else:
+            made = f"from its facts, believed since {day(view.summary.created_at)}"
+        console.print(f"summary ({made}):", highlight=False)
         console.print(f"  {view.summary.text}", highlight=False, soft_wrap=True)
     if view.insights:
         console.print("insights (derived from its facts):", highlight=False)
         for insight in view.insights:
             console.print(f"  - {insight_line(insight)}", highlight=False, soft_wrap=True)
-    fact_table(console, view.facts, "current facts", limit=limit)
-    fact_table(console, view.timeline, "timeline (as currently believed)", limit=limit)
+    fact_table(console, view.facts, f"true at {when}, as believed then" if view.then else "current facts",
+               limit=limit)
+    fact_table(console, view.timeline, f"timeline (as believed at {when})" if view.then
+               else "timeline (as currently believed)", limit=limit)

@@ -4,13 +4,20 @@ Pages (all GET, no script; the pictures are SVG drawn here, :mod:`.view_svg`):
 
 - ``/``: search over the group (the memory's ``search``), each hit linked to its entities and
   messages; the group's entities;
-- ``/entity?name=...&as_of=...&known_at=...&hops=1|2``: current facts, summary and insights, the
-  bi-temporal chart of every fact version, what was true at ``as_of`` as known at ``known_at``,
-  and the neighbourhood graph at ``as_of`` (1 or 2 hops, from ``snapshot``);
+- ``/entity?name=...&as_of=...&known_at=...&hops=1|2``: current facts, summary and insights (as
+  known at ``known_at``), the bi-temporal chart of every fact version, what was true at ``as_of``
+  as known at ``known_at``, and the neighbourhood graph at ``as_of`` (1 or 2 hops, read entity by
+  entity);
 - ``/chart.svg?name=...``: the chart alone; ``/message?id=...``: one message and what it asserted;
 - ``/cypher?q=...``: the read-only Cypher console of ``tgraph cypher`` (``:asof T [K]`` and the
   ready parameters), results as tables, and as a graph when they hold nodes and relationships;
 - ``/insights``: insights and entity summaries.
+
+Every page is bounded: a chart draws at most ``MAX_BARS`` bars on ``MAX_LANES`` lanes, a table
+``ROWS`` rows, a graph ``MAX_NODES`` nodes, each with links to the other parts (``versions_from``,
+``facts_from``, ``held_from``, ``entities_from``, ``values_from``). Pages are served at once, on
+starlette's thread pool; the work of one grows with what it draws and with the entity's facts
+(each read once), never with their square or with the group.
 
 The group is the one the server was started on: nothing in a URL names or changes it, so another
 group's ids and names show nothing. The console runs on the group loaded into the embedded Cypher
@@ -34,11 +41,11 @@ from urllib.parse import quote, urlencode
 from ..client import TemporalGraph
 from ..core.errors import TemporalGraphError
 from ..core.extras import missing
-from ..core.model import AssertionKind, Entity, Fact, SearchHit
+from ..core.model import Assertion, AssertionKind, Entity, Fact, SearchHit
 from ..core.stores.protocol import AssertionQuery, FactQuery
 from ..core.stores.statements import statement
 from .cypher_embedded.graph import GraphNode, GraphPath, GraphRelationship
-from .view_svg import Edge, Version, chart, day, esc, neighbourhood
+from .view_svg import MAX_BARS, Edge, Layout, Version, chart, chart_order, day, esc, lay_out, neighbourhood
 
 try:
     import uvicorn
@@ -52,7 +59,10 @@ except ImportError as exc:  # pragma: no cover - the extra is installed in the t
 
 ALLOWED_HOSTS = ("127.0.0.1", "localhost", "[::1]")
 MAX_NODES = 50
-MAX_ROWS = 500
+MAX_ROWS = 500  # rows of a console result
+ROWS = 100  # rows of a table of facts, a page at a time
+ENTITIES_SHOWN = 300  # entity names listed, a page at a time
+READ_AT_ONCE = 2_000  # an entity with at most this many fact versions has them read in one go
 MAX_INPUT = 10_000  # characters of a console text or a name, before anything reads it
 
 CSS = """
@@ -101,13 +111,16 @@ def _loopback(value: str | None, scheme: str) -> bool:
 
 # -- reading the group ------------------------------------------------------------------------------
 class GroupView:
-    """Everything the pages read, on one group (fixed when the server starts)."""
+    """Everything the pages read, on one group (fixed when the server starts). Pages are served at
+    once, each on a thread of its own: the stores serve reads from several threads (the embedded
+    store one statement at a time, Neo4j a session per read). Only the console's embedded Cypher
+    engine is used by one page at a time."""
 
     def __init__(self, tg: TemporalGraph, group_id: str) -> None:
         self.tg = tg
         self.group_id = group_id
         self.store = tg.core.store
-        self.lock = threading.Lock()  # one reader at a time: pages are small, the store stays simple
+        self.console_lock = threading.Lock()
         self._cypher: Any = None
 
     def time(self, value: str | None, name: str) -> datetime | None:
@@ -120,27 +133,74 @@ class GroupView:
         wanted = sorted(set(ids))
         return {e.id: e for e in self.store.episodes(self.group_id, ids=wanted)} if wanted else {}
 
-    def versions(self, entity: Entity) -> list[Version]:
-        """Every version of every fact with ``entity`` as subject, with the messages that asserted
-        and ended each (the assertions of its relation: the write at its end, or the one whose
-        start is its end)."""
-        rows = self.store.facts(FactQuery(self.group_id, subject_id=entity.id, all_versions=True))
+    def chart_page(self, entity: Entity, start: int = 0) -> Layout:
+        """The page of ``entity``'s chart from its ``start``-th version (:func:`chart_order`, every
+        version of every fact with it as subject). Versions are counted per relation first, and only
+        the relations the page reaches are read (a small entity's versions are read at once: the
+        group's relations are listed only for a big one)."""
+        every = FactQuery(self.group_id, subject_id=entity.id, all_versions=True)
+        if self.store.count_facts(every) <= READ_AT_ONCE:
+            return lay_out(chart_order(self.store.facts(every)), start)
+        counts = [(r, self.store.count_facts(FactQuery(self.group_id, subject_id=entity.id, relation=r,
+                                                       all_versions=True)))
+                  for r in sorted(self.store.relations(self.group_id))]
+        total = sum(n for _, n in counts)
+        start = min(max(start, 0), total)
+        offset, before = 0, None  # before: the versions of the relations ahead of those read
+        rows: list[Fact] = []
+        for relation, n in counts:
+            if n and offset + n > start and offset < start + MAX_BARS:
+                before = offset if before is None else before
+                rows += self.store.facts(FactQuery(self.group_id, subject_id=entity.id, relation=relation,
+                                                   all_versions=True))
+            offset += n
+        before = before or 0
+        page = lay_out(chart_order(rows), start - before)
+        return Layout(page.lanes, page.start + before, page.end + before, total)
+
+    def with_messages(self, entity: Entity, facts: Sequence[Fact]) -> dict[str, Version]:
+        """``facts`` (versions of ``entity``'s facts) by id, with the messages that asserted and
+        ended each: of the assertions of their relations, the write at a version's end in
+        transaction time (it revised or retracted the belief), else the one whose moment is its
+        valid end (the start of the next row, or an ending). Each relation's assertions are read
+        once and looked up by time, so the work grows with them, not with their square."""
         kinds: tuple[AssertionKind, ...] = ("start", "end", "retract", "withdraw")
-        assertions = {r: self.store.key_assertions(AssertionQuery(self.group_id, entity.id, r, kinds=kinds))
-                      for r in {f.relation for f in rows}}
-        versions = []
-        for fact in rows:
-            said = assertions[fact.relation]
+        by_write: dict[tuple[str, datetime], str] = {}
+        by_moment: dict[tuple[str, datetime], list[Assertion]] = {}
+        for relation in sorted({f.relation for f in facts if f.expired_at or f.invalid_at}):  # with an end
+            query = AssertionQuery(self.group_id, entity.id, relation, kinds=kinds)
+            for a in self.store.key_assertions(query):
+                if not a.episode_id:
+                    continue
+                by_write[(relation, a.created_at)] = a.episode_id  # the last of a write's statements
+                if a.at is not None:
+                    by_moment.setdefault((relation, a.at), []).append(a)
+        out: dict[str, Version] = {}
+        for fact in facts:
             ended: str | None = None
-            if fact.expired_at is not None:  # the write that revised or retracted this belief
-                at_end = [a for a in said if a.created_at == fact.expired_at and a.episode_id]
-                ended = at_end[-1].episode_id if at_end else None
-            elif fact.invalid_at is not None:  # what started the next row, or said it ended
-                at_end = [a for a in said if a.at == fact.invalid_at and a.episode_id
-                          and (a.kind == "end" or a.object_id != fact.object_id)]
-                ended = at_end[0].episode_id if at_end else None
-            versions.append(Version(fact, fact.episode_ids[0] if fact.episode_ids else None, ended))
-        return versions
+            if fact.expired_at is not None:
+                ended = by_write.get((fact.relation, fact.expired_at))
+            elif fact.invalid_at is not None:
+                ended = next((a.episode_id for a in by_moment.get((fact.relation, fact.invalid_at), [])
+                              if a.kind == "end" or a.object_id != fact.object_id), None)
+            out[fact.id] = Version(fact, fact.episode_ids[0] if fact.episode_ids else None, ended)
+        return out
+
+    def has_facts(self, entity: Entity) -> bool:
+        """Whether a fact the memory believes now names ``entity`` (two reads of one row at most)."""
+        return any(self.store.facts(query) for query in (
+            FactQuery(self.group_id, subject_id=entity.id, limit=1),
+            FactQuery(self.group_id, object_id=entity.id, limit=1)))
+
+    def groups_hint(self) -> str | None:
+        """For a group that holds nothing: which groups this memory holds."""
+        groups = self.tg.groups()
+        if self.group_id in groups:
+            return None
+        others = ", ".join(repr(g) for g in groups)
+        return (f"group {self.group_id!r} holds nothing; "
+                + (f"groups in this memory: {others} (start tgraph view with --group NAME)" if others
+                   else "this memory is empty"))
 
     def cypher(self) -> Any:
         from .cypher_embedded.ladybug_engine import Limits
@@ -191,6 +251,43 @@ def entity_link(name: str, **extra: str) -> str:
 
 def _messages(view: GroupView, ids: Sequence[str]) -> str:
     return ", ".join(f'<a href="{esc(message_url(i))}">message {esc(i[:8])}</a>' for i in ids) or "—"
+
+
+def page_link(request: Request, param: str, start: int, label: str) -> str:
+    """A link to this page with ``param`` set to ``start`` (its other arguments kept)."""
+    query = {k: v for k, v in request.query_params.items() if k != param}
+    if start:
+        query[param] = str(start)
+    return f'<a href="{esc(request.url.path + "?" + urlencode(query))}">{esc(label)}</a>'
+
+
+def pager(request: Request, param: str, start: int, end: int, total: int, noun: str,
+          size: int | None = None) -> str:
+    """"noun 1–100 of 2,345" and links to the first, previous and next pages; nothing when all
+    are shown. ``size``: the page size, for a link back (pages of a chart vary in size)."""
+    if start == 0 and end >= total:
+        return ""
+    links = []
+    if start > 0:
+        links.append(page_link(request, param, 0, "first"))
+        if size is not None:
+            links.append(page_link(request, param, max(start - size, 0), f"previous {size:,}"))
+    if end < total:
+        links.append(page_link(request, param, end, f"next (after {end:,}; {total - end:,} more)"))
+    return (f'<p class="pager note" data-param="{esc(param)}">{esc(noun)} {start + 1:,}–{end:,} of '
+            f"{total:,} shown · " + " · ".join(links) + "</p>")
+
+
+def _start(request: Request, param: str) -> int:
+    text = _arg(request, param)
+    return int(text) if text.isdigit() and len(text) < 10 else 0
+
+
+def paged_rows(view: GroupView, request: Request, param: str, facts: Sequence[Fact]) -> str:
+    """A page of ``ROWS`` rows of ``facts`` from the offset ``param`` names, with its pager."""
+    start = min(_start(request, param), max(len(facts) - 1, 0))
+    end = min(start + ROWS, len(facts))
+    return fact_rows(view, facts[start:end]) + pager(request, param, start, end, len(facts), "rows", ROWS)
 
 
 def fact_rows(view: GroupView, facts: Sequence[Fact], *, link_subject: bool = True) -> str:
@@ -251,23 +348,52 @@ def home(view: GroupView, request: Request) -> HTMLResponse:
                 head = "<tr><th>kind</th><th>hit</th><th>links</th><th>why</th></tr>"
                 rows = "".join(hit_row(view, h) for h in hits)
                 body.append(f'<table class="hits">{head}{rows}</table>')
-    entities = sorted(view.store.entities(view.group_id), key=lambda e: e.name.casefold())
-    if entities:
-        shown = entities[:300]
-        body.append(f"<h2>Entities ({len(entities)})</h2><p>"
-                    + " · ".join(entity_link(e.name) for e in shown)
-                    + (f' <span class="note">and {len(entities) - len(shown)} more</span>'
-                       if len(entities) > len(shown) else "") + "</p>")
+    hint = view.groups_hint()
+    if hint is not None:
+        body.append(f'<p class="note group-hint">{esc(hint)}</p>')
     else:
-        body.append('<p class="note">this group holds no entities</p>')
+        body.append(entity_lists(view, request))
     return page(view, "search", "".join(body), status)
+
+
+# The types extraction gives to an attribute's value ("2,100 pounds a month", "engaged", a date):
+# values, listed apart from the people and things the memory is about.
+VALUE_TYPES = frozenset({"Value", "Status", "Date"})
+
+
+def entity_lists(view: GroupView, request: Request) -> str:
+    """The group's people and things, then its values, each by name a page at a time; entities no
+    believed fact names are left out (checked for the entities of the page only)."""
+    entities = sorted(view.store.entities(view.group_id), key=lambda e: (e.name.casefold(), e.name))
+    out = []
+    for title, param, chosen in (
+            ("People and things", "entities_from", [e for e in entities if e.type not in VALUE_TYPES]),
+            ("Values", "values_from", [e for e in entities if e.type in VALUE_TYPES])):
+        if not chosen:
+            continue
+        start = min(_start(request, param), len(chosen))
+        shown: list[Entity] = []
+        end = start
+        while end < len(chosen) and len(shown) < ENTITIES_SHOWN:
+            if view.has_facts(chosen[end]):
+                shown.append(chosen[end])
+            end += 1
+        without = end - start - len(shown)
+        note = (f' <span class="note">({without} without facts left out)</span>' if without else "")
+        out.append(f'<h2>{esc(title)}</h2><p class="entities {esc(param)}">'
+                   + (" · ".join(entity_link(e.name) for e in shown) or '<span class="note">none</span>')
+                   + note + "</p>" + pager(request, param, start, end, len(chosen), "entities"))
+    return "".join(out) or '<p class="note">this group holds no entities</p>'
 
 
 def entity_page(view: GroupView, request: Request) -> HTMLResponse:
     name = _arg(request, "name")
     entity = view.entity(name)
     if entity is None:
-        return error(view, "no such entity", f"no entity named {name!r} in this group", 404)
+        close = view.tg.similar_names(name, view.group_id) if name.strip() else []
+        maybe = f"; did you mean {' or '.join(repr(n) for n in close)}?" if close else ""
+        return error(view, "no such entity", view.groups_hint() or f"no entity named {name!r} in this group"
+                     + maybe, 404)
     raw_as_of, raw_known = _arg(request, "as_of"), _arg(request, "known_at")
     hops = 2 if _arg(request, "hops") == "2" else 1
     try:
@@ -280,10 +406,12 @@ def entity_page(view: GroupView, request: Request) -> HTMLResponse:
     seen = {f.id for f in current}
     current += [f for f in tg.now(object=entity.name, group_id=group) if f.id not in seen]
     body = [f"<h1>{esc(entity.name)} <span class=\"kind\">{esc(entity.type)}</span></h1>"]
-    summary = tg.summary(entity.name, known_at=known_at, group_id=group)
+    summary = tg.summary(entity.name, known_at=known_at, group_id=group, derive=True)
     if summary is not None:
-        body.append(f'<p class="summary">{esc(summary.text)}</p>')
-    body.append("<h2>Current facts</h2>" + fact_rows(view, current))
+        made = (f" <span class=\"note\">(made from its facts as known at {esc(day(summary.created_at))}; the "
+                "memory had stored none by then)</span>" if not summary.id else "")
+        body.append(f'<p class="summary">{esc(summary.text)}{made}</p>')
+    body.append("<h2>Current facts</h2>" + paged_rows(view, request, "facts_from", current))
     insights = tg.insights(entity.name, known_at=known_at, group_id=group)
     if insights:
         body.append("<h2>Insights</h2><ul>" + "".join(f"<li>{esc(i.text)}</li>" for i in insights) + "</ul>")
@@ -295,64 +423,96 @@ def entity_page(view: GroupView, request: Request) -> HTMLResponse:
         f'as known at (known_at) <input type="text" name="known_at" size="12" value="{esc(raw_known)}" '
         f'placeholder="now"> hops <select name="hops"><option{" selected" if hops == 1 else ""}>1</option>'
         f'<option{" selected" if hops == 2 else ""}>2</option></select> <button>redraw</button></form>')
-    versions = view.versions(entity)
-    body.append(chart(versions, title=f"{entity.name}: every fact version", now=now, as_of=as_of,
-                      known_at=known_at, link=message_url))
+    layout = view.chart_page(entity, _start(request, "versions_from"))
+    drawn = view.with_messages(entity, [f for _, _, facts in layout.lanes for f in facts])
+    body.append(draw_chart(entity, layout, drawn, now=now, as_of=as_of, known_at=known_at, link=message_url))
+    body.append(pager(request, "versions_from", layout.start, layout.end, layout.total, "versions"))
+    held = current  # what holds at as_of as known at known_at: now, unless they are given
     if as_of is not None or known_at is not None:
         t, k = as_of or now, known_at or now
         held = tg.as_of(t, known_at=k, subject=entity.name, group_id=group)
+        seen = {f.id for f in held}
+        held += [f for f in tg.as_of(t, known_at=k, object=entity.name, group_id=group) if f.id not in seen]
         body.append(f'<h2 id="as-of">True on {esc(day(t))} as known on {esc(day(k))}</h2>'
-                    + fact_rows(view, held))
-    body.append("<h2>Every version</h2>" + version_table(view, versions))
-    body.append(graph_section(view, entity, as_of, known_at, hops))
+                    + paged_rows(view, request, "held_from", held))
+    body.append("<h2>Every version</h2>" + version_table(view, [drawn[f.id] for _, _, facts in layout.lanes
+                                                                 for f in facts])
+                + pager(request, "versions_from", layout.start, layout.end, layout.total, "versions"))
+    body.append(graph_section(view, entity, held, as_of, known_at, hops, now))
     return page(view, entity.name, "".join(body))
 
 
+def draw_chart(entity: Entity, layout: Layout, versions: dict[str, Version], *, now: datetime,
+               as_of: datetime | None, known_at: datetime | None, link: Callable[[str], str] | None) -> str:
+    lanes = [(relation, superseded, [versions[f.id] for f in facts])
+             for relation, superseded, facts in layout.lanes]
+    return chart(lanes, title=f"{entity.name}: every fact version", now=now, as_of=as_of, known_at=known_at,
+                 link=link, shown=(layout.start + 1, layout.end, layout.total))
+
+
 def version_table(view: GroupView, versions: Sequence[Version]) -> str:
+    """The versions the chart draws, in its order."""
     if not versions:
         return '<p class="note">none</p>'
-    ordered = sorted(versions, key=lambda v: (v.fact.relation, v.fact.created_at, v.fact.id))
     rows = "".join(
         f'<tr class="{"superseded" if v.fact.expired_at else "believed"}"><td>{esc(v.fact.relation)}</td>'
         f"<td>{entity_link(v.fact.object)}</td>"
         f"<td>{esc(day(v.fact.valid_at))} – {esc(_or(v.fact.invalid_at, 'open'))}</td>"
         f"<td>{esc(day(v.fact.created_at))} – {esc(_or(v.fact.expired_at, 'now'))}</td>"
         f"<td>{_messages(view, [v.asserted_by] if v.asserted_by else [])}</td>"
-        f"<td>{_messages(view, [v.ended_by] if v.ended_by else [])}</td></tr>" for v in ordered)
+        f"<td>{_messages(view, [v.ended_by] if v.ended_by else [])}</td></tr>" for v in versions)
     return ("<table class=\"versions\"><tr><th>relation</th><th>object</th><th>valid</th><th>believed</th>"
             f"<th>asserted by</th><th>ended by</th></tr>{rows}</table>")
 
 
-def graph_section(view: GroupView, entity: Entity, as_of: datetime | None, known_at: datetime | None,
-                  hops: int) -> str:
-    graph = view.tg.snapshot(as_of, known_at, group_id=view.group_id)
-    if entity.id not in graph:
+def graph_section(view: GroupView, entity: Entity, held: Sequence[Fact], as_of: datetime | None,
+                  known_at: datetime | None, hops: int, now: datetime) -> str:
+    """The entities around ``entity`` at ``as_of`` as known at ``known_at`` (the facts ``snapshot``
+    would give), read entity by entity: ``held``, the entity's facts then, and for two hops those
+    of the neighbours drawn (at most MAX_NODES in all), never the whole group."""
+    t = as_of or now
+
+    def around(name: str) -> list[Fact]:
+        found = view.tg.as_of(t, known_at=known_at, subject=name, group_id=view.group_id)
+        seen = {f.id for f in found}
+        return found + [f for f in view.tg.as_of(t, known_at=known_at, object=name, group_id=view.group_id)
+                        if f.id not in seen]
+
+    facts = {f.id: f for f in held}
+    if not facts:
         return f"<h2>Neighbourhood</h2><p class=\"note\">{esc(entity.name)} has no facts then</p>"
-    undirected = graph.to_undirected(as_view=True)
+    names = {entity.id: entity.name}
+    for f in facts.values():
+        names[f.subject_id], names[f.object_id] = f.subject, f.object
     rings: list[list[str]] = []
     ids = {entity.id}
     frontier = [entity.id]
     budget = MAX_NODES - 1
     left_out = 0
-    names = {n: str(d.get("name", n)) for n, d in graph.nodes(data=True)}
-    for _ in range(hops):
-        found = sorted({m for n in frontier for m in undirected.neighbors(n)} - ids, key=lambda n: names[n])
-        if hops == 2 and rings:  # the outer ring follows the inner one: neighbours stay together
-            order = {n: i for i, n in enumerate(frontier)}
-            found.sort(key=lambda m: min(order.get(n, len(order)) for n in undirected.neighbors(m)))
+    for hop in range(hops):
+        if hop:  # the facts of the ring drawn last, to find the next one
+            for n in frontier:
+                for f in around(names[n]):
+                    facts.setdefault(f.id, f)
+                    names.setdefault(f.subject_id, f.subject)
+                    names.setdefault(f.object_id, f.object)
+        order = {n: i for i, n in enumerate(frontier)}
+        near: dict[str, int] = {}  # a node of the next ring -> the first node of this one it touches
+        for f in facts.values():
+            for a, b in ((f.subject_id, f.object_id), (f.object_id, f.subject_id)):
+                if a in order and b not in ids:
+                    near[b] = min(near.get(b, len(order)), order[a])
+        # the outer ring follows the inner one: neighbours stay together
+        found = sorted(near, key=lambda n: (near[n] if hop else 0, names[n]))
         left_out += max(len(found) - budget, 0)
         found = found[:budget]
         budget -= len(found)
         rings.append(found)
         ids |= set(found)
         frontier = found
-    edges = []
-    for source, target, data in graph.edges(data=True):
-        if source in ids and target in ids:
-            fact: Fact = data["fact"]
-            edges.append(Edge(names[source], names[target], fact.relation,
-                              f"{fact.text} (valid {day(fact.valid_at)} – "
-                              f"{day(fact.invalid_at) if fact.invalid_at else 'open'})"))
+    edges = [Edge(names[f.subject_id], names[f.object_id], f.relation,
+                  f"{f.text} (valid {day(f.valid_at)} – {day(f.invalid_at) if f.invalid_at else 'open'})")
+             for f in facts.values() if f.subject_id in ids and f.object_id in ids]
     when = f"as of {day(as_of)}" if as_of else "now"
     extra = {"as_of": as_of.isoformat() if as_of else "", "hops": str(hops),
              "known_at": known_at.isoformat() if known_at else ""}
@@ -371,8 +531,10 @@ def chart_svg(view: GroupView, request: Request) -> Response:
         known_at = view.time(_arg(request, "known_at"), "known_at")
     except TemporalGraphError as exc:
         return Response(str(exc), status_code=400, media_type="text/plain")
-    svg = chart(view.versions(entity), title=f"{entity.name}: every fact version", now=view.tg.moment(),
-                as_of=as_of, known_at=known_at, link=message_url)
+    layout = view.chart_page(entity, _start(request, "versions_from"))
+    drawn = view.with_messages(entity, [f for _, _, facts in layout.lanes for f in facts])
+    svg = draw_chart(entity, layout, drawn, now=view.tg.moment(), as_of=as_of, known_at=known_at,
+                     link=message_url)
     headers = {"X-Content-Type-Options": "nosniff", "Content-Security-Policy": "default-src 'none'"}
     return Response(svg, media_type="image/svg+xml", headers=headers)
 
@@ -389,22 +551,28 @@ def message_page(view: GroupView, request: Request) -> HTMLResponse:
     body = (f"<h1>Message {esc(episode.id[:8])}</h1><p>{who} · said {esc(day(episode.reference_time))} · "
             f"told to the memory {esc(day(episode.created_at))} · {esc(episode.source)}"
             f"{' · ' + esc(state) if state else ''}</p><pre class=\"content\">{esc(episode.content)}</pre>"
-            "<h2>Fact versions it is cited by</h2>" + fact_rows(view, told))
+            "<h2>Fact versions it is cited by</h2>" + paged_rows(view, request, "facts_from", told))
     return page(view, "message", body)
 
 
 def insights_page(view: GroupView, request: Request) -> HTMLResponse:
+    """The insights believed now and the entities' summaries, ``ROWS`` of each at a time."""
     insights = view.tg.insights(group_id=view.group_id)
     body = ["<h1>Insights</h1>"]
+    start = min(_start(request, "insights_from"), len(insights))
+    shown = insights[start:start + ROWS]
     body.append("<ul>" + "".join(f"<li>{esc(i.text)} — {' '.join(entity_link(s) for s in i.subjects)}</li>"
-                                 for i in insights) + "</ul>" if insights
-                else '<p class="note">no insights (derive them with tgraph reflect)</p>')
-    summaries = view.store.summaries(view.group_id)
+                                 for i in shown) + "</ul>"
+                + pager(request, "insights_from", start, start + len(shown), len(insights), "insights", ROWS)
+                if insights else '<p class="note">no insights (derive them with tgraph reflect)</p>')
+    summaries = sorted(view.store.summaries(view.group_id), key=lambda s: (s.entity.casefold(), s.entity))
+    start = min(_start(request, "summaries_from"), len(summaries))
+    chosen = summaries[start:start + ROWS]
     body.append("<h2>Entity summaries</h2>")
-    body.append("<table><tr><th>entity</th><th>summary</th></tr>" + "".join(
-        f"<tr><td>{entity_link(s.entity)}</td><td>{esc(s.text)}</td></tr>"
-        for s in sorted(summaries, key=lambda s: s.entity.casefold())) + "</table>" if summaries
-        else '<p class="note">no summaries</p>')
+    body.append("<table class=\"summaries\"><tr><th>entity</th><th>summary</th></tr>" + "".join(
+        f"<tr><td>{entity_link(s.entity)}</td><td>{esc(s.text)}</td></tr>" for s in chosen) + "</table>"
+        + pager(request, "summaries_from", start, start + len(chosen), len(summaries), "summaries", ROWS)
+        if summaries else '<p class="note">no summaries</p>')
     return page(view, "insights", "".join(body))
 
 
@@ -422,7 +590,8 @@ def cypher_page(view: GroupView, request: Request) -> HTMLResponse:
             "$k; ready: $now, $group_id</span></form>"]
     status = 200
     if text.strip():
-        results, status = run_cypher(view, text)
+        with view.console_lock:  # the embedded engine runs one statement at a time
+            results, status = run_cypher(view, text)
         body.append(results)
     body.append(f"<h2>Snippets</h2><ul>{examples}</ul>")
     return page(view, "cypher", "".join(body), status)
@@ -539,12 +708,11 @@ def build_app(tg: TemporalGraph, group_id: str) -> tuple[ASGIApp, GroupView]:
     view = GroupView(tg, group_id)
 
     def route(path: str, handler: Callable[[GroupView, Request], Response]) -> Route:
-        def endpoint(request: Request) -> Response:  # run in starlette's thread pool
-            with view.lock:
-                try:
-                    return handler(view, request)
-                except TemporalGraphError as exc:
-                    return error(view, "refused", str(exc), 400)
+        def endpoint(request: Request) -> Response:  # run in starlette's thread pool, pages at once
+            try:
+                return handler(view, request)
+            except TemporalGraphError as exc:
+                return error(view, "refused", str(exc), 400)
 
         return Route(path, endpoint, methods=["GET", "HEAD"])
 
@@ -557,15 +725,18 @@ def build_app(tg: TemporalGraph, group_id: str) -> tuple[ASGIApp, GroupView]:
 
 def export_chart(tg: TemporalGraph, name: str, group_id: str, *, as_of: str | None = None,
                  known_at: str | None = None) -> str:
-    """The bi-temporal chart of entity ``name`` as an SVG document, for a file (no links)."""
+    """The bi-temporal chart of entity ``name`` as an SVG document, for a file (no links): its
+    first page, as the web page draws it (the SVG says how many versions it leaves out)."""
     from ..core.errors import no_entity
 
     view = GroupView(tg, group_id)
     entity = view.entity(name)
     if entity is None:
         raise no_entity(name, group_id)
-    return chart(view.versions(entity), title=f"{entity.name}: every fact version", now=tg.moment(),
-                 as_of=view.time(as_of, "as_of"), known_at=view.time(known_at, "known_at"))
+    layout = view.chart_page(entity)
+    drawn = view.with_messages(entity, [f for _, _, facts in layout.lanes for f in facts])
+    return draw_chart(entity, layout, drawn, now=tg.moment(), as_of=view.time(as_of, "as_of"),
+                      known_at=view.time(known_at, "known_at"), link=None)
 
 
 class Server:

@@ -9,7 +9,17 @@
 - :mod:`.storage`: ISO text and integer microseconds, the forms a time is stored in.
 """
 
-from .absolute import ACCEPTED_FORMATS, NO_YEAR, UTC, TimeLike, optional_utc, to_utc
+from .absolute import (
+    ACCEPTED_FORMATS,
+    ACCEPTED_RANGE,
+    EARLIEST,
+    LATEST,
+    NO_YEAR,
+    UTC,
+    TimeLike,
+    optional_utc,
+    to_utc,
+)
 from .clock import Clock, ManualClock, fixed_clock, system_clock
 from .finder import TimeMatch, find_time_expressions
 from .phrases import resolve_range, resolve_time
@@ -17,7 +27,8 @@ from .spans import Granularity, Prefer, TimeSpan
 from .storage import from_iso, from_micros, iso, to_micros
 
 __all__ = [
-    "ACCEPTED_FORMATS", "NO_YEAR", "UTC", "Clock", "Granularity", "ManualClock", "Prefer", "TimeLike",
+    "ACCEPTED_FORMATS", "ACCEPTED_RANGE", "EARLIEST", "LATEST", "NO_YEAR", "UTC", "Clock", "Granularity",
+    "ManualClock", "Prefer", "TimeLike",
     "TimeMatch", "TimeSpan", "find_time_expressions", "fixed_clock", "from_iso", "from_micros", "iso",
     "optional_utc", "resolve_range", "resolve_time", "system_clock", "to_micros", "to_utc",
 ]

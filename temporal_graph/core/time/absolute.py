@@ -10,7 +10,12 @@ day/month orders that could be read both ways ("05/06/2023"), ambiguous abbrevia
 ``IST``, ``BST``) and wall times that do not exist in their zone (a DST gap) raise
 :class:`InvalidTime` naming the value and the accepted formats. A wall time that occurs twice (the
 hour clocks go back) is read as its first occurrence. Naive values are read in a configured zone,
-UTC unless the caller says otherwise. Values outside ``datetime``'s range raise ``InvalidTime``.
+UTC unless the caller says otherwise.
+
+The range is what a ``datetime`` holds in UTC, :data:`EARLIEST` to :data:`LATEST` (0001-01-01 to
+9999-12-31T23:59:59.999999Z): every time in it can be stored, ended and compared (code that steps
+past a time checks the ends, ``core.affected``); one outside it, such as 9999-12-31T23:00-05:00
+(year 10000 in UTC), raises ``InvalidTime`` naming the range.
 """
 
 from __future__ import annotations
@@ -26,6 +31,10 @@ from ..errors import InvalidTime
 
 UTC = timezone.utc
 TimeLike: TypeAlias = "datetime | date | str"
+
+EARLIEST = datetime.min.replace(tzinfo=UTC)  # 0001-01-01T00:00:00Z
+LATEST = datetime.max.replace(tzinfo=UTC)  # 9999-12-31T23:59:59.999999Z
+ACCEPTED_RANGE = "0001-01-01T00:00:00Z to 9999-12-31T23:59:59.999999Z"
 
 # Missing fields of a plain date ("May 2023") fall back to the first instant of the period.
 _PARSE_DEFAULT = datetime(2000, 1, 1, 0, 0, 0)
@@ -73,7 +82,7 @@ def to_utc(value: TimeLike, *, zone: tzinfo = UTC, name: str = "time") -> dateti
     try:
         return moment.astimezone(UTC)
     except (OverflowError, ValueError):
-        why = "outside the representable range, years 1-9999 in UTC"
+        why = f"outside the range of times, {ACCEPTED_RANGE} (UTC)"
         raise _because(InvalidTime(f"{name}: {value!r} is {why}"), why) from None
 
 
