@@ -262,8 +262,9 @@ def _files_holding(folder: Path, word: bytes) -> list[str]:
 
 def test_an_import_killed_midway_leaves_no_copy_of_the_log_beside_the_database(tmp_path) -> None:
     """kill -9 mid-import: the spool holds the whole log (the messages written and those still to
-    come; 6 MB, more than SQLite keeps in memory), but no file beside the database does, neither while the import runs nor after it died;
-    so an erased message is gone from every file there (issue 54)."""
+    come; 6 MB, more than SQLite keeps in memory), but no file beside the database does, neither
+    while the import runs nor after it died; so an erased message is gone from every file there
+    (issue 54)."""
     import signal
     import subprocess
     import sys
@@ -275,8 +276,8 @@ def test_an_import_killed_midway_leaves_no_copy_of_the_log_beside_the_database(t
     filler = [line(f"Chatting away, message {i}: " + "la " * 1000, 2) for i in range(2000)]  # 6 MB
     path = write(source / "chat.jsonl", [line("I live in Quokkaville.", 1), *filler,
                                          line("I moved to Wombatfield.", 3)])
-    worker = subprocess.Popen([sys.executable, "-c", _PAUSED_IMPORT, str(root), str(home / "m.db"), str(path)],
-                              stdout=subprocess.PIPE, text=True, cwd=root)
+    command = [sys.executable, "-c", _PAUSED_IMPORT, str(root), str(home / "m.db"), str(path)]
+    worker = subprocess.Popen(command, stdout=subprocess.PIPE, text=True, cwd=root)
     try:
         assert worker.stdout is not None and worker.stdout.readline().strip() == "first batch written"
         assert _files_holding(home, b"Wombatfield") == []  # still to come: in the spool alone
