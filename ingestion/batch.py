@@ -350,6 +350,7 @@ def _apply_batch(
     resolver.prefetch(_new_names(core, group, batch, extractions), encoded)
 
     def run(w: FactWriter) -> list[IngestResult]:
+        w.whole_merged_rows = False  # the results are only counted: a fact's citations are never read
         results = []
         for e, (x, notes) in zip(batch, extractions, strict=True):
             if replay:
