@@ -89,7 +89,8 @@ def test_an_import_never_reads_a_repeated_fact_whole_and_cites_every_message(tmp
     monkeypatch.setattr(batch, "_count", counting)
     monkeypatch.setattr(SQLiteStore, "facts", reading)
     with TemporalGraph.open(tmp_path / "m.db") as tg:
-        report = Ingestion(tg.core).import_file(path, group_id="g", progress=False, embed=False, batch_size=40)
+        report = Ingestion(tg.core).import_file(path, group_id="g", progress=False, embed=False,
+                                                batch_size=40)
         (fact,) = tg.now("Ana", "likes", group_id="g")
     assert report.facts_added == 1 and report.facts_merged == 299
     assert [len(r.added) + len(r.merged) for r in results] == [1] * 300
