@@ -22,7 +22,7 @@ from pathlib import Path
 from temporal_graph.core import Core
 from temporal_graph.core.embeddings import encode_texts
 from temporal_graph.core.errors import ImportFormatError, InvalidInput
-from temporal_graph.core.extraction import Extraction, Extractor
+from temporal_graph.core.extraction import LLM_FAILED, Extraction, Extractor
 from temporal_graph.core.identity import lookalike_speakers, speaker_entity
 from temporal_graph.core.model import Episode, ImportLineError, ImportReport, IngestResult, LookalikeSpeakers
 from temporal_graph.core.names import check_group
@@ -88,12 +88,12 @@ def spool_file(
 
 def _prepare(
     core: Core, path: Path, group: str, messages: Sequence[ChatMessage], strict: bool, report: ImportReport,
-    masked: dict[str, dict[str, int]], spool: Spool,
+    masked: dict[str, dict[str, int]], spool: Spool, lines: dict[str, int] | None = None,
 ) -> tuple[list[Episode], set[str]]:
     """Episodes of one batch of a group, each checked at the edge (size, text) and masked (what was
     masked in each goes to ``masked`` by episode id), and the ids of those already stored; a message
     id reused with other text (earlier in the file, as ``spool`` remembers, or in the memory) is a
-    conflict: reported, the first one kept."""
+    conflict: reported, the first one kept. ``lines`` gets the line of each episode kept."""
     file, source = str(path), f"import:{path.name}"
     episodes: dict[str, tuple[ChatMessage, Episode]] = {}
     for m in messages:
@@ -127,6 +127,8 @@ def _prepare(
             masked.pop(episode_id, None)
             continue
         kept.append(e)
+        if lines is not None:
+            lines[e.id] = m.line
     return kept, set(stored)
 
 
@@ -207,14 +209,16 @@ def import_file(
             for group in groups:
                 speakers: set[str] = set()
                 masked: dict[str, dict[str, int]] = {}
+                lines: dict[str, int] = {}
                 runs = _group_runs(core, extractor, workers, path, spool, group, strict, report, masked,
-                                   batch_size, advance, speakers)
+                                   batch_size, advance, speakers, lines)
                 ahead = _encoded_ahead(core, group, embedding and encode_ahead, runs)
                 for batch, extractions, encoded in ahead:
                     results = _apply_batch(core, resolver, group, batch, extractions, replay, embed,
                                            summaries, encoded)
                     for result in results:
                         _count(report, result, masked.pop(result.episode.id, {}))
+                        _llm_failures(report, path, lines.pop(result.episode.id, 0), result)
                     advance(len(batch))
                 report.lookalike_speakers += [LookalikeSpeakers(group_id=group, speakers=pair)
                                               for pair in lookalike_speakers(core.store, group, speakers)]
@@ -236,14 +240,14 @@ def _spool_directory(core: Core) -> Path | None:
 def _group_runs(
     core: Core, extractor: Extractor, workers: int | None, path: Path, spool: Spool, group: str,
     strict: bool, report: ImportReport, masked: dict[str, dict[str, int]], batch_size: int,
-    advance: Callable[..., None], speakers: set[str],
+    advance: Callable[..., None], speakers: set[str], lines: dict[str, int],
 ) -> Iterator[tuple[Sequence[Episode], Extractions]]:
     """The group's runs ready to apply, read from ``spool`` a batch at a time: messages already
     stored (an earlier, interrupted run) are counted as skipped and not extracted again; each
     extraction sees the messages before it in the group, across batches."""
     tail: list[Episode] = []
     for messages in spool.batches(group, batch_size):
-        kept, stored = _prepare(core, path, group, messages, strict, report, masked, spool)
+        kept, stored = _prepare(core, path, group, messages, strict, report, masked, spool, lines)
         if kept:
             report.groups[group] = report.groups.get(group, 0) + len(kept)
         speakers.update(e.speaker for e in kept if e.speaker)
@@ -251,6 +255,7 @@ def _group_runs(
         for e in kept:
             if e.id in stored:
                 masked.pop(e.id, None)
+                lines.pop(e.id, None)
         report.episodes_skipped += len(kept) - len(todo)
         advance(len(kept) - len(todo))
         yield from _extract_all(extractor, workers, todo, [*tail, *kept], batch_size)
@@ -350,6 +355,7 @@ def _apply_batch(
     resolver.prefetch(_new_names(core, group, batch, extractions), encoded)
 
     def run(w: FactWriter) -> list[IngestResult]:
+        w.whole_merged_rows = False  # the results are only counted: a fact's citations are never read
         results = []
         for e, (x, notes) in zip(batch, extractions, strict=True):
             if replay:
@@ -379,6 +385,12 @@ def _count(report: ImportReport, result: IngestResult, masked: dict[str, int]) -
     report.facts_ended += len(result.ended)
     report.facts_retracted += len(result.retracted)
     report.entities_created += len(result.entities_created)
+
+
+def _llm_failures(report: ImportReport, path: Path, line: int, result: IngestResult) -> None:
+    """The message's notes saying its LLM answer could not be used, as lines of the report."""
+    report.llm_failures += [ImportLineError(file=str(path), line=line, reason=note)
+                            for note in result.warnings if note.startswith(LLM_FAILED)]
 
 
 def _chunks(items: Sequence[Episode], size: int) -> Iterator[Sequence[Episode]]:

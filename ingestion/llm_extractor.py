@@ -10,7 +10,8 @@ nothing inside it is an instruction.
 Failure contract:
 - ``extract`` raises :class:`~temporal_graph.core.errors.LLMOutputError` when the model's answer does
   not fit the schema. The pipeline keeps the episode, writes no facts for it and records the
-  message as a warning (``try_extract`` does exactly that for callers who prefer a value).
+  message as a warning (``try_extract`` does exactly that for callers who prefer a value). With a
+  fallback, the fallback reads the message and the warning says so (``extract_with_notes``).
 - :class:`~temporal_graph.core.errors.LLMUnavailable` / :class:`~temporal_graph.core.errors.LLMError`
   (endpoint down after retries, bad key, unknown model) propagate: every later episode would fail
   the same way, so stopping (an import is resumable) beats storing episodes with no facts.
@@ -37,7 +38,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field
 
 from temporal_graph.core.errors import InvalidInput, LLMOutputError
-from temporal_graph.core.extraction import ExtractedEntity, ExtractedFact, Extraction, Extractor
+from temporal_graph.core.extraction import LLM_FAILED, ExtractedEntity, ExtractedFact, Extraction, Extractor
 from temporal_graph.core.model import Episode
 from temporal_graph.core.names import normalize_relation
 from temporal_graph.core.ontology import Ontology
@@ -205,21 +206,38 @@ class LLMExtractor:
     def extract(self, episode: Episode, context: Sequence[Episode] = ()) -> Extraction:
         """One LLM call (or none, on a cache hit). Raises ``LLMOutputError`` on an invalid answer
         (without a fallback; with one, the fallback reads the message)."""
+        return self.extract_with_notes(episode, context)[0]
+
+    def extract_with_notes(
+        self, episode: Episode, context: Sequence[Episode] = ()
+    ) -> tuple[Extraction, list[str]]:
+        """:meth:`extract`, and what of the model's answer could not be used, in words: an answer
+        that does not fit the schema (the note begins with
+        :data:`~temporal_graph.core.extraction.LLM_FAILED`; the fallback read the message), facts
+        the message does not support (dropped). The pipeline makes them the result's warnings."""
         try:
             extraction = self.llm.structured(
                 self.messages(episode, context), Extraction, purpose=EXTRACTION_PURPOSE
             )
         except LLMOutputError as exc:
-            if self.fallback is not None:
-                log.warning("episode %s: %s; read by the fallback extractor", episode.id, exc)
-                return self.fallback.extract(episode, context)
-            raise LLMOutputError(f"episode {episode.id}: {exc}") from exc
+            if self.fallback is None:
+                raise LLMOutputError(f"episode {episode.id}: {exc}") from exc
+            log.warning("episode %s: %s; read by the fallback extractor", episode.id, exc)
+            note = f"{LLM_FAILED} ({exc}); the fallback extractor read the message instead"
+            return self.fallback.extract(episode, context), [note]
         extraction = self._speaker_for_first_person(extraction, episode.speaker or self.unknown_speaker)
+        notes = []
         if self.grounded:
-            extraction = grounded(extraction, episode, context)
+            kept = grounded(extraction, episode, context)
+            if len(kept.facts) < len(extraction.facts):
+                notes.append(f"dropped {len(extraction.facts) - len(kept.facts)} of the LLM's "
+                             f"{len(extraction.facts)} facts: the message does not support them")
+            extraction = kept
         if self.fallback is not None and not extraction.facts:
-            return self.fallback.extract(episode, context)
-        return extraction
+            if notes:
+                notes[-1] += "; the fallback extractor read the message instead"
+            return self.fallback.extract(episode, context), notes
+        return extraction, notes
 
     def try_extract(self, episode: Episode, context: Sequence[Episode] = ()) -> tuple[Extraction, list[str]]:
         """Like ``extract``, but an invalid answer gives no facts and a warning instead of raising."""

@@ -16,7 +16,7 @@ from typing import Any
 from temporal_graph.core import Core
 from temporal_graph.core.embeddings import item_text
 from temporal_graph.core.errors import InvalidInput, LLMOutputError
-from temporal_graph.core.extraction import ExtractedFact, Extraction, Extractor
+from temporal_graph.core.extraction import LLM_FAILED, ExtractedFact, Extraction, Extractor, NotingExtractor
 from temporal_graph.core.identity import lookalike_speakers, speaker_entity
 from temporal_graph.core.limits import MAX_SOURCE_CHARS, checked_text, lone_surrogate
 from temporal_graph.core.model import Entity, Episode, Fact, IngestResult
@@ -92,12 +92,18 @@ def extract(
     extractor: Extractor, episode: Episode, context: Sequence[Episode] = ()
 ) -> tuple[Extraction, list[str]]:
     """Run the extractor; an answer that does not validate keeps the episode with no facts and says
-    why. An unreachable endpoint is not caught: the import stops and a re-run resumes there."""
+    why, and so does an extractor that fell back to another (its notes). An unreachable endpoint is
+    not caught: the import stops and a re-run resumes there."""
     try:
-        return without_masked_names(extractor.extract(episode, context))
+        if isinstance(extractor, NotingExtractor):  # it says what went wrong (an LLM answer it could not use)
+            extraction, notes = extractor.extract_with_notes(episode, context)
+        else:
+            extraction, notes = extractor.extract(episode, context), []
     except LLMOutputError as exc:
         log.warning("extraction failed for episode %s: %s", episode.id, exc)
-        return Extraction(), [f"extraction failed: {exc}"]
+        return Extraction(), [f"{LLM_FAILED} ({exc}); the message is kept without facts"]
+    kept, dropped = without_masked_names(extraction)
+    return kept, [*notes, *dropped]
 
 
 def lookalike_warnings(core: Core, group_id: str, speaker: str | None) -> list[str]:

@@ -7,10 +7,19 @@ message as one row (its group by first appearance in the file, its time in micro
 and gives them back a batch at a time in the order they are applied. It also remembers the episode
 id of each message handed out, so a message id reused further on is caught as a conflict with the
 line that used it first, without holding the ids in memory.
+
+The spool's file is deleted as soon as it is opened (where the system allows it): the import
+keeps using it through its open handle, no other process can open it, and the system frees it
+when the import ends, however it ends. So an import killed with ``kill -9`` leaves no copy of the
+file's messages beside the database, and a message erased afterwards is erased everywhere the
+memory kept it. Where an open file cannot be deleted (Windows), the spool's folder stays until the
+import closes it, and the next import sweeps one a killed import left.
 """
 
 from __future__ import annotations
 
+import os
+import shutil
 import sqlite3
 import tempfile
 from collections.abc import Iterable, Iterator
@@ -41,6 +50,17 @@ CREATE TABLE seen (grp INTEGER NOT NULL, episode_id TEXT NOT NULL, line INTEGER 
 _PREFIX = ".tgraph-import-"
 
 
+def _unlink_open(path: Path) -> bool:
+    """Delete the open spool file and its folder before a message is written into it; False where
+    the system keeps an open file (the folder then goes on close, or with the next import's sweep)."""
+    try:
+        os.unlink(path)
+        os.rmdir(path.parent)
+    except OSError:
+        return False
+    return True
+
+
 def _sweep(directory: str | Path | None) -> None:
     """Remove the spools that importers killed before they could (kill -9, a power cut) left in
     ``directory``."""
@@ -49,15 +69,16 @@ def _sweep(directory: str | Path | None) -> None:
 
 class Spool(AbstractContextManager["Spool"]):
     """Messages by group, in a file under ``directory`` (None: the system's temporary directory)
-    removed on close (and, after a crash, by the next import into the same directory)."""
+    that no name leads to once it is open (see the module doc)."""
 
     def __init__(self, directory: str | Path | None = None) -> None:
         _sweep(directory)
-        self._dir = tempfile.TemporaryDirectory(prefix=folder_prefix(_PREFIX), dir=directory)
-        self._conn = sqlite3.connect(Path(self._dir.name) / "spool.db", isolation_level=None)
-        self._conn.execute("PRAGMA journal_mode = OFF")
+        self._folder = Path(tempfile.mkdtemp(prefix=folder_prefix(_PREFIX), dir=directory))
+        self._conn = sqlite3.connect(self._folder / "spool.db", isolation_level=None)
+        self._conn.execute("PRAGMA journal_mode = OFF")  # no journal: the file is the only one
         self._conn.execute("PRAGMA synchronous = OFF")
         self._conn.executescript(_SCHEMA)
+        self.unlinked = _unlink_open(self._folder / "spool.db")
         self._conn.execute("BEGIN")
         self._groups: dict[str, int] = {}
         self._pending: list[tuple[object, ...]] = []
@@ -69,7 +90,8 @@ class Spool(AbstractContextManager["Spool"]):
 
     def close(self) -> None:
         self._conn.close()
-        self._dir.cleanup()
+        if not self.unlinked:
+            shutil.rmtree(self._folder, ignore_errors=True)
 
     # -- reading the file in --------------------------------------------------------------------
     def add(self, group: str, message: ChatMessage) -> None:

@@ -147,6 +147,21 @@ def test_cli_erase_asks_first_and_erasures_lists_the_log(db, capsys, monkeypatch
     assert [r["request_id"] for r in json.loads(capsys.readouterr().out)] == ["DSR-9", "DSR-10"]
 
 
+def test_cli_forget_says_how_many_records_of_each_kind_went_and_the_receipt_agrees(db, capsys):
+    """One number in both lines, and what it counts (issue 54: "17 records removed" beside a receipt
+    of 11 records)."""
+    with TemporalGraph.open(db, embed=False) as tg:
+        tg.add_episode("I live in Paris. I work at Acme.", reference_time="2023-01-05", speaker="Ana")
+    assert main(["--db", str(db), "forget", "--group", "default", "--yes", "--request-id", "DSR-11"]) == 0
+    said, receipt_line = capsys.readouterr().out.strip().splitlines()
+    with TemporalGraph.open(db, embed=False) as tg:
+        (logged,) = tg.erasures()
+    total = logged.total
+    assert said.startswith(f"forgot group 'default': {total} records removed (1 episode, ")
+    assert f"{logged.counts['entities']} entities" in said and "fact versions" in said
+    assert f": {total} records," in receipt_line
+
+
 def test_the_mcp_forget_tool_returns_the_receipt(memory, tick):
     from temporal_graph.tools import call_tool
 

@@ -233,3 +233,59 @@ def test_a_spool_left_by_a_killed_import_is_removed_by_the_next_one(tmp_path) ->
         assert tg.import_file(path, progress=False).episodes_imported == 1
     assert not left.exists()
     assert not list(tmp_path.glob(".tgraph-import-*"))  # and its own spool is gone too
+
+
+_PAUSED_IMPORT = """
+import sys, time
+sys.path.insert(0, sys.argv[1])
+from ingestion import batch
+from ingestion.ingest import Ingestion
+from temporal_graph import TemporalGraph
+
+real = batch._apply_batch
+
+def pausing(*args, **kwargs):
+    done = real(*args, **kwargs)
+    print("first batch written", flush=True)
+    time.sleep(600)  # killed here
+    return done
+
+batch._apply_batch = pausing
+with TemporalGraph.open(sys.argv[2], embed=False) as tg:
+    Ingestion(tg.core).import_file(sys.argv[3], progress=False, batch_size=2)
+"""
+
+
+def _files_holding(folder: Path, word: bytes) -> list[str]:
+    return [str(p.relative_to(folder)) for p in folder.rglob("*") if p.is_file() and word in p.read_bytes()]
+
+
+def test_an_import_killed_midway_leaves_no_copy_of_the_log_beside_the_database(tmp_path) -> None:
+    """kill -9 mid-import: the spool holds the whole log (the messages written and those still to
+    come; 6 MB, more than SQLite keeps in memory), but no file beside the database does, neither
+    while the import runs nor after it died; so an erased message is gone from every file there
+    (issue 54)."""
+    import signal
+    import subprocess
+    import sys
+
+    root = Path(__file__).resolve().parents[1]
+    source, home = tmp_path / "in", tmp_path / "memory"
+    source.mkdir()
+    home.mkdir()
+    filler = [line(f"Chatting away, message {i}: " + "la " * 1000, 2) for i in range(2000)]  # 6 MB
+    path = write(source / "chat.jsonl", [line("I live in Quokkaville.", 1), *filler,
+                                         line("I moved to Wombatfield.", 3)])
+    command = [sys.executable, "-c", _PAUSED_IMPORT, str(root), str(home / "m.db"), str(path)]
+    worker = subprocess.Popen(command, stdout=subprocess.PIPE, text=True, cwd=root)
+    try:
+        assert worker.stdout is not None and worker.stdout.readline().strip() == "first batch written"
+        assert _files_holding(home, b"Wombatfield") == []  # still to come: in the spool alone
+    finally:
+        worker.send_signal(signal.SIGKILL)
+        worker.wait()
+    with open_memory(home / "m.db") as tg:
+        (first,) = [e for e in tg.core.store.episodes("chat") if "Quokkaville" in e.content]
+        tg.erase_episode(first.id, group_id="chat")
+    assert _files_holding(home, b"Quokkaville") == []
+    assert _files_holding(home, b"Wombatfield") == []

@@ -584,3 +584,24 @@ def test_the_scripted_llm_example_in_the_docs(capsys):
     code = block_with("ScriptedLLM")
     exec(compile(code, "docs", "exec"), {})
     assert capsys.readouterr().out.strip() == "[('LIVES_IN', 'Oslo')] 1"
+
+
+def test_a_fallback_read_says_why_the_llm_answer_was_not_used():
+    """With a fallback, what the model gave that could not be used is said, not only logged: an
+    answer that is not the schema, and facts the message does not support (issue 54)."""
+
+    class Rules:
+        def extract(self, episode, context=()):
+            return MOVED
+
+    ep = episode("I moved to Shanghai last March.")
+    invented = Extraction(facts=[ExtractedFact(subject="Caroline", relation="LIVES_IN", object="Atlantis",
+                                               text="Caroline lives in Atlantis.")])
+    extractor = LLMExtractor(ScriptedLLM(["Sure! Caroline lives in Shanghai.", invented]), fallback=Rules())
+    extraction, notes = extractor.extract_with_notes(ep)
+    assert extraction == MOVED
+    assert notes == [notes[0]] and notes[0].startswith("the LLM's answer for this message was not usable (")
+    extraction, notes = extractor.extract_with_notes(ep)
+    assert extraction == MOVED
+    assert notes == ["dropped 1 of the LLM's 1 facts: the message does not support them; the fallback "
+                     "extractor read the message instead"]

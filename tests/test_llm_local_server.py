@@ -14,6 +14,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
+from rich.console import Console
 
 from ingestion.llm_extractor import LLMExtractor
 from queries.ask import QuestionPlan
@@ -21,6 +22,7 @@ from temporal_graph import TemporalGraph
 from temporal_graph.core.model import Episode
 from temporal_graph.errors import InvalidInput, LLMOutputError, LLMUnavailable
 from temporal_graph.extraction import Extraction
+from temporal_graph.interfaces import render
 from temporal_graph.llm import LLMClient, ResponseCache
 from tests.llama_like_server import LlamaLikeServer, table_model
 
@@ -219,3 +221,29 @@ def test_cli_flags_reach_the_client(tmp_path, monkeypatch):
     with open_graph(args) as tg:
         llm = tg.llm
         assert (llm.concurrency, llm.transport.timeout, llm.max_tokens, llm.max_retries) == (1, 300.0, 256, 2)
+
+
+def test_a_message_the_llm_failed_on_says_so_when_the_offline_rules_read_it(servers, tmp_path):
+    """A small model echoing the prompt instead of answering: the memory's fallback (the offline
+    rules) reads the message, and the result and the import report say the LLM failed on it (issue
+    54: only a log line told)."""
+    server = servers(reject_json_schema=False, drop_system=True)
+    llm = client(server, tmp_path, response_format="json_object", rules_in_user=False)
+    log = tmp_path / "chat.jsonl"
+    lines = [{"id": f"m{i}", "group": "g", "speaker": "Ana", "text": f"I live in City{i}.",
+              "timestamp": f"2023-05-0{i + 1}T10:00:00Z"} for i in (1, 2)]
+    log.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    with TemporalGraph.open(tmp_path / "memory.db", llm=llm, embed=False) as tg:
+        result = tg.add_episode("I live in City0.", reference_time=REF, speaker="Ana", group_id="g")
+        assert [f.object for f in result.added] == ["City0"]  # read by the offline rules
+        (warning,) = result.warnings
+        assert warning.startswith("the LLM's answer for this message was not usable (extract: ")
+        assert warning.endswith("the fallback extractor read the message instead")
+        report = tg.import_file(log, progress=False)
+    assert report.facts_added == 2
+    assert [e.line for e in report.llm_failures] == [1, 2]
+    assert all(e.reason.startswith("the LLM's answer for this message") for e in report.llm_failures)
+    console = Console(record=True, width=300)
+    render.import_report(console, report, [])
+    printed = console.export_text()
+    assert "LLM answers not usable (see below)" in printed and f"{log}:2: the LLM's answer" in printed

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from functools import cached_property
 
 from .checksums import IBAN_LENGTHS, iban_ok, looks_random, luhn_ok, prc_id_ok
+from .passwords import FOR, GIVEN, code_shaped, password_finder, reference
 
 Span = tuple[int, int]
 Finder = Callable[[str], Iterator[Span]]
@@ -223,46 +224,9 @@ def iban_finder(text: str) -> Iterator[Span]:
             yield m.start(), end
 
 
-# -- passwords --------------------------------------------------------------------------------------------
-# Words that follow "password is" in a sentence about a password, not in a disclosure of one.
-_NOT_PASSWORDS = frozenset("""
-    a an the this that these those it its my your his her our their same different new old wrong right
-    correct incorrect invalid valid expired weak strong long short easy hard simple complicated secure
-    insecure safe unsafe too very so not still now already just also only really quite pretty case
-    required needed necessary optional reset hidden protected encrypted on in at under inside somewhere
-    where here there something nothing what which who how why when being been be was is are were will
-    would should could can must may might and or but if for to of with without about like as than then
-    because since until from by into stolen forgotten lost taken broken known shown given written mine
-    yours ours theirs hers unknown secret private personal random unique temporary enough none
-""".split())
-_QUOTES_OPEN, _QUOTES_CLOSE = "\"'`\u201c\u2018\u300c", "\"'`\u201d\u2019\u300d"
-_IS = r"(?:\s+(?:is|was)\s*[:\uff1a]?|\s*[:=\uff1a])\s*"  # "is", "was", ":", "="
-# What it is for, between the name and "is": "the password for my bank is", "the PIN to the door is".
-_FOR = r"(?:\s+(?:for|to|of|on|at)(?:\s+[\w'\u2019.&-]{1,30}){1,3}?)?"
-_PASSWORD = re.compile(  # a quoted value may follow the word directly: password "correct horse"
-    rf"(?i)\b(?:password|passwd|passphrase|passcode|pwd|pw|(?:wi-?fi|wlan|router|network)[\s-]?pass)\b"
-    rf"{_FOR}(?:{_IS}|\s+(?=[{_QUOTES_OPEN}]))"
-    rf"(?:[{_QUOTES_OPEN}](?P<quoted>[^{_QUOTES_CLOSE}\n]{{1,100}})[{_QUOTES_CLOSE}]"
-    rf"|(?P<v>[^\s{_QUOTES_OPEN}]\S{{0,99}}))"
-)
-
-
-def password_finder(text: str) -> Iterator[Span]:
-    """"my password is X", "password: X", a quoted value with spaces; a trailing full stop or comma
-    stays in the sentence."""
-    for m in _PASSWORD.finditer(text):
-        if m.group("quoted") is not None:
-            yield m.span("quoted")
-            continue
-        value = m.group("v").rstrip(".,;:")
-        if value and password_ok(value):
-            yield m.start("v"), m.start("v") + len(value)
-
-
-def password_ok(value: str) -> bool:
-    """The word after "password is" is the password unless it is an ordinary word of the sentence
-    ("my password is too short", "the password is on the fridge", "my password was changed")."""
-    return value.strip("!?").casefold() not in _NOT_PASSWORDS and not re.fullmatch(r"[a-z]+ed", value)
+# -- passwords (passwords.py): how values are given --------------------------------------------------------
+_IS = GIVEN.replace("?P<prose>", "?:").replace("?P<sign>", "?:")  # "is", "was", ":", "=", on one line
+_FOR = FOR
 
 
 # -- other value checks -------------------------------------------------------------------------------------
@@ -330,8 +294,10 @@ def has_digit(value: str) -> bool:
 
 
 def secret_value_ok(value: str) -> bool:
-    """A value given to a key or token name: letters and digits, or long."""
-    return len(value) >= 20 or (has_digit(value) and any(ch.isalpha() for ch in value))
+    """A value given to a key or token name: letters and digits, or long; never code
+    (``settings.SECRET_KEY``, ``new_token``: :func:`~.passwords.code_shaped`)."""
+    return (len(value) >= 20 or (has_digit(value) and any(ch.isalpha() for ch in value))) \
+        and not code_shaped(value)
 
 
 def key_value_ok(value: str) -> bool:
@@ -339,8 +305,25 @@ def key_value_ok(value: str) -> bool:
     return secret_value_ok(value) and _TOKEN_RE.fullmatch(value) is None
 
 
-_SECRET_VALUE = r"(?P<v>[A-Za-z0-9_\-+/=.~]{7,}[A-Za-z0-9_\-+/=~])"  # a full stop after it ends the sentence
+# A full stop after it ends the sentence; one followed by "(" or "[" is a call or an index in code (the
+# atomic group keeps a shorter value from matching instead).
+_SECRET_VALUE = r"(?P<v>(?>[A-Za-z0-9_\-+/=.~]{7,}[A-Za-z0-9_\-+/=~]))(?![(\[])"
 _RANDOM = r"[A-Za-z0-9+=_/-]"
+_RANDOM_RUN = re.compile(rf"(?<!{_RANDOM})(?:{_RANDOM}){{24,}}(?!{_RANDOM})")
+_ASSIGNED = re.compile(r".*=(?=[^=])")  # up to the last "=" that is not base64's padding at the end
+
+
+def random_finder(text: str) -> Iterator[Span]:
+    """Long random strings (:func:`~.checksums.looks_random`); in ``NAME=value`` only the value is
+    looked at, so a setting's name is never masked with it (``JWT_SECRET=...`` keeps its name, and
+    the value is a [secret] when a key detector names it so)."""
+    for m in _RANDOM_RUN.finditer(text):
+        start = m.start()
+        named = _ASSIGNED.match(m.group())
+        if named is not None:
+            start += named.end()
+        if looks_random(text[start : m.end()]):
+            yield start, m.end()
 
 
 # -- the patterns -------------------------------------------------------------------------------------------
@@ -379,7 +362,9 @@ BUILT_IN: tuple[Detector, ...] = (
     detector("password", r"(?:密码|口令|支付密码|PIN码)\s*(?:是|为|：|:)\s*(?P<v>[^\s，。；！？、,;]{1,64})",
              r"密码|口令"),
     detector("password", r"(?i)\b[a-z][a-z0-9+.-]{1,20}://[^\s/:@]{1,64}:(?P<v>[^\s/@]{1,128})@",
-             r"://"),  # scheme://user:PASSWORD@host
+             r"://", lambda value: not reference(value)),  # scheme://user:PASSWORD@host, not ${PASSWORD}
+    detector("password", r"(?<![\w-])(?:-u|--user)[ =]+[^\s:\"']{1,64}:(?P<v>[^\s@\"']{1,128})", r"-u|--user",
+             lambda value: not code_shaped(value, prose=True)),  # curl -u user:PASSWORD, not -u "$U:$P"
     detector("secret", private_key_finder, r"PRIVATE KEY"),
     detector("secret", rf"(?i)(?<![A-Za-z0-9_]){_KEY_NAME}{_FOR}[\"']?{_IS}[\"']?{_SECRET_VALUE}",
              r"key|secret|token|credential", secret_value_ok),
@@ -399,5 +384,5 @@ BUILT_IN: tuple[Detector, ...] = (
     detector("api_key", _TOKEN, _TOKEN_HINT, has_digit),
     detector("api_key", r"\bBearer\s+(?P<v>[A-Za-z0-9._~+/=-]{16,})", r"bearer"),
     # a long random string (an AWS secret access key: 40 characters of base64, "/" and "+" included)
-    detector("api_key", rf"(?<!{_RANDOM})(?:{_RANDOM}){{24,}}(?!{_RANDOM})", r"\d", looks_random),
+    detector("api_key", random_finder, r"\d"),
 )

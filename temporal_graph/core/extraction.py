@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from typing import Any, Literal, Protocol
+from typing import Any, Literal, Protocol, runtime_checkable
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
@@ -86,3 +86,18 @@ class Extractor(Protocol):
     """Turns one episode (with a few earlier ones of the same group as context) into facts."""
 
     def extract(self, episode: Episode, context: Sequence[Episode] = ()) -> Extraction: ...
+
+
+# How a note about an LLM answer that could not be used begins (in ``IngestResult.warnings``; an
+# import lists those messages in ``ImportReport.llm_failures``).
+LLM_FAILED = "the LLM's answer for this message was not usable"
+
+
+@runtime_checkable
+class NotingExtractor(Extractor, Protocol):
+    """An extractor that also says what went wrong reading a message (an LLM answer it could not
+    use, facts it dropped); the ingestion pipeline puts the notes into ``IngestResult.warnings``."""
+
+    def extract_with_notes(
+        self, episode: Episode, context: Sequence[Episode] = ()
+    ) -> tuple[Extraction, list[str]]: ...

@@ -446,6 +446,9 @@ class ImportReport(BaseModel):
     masked: dict[str, int] = Field(default_factory=dict)
     # Speaker ids of the file that look like another speaker or entity of their group; kept apart.
     lookalike_speakers: list[LookalikeSpeakers] = Field(default_factory=list)
+    # Messages whose LLM answer could not be used (not the schema): read by the fallback extractor,
+    # or kept without facts; the reason says which.
+    llm_failures: list[ImportLineError] = Field(default_factory=list)
     seconds: float = 0.0
 
 

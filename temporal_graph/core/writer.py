@@ -169,6 +169,11 @@ class FactWriter:
     # fact told 250 times in one import batch is read once, not 250 times with ever more citations.
     _read_whole: dict[str, Fact] = field(default_factory=dict)
     _citations: dict[str, set[str]] = field(default_factory=dict)  # of the rows above, for repeat checks
+    # ``start`` hands back a row it merged into as the store now holds it, every citation included:
+    # read whole, at a cost that grows with the row's citations. An import only counts what each
+    # message did and sets this False: it gets the row as the key read it (no provenance), so the
+    # 8,000th confirmation of a fact costs what the 2nd did.
+    whole_merged_rows: bool = True
     # Ids of the entities whose facts this write changed (as subject or object), in first-touch order.
     touched: dict[str, None] = field(default_factory=dict)
     # Work to do once the transaction has committed (an LLM rewrite of a summary written in it):
@@ -410,7 +415,7 @@ class FactWriter:
         if own is not None:
             row = plan.row_for(own)
             merged = any(k.id == row.id for k in plan.kept)
-            if merged:  # reported as it now stands: read without provenance, it gained some
+            if merged and self.whole_merged_rows:  # as it now stands: read without provenance, it gained some
                 (row,) = self._as_stored([row])
             outcome.fact = row
             (outcome.merged if merged else outcome.added).append(row)
@@ -540,11 +545,13 @@ class FactWriter:
             row = held.get(row_id)
             if row is None:
                 continue
-            cited = self._citations.setdefault(row_id, set(row.episode_ids))
-            new = [e for e in dict.fromkeys(episode_ids) if e not in cited]
+            cited = self._citations.get(row_id)
+            if cited is None:  # made once per row and write (made per citation, it cost what the row cites)
+                cited = self._citations[row_id] = set(row.episode_ids)
+            new = tuple(e for e in dict.fromkeys(episode_ids) if e not in cited)
             if new:
                 cited.update(new)
-                held[row_id] = row.model_copy(update={"episode_ids": (*row.episode_ids, *new)})
+                held[row_id] = row.model_copy(update={"episode_ids": row.episode_ids + new})
 
     def _key(self, subject: Entity, relation: str) -> KeyReader:
         return KeyReader(self._tx, self.group_id, subject.id, relation)

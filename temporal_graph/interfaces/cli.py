@@ -737,7 +737,8 @@ def _export(tg: TemporalGraph, args: argparse.Namespace) -> Document:
          arg("--yes", action="store_true", help="do not ask; needed when not run on a terminal"),
          REQUEST_ID,
          show=lambda done, args, out: out.print(
-             f"forgot group {done['group_id']!r}: {done['removed']} records removed\n"
+             f"forgot group {done['group_id']!r}: {done['removed']} records removed "
+             f"({_counted(done['receipt'])})\n"
              + _receipt_line(done["receipt"]), highlight=False))
 def _forget(tg: TemporalGraph, args: argparse.Namespace) -> dict[str, Any] | Done:
     target = check_group(_forget_target(args))
@@ -813,6 +814,13 @@ def _show_retraction(result: EpisodeRetraction, args: argparse.Namespace, out: C
          show=_show_retraction)
 def _retract_episode(tg: TemporalGraph, args: argparse.Namespace) -> EpisodeRetraction:
     return tg.retract_episode(args.episode_id, group_id=group(args))
+
+
+def _counted(receipt: ErasureReceipt) -> str:
+    """A receipt's counts in words, the kinds it removed none of left out: "1 episode, 4 entities"."""
+    words = [f"{n} {kind.replace('_', ' ').removesuffix('s') if n == 1 else kind.replace('_', ' ')}"
+             for kind, n in receipt.counts.items() if n]
+    return ", ".join(words) or "none"
 
 
 def _receipt_line(receipt: ErasureReceipt | None) -> str:

@@ -161,10 +161,11 @@ def import_report(console: Console, report: ImportReport, db: list[str]) -> None
         ("facts retracted", report.facts_retracted), ("entities created", report.entities_created),
         ("errors", len(report.errors)), ("conflicts (reused message ids)", len(report.conflicts)),
         ("values masked", masked_counts(report.masked)),
+        *([("LLM answers not usable (see below)", len(report.llm_failures))] if report.llm_failures else []),
     ):
         table.add_row(label, str(value))
     console.print(table)
-    problems = [*report.errors, *report.conflicts]
+    problems = [*report.errors, *report.conflicts, *report.llm_failures]
     for error in problems[:MOST_ERRORS_SHOWN]:
         console.print(f"{error.file}:{error.line}: {error.reason}", style="yellow", highlight=False)
     if len(problems) > MOST_ERRORS_SHOWN:

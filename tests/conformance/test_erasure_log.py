@@ -67,3 +67,17 @@ def test_learned_after_lists_what_came_after_and_reads_at_k_see_none_of_it(
     assert report.leaks(tg.as_of("2024-06-01", known_at=k, group_id=g)) == []
     assert report.leaks(tg.now(group_id=g)) != []  # a read of now has learned since
     assert tg.learned_after(clock(), group_id=g).counts == dict.fromkeys(report.counts, 0)
+
+
+def test_forget_reports_the_records_its_receipt_counts(tg: TemporalGraph, groups) -> None:
+    """``forget`` says how many records it removed: the total of its receipt's counts, kind by kind,
+    not the index rows beside them (an entity's name keys: "17 records removed" beside a receipt of
+    11, issue 54)."""
+    g = groups()
+    tg.add_episode("I live in Paris. I work at Acme.", reference_time="2023-01-05", speaker="Ana", group_id=g)
+    tg.alias_speaker("ana_b", "Ana", group_id=g)  # one more name key of Ana's, no record of its own
+    tg.add_fact("Bo", "lives in", "Oslo", group_id=g)
+    gone = tg.forget(g)
+    counts = gone.receipt.counts
+    assert counts["episodes"] == 1 and counts["entities"] >= 5 and counts["fact_versions"] >= 3
+    assert int(gone) == gone.receipt.total == sum(counts.values())

@@ -389,11 +389,12 @@ def fact_params(query: FactQuery) -> dict[str, Any]:
 
 # A forget deletes a group in transactions of at most this many records, step by step: (statement,
 # whether its deletions are records a forget counts). Insights before the facts they cite, facts
-# before their entities, the index-only :CurrentFact nodes and insight evidence uncounted.
+# before their entities, the index-only :CurrentFact nodes, insight evidence and entity name keys
+# uncounted (what is counted is what the receipt counts).
 FORGET_BATCH = 10_000
 FORGET_STEPS = (("forget_current_facts", False), ("forget_insight_evidence", False),
                 ("forget_insights", True), ("forget_summaries", True), ("forget_facts", True),
-                ("forget_assertions", True), ("forget_episodes", True), ("forget_entity_keys", True),
+                ("forget_assertions", True), ("forget_episodes", True), ("forget_entity_keys", False),
                 ("forget_entities", True))
 
 

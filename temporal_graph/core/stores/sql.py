@@ -767,11 +767,13 @@ FORGET_INDEXES = (
     "DELETE FROM fact_episodes WHERE fact_row IN (SELECT id FROM facts WHERE group_id = ?)",
     "DELETE FROM insight_evidence WHERE group_id = ?",
     "DELETE FROM insight_subjects WHERE group_id = ?",
+    "DELETE FROM entity_keys WHERE group_id = ?",  # an entity's name keys: part of the entity
 )
-# Then the rows themselves; their count is what ``forget`` reports removed.
+# Then the records themselves: their count is what ``forget`` reports removed, the total of its
+# receipt's counts (one table per kind of record the receipt counts).
 FORGET_ROWS = tuple(
     f"DELETE FROM {table} WHERE group_id = ?"
-    for table in ("facts", "assertions", "episodes", "entity_keys", "entities", "summaries", "insights")
+    for table in ("facts", "assertions", "episodes", "entities", "summaries", "insights")
 )
 
 
