@@ -11,6 +11,7 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
 from temporal_graph.core import DEFAULT_GROUP, Core
+from temporal_graph.core.errors import InvalidInput
 from temporal_graph.core.extraction import Extractor
 from temporal_graph.core.message_links import check_keys
 from temporal_graph.core.model import Entity, Episode, ImportReport, IngestResult, Supersession
@@ -151,6 +152,10 @@ class Ingestion:
         matched = superseded_messages(self.core, old, group_id, find, limit)
         if dry_run:
             return Supersession(matched=matched, dry_run=True)
+        told = self.core.store.episodes(group_id, ids=[episode.id])
+        if told and not told[0].in_recall:
+            raise InvalidInput(f"content: this message was told before as {episode.id!r} and withdrawn since; "
+                               "tell it with another source_id to supersede with it")
         result = self._add(episode, masked, supersedes=matched)
         if result.skipped:  # told before: it replaces what it does not replace yet
             result = self.core.write(group_id, lambda w: relink(w, result, matched))

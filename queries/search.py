@@ -420,7 +420,7 @@ def _candidates(
     if RecordKind.EPISODE in kinds:
         _rank_records(core, group_id, RecordKind.EPISODE, asked.keywords, asked.vector, depth, out, when)
         if graph_facts:
-            out.ranked.append((_sources(core, group_id, graph_facts, named_ids, depth), graph_weight))
+            out.ranked.append((_sources(core, group_id, graph_facts, named_ids, depth, when.known), graph_weight))
     if INSIGHT in kinds:
         _rank_insights(core, group_id, asked, when, depth, out)
     return out
@@ -644,11 +644,11 @@ def _touching(f: Fact, named: dict[str, Entity]) -> str:
 
 
 def _sources(
-    core: Core, group_id: str, facts: list[Fact], named: dict[str, Entity], depth: int
+    core: Core, group_id: str, facts: list[Fact], named: dict[str, Entity], depth: int, known: datetime | None,
 ) -> list[tuple[Episode, str]]:
-    """Episodes the neighbourhood facts were learned from, in the facts' order."""
+    """Episodes the neighbourhood facts were learned from (as offered at ``known``), in the facts' order."""
     ids = list(dict.fromkeys(e for f in facts for e in f.episode_ids))[:depth]
-    by_id = {e.id: e for e in core.store.episodes(group_id, ids=ids) if e.in_recall}  # now: sources of current facts
+    by_id = {e.id: e for e in core.store.episodes(group_id, ids=ids) if recalled(e, known)}
     about = {e: _touching(f, named) for f in reversed(facts) for e in f.episode_ids}
     return [(by_id[i], f"source of a fact about {about[i]}") for i in ids if i in by_id]
 

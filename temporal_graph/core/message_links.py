@@ -12,9 +12,10 @@ transaction time like every statement, and retracting the message that made one 
 - an explicit **supersede** (``tg.supersede(old, content, ...)``): the new message asserts an
   ``end`` on each old message's own topic at its reference time.
 
-Two pseudo-relations hold them, never written as facts (a relation users write is UPPER_SNAKE, so
-neither can be spoken): :data:`KEY_RELATION` on a key's subject, :data:`MESSAGE_RELATION` on a
-message's topic. ``retract_entity`` also withdraws messages through their topics.
+Two pseudo-relations hold them, never written as facts (a relation users write is normalized to
+UPPER_SNAKE, so neither lower-case name can be spoken): :data:`KEY_RELATION` on a key's subject,
+:data:`MESSAGE_RELATION` on a message's topic. ``retract_entity`` also withdraws messages through
+their topics.
 """
 
 from __future__ import annotations
@@ -31,8 +32,8 @@ from .names import group_problem
 from .rules import Segment, derive_timeline, live_assertions, withdrawal_target
 from .stores.protocol import Store
 
-KEY_RELATION = "~KEY"
-MESSAGE_RELATION = "~MESSAGE"
+KEY_RELATION = "message_key"
+MESSAGE_RELATION = "message_topic"
 LINK_RELATIONS = frozenset({KEY_RELATION, MESSAGE_RELATION})
 MAX_KEYS = 32  # keys one message may carry
 
