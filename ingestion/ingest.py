@@ -154,8 +154,8 @@ class Ingestion:
             return Supersession(matched=matched, dry_run=True)
         told = self.core.store.episodes(group_id, ids=[episode.id])
         if told and not told[0].in_recall:
-            raise InvalidInput(f"content: this message was told before as {episode.id!r} and withdrawn since; "
-                               "tell it with another source_id to supersede with it")
+            raise InvalidInput(f"content: this message was told before as {episode.id!r} and withdrawn "
+                               "since; tell it with another source_id to supersede with it")
         result = self._add(episode, masked, supersedes=matched)
         if result.skipped:  # told before: it replaces what it does not replace yet
             result = self.core.write(group_id, lambda w: relink(w, result, matched))

@@ -188,7 +188,8 @@ def link_episode(
         mine = placed.segment
         if mine is None:
             continue
-        if placed.before is not None and mine.first_start.episode_id == episode.id and mine.valid_at is not None:
+        opens = mine.first_start.episode_id == episode.id  # not a confirmation of the stretch before
+        if placed.before is not None and opens and mine.valid_at is not None:
             replaced += placed.before.episode_ids
             out.ended += w.end_told_only_by(placed.before.episode_ids, at=mine.valid_at, by=episode.id)
         if placed.after is not None and mine.invalid_at is not None:

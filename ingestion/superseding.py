@@ -42,7 +42,8 @@ def superseded_messages(
         if i not in found:
             raise NotFound(f"old: no message {i!r} in group {group_id!r}")
         if not found[i].in_recall:
-            raise InvalidInput(f"old: message {i!r} was withdrawn or its text erased; it cannot be superseded")
+            raise InvalidInput(f"old: message {i!r} was withdrawn or its text erased; it cannot be "
+                               "superseded")
     return [found[i] for i in ids]
 
 

@@ -100,8 +100,7 @@ def context(
     if insights and fits.add_section("Insights (derived from facts):"):
         for i in insights:
             fits.add(insight_line(i))
-    stale = [standing[e.id] for e in episodes if e.id in standing and standing[e.id].stale]
-    labels = _Labels(core, group_id, stale, known)
+    labels = _Labels(core, group_id, [h for h in standing.values() if h.stale], known)
     current = [e for e in episodes if e.id not in standing or standing[e.id].standing != "superseded"]
     if current and fits.add_section("Supporting messages:"):
         for e in current:

@@ -143,8 +143,8 @@ def _clause_revises(old: _Clause, new: _Clause) -> bool:
     if not old.content:
         return False
     shared = old.content & new.content
-    value_changed = bool(old.numbers and new.numbers and old.numbers != new.numbers) or _slot_changed(old, new)
-    if not value_changed:
+    numbers_changed = bool(old.numbers and new.numbers and old.numbers != new.numbers)
+    if not numbers_changed and not _slot_changed(old, new):
         return False
     gone = {w for w in old.content - shared if not _is_slot_word(w, old, new)}
     return bool(shared) and len(shared) >= len(gone)

@@ -420,7 +420,8 @@ def _candidates(
     if RecordKind.EPISODE in kinds:
         _rank_records(core, group_id, RecordKind.EPISODE, asked.keywords, asked.vector, depth, out, when)
         if graph_facts:
-            out.ranked.append((_sources(core, group_id, graph_facts, named_ids, depth, when.known), graph_weight))
+            sources = _sources(core, group_id, graph_facts, named_ids, depth, when.known)
+            out.ranked.append((sources, graph_weight))
     if INSIGHT in kinds:
         _rank_insights(core, group_id, asked, when, depth, out)
     return out
@@ -504,7 +505,8 @@ def _believed_then_expired_since(
     cosine of their stored vectors (comparable with the index's). Read only for a ``known_at``
     search, from the rows believed then (a backtest reads more than a search of now)."""
     then = [f for f in core.store.facts(when.facts(FactQuery(group_id))) if f.expired_at is not None]
-    return _scored_beside(core, group_id, RecordKind.FACT, {f.id: f.text for f in then}, keywords, vector, deep)
+    texts = {f.id: f.text for f in then}
+    return _scored_beside(core, group_id, RecordKind.FACT, texts, keywords, vector, deep)
 
 
 def _withdrawn_since(
@@ -562,7 +564,8 @@ def _rank_records(
     the store's indexes, and the records themselves are read once, by id."""
     store = core.store
     found = store.text_search(group_id, kind, text, depth) if text is not None else []
-    nearest = [] if vector is None else store.vector_search(group_id, kind, list(vector), depth, exact=when.history)
+    nearest = [] if vector is None else store.vector_search(group_id, kind, list(vector), depth,
+                                                            exact=when.history)
     if kind == RecordKind.EPISODE and when.known is not None:
         later_found, later_nearest = _withdrawn_since(core, group_id, text, vector, when, depth)
         found = _merged(found, later_found, by_value=False)
@@ -644,9 +647,11 @@ def _touching(f: Fact, named: dict[str, Entity]) -> str:
 
 
 def _sources(
-    core: Core, group_id: str, facts: list[Fact], named: dict[str, Entity], depth: int, known: datetime | None,
+    core: Core, group_id: str, facts: list[Fact], named: dict[str, Entity], depth: int,
+    known: datetime | None,
 ) -> list[tuple[Episode, str]]:
-    """Episodes the neighbourhood facts were learned from (as offered at ``known``), in the facts' order."""
+    """Episodes the neighbourhood facts were learned from (those a read as known at ``known``
+    offers), in the facts' order."""
     ids = list(dict.fromkeys(e for f in facts for e in f.episode_ids))[:depth]
     by_id = {e.id: e for e in core.store.episodes(group_id, ids=ids) if recalled(e, known)}
     about = {e: _touching(f, named) for f in reversed(facts) for e in f.episode_ids}

@@ -100,8 +100,8 @@ def _replacements_first(
         if hit.stale and depth < ROUNDS:
             for replacing in _replacing(hit):
                 if replacing in by_key and replacing not in placed:
-                    emit(by_key[replacing].model_copy(update={"score": max(by_key[replacing].score, hit.score)}),
-                         depth + 1)
+                    found = by_key[replacing]
+                    emit(found.model_copy(update={"score": max(found.score, hit.score)}), depth + 1)
         out.append(hit)
 
     for hit in hits:
@@ -123,7 +123,8 @@ def _fetch(
     out: list[SearchHit] = []
     for e in core.store.episodes(group_id, ids=episodes) if episodes else []:
         if recalled(e, known_at) and (told_by is None or e.reference_time <= told_by):
-            out.append(SearchHit(kind="episode", score=0.0, reasons=["replaces a matching message"], episode=e))
+            out.append(SearchHit(kind="episode", score=0.0, reasons=["replaces a matching message"],
+                                 episode=e))
     if facts:
         query = FactQuery(group_id, ids=tuple(dict.fromkeys(facts)), valid_time=valid_time, known_at=known_at)
         out += [SearchHit(kind="fact", score=0.0, reasons=["holds in place of a matching message"], fact=f)

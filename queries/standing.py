@@ -73,7 +73,7 @@ def standings(
     ids = list(dict.fromkeys(e.id for e in episodes))
     if not ids:
         return {}
-    told = [a for a in core.store.statements_of(group_id, ids) if known_at is None or a.created_at <= known_at]
+    told = believed(core.store.statements_of(group_id, ids), known_at)
     said: dict[str, list[Assertion]] = {i: [] for i in ids}
     links: dict[str, list[Assertion]] = {i: [] for i in ids}
     for a in told:
@@ -138,6 +138,8 @@ def _holds(a: Assertion, believed_rows: list[Fact], valid_time: datetime | None)
                                                                                   a.object_id)]
     if any(valid_time is None or f.valid_at_time(valid_time) for f in same):
         return True
+    if valid_time is not None and any(f.valid_at is not None and valid_time < f.valid_at for f in same):
+        return True  # not begun yet at the asked time ("the wedding is on 14 September"): nothing replaced it
     return a.until is not None and bool(same)
 
 

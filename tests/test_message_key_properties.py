@@ -64,8 +64,8 @@ class KeyModel:
                     and content_mark(other.content) != content_mark(m.content)
                     and (other.ref, other.tx) > (m.ref, m.tx) and other.ref <= t):
                 return True
-        return any(old == m.id and tx <= k and self.told[new].believed(k) and max(self.told[new].ref, m.ref) <= t
-                   for old, new, tx in self.supersedes)
+        return any(old == m.id and tx <= k and self.told[new].believed(k)
+                   and max(self.told[new].ref, m.ref) <= t for old, new, tx in self.supersedes)
 
 
 class Run:
@@ -114,7 +114,8 @@ class Run:
             if not self.order:
                 return
             old = self.model.told[self.order[target % len(self.order)]]
-            same = next((m for m in self.model.told.values() if (m.content, m.ref) == (CONTENTS[c], REFS[r])), None)
+            same = next((m for m in self.model.told.values() if (m.content, m.ref) == (CONTENTS[c], REFS[r])),
+                        None)
             if old.retracted is not None or (same is not None and same.retracted is not None):
                 with pytest.raises(InvalidInput):
                     self.tg.supersede(old.id, CONTENTS[c], reference_time=REFS[r], group_id=self.group)

@@ -41,7 +41,8 @@ def _replay(ops: list[tuple], upto: int, erasing: bool = True) -> tuple[Temporal
     for n, op in enumerate(ops[:upto]):
         clock.set(ManualClock(START)() + timedelta(days=n + 1))
         if op[0] == "tell":
-            told.append(tg.add_episode(op[1], speaker="Sam", reference_time=f"2024-{op[2]:02d}-01").episode.id)
+            said = tg.add_episode(op[1], speaker="Sam", reference_time=f"2024-{op[2]:02d}-01")
+            told.append(said.episode.id)
             continue
         target = told[op[1] % len(told)] if told else None
         if op[0] == "supersede":

@@ -117,7 +117,8 @@ def _set_entity(core: Core, name: str, group_id: str, kind: AssertionKind) -> En
                         and a.object_id == entity.id), key=arrival)
         if (marks[-1].kind if marks else "restore") == kind:
             return result.model_copy(update={"already": True})
-        said = [a for a in statements if a.relation not in LINK_RELATIONS and a.kind not in ("withdraw", "restore")]
+        said = [a for a in statements
+                if a.relation not in LINK_RELATIONS and a.kind not in ("withdraw", "restore")]
         cited = {a.episode_id for a in said if a.episode_id}
         cited |= {e for f in w.versions_of_entity(entity.id) for e in f.episode_ids}
         episodes = [e for e in sorted(cited | set(naming)) if w.episode_record(e) is not None]
@@ -220,7 +221,8 @@ def _erase(
     for episode_id in episode_ids:
         told.update((a.id, a) for a in w.episode_statements(episode_id))
         # What others said of it (superseded it, withdrew it with a person) names it too.
-        told.update((a.id, a) for a in w.link_statements(message_topic(w.group_id, episode_id), MESSAGE_RELATION))
+        topic = message_topic(w.group_id, episode_id)
+        told.update((a.id, a) for a in w.link_statements(topic, MESSAGE_RELATION))
         if w.episode_record(episode_id) is not None:
             erasure.episodes.append(episode_id)
     if entity is not None:

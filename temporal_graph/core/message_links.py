@@ -178,4 +178,5 @@ def withdrawn_messages(
     store: Store, group_id: str, episode_ids: Iterable[str], known_at: datetime | None
 ) -> set[str]:
     """The messages ``retract_entity`` took out of reads, as believed at ``known_at``."""
-    return {i for i, state in topic_states(store, group_id, episode_ids, known_at).items() if state.withdrawn_for}
+    states = topic_states(store, group_id, episode_ids, known_at)
+    return {i for i, state in states.items() if state.withdrawn_for}
