@@ -21,6 +21,7 @@ from temporal_graph.core.identity import lookalike_speakers, speaker_entity
 from temporal_graph.core.limits import MAX_SOURCE_CHARS, checked_text, lone_surrogate
 from temporal_graph.core.model import Entity, Episode, Fact, IngestResult
 from temporal_graph.core.names import check_group, clean_name, fact_words, normalize_relation
+from temporal_graph.core.rewording import says_again
 from temporal_graph.core.rules import claimant
 from temporal_graph.core.sentences import statement_sentence
 from temporal_graph.core.time import Prefer, TimeLike, resolve_time
@@ -174,6 +175,19 @@ def apply_episode(
     )
 
 
+def _restated_mark(w: FactWriter, episode: Episode, key: str) -> str | None:
+    """The content mark of the message holding ``key`` where ``episode`` lands, when ``episode``
+    gives its values again in other words ("Globex payment terms: net 30" -> "Reminder: Globex is
+    still on net 30"): then it confirms that message instead of replacing it."""
+    holder = w.key_holder(key, episode.reference_time)
+    if holder is None:
+        return None
+    told = w.episode_record(holder.episode_ids[-1]) if holder.episode_ids else None
+    if told is None or told.content == episode.content or not says_again(told.content, episode.content):
+        return None
+    return holder.object_id
+
+
 def link_episode(
     w: FactWriter, episode: Episode, keys: Sequence[str], supersedes: Sequence[Episode], out: _Collector
 ) -> list[str]:
@@ -184,7 +198,7 @@ def link_episode(
     past ends where the next message of its key begins. Returns the ids of the messages it replaced."""
     replaced: list[str] = []
     for key in keys:
-        placed = w.key_message(episode, key)
+        placed = w.key_message(episode, key, mark=_restated_mark(w, episode, key))
         mine = placed.segment
         if mine is None:
             continue

@@ -31,6 +31,7 @@ from .message_links import (
     KeyPlace,
     content_mark,
     key_subject,
+    key_timeline,
     message_topic,
     place,
 )
@@ -481,12 +482,18 @@ class FactWriter:
         return self.rederive(subject, relation, new=[statement])
 
     # -- supersession the caller states (core.message_links) ---------------------------------------
-    def key_message(self, episode: Episode, key: str) -> KeyPlace:
-        """Put the message on the timeline of ``key`` at its reference time (its content as the
-        object: the same content again confirms); returns where it now stands there."""
+    def key_holder(self, key: str, at: datetime) -> Segment | None:
+        """The stretch of ``key``'s timeline holding at ``at`` (None: none yet)."""
+        told = self._tx.assertions(self.group_id, key_subject(self.group_id, key), KEY_RELATION)
+        return next((s for s in reversed(key_timeline(told)) if s.valid_at is None or s.valid_at <= at), None)
+
+    def key_message(self, episode: Episode, key: str, mark: str | None = None) -> KeyPlace:
+        """Put the message on the timeline of ``key`` at its reference time, its content as the
+        object (``mark``: the mark of content it says again, so it confirms that); returns where
+        it now stands there."""
         subject = key_subject(self.group_id, key)
         told = self._tx.assertions(self.group_id, subject, KEY_RELATION)
-        statement = self._link(subject, KEY_RELATION, content_mark(episode.content), "start",
+        statement = self._link(subject, KEY_RELATION, mark or content_mark(episode.content), "start",
                                at=episode.reference_time, episode_id=episode.id, text=key,
                                attributes={"key": key})
         placed = place(key, episode.id, [*told, statement])
