@@ -23,7 +23,8 @@ def _pairs(name: str) -> list[tuple[str, str, str]]:
     return [(label, old, new) for label, old, new in rows]
 
 
-@pytest.mark.parametrize("name, least_recall", [("probable_pairs.tsv", 0.9), ("probable_pairs_holdout.tsv", 0.7)])
+@pytest.mark.parametrize("name, least_recall", [("probable_pairs.tsv", 0.9),
+                                                ("probable_pairs_holdout.tsv", 0.7)])
 def test_no_lookalike_reads_as_a_revision_and_most_revisions_do(name: str, least_recall: float) -> None:
     pairs = _pairs(name)
     wrong = [(old, new) for label, old, new in pairs if label == "same" and revises(old, new)]
