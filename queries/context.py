@@ -32,7 +32,6 @@ from temporal_graph.core.time import TimeLike
 from .answer_text import Telling, fact_line
 from .reflection import insight_sentence, insights_for
 from .search import search
-from .staleness import recalled
 
 MAX_FACTS = 20
 MAX_EPISODES = 10
@@ -86,7 +85,7 @@ def context(
     seen = {e.id for e in episodes}
     cited = [i for f in facts for i in f.episode_ids if i not in seen]
     if cited:
-        by_id = {e.id: e for e in core.store.episodes(group_id, ids=cited) if recalled(e, known)}
+        by_id = {e.id: e for e in core.store.episodes(group_id, ids=cited) if e.recalled(known)}
         episodes += [by_id[i] for i in dict.fromkeys(cited) if i in by_id]
     episodes = [e for e in episodes if told_by(e, at, known)][:MAX_EPISODES]
 

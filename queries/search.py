@@ -85,7 +85,6 @@ from temporal_graph.core.stores.protocol import FactQuery
 from temporal_graph.core.time import TimeLike
 
 from . import ranking, staleness, time_cues
-from .staleness import recalled
 
 RRF_K = 60
 # A hit only the embedding ranks (no keyword, no named entity behind it) is dropped below this
@@ -258,7 +257,7 @@ def search(
     if stale == "auto":
         stale = "show" if as_of is not None or time_cues.asks_past(query) else "hide"
     hits = _facts_before_sources(staleness.label(core, group_id, hits, valid_time=when.valid_time,
-                                                 known_at=when.known))
+                                                 known_at=when.known, told_by=when.told_by))
     return staleness.ordered(core, group_id, hits, stale=stale, limit=limit, valid_time=when.valid_time,
                              known_at=when.known, told_by=when.told_by)
 
@@ -518,7 +517,7 @@ def _withdrawn_since(
     known = when.known
     assert known is not None
     then = {e.id: e.content for e in core.store.episodes(group_id)
-            if e.retracted_at is not None and e.retracted_at > known and recalled(e, known)}
+            if e.retracted_at is not None and e.retracted_at > known and e.recalled(known)}
     return _scored_beside(core, group_id, RecordKind.EPISODE, then, keywords, vector, deep)
 
 
@@ -653,7 +652,7 @@ def _sources(
     """Episodes the neighbourhood facts were learned from (those a read as known at ``known``
     offers), in the facts' order."""
     ids = list(dict.fromkeys(e for f in facts for e in f.episode_ids))[:depth]
-    by_id = {e.id: e for e in core.store.episodes(group_id, ids=ids) if recalled(e, known)}
+    by_id = {e.id: e for e in core.store.episodes(group_id, ids=ids) if e.recalled(known)}
     about = {e: _touching(f, named) for f in reversed(facts) for e in f.episode_ids}
     return [(by_id[i], f"source of a fact about {about[i]}") for i in ids if i in by_id]
 

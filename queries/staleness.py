@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from datetime import datetime
 
 from temporal_graph.core import Core
-from temporal_graph.core.model import Episode, SearchHit, SearchResults
+from temporal_graph.core.model import SearchHit, SearchResults
 from temporal_graph.core.stores.protocol import FactQuery
 
 from . import probable
@@ -32,13 +32,14 @@ ROUNDS = 3  # replacements of replacements followed at most this deep
 
 def label(
     core: Core, group_id: str, hits: Sequence[SearchHit], *, valid_time: datetime | None,
-    known_at: datetime | None,
+    known_at: datetime | None, told_by: datetime | None = None,
 ) -> list[SearchHit]:
     """``hits`` with each message's standing, those withdrawn with an entity left out."""
     found = standings(core, group_id, (h.episode for h in hits if h.episode is not None),
                       valid_time=valid_time, known_at=known_at)
     if valid_time is not None:
-        found = probable.marked([h.episode for h in hits if h.episode is not None], found)
+        found = probable.marked(core, group_id, [h.episode for h in hits if h.episode is not None], found,
+                                known_at=known_at, told_by=told_by)
     return [_labelled(h, found) for h in hits
             if h.episode is None or not found[h.episode.id].withdrawn]
 
@@ -88,7 +89,7 @@ def _replacements_first(
             break
         fetched = _fetch(core, group_id, wanted, valid_time, known_at, told_by)
         by_key.update((_key(h), h) for h in label(core, group_id, fetched, valid_time=valid_time,
-                                                   known_at=known_at))
+                                                   known_at=known_at, told_by=told_by))
     out: list[SearchHit] = []
     placed: set[tuple[str, str]] = set()
 
@@ -122,7 +123,7 @@ def _fetch(
     facts = [i for kind, i in wanted if kind == "fact"]
     out: list[SearchHit] = []
     for e in core.store.episodes(group_id, ids=episodes) if episodes else []:
-        if recalled(e, known_at) and (told_by is None or e.reference_time <= told_by):
+        if e.recalled(known_at) and (told_by is None or e.reference_time <= told_by):
             out.append(SearchHit(kind="episode", score=0.0, reasons=["replaces a matching message"],
                                  episode=e))
     if facts:
@@ -130,11 +131,3 @@ def _fetch(
         out += [SearchHit(kind="fact", score=0.0, reasons=["holds in place of a matching message"], fact=f)
                 for f in core.store.facts(query)]
     return out
-
-
-def recalled(e: Episode, known_at: datetime | None) -> bool:
-    """Whether a read as known at ``known_at`` (None: now) may offer the message: recorded by
-    then, its text not erased, and not withdrawn by then (a message withdrawn since was offered)."""
-    if e.erased_at is not None or (known_at is not None and e.created_at > known_at):
-        return False
-    return e.retracted_at is None or (known_at is not None and e.retracted_at > known_at)

@@ -78,6 +78,13 @@ class Episode(BaseModel):
         """Whether search, context and ask may offer it: neither withdrawn nor erased."""
         return self.retracted_at is None and self.erased_at is None
 
+    def recalled(self, known_at: datetime | None) -> bool:
+        """Whether a read as known at ``known_at`` (None: now) may offer it: recorded by then, its
+        text not erased, and not withdrawn by then (one withdrawn since was offered then)."""
+        if self.erased_at is not None or (known_at is not None and self.created_at > known_at):
+            return False
+        return self.retracted_at is None or (known_at is not None and self.retracted_at > known_at)
+
 
 class Entity(BaseModel):
     model_config = _FROZEN

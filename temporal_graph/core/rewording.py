@@ -44,13 +44,15 @@ _MARKS = frozenset({":", "->", "→", "=>", "="})  # a predicate begins after th
 _ID_NOUNS = frozenset("""order ticket invoice case issue pr bug room flight account ref booking reservation
 id no number item sku po rack cluster node server build release sprint version table seat gate platform
 unit apartment apt suite floor line step phase week bus route bay lane""".split())
-_STOP = frozenset("""a an the i me my mine we us our ours you your yours he him his she her hers it its they
-them their theirs this that these those there here who whom whose what which when where why how of in
+_STOP = frozenset("""a an the i me my mine we us our ours you your yours he him his she her hers it its
+they them their theirs this that these those there here who whom whose what which when where why how of in
 on at to for from by with about as into onto over under after before and or but so if then than too
 very just really also still now again already yet even ever only not no nope yes yeah ok okay well oh
 hey hi please thanks thank all any some each every both either neither more most less least much many
 few lot lots bit back current currently anymore since until till btw fyi heads up this time
 today tonight yesterday tomorrow week month year morning evening per""".split())
+STOP_WORDS = _STOP  # words that say nothing of what a clause is about
+
 # Words after which a changed word is a value: a place or target, or a state. A value given way
 # to another must follow a word of the same kind ("is on Thursdays" -> "moved to Fridays", not
 # "is at the Old Library" -> "was great").
