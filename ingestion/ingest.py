@@ -7,12 +7,14 @@ or the LLM extractor while the memory has an LLM) and the entity resolver. It is
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
 from temporal_graph.core import DEFAULT_GROUP, Core
+from temporal_graph.core.errors import InvalidInput
 from temporal_graph.core.extraction import Extractor
-from temporal_graph.core.model import Entity, ImportReport, IngestResult
+from temporal_graph.core.message_links import check_keys
+from temporal_graph.core.model import Entity, Episode, ImportReport, IngestResult, Supersession
 from temporal_graph.core.time import TimeLike
 from temporal_graph.llm import LLMClient
 
@@ -27,6 +29,7 @@ from .pipeline import (
     new_names,
 )
 from .resolution import EntityResolver
+from .superseding import SUPERSEDE_MATCHES, relink, superseded_messages
 
 
 class Ingestion:
@@ -92,15 +95,23 @@ class Ingestion:
         group_id: str = DEFAULT_GROUP,
         source: str = "message",
         source_id: str | None = None,
+        key: str | None = None,
+        keys: Sequence[str] | None = None,
     ) -> IngestResult:
         """Extract facts from one message and apply them in one transaction; a message already
         stored (same ``source_id``, or same text and time) is skipped. The text is masked first
-        (``core.mask``): what is stored, embedded and extracted is the masked text."""
-        core = self.core
+        (``core.mask``): what is stored, embedded and extracted is the masked text. ``key`` /
+        ``keys``: the message takes its place on each key's timeline (see
+        :func:`~ingestion.pipeline.link_episode`)."""
         episode, masked = make_episode(
-            core, content, reference_time=reference_time, speaker=speaker, group_id=group_id,
-            source=source, source_id=source_id, created_at=core.now(),
+            self.core, content, reference_time=reference_time, speaker=speaker, group_id=group_id,
+            source=source, source_id=source_id, created_at=self.core.now(),
         )
+        return self._add(episode, masked, keys=check_keys(key, keys))
+
+    def _add(self, episode: Episode, masked: dict[str, int], *, keys: Sequence[str] = (),
+             supersedes: Sequence[Episode] = ()) -> IngestResult:
+        core, group_id = self.core, episode.group_id
         # Checked here to skip a costly extraction; apply_episode checks again inside the transaction.
         existing = core.store.episodes(group_id, ids=[episode.id])
         if existing:
@@ -111,10 +122,44 @@ class Ingestion:
         resolver = self.resolver()
         resolver.prefetch(new_names(core, group_id, [extraction], [episode.speaker]))
         result = core.write(
-            group_id, lambda w: apply_episode(core, w, episode, extraction, resolver, warnings),
+            group_id, lambda w: apply_episode(core, w, episode, extraction, resolver, warnings, keys=keys,
+                                              supersedes=supersedes),
             texts=expected_texts([episode], [extraction]),
         )
         return result.model_copy(update={"masked": masked})
+
+    def supersede(
+        self,
+        old: str | Sequence[str],
+        content: str,
+        *,
+        reference_time: TimeLike,
+        find: Callable[[str, str, int], list[Episode]],
+        speaker: str | None = None,
+        group_id: str = DEFAULT_GROUP,
+        source: str = "message",
+        source_id: str | None = None,
+        dry_run: bool = False,
+        limit: int = SUPERSEDE_MATCHES,
+    ) -> Supersession:
+        """Add ``content`` as a message that replaces the messages ``old`` names, from its
+        reference time (see :meth:`TemporalGraph.supersede`). ``find(query, group_id, limit)``
+        returns the current messages a query matches."""
+        episode, masked = make_episode(
+            self.core, content, reference_time=reference_time, speaker=speaker, group_id=group_id,
+            source=source, source_id=source_id, created_at=self.core.now(),
+        )
+        matched = superseded_messages(self.core, old, group_id, find, limit)
+        if dry_run:
+            return Supersession(matched=matched, dry_run=True)
+        told = self.core.store.episodes(group_id, ids=[episode.id])
+        if told and not told[0].in_recall:
+            raise InvalidInput(f"content: this message was told before as {episode.id!r} and withdrawn "
+                               "since; tell it with another source_id to supersede with it")
+        result = self._add(episode, masked, supersedes=matched)
+        if result.skipped:  # told before: it replaces what it does not replace yet
+            result = self.core.write(group_id, lambda w: relink(w, result, matched))
+        return Supersession(matched=matched, episode=result.episode, result=result, ended=result.ended)
 
     def import_file(
         self,

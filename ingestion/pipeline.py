@@ -21,6 +21,7 @@ from temporal_graph.core.identity import lookalike_speakers, speaker_entity
 from temporal_graph.core.limits import MAX_SOURCE_CHARS, checked_text, lone_surrogate
 from temporal_graph.core.model import Entity, Episode, Fact, IngestResult
 from temporal_graph.core.names import check_group, clean_name, fact_words, normalize_relation
+from temporal_graph.core.rewording import says_again
 from temporal_graph.core.rules import claimant
 from temporal_graph.core.sentences import statement_sentence
 from temporal_graph.core.time import Prefer, TimeLike, resolve_time
@@ -147,8 +148,12 @@ def apply_episode(
     extraction: Extraction,
     resolver: EntityResolver,
     warnings: Sequence[str] = (),
+    *,
+    keys: Sequence[str] = (),
+    supersedes: Sequence[Episode] = (),
 ) -> IngestResult:
-    """Write one episode and its facts with the writer of an open transaction."""
+    """Write one episode and its facts with the writer of an open transaction; then place it on
+    the timelines of its ``keys`` and make it replace ``supersedes`` (:func:`link_episode`)."""
     if w.has_episode(episode.id):
         return IngestResult(episode=episode, skipped=True)
     episode = episode.model_copy(update={"created_at": w.now})
@@ -162,6 +167,7 @@ def apply_episode(
             _apply_fact(core, w, episode, fact, resolver, result)
         except (InvalidInput, OverflowError) as exc:  # one bad fact never loses the episode or its others
             notes.append(f"skipped {fact.subject} {fact.relation} {fact.object}: {exc}")
+    superseded = link_episode(w, episode, keys, supersedes, result)
     return IngestResult(
         episode=episode,
         added=result.added,
@@ -171,7 +177,51 @@ def apply_episode(
         entities_created=w.entities_created[created_before:],
         entities_matched=w.entities_matched[matched_before:],
         warnings=notes,
+        superseded=superseded,
     )
+
+
+def _restated_mark(w: FactWriter, episode: Episode, key: str) -> str | None:
+    """The content mark of the message holding ``key`` where ``episode`` lands, when ``episode``
+    gives its values again in other words ("Globex payment terms: net 30" -> "Reminder: Globex is
+    still on net 30"): then it confirms that message instead of replacing it."""
+    holder = w.key_holder(key, episode.reference_time)
+    if holder is None:
+        return None
+    told = w.episode_record(holder.episode_ids[-1]) if holder.episode_ids else None
+    if told is None or told.content == episode.content or not says_again(told.content, episode.content):
+        return None
+    return holder.object_id
+
+
+def link_episode(
+    w: FactWriter, episode: Episode, keys: Sequence[str], supersedes: Sequence[Episode], out: _Collector
+) -> list[str]:
+    """Supersession the caller stated (:mod:`temporal_graph.core.message_links`), after the
+    message's own facts are written: it takes its place on each key's timeline, superseding the
+    message before it there (unless it says the same), and replaces ``supersedes``. What the
+    replaced messages alone told ends where they were replaced; a message arriving late about the
+    past ends where the next message of its key begins. Returns the ids of the messages it replaced."""
+    replaced: list[str] = []
+    for key in keys:
+        placed = w.key_message(episode, key, mark=_restated_mark(w, episode, key))
+        mine = placed.segment
+        if mine is None:
+            continue
+        opens = mine.first_start.episode_id == episode.id  # not a confirmation of the stretch before
+        if placed.before is not None and opens and mine.valid_at is not None:
+            replaced += placed.before.episode_ids
+            out.ended += w.end_told_only_by(placed.before.episode_ids, at=mine.valid_at, by=episode.id)
+        if placed.after is not None and mine.invalid_at is not None:
+            out.ended += w.end_told_only_by(mine.episode_ids, at=mine.invalid_at,
+                                            by=placed.after.first_start.episode_id or episode.id)
+    for old in supersedes:
+        w.supersede_message(old, episode)
+        replaced.append(old.id)
+    if supersedes:
+        at = max(episode.reference_time, *(old.reference_time for old in supersedes))
+        out.ended += w.end_told_only_by([old.id for old in supersedes], at=at, by=episode.id)
+    return list(dict.fromkeys(replaced))
 
 
 class _Collector:

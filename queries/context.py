@@ -24,7 +24,7 @@ from datetime import datetime
 
 from temporal_graph.core import DEFAULT_GROUP, Core
 from temporal_graph.core.limits import BUDGET_TOKENS, whole_number
-from temporal_graph.core.model import DEFAULT_CLAIMS, DEFAULT_STALE, Episode, Fact, Insight, RecordKind
+from temporal_graph.core.model import DEFAULT_CLAIMS, DEFAULT_STALE, Episode, Insight, RecordKind, SearchHit
 from temporal_graph.core.names import check_group
 from temporal_graph.core.stores.protocol import FactQuery
 from temporal_graph.core.time import TimeLike
@@ -80,13 +80,12 @@ def context(
                   stale="label" if stale == "show" else stale)
     facts = [h.fact for h in hits if h.fact is not None][:MAX_FACTS]
     episodes = [h.episode for h in hits if h.episode is not None]
-    replaced = {h.episode.id: h.replaced_by for h in hits
-                if h.episode is not None and h.standing == "superseded"}
+    standing = {h.episode.id: h for h in hits if h.episode is not None}
     # Messages the chosen facts were learned from support them, after the best-ranked messages.
     seen = {e.id for e in episodes}
     cited = [i for f in facts for i in f.episode_ids if i not in seen]
     if cited:
-        by_id = {e.id: e for e in core.store.episodes(group_id, ids=cited) if e.in_recall}
+        by_id = {e.id: e for e in core.store.episodes(group_id, ids=cited) if e.recalled(known)}
         episodes += [by_id[i] for i in dict.fromkeys(cited) if i in by_id]
     episodes = [e for e in episodes if told_by(e, at, known)][:MAX_EPISODES]
 
@@ -100,25 +99,52 @@ def context(
     if insights and fits.add_section("Insights (derived from facts):"):
         for i in insights:
             fits.add(insight_line(i))
-    current = [e for e in episodes if e.id not in replaced]
+    labels = _Labels(core, group_id, [h for h in standing.values() if h.stale], known)
+    current = [e for e in episodes if e.id not in standing or standing[e.id].standing != "superseded"]
     if current and fits.add_section("Supporting messages:"):
         for e in current:
-            if not fits.add(episode_line(e)):
-                _add_cut(fits, e)
-    superseded = [e for e in episodes if e.id in replaced]
+            label = labels.of(standing.get(e.id))
+            if not fits.add(episode_line(e) + label):
+                _add_cut(fits, e, label)
+    superseded = [e for e in episodes if e.id in standing and standing[e.id].standing == "superseded"]
     if superseded and fits.add_section("Superseded messages (what the memory later learned replaced):"):
-        rows = _rows_by_id(core, group_id, [i for e in superseded for i in replaced[e.id]], known)
         for e in superseded:
-            now = "; ".join(fact_line(rows[i])[2:] for i in replaced[e.id] if i in rows)
-            fits.add(episode_line(e) + (f" [replaced by: {now}]" if now else " [no longer holds]"))
+            fits.add(episode_line(e) + labels.of(standing[e.id]))
     return fits.text()
 
 
-def _rows_by_id(core: Core, group_id: str, ids: list[str], known: datetime | None) -> dict[str, Fact]:
-    if not ids:
-        return {}
-    query = FactQuery(group_id, ids=tuple(dict.fromkeys(ids)), known_at=known)
-    return {f.id: f for f in core.store.facts(query)}
+class _Labels:
+    """The bracket a stale message's line ends with, saying what replaced what: an LLM reading the
+    block must be able to tell an old value from the current one. Every line of a stale message
+    carries one, starting "[superseded", "[partly superseded" or "[possibly superseded"."""
+
+    QUOTED_WORDS = 12
+
+    def __init__(self, core: Core, group_id: str, stale: list[SearchHit], known: datetime | None) -> None:
+        rows = list(dict.fromkeys(i for h in stale for i in h.replaced_by))
+        messages = list(dict.fromkeys(i for h in stale for i in h.superseded_by))
+        query = FactQuery(group_id, ids=tuple(rows), known_at=known)
+        self.rows = {f.id: f for f in core.store.facts(query)} if rows else {}
+        self.messages = {e.id: e for e in core.store.episodes(group_id, ids=messages)} if messages else {}
+
+    def of(self, hit: SearchHit | None) -> str:
+        if hit is None or not hit.stale:
+            return ""
+        words = {"superseded": "superseded", "partly_superseded": "partly superseded",
+                 "possibly_superseded": "possibly superseded"}[hit.standing or ""]
+        parts = []
+        if hit.stale_statements:
+            parts.append("no longer: " + " ".join(hit.stale_statements))
+        newer = [self.messages[i] for i in hit.superseded_by if i in self.messages]
+        if newer:
+            e = newer[0]
+            text = " ".join(e.content.split()[: self.QUOTED_WORDS])
+            cut = "…" if len(e.content.split()) > self.QUOTED_WORDS else ""
+            parts.append(f'by the message of {e.reference_time.date().isoformat()}: "{text}{cut}"')
+        now = [fact_line(self.rows[i])[2:] for i in hit.replaced_by if i in self.rows]
+        if now:
+            parts.append("now: " + "; ".join(now))
+        return f" [{words}: {'; '.join(parts) or 'no longer holds'}]"
 
 
 def insight_line(i: Insight) -> str:
@@ -160,21 +186,22 @@ class _Budget:
         return True
 
 
-def _add_cut(fits: _Budget, e: Episode) -> None:
-    """The longest word prefix of the message that fits, if it says anything at all."""
+def _add_cut(fits: _Budget, e: Episode, label: str = "") -> None:
+    """The longest word prefix of the message that fits (with its ``label``), if it says anything
+    at all."""
     words = e.content.split()
     lo, hi = MIN_SNIPPET_WORDS, len(words) - 1
     best = None
     while lo <= hi:
         mid = (lo + hi) // 2
         candidate = (
-            [fits._pending_header, episode_line(e, words[:mid])]
+            [fits._pending_header, episode_line(e, words[:mid]) + label]
             if fits._pending_header
-            else [episode_line(e, words[:mid])]
+            else [episode_line(e, words[:mid]) + label]
         )
         if fits._fits([*fits.lines, *candidate]):
             best, lo = mid, mid + 1
         else:
             hi = mid - 1
     if best is not None:
-        fits.add(episode_line(e, words[:best]))
+        fits.add(episode_line(e, words[:best]) + label)

@@ -84,8 +84,7 @@ from temporal_graph.core.names import MAX_NAME_CHARS, check_group
 from temporal_graph.core.stores.protocol import FactQuery
 from temporal_graph.core.time import TimeLike
 
-from . import ranking, time_cues
-from .standing import standings
+from . import ranking, staleness, time_cues
 
 RRF_K = 60
 # A hit only the embedding ranks (no keyword, no named entity behind it) is dropped below this
@@ -257,7 +256,10 @@ def search(
                               half_life_days=half_life_days, limit=len(hits))
     if stale == "auto":
         stale = "show" if as_of is not None or time_cues.asks_past(query) else "hide"
-    return _by_standing(core, group_id, hits, when, stale, limit)
+    hits = _facts_before_sources(staleness.label(core, group_id, hits, valid_time=when.valid_time,
+                                                 known_at=when.known, told_by=when.told_by))
+    return staleness.ordered(core, group_id, hits, stale=stale, limit=limit, valid_time=when.valid_time,
+                             known_at=when.known, told_by=when.told_by)
 
 
 @dataclass(frozen=True)
@@ -308,28 +310,6 @@ def _ended(core: Core, group_id: str, entity: Entity, when: _When) -> bool:
     ever = (core.store.facts(FactQuery(group_id, **{side: entity.id}, all_versions=True,  # type: ignore[arg-type]
                                        limit=limit)) for side in ("subject_id", "object_id"))
     return any(when.known is None or f.created_at <= when.known for rows in ever for f in rows)
-
-
-def _by_standing(core: Core, group_id: str, hits: list[SearchHit], when: _When, stale: str,
-                 limit: int) -> SearchResults:
-    """Each message hit labelled with its standing; superseded ones left out (counted), moved
-    below every current hit, or kept in place, by ``stale``. A fact ranks above the messages it
-    was learned from."""
-    found = standings(core, group_id, (h.episode for h in hits if h.episode is not None),
-                      valid_time=when.valid_time, known_at=when.known)
-    labelled = [h if h.episode is None else h.model_copy(update={
-        "standing": found[h.episode.id].standing, "replaced_by": found[h.episode.id].replaced_by})
-        for h in hits]
-    labelled = _facts_before_sources(labelled)
-    superseded = [h for h in labelled if h.standing == "superseded"]
-    if stale == "show":
-        return SearchResults(labelled[:limit], stale=stale)
-    rest = [h for h in labelled if h.standing != "superseded"]
-    if stale == "label":
-        return SearchResults([*rest, *superseded][:limit], stale=stale)
-    shown = rest[:limit]
-    left_out = sum(1 for h in labelled[: len(shown) + len(superseded)] if h.standing == "superseded")
-    return SearchResults(shown, stale_left_out=min(left_out, len(superseded)), stale=stale)
 
 
 def _facts_before_sources(hits: list[SearchHit]) -> list[SearchHit]:
@@ -434,13 +414,13 @@ def _candidates(
     if RecordKind.ENTITY in kinds:
         # Entities are matched by the whole query: their names are what it is looking for.
         text = asked.text if asked.keywords is not None else None
-        _rank_records(core, group_id, RecordKind.ENTITY, text, asked.vector, depth, out, when.history)
+        _rank_records(core, group_id, RecordKind.ENTITY, text, asked.vector, depth, out, when)
         out.ranked.append((((e, "named in the query") for e in asked.named), 1.0))
     if RecordKind.EPISODE in kinds:
-        _rank_records(core, group_id, RecordKind.EPISODE, asked.keywords, asked.vector, depth, out,
-                      when.history)
+        _rank_records(core, group_id, RecordKind.EPISODE, asked.keywords, asked.vector, depth, out, when)
         if graph_facts:
-            out.ranked.append((_sources(core, group_id, graph_facts, named_ids, depth), graph_weight))
+            sources = _sources(core, group_id, graph_facts, named_ids, depth, when.known)
+            out.ranked.append((sources, graph_weight))
     if INSIGHT in kinds:
         _rank_insights(core, group_id, asked, when, depth, out)
     return out
@@ -524,16 +504,39 @@ def _believed_then_expired_since(
     cosine of their stored vectors (comparable with the index's). Read only for a ``known_at``
     search, from the rows believed then (a backtest reads more than a search of now)."""
     then = [f for f in core.store.facts(when.facts(FactQuery(group_id))) if f.expired_at is not None]
-    if not then:
+    texts = {f.id: f.text for f in then}
+    return _scored_beside(core, group_id, RecordKind.FACT, texts, keywords, vector, deep)
+
+
+def _withdrawn_since(
+    core: Core, group_id: str, keywords: str | None, vector: Sequence[float] | None, when: _When, deep: int,
+) -> tuple[list[tuple[str, float]], list[tuple[str, float]]]:
+    """The messages a search at ``known_at`` would have found that the indexes no longer offer:
+    recorded by then, withdrawn (``retract_episode``) since. Scored as
+    :func:`_believed_then_expired_since` scores rows."""
+    known = when.known
+    assert known is not None
+    then = {e.id: e.content for e in core.store.episodes(group_id)
+            if e.retracted_at is not None and e.retracted_at > known and e.recalled(known)}
+    return _scored_beside(core, group_id, RecordKind.EPISODE, then, keywords, vector, deep)
+
+
+def _scored_beside(
+    core: Core, group_id: str, kind: str, texts: dict[str, str], keywords: str | None,
+    vector: Sequence[float] | None, deep: int,
+) -> tuple[list[tuple[str, float]], list[tuple[str, float]]]:
+    """Records the indexes do not hold, ranked beside them: by the query's words they hold, and
+    by the cosine of their stored vectors (comparable with the index's)."""
+    if not texts:
         return [], []
     words: list[tuple[str, float]] = []
     if keywords is not None:
         terms = {w.lower() for w in re.findall(r"\w+", keywords)}
-        held = ((f.id, len(terms & {w.lower() for w in re.findall(r"\w+", f.text)})) for f in then)
+        held = ((i, len(terms & {w.lower() for w in re.findall(r"\w+", text)})) for i, text in texts.items())
         words = sorted(((i, float(n)) for i, n in held if n), key=lambda x: (-x[1], x[0]))[:deep]
     sims: list[tuple[str, float]] = []
     if vector is not None:
-        stored = core.store.vectors(group_id, RecordKind.FACT, [f.id for f in then])
+        stored = core.store.vectors(group_id, kind, list(texts))
         query = np.asarray(vector, dtype=np.float32)
         query = query / (np.linalg.norm(query) or 1.0)
         for i, v in stored.items():
@@ -554,14 +557,19 @@ def _merged(found: list[tuple[str, float]], later: list[tuple[str, float]], *,
 
 def _rank_records(
     core: Core, group_id: str, kind: str, text: str | None, vector: Sequence[float] | None, depth: int,
-    out: _Rankings, exact: bool,
+    out: _Rankings, when: _When,
 ) -> None:
     """BM25 (when ``text``) and nearest-vector candidates of entities or episodes: both come from
     the store's indexes, and the records themselves are read once, by id."""
     store = core.store
     found = store.text_search(group_id, kind, text, depth) if text is not None else []
-    sims = {} if vector is None else dict(store.vector_search(group_id, kind, list(vector), depth,
-                                                              exact=exact))
+    nearest = [] if vector is None else store.vector_search(group_id, kind, list(vector), depth,
+                                                            exact=when.history)
+    if kind == RecordKind.EPISODE and when.known is not None:
+        later_found, later_nearest = _withdrawn_since(core, group_id, text, vector, when, depth)
+        found = _merged(found, later_found, by_value=False)
+        nearest = _merged(nearest, later_nearest, by_value=True)
+    sims = dict(nearest)
     load = store.entities if kind == RecordKind.ENTITY else store.episodes
     by_id = {r.id: r for r in load(group_id, ids=[*(i for i, _ in found), *sims])}
     out.ranked.append((_bm25(found, by_id, depth), 1.0))
@@ -638,10 +646,20 @@ def _touching(f: Fact, named: dict[str, Entity]) -> str:
 
 
 def _sources(
-    core: Core, group_id: str, facts: list[Fact], named: dict[str, Entity], depth: int
+    core: Core, group_id: str, facts: list[Fact], named: dict[str, Entity], depth: int,
+    known: datetime | None,
 ) -> list[tuple[Episode, str]]:
-    """Episodes the neighbourhood facts were learned from, in the facts' order."""
+    """Episodes the neighbourhood facts were learned from (those a read as known at ``known``
+    offers), in the facts' order."""
     ids = list(dict.fromkeys(e for f in facts for e in f.episode_ids))[:depth]
-    by_id = {e.id: e for e in core.store.episodes(group_id, ids=ids) if e.in_recall}
+    by_id = {e.id: e for e in core.store.episodes(group_id, ids=ids) if e.recalled(known)}
     about = {e: _touching(f, named) for f in reversed(facts) for e in f.episode_ids}
     return [(by_id[i], f"source of a fact about {about[i]}") for i in ids if i in by_id]
+
+
+def matching_messages(core: Core, query: str, group_id: str, limit: int) -> list[Episode]:
+    """The current messages ``query`` matches best (what an explicit supersede may replace): by
+    keyword or named entity, or an embedding close enough on its own; none out of date."""
+    hits = search(core, query, group_id=group_id, limit=limit, kinds=(RecordKind.EPISODE,), stale="hide")
+    return [h.episode for h in hits if h.episode is not None and h.standing in ("current", "unparsed",
+                                                                                "partly_superseded")]

@@ -2,33 +2,55 @@
 
 A message is
 
-- ``current`` when something it stated still holds as it said it: a fact it asserted is valid at
-  the asked time (believed at ``known_at``), or it told a bounded past ("I worked at Initech
-  from 2019 to 2021", "I went to Paris last week") that the memory still believes;
-- ``superseded`` when it asserted at least one fact and none holds as it said: what it stated
-  as open was ended or replaced by what the memory learned since ("I live in Chicago." once the
-  move to Denver was told, in either order), or withdrawn. ``replaced_by`` names the facts that
-  hold now for what it spoke of;
-- ``unparsed`` when it gave no fact (known at ``known_at``): small talk, or a statement the
-  extractor could not read. Nothing says it is out of date, so it is never hidden.
+- ``superseded`` when a later message of one of its keys holds in its place, when a message the
+  caller said replaces it was told by then (``supersede``), or when it asserted facts and none
+  holds as it said them: what it stated as open was ended or replaced by what the memory learned
+  since ("I live in Chicago." once the move to Denver was told, in either order), or withdrawn.
+  ``superseded_by`` names the messages that replaced it, ``replaced_by`` the facts that hold now
+  for what it spoke of;
+- ``partly_superseded`` when some of its facts hold and others ended or were replaced ("Rafa is a
+  nurse at St Mary's" after the move to King's: the nurse part holds). ``stale`` says which of its
+  statements no longer hold, ``replaced_by`` what holds instead;
+- ``current`` when what it said still holds: every fact it asserted is valid at the asked time
+  (believed at ``known_at``), or it told a bounded past ("I worked at Initech from 2019 to 2021")
+  that the memory still believes, or it holds its key's timeline;
+- ``possibly_superseded``: set by search (:mod:`queries.probable`), never here;
+- ``unparsed`` when it gave no fact (known at ``known_at``) and carries no key: small talk, or a
+  statement the extractor could not read. Nothing says it is out of date, so it is never hidden.
+
+A message ``retract_entity`` took out of reads is ``withdrawn``: reads leave it out altogether.
 
 Read for the messages a search found, through the store's indexes: their statements and the
-fact versions citing them (one read each for all of them), then one read per (subject,
-relation) a superseded message spoke of.
+fact versions citing them (one read each for all of them), the timelines of their keys and their
+topics (one read each), then one read per (subject, relation) a stale message spoke of.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 from datetime import datetime
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
 from temporal_graph.core import Core
+from temporal_graph.core.message_links import (
+    KEY_RELATION,
+    LINK_RELATIONS,
+    believed,
+    key_subject,
+    key_successors,
+    place,
+    topic_states,
+)
 from temporal_graph.core.model import Assertion, Episode, Fact, Standing
 from temporal_graph.core.stores.protocol import FactQuery
 
 __all__ = ["MessageStanding", "standings"]
+
+# What says a message is out of date: its facts, a key, an explicit supersede, or a newer
+# near-paraphrase (only ever "possibly").
+StaleBy = Literal["facts", "key", "supersede", "probable"]
 
 
 class MessageStanding(BaseModel):
@@ -36,6 +58,10 @@ class MessageStanding(BaseModel):
 
     standing: Standing
     replaced_by: tuple[str, ...] = ()  # row ids of the facts holding for what it spoke of
+    superseded_by: tuple[str, ...] = ()  # ids of the messages that replaced it
+    by: StaleBy | None = None
+    stale: tuple[str, ...] = ()  # its statements that no longer hold, as sentences (partly superseded)
+    withdrawn: bool = False  # retract_entity took it out of reads
 
 
 def standings(
@@ -47,50 +73,101 @@ def standings(
     ids = list(dict.fromkeys(e.id for e in episodes))
     if not ids:
         return {}
-    recorded = (lambda t: True) if known_at is None else (lambda t: t <= known_at)
+    told = believed(core.store.statements_of(group_id, ids), known_at)
     said: dict[str, list[Assertion]] = {i: [] for i in ids}
-    for a in core.store.statements_of(group_id, ids):
-        if a.episode_id in said and a.kind in ("start", "end") and recorded(a.created_at):
-            said[a.episode_id].append(a)
+    links: dict[str, list[Assertion]] = {i: [] for i in ids}
+    for a in told:
+        if a.episode_id in said:
+            if a.relation in LINK_RELATIONS:
+                links[a.episode_id].append(a)
+            elif a.kind in ("start", "end"):
+                said[a.episode_id].append(a)
     rows: dict[str, list[Fact]] = {i: [] for i in ids}
     for f in core.store.facts_citing(group_id, ids):
-        if recorded(f.created_at) and (f.expired_at is None if known_at is None else f.known_at(known_at)):
+        if (known_at is None or f.created_at <= known_at) and (
+                f.expired_at is None if known_at is None else f.known_at(known_at)):
             for i in f.episode_ids:
                 if i in rows:
                     rows[i].append(f)
+    topics = topic_states(core.store, group_id, ids, known_at)
+    by_key = _key_successors(core, group_id, links, valid_time, known_at)
     out: dict[str, MessageStanding] = {}
-    replacements: dict[tuple[str, str], tuple[str, ...]] = {}
+    holding: dict[tuple[str, str], tuple[str, ...]] = {}
+
+    def holds_now(key: tuple[str, str]) -> tuple[str, ...]:
+        if key not in holding:
+            holding[key] = _holding(core, group_id, key, valid_time, known_at)
+        return holding[key]
+
     for i in ids:
+        topic = topics[i]
+        if topic.withdrawn_for:
+            out[i] = MessageStanding(standing="superseded", withdrawn=True)
+            continue
+        replaced_by = tuple(dict.fromkeys(r for f in rows[i] for r in holds_now((f.subject_id, f.relation))))
+        successors = topic.superseders(valid_time)
+        if successors:
+            out[i] = MessageStanding(standing="superseded", by="supersede", superseded_by=successors,
+                                     replaced_by=replaced_by)
+            continue
+        if by_key.get(i):
+            out[i] = MessageStanding(standing="superseded", by="key", superseded_by=by_key[i],
+                                     replaced_by=replaced_by)
+            continue
         if not said[i] and not rows[i]:
-            out[i] = MessageStanding(standing="unparsed")
-        elif _still_holds(said[i], rows[i], valid_time):
+            out[i] = MessageStanding(standing="current" if links[i] else "unparsed")
+            continue
+        stale = [a for a in said[i] if a.kind == "start" and not _holds(a, rows[i], valid_time)]
+        starts = [a for a in said[i] if a.kind == "start"]
+        if not stale:
             out[i] = MessageStanding(standing="current")
-        else:
-            keys = dict.fromkeys([*((a.subject_id, a.relation) for a in said[i]),
-                                  *((f.subject_id, f.relation) for f in rows[i])])
-            for key in keys:
-                if key not in replacements:
-                    replacements[key] = _holding(core, group_id, key, valid_time, known_at)
-            replaced = dict.fromkeys(r for key in keys for r in replacements[key])
-            out[i] = MessageStanding(standing="superseded", replaced_by=tuple(replaced))
+            continue
+        keys = dict.fromkeys((a.subject_id, a.relation) for a in stale)
+        replaced = tuple(dict.fromkeys(r for key in keys for r in holds_now(key)))
+        whole = len(stale) == len(starts) and not links[i]
+        out[i] = MessageStanding(standing="superseded" if whole else "partly_superseded", by="facts",
+                                 replaced_by=replaced,
+                                 stale=() if whole else tuple(dict.fromkeys(a.text for a in stale if a.text)))
     return out
 
 
-def _still_holds(said: list[Assertion], believed: list[Fact], valid_time: datetime | None) -> bool:
-    """One statement holds as said: a believed row of its fact is valid at ``valid_time`` (any
-    time when None), or the statement bounded its own fact and a believed row of it remains.
-    A message that only ended something ("I left Initech") told what still holds: the end."""
-    starts = [a for a in said if a.kind == "start"]
-    if not starts:
-        return True
-    for a in starts:
-        same = [f for f in believed if (f.subject_id, f.relation, f.object_id) == (a.subject_id, a.relation,
+def _holds(a: Assertion, believed_rows: list[Fact], valid_time: datetime | None) -> bool:
+    """The start ``a`` holds as said: a believed row of its fact is valid at ``valid_time`` (any
+    time when None), or the statement bounded its own fact and a believed row of it remains."""
+    same = [f for f in believed_rows if (f.subject_id, f.relation, f.object_id) == (a.subject_id, a.relation,
                                                                                   a.object_id)]
-        if any(valid_time is None or f.valid_at_time(valid_time) for f in same):
-            return True
-        if a.until is not None and same:
-            return True
-    return False
+    if any(valid_time is None or f.valid_at_time(valid_time) for f in same):
+        return True
+    if valid_time is not None and any(f.valid_at is not None and valid_time < f.valid_at for f in same):
+        return True  # not begun yet at the asked time ("the wedding is on 14 September"): nothing replaced it
+    return a.until is not None and bool(same)
+
+
+def _key_successors(
+    core: Core, group_id: str, links: dict[str, list[Assertion]], valid_time: datetime | None,
+    known_at: datetime | None,
+) -> dict[str, tuple[str, ...]]:
+    """For each message with keys, the messages that replaced it on one of its keys' timelines by
+    ``valid_time``, as believed at ``known_at``."""
+    keys = {i: list(dict.fromkeys(str(a.attributes.get("key", a.text)) for a in told
+                                  if a.relation == KEY_RELATION and a.kind == "start"))
+            for i, told in links.items()}
+    subjects = {key_subject(group_id, k): k for ks in keys.values() for k in ks}
+    if not subjects or valid_time is None:
+        return {}
+    timelines: dict[str, list[Assertion]] = {k: [] for k in subjects.values()}
+    for a in believed(core.store.assertions_about(group_id, list(subjects), KEY_RELATION), known_at):
+        timelines[subjects[a.subject_id]].append(a)
+    out: dict[str, tuple[str, ...]] = {}
+    for i, ks in keys.items():
+        found: list[str] = []
+        for k in ks:
+            placed = place(k, i, timelines[k])
+            if placed is not None:
+                found += key_successors(placed, valid_time)
+        if found:
+            out[i] = tuple(dict.fromkeys(found))
+    return out
 
 
 def _holding(core: Core, group_id: str, key: tuple[str, str], valid_time: datetime | None,
@@ -99,3 +176,4 @@ def _holding(core: Core, group_id: str, key: tuple[str, str], valid_time: dateti
     rows = core.store.facts(FactQuery(group_id, subject_id=subject_id, relation=relation,
                                       valid_time=valid_time, known_at=known_at))
     return tuple(f.id for f in sorted(rows, key=lambda f: (f.created_at, f.id)))
+

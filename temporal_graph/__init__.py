@@ -13,6 +13,7 @@ from .core.model import (
     BulkReport,
     Diff,
     Entity,
+    EntityRetraction,
     EntitySummary,
     Episode,
     EpisodeRetraction,
@@ -27,6 +28,7 @@ from .core.model import (
     Reflection,
     SearchHit,
     SearchResults,
+    Supersession,
 )
 from .core.ontology import Ontology
 from .core.receipts import ErasureReceipt, Forgotten, erasure_digest
@@ -42,6 +44,7 @@ __all__ = [
     "BulkReport",
     "Diff",
     "Entity",
+    "EntityRetraction",
     "EntitySummary",
     "Episode",
     "EpisodeRetraction",
@@ -61,6 +64,7 @@ __all__ = [
     "Reflection",
     "SearchHit",
     "SearchResults",
+    "Supersession",
     "TemporalGraph",
     "erasure_digest",
 ]

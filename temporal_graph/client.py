@@ -28,6 +28,7 @@ import queries.reflection
 import queries.search
 import queries.summaries
 from ingestion.ingest import Ingestion
+from ingestion.superseding import SUPERSEDE_MATCHES
 from queries.reflection.reflecting import ReflectSchedule
 from queries.search import RELEVANCE_FLOOR
 
@@ -62,6 +63,7 @@ from .core.model import (
     BulkReport,
     Diff,
     Entity,
+    EntityRetraction,
     EntitySummary,
     EpisodeRetraction,
     ErasureReport,
@@ -75,6 +77,7 @@ from .core.model import (
     PruneReport,
     Reflection,
     SearchResults,
+    Supersession,
 )
 from .core.ontology import Ontology
 from .core.receipts import ErasureReceipt, Forgotten
@@ -358,6 +361,17 @@ class TemporalGraph:
         believed before. Raises NotFound for an unknown id; a second call changes nothing."""
         return forgetting.retract_episode(self.core, episode_id, group_id=group_id)
 
+    def retract_entity(self, name: str, *, group_id: str = DEFAULT_GROUP) -> EntityRetraction:
+        """The soft counterpart of :meth:`erase_entity`: withdraw, as of now in transaction time,
+        every fact naming the entity and every message about it (those citing it or naming it).
+        Reads leave them out from then on; ``audit`` and ``known_at`` before it still show them;
+        :meth:`restore_entity` brings them back. Raises NotFound for an unknown name."""
+        return forgetting.retract_entity(self.core, name, group_id=group_id)
+
+    def restore_entity(self, name: str, *, group_id: str = DEFAULT_GROUP) -> EntityRetraction:
+        """Undo :meth:`retract_entity` as of now: its facts and messages are believed again."""
+        return forgetting.restore_entity(self.core, name, group_id=group_id)
+
     def erase_episode(
         self, episode_id: str, *, group_id: str = DEFAULT_GROUP, request_id: str | None = None
     ) -> ErasureReport:
@@ -511,16 +525,50 @@ class TemporalGraph:
         group_id: str = DEFAULT_GROUP,
         source: str = "message",
         source_id: str | None = None,
+        key: str | None = None,
+        keys: Sequence[str] | None = None,
     ) -> IngestResult:
         """Extract facts from one message told at ``reference_time`` and apply them in one
         transaction. ``speaker`` says who wrote it (what they say about someone else is their claim
         under ``trust="speaker"``); ``source_id`` makes a re-sent message a no-op (without it, the
         same text at the same time is). E-mail addresses, phone numbers, ids, cards, keys and
-        passwords are masked first (:attr:`mask`); ``result.masked`` counts them by kind."""
+        passwords are masked first (:attr:`mask`); ``result.masked`` counts them by kind.
+
+        ``key`` (or several, ``keys``) says what the message is the record of
+        (``"Globex/payment_terms"``): the messages of one key in a group form a timeline with one
+        at a time, so a later reference time supersedes the earlier message from then on (the
+        same content again confirms it; a late message about the past lands in the past), and the
+        facts only the superseded message told end there. ``result.superseded`` names the messages
+        it replaced; retracting it undoes that."""
         return self._reflect_schedule.after(self.core, group_id, self._ingest().add_episode(
             content, reference_time=reference_time, speaker=speaker, group_id=group_id,
-            source=source, source_id=source_id,
+            source=source, source_id=source_id, key=key, keys=keys,
         ))
+
+    def supersede(
+        self,
+        old: str | Sequence[str],
+        content: str,
+        *,
+        reference_time: TimeLike,
+        speaker: str | None = None,
+        group_id: str = DEFAULT_GROUP,
+        source: str = "message",
+        source_id: str | None = None,
+        dry_run: bool = False,
+        limit: int = SUPERSEDE_MATCHES,
+    ) -> Supersession:
+        """Add ``content`` as a message that replaces the messages ``old`` names from its
+        ``reference_time``: an episode id, a list of ids, or any other text as a query, whose best
+        ``limit`` current matches are replaced (``dry_run=True`` only lists them, for the caller
+        to confirm). The facts only the old messages told end then; those the new one tells again
+        go on. Recorded in transaction time (``audit``, ``known_at`` before it see the old
+        belief) and undone by ``retract_episode`` of the new message."""
+        return self._ingest().supersede(
+            old, content, reference_time=reference_time, speaker=speaker, group_id=group_id, source=source,
+            source_id=source_id, dry_run=dry_run, limit=limit,
+            find=partial(queries.search.matching_messages, self.core),
+        )
 
     def import_file(
         self, path: str | FilePath, *, format: str = "auto", group_id: str | None = None,

@@ -27,6 +27,7 @@ from .core.model import (
     DEFAULT_IMPORTANCE,
     DEFAULT_STALE,
     Answer,
+    EntityRetraction,
     EntitySummary,
     EpisodeRetraction,
     Fact,
@@ -35,6 +36,7 @@ from .core.model import (
     Reflection,
     SearchHit,
     StaleMode,
+    Supersession,
 )
 from .core.names import name_key
 from .core.receipts import ErasureReceipt
@@ -73,6 +75,23 @@ class AddEpisodeInput(_Input):
                                        "against it); default now", None)
     speaker: str | None = Field(None, description="Who said it; their 'I/me/my' means them.")
     source: str = Field("message", description="What kind of text it is, e.g. 'message' or 'document'.")
+    keys: list[str] | None = Field(None, description="What the message is the record of, e.g. "
+                                   "['Globex/payment_terms']: a later message with the same key replaces it "
+                                   "from its reference time.")
+
+
+class SupersedeInput(_Input):
+    old: str | list[str] = _name("The message(s) the new one replaces: an episode id, a list of ids, or "
+                                 "words matching the old message (its best current matches are replaced).")
+    content: str = _name("The new message, as said; facts are extracted from it.")
+    reference_time: str | None = _time("When it was said; the old messages are replaced from then "
+                                       "(default now)", None)
+    speaker: str | None = Field(None, description="Who said it; their 'I/me/my' means them.")
+    dry_run: bool = Field(False, description="Only list the messages 'old' matches; write nothing.")
+
+
+class EntityInput(_Input):
+    name: str = _name("The person or thing, by name.")
 
 
 class AddFactInput(_Input):
@@ -117,10 +136,12 @@ class SearchInput(_Claims):
                                   "as recent.")
     known_at: str | None = _time("Search the memory as it stood at this moment: facts believed then, "
                                  "nothing recorded after it (default now)", None)
-    stale: StaleMode = Field(DEFAULT_STALE, description="Messages whose facts all ended or were replaced: "
-                             "'auto' (default: hide for a question about now, show labelled for one "
-                             "about the past), 'hide' (counted in stale_left_out), 'label' (kept below "
-                             "every current hit, standing 'superseded') or 'show' (ranked as any hit).")
+    stale: StaleMode = Field(DEFAULT_STALE, description="Messages out of date (a later message of their key, "
+                             "an explicit supersede, or all their facts ended or replaced): 'auto' "
+                             "(default: hide for a question about now, show labelled for one about the "
+                             "past), 'hide' (counted in stale_left_out), 'label' (kept below every current "
+                             "hit, standing 'superseded') or 'show' (ranked as any hit). Partly or possibly "
+                             "superseded messages are always kept, labelled, below what replaced them.")
 
 
 class _Filters(_Claims):
@@ -233,7 +254,21 @@ class ForgetResult(BaseModel):
 def _add_episode(tg: TemporalGraph, a: AddEpisodeInput, group: str) -> IngestResult:
     reference = a.reference_time if a.reference_time is not None else tg.moment()
     return tg.add_episode(a.content, reference_time=reference, speaker=a.speaker, group_id=group,
-                          source=a.source)
+                          source=a.source, keys=a.keys)
+
+
+def _supersede(tg: TemporalGraph, a: SupersedeInput, group: str) -> Supersession:
+    reference = a.reference_time if a.reference_time is not None else tg.moment()
+    return tg.supersede(a.old, a.content, reference_time=reference, speaker=a.speaker, group_id=group,
+                        dry_run=a.dry_run)
+
+
+def _retract_entity(tg: TemporalGraph, a: EntityInput, group: str) -> EntityRetraction:
+    return tg.retract_entity(a.name, group_id=group)
+
+
+def _restore_entity(tg: TemporalGraph, a: EntityInput, group: str) -> EntityRetraction:
+    return tg.restore_entity(a.name, group_id=group)
 
 
 def _add_fact(tg: TemporalGraph, a: AddFactInput, group: str) -> FactResult:
@@ -338,6 +373,12 @@ TOOLS: tuple[ToolSpec, ...] = (
              "in it are masked ([email], [password], ...) before anything is kept. Returns what was added, "
              "merged, ended or retracted, and what was masked by kind.",
              AddEpisodeInput, IngestResult, _add_episode, writes=True, extracts=True),
+    ToolSpec("supersede",
+             "Remember a message that replaces earlier ones ('the staging server has 64 GB now', 'that's "
+             "no longer true: ...'): the old messages stop counting as current from its time, and facts "
+             "only they told end. Give the old messages' ids, or words matching them (dry_run lists the "
+             "matches first). Undone by retracting the new message.",
+             SupersedeInput, Supersession, _supersede, writes=True, extracts=True),
     ToolSpec("add_fact",
              "Record one fact 'subject relation object' directly, optionally with when it started and "
              "ended. For one-at-a-time relations (LIVES_IN, WORKS_AS, MARRIED_TO) a new object ends the old "
@@ -400,6 +441,14 @@ TOOLS: tuple[ToolSpec, ...] = (
              "search and context. The history of what was believed before stays auditable. Only when "
              "the user explicitly asks for it.",
              RetractEpisodeInput, EpisodeRetraction, _retract_episode, writes=True, destructive=True),
+    ToolSpec("retract_entity",
+             "Withdraw a person (or anything named) from the memory as of now: every fact naming them and "
+             "every message about them stop feeding answers, search and context; the history stays "
+             "auditable and restore_entity brings them back. Only when the user explicitly asks for it.",
+             EntityInput, EntityRetraction, _retract_entity, writes=True, destructive=True),
+    ToolSpec("restore_entity",
+             "Undo retract_entity: the person's facts and messages count again.",
+             EntityInput, EntityRetraction, _restore_entity, writes=True, destructive=True),
     ToolSpec("forget_group",
              "Delete everything this memory holds, for good (the right to be forgotten). Only when the "
              "user explicitly asks for it; give the group id to confirm.",
@@ -409,8 +458,8 @@ _BY_NAME = {spec.name: spec for spec in TOOLS}
 
 
 def tool_specs(*, allow_forget: bool = False) -> list[ToolSpec]:
-    """The tools on offer; the destructive ones (``retract_episode``, ``forget_group``) only when
-    ``allow_forget``."""
+    """The tools on offer; the destructive ones (``retract_episode``, ``retract_entity``,
+    ``restore_entity``, ``forget_group``) only when ``allow_forget``."""
     return [spec for spec in TOOLS if allow_forget or not spec.destructive]
 
 

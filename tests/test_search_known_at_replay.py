@@ -1,12 +1,16 @@
-"""``search(known_at=K)`` sees exactly what a search run at K saw: a property test against a replay
-of the memory stopped at K (the same messages, told at the same transaction times, into a fresh
-memory). Hits are compared as (kind, text, standing); ranks may differ by corpus statistics."""
+"""``search(known_at=K)`` and ``context(known_at=K)`` see exactly what a search run at K saw: a
+property test against a replay of the memory stopped at K (the same messages, retractions, supersedes
+and erasures, told at the same transaction times, into a fresh memory). Revisions come on both sides
+of K: a message withdrawn after K was still believed at K, so the search as known at K shows it. An
+erasure is physical removal: a search as known at any time never shows an erased message, whenever
+it was erased (so for erasures after K only that is compared). Hits are compared as (kind, text,
+standing); ranks may differ by corpus statistics."""
 
 from __future__ import annotations
 
 from datetime import timedelta
 
-from hypothesis import given, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from temporal_graph import TemporalGraph
@@ -20,25 +24,67 @@ SAID = st.sampled_from([
 QUERIES = ("Chicago Denver Austin live", "tea", "Initech work", "morning", "lives", "likes", "works at")
 AS_OF = "2026-01-01"
 
+tell = st.tuples(st.just("tell"), SAID, st.integers(1, 12))
+retract = st.tuples(st.just("retract"), st.integers(0, 20))
+supersede = st.tuples(st.just("supersede"), st.integers(0, 20), SAID, st.integers(1, 12))
+erase = st.tuples(st.just("erase"), st.integers(0, 20))
+histories = st.lists(tell | tell | tell | retract | supersede | erase, min_size=1, max_size=9)
 
-def _memory(messages: list[tuple[str, int]], clock: ManualClock) -> TemporalGraph:
+
+def _replay(ops: list[tuple], upto: int, erasing: bool = True) -> tuple[TemporalGraph, set[str]]:
+    """The memory after the first ``upto`` operations (erasures left out unless ``erasing``), and
+    the ids of the messages erased. An operation naming a message that is not there does nothing."""
+    clock = ManualClock(START)
     tg = TemporalGraph.open(":memory:", clock=clock, embed=False)
-    for n, (text, month) in enumerate(messages):
+    told: list[str | None] = []  # the episode id each telling gave, None when not told
+    erased: set[str] = set()
+    for n, op in enumerate(ops[:upto]):
         clock.set(ManualClock(START)() + timedelta(days=n + 1))
-        tg.add_episode(text, speaker="Sam", reference_time=f"2024-{month:02d}-01")
-    return tg
+        if op[0] == "tell":
+            said = tg.add_episode(op[1], speaker="Sam", reference_time=f"2024-{op[2]:02d}-01")
+            told.append(said.episode.id)
+            continue
+        target = told[op[1] % len(told)] if told else None
+        if op[0] == "supersede":
+            told.append(None)
+            if target is None or _gone(tg, target) or _said_and_withdrawn(tg, op[2], op[3]):
+                continue
+            result = tg.supersede(target, op[2], speaker="Sam", reference_time=f"2024-{op[3]:02d}-01")
+            assert result.episode is not None
+            told[-1] = result.episode.id
+        elif target is None or not tg.core.store.episodes("default", ids=[target]):
+            continue
+        elif op[0] == "retract":
+            tg.retract_episode(target)
+        elif op[0] == "erase" and erasing:
+            tg.erase_episode(target)
+            erased.add(target)
+    return tg, erased
+
+
+def _gone(tg: TemporalGraph, episode_id: str) -> bool:
+    found = tg.core.store.episodes("default", ids=[episode_id])
+    return not found or found[0].retracted_at is not None
+
+
+def _said_and_withdrawn(tg: TemporalGraph, text: str, month: int) -> bool:
+    return any(e.retracted_at is not None and e.content == text and e.reference_time.month == month
+               for e in tg.core.store.episodes("default"))
 
 
 def _seen(hits) -> set[tuple[str, str, str | None]]:
     return {(h.kind, h.text, h.standing) for h in hits}
 
 
-@settings(max_examples=40, deadline=None)
-@given(st.lists(st.tuples(SAID, st.integers(1, 12)), min_size=1, max_size=8), st.data())
-def test_search_known_at_sees_what_a_search_at_that_moment_saw(messages, data) -> None:
-    stop = data.draw(st.integers(1, len(messages)))
-    full = _memory(messages, ManualClock(START))
-    replay = _memory(messages[:stop], ManualClock(START))
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(histories, st.data())
+def test_search_and_context_known_at_see_what_a_search_at_that_moment_saw(ops, data) -> None:
+    stop = data.draw(st.integers(1, len(ops)))
+    # Erasures after K: compared with a memory that never made them (below, they only hide).
+    before = [op for n, op in enumerate(ops) if op[0] != "erase" or n < stop]
+    full, _ = _replay(before, len(before))
+    replay, _ = _replay(ops, stop)
+    erasing, erased = _replay(ops, len(ops))
     known = ManualClock(START)() + timedelta(days=stop, hours=12)
     try:
         for query in QUERIES:
@@ -47,6 +93,10 @@ def test_search_known_at_sees_what_a_search_at_that_moment_saw(messages, data) -
                 again = replay.search(query, as_of=AS_OF, limit=100, stale=stale)
                 assert _seen(then) == _seen(again), (query, stale)
                 assert then.stale_left_out == again.stale_left_out
+                shown = erasing.search(query, known_at=known, as_of=AS_OF, limit=100, stale=stale)
+                assert not {h.episode.id for h in shown if h.episode} & erased
+        block = full.context("where does Sam live", known_at=known, budget_tokens=5000)
+        assert block == replay.context("where does Sam live", budget_tokens=5000)
     finally:
-        full.close()
-        replay.close()
+        for tg in (full, replay, erasing):
+            tg.close()

@@ -33,7 +33,7 @@ def test_mcp_search_and_context_hide_label_and_count_the_superseded_message(tmp_
         assert last["episode"]["content"] == "I live in Chicago." and last["standing"] == "superseded"
         assert last["replaced_by"] == [f.id for f in tg.now("Sam", "LIVES_IN")]
         block = call_tool(tg, "context", {"query": QUERY, "stale": "label"})["context"]
-        assert "I live in Chicago. [replaced by: Sam lives in Denver" in block
+        assert "I live in Chicago. [superseded: now: Sam lives in Denver" in block
         assert "Chicago" not in call_tool(tg, "context", {"query": QUERY})["context"].split("Supporting")[-1]
 
 

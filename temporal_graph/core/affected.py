@@ -167,7 +167,7 @@ class KeyReader:
         return [a for a in found if claimant(a) == stream.claimant] + self.withdrawals()
 
     def withdrawals(self) -> list[Assertion]:
-        return self._assertions(kinds=("withdraw",))
+        return self._assertions(kinds=("withdraw", "restore"))
 
     def about(self, who: str | None, object_id: str | None) -> list[Assertion]:
         """Everything ``who`` said about one object of the key."""

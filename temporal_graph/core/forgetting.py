@@ -20,10 +20,21 @@ from dataclasses import dataclass, field
 from .bundle import DEFAULT_GROUP, Core
 from .errors import NotFound, no_entity
 from .limits import checked_text
-from .model import Assertion, Entity, EpisodeRetraction, ErasureReport, Fact, PruneReport, RecordKind
+from .message_links import LINK_RELATIONS, MESSAGE_RELATION, message_topic
+from .model import (
+    Assertion,
+    AssertionKind,
+    Entity,
+    EntityRetraction,
+    EpisodeRetraction,
+    ErasureReport,
+    Fact,
+    PruneReport,
+    RecordKind,
+)
 from .names import MAX_NAME_CHARS, check_group, clean_name
 from .receipts import ErasureOperation, ErasureReceipt, ErasureRequest, Forgotten, checked_request_id
-from .rules import withdrawn
+from .rules import arrival, withdrawn
 from .stores.protocol import Erasure
 from .time import TimeLike
 from .writer import FactWriter
@@ -72,9 +83,54 @@ def retract_episode(core: Core, episode_id: str, *, group_id: str = DEFAULT_GROU
             plan = w.withdraw(subject, relation, episode_id)
             expired += [r.model_copy(update={"expired_at": plan.at}) for r in plan.expire]
             added += plan.insert
+        w.withdraw_links(episode_id, pending)  # the messages it superseded hold again
         if episode is not None and episode.retracted_at is None:
             w.mark_retracted(episode_id)
         return result.model_copy(update={"expired": expired, "added": added})
+
+    return core.write(group_id, run)
+
+
+def retract_entity(core: Core, name: str, *, group_id: str = DEFAULT_GROUP) -> EntityRetraction:
+    """Withdraw, as of now, every fact naming the entity and every message about it (soft:
+    ``audit`` and ``known_at`` before it still show them; :func:`restore_entity` undoes it)."""
+    return _set_entity(core, name, group_id, "withdraw")
+
+
+def restore_entity(core: Core, name: str, *, group_id: str = DEFAULT_GROUP) -> EntityRetraction:
+    """Undo :func:`retract_entity` as of now: its facts and messages are believed again."""
+    return _set_entity(core, name, group_id, "restore")
+
+
+def _set_entity(core: Core, name: str, group_id: str, kind: AssertionKind) -> EntityRetraction:
+    group_id = check_group(group_id)
+    name = clean_name(name, "name")
+    entity = core.find_entity(name, group_id)
+    if entity is None:
+        raise no_entity(name, group_id, "name")
+    naming = _naming_episodes(core, entity)
+
+    def run(w: FactWriter) -> EntityRetraction:
+        statements = w.entity_statements(entity.id)
+        result = EntityRetraction(entity=entity.name, group_id=w.group_id, at=w.now)
+        marks = sorted((a for a in statements if a.kind in ("withdraw", "restore") and a.episode_id is None
+                        and a.object_id == entity.id), key=arrival)
+        if (marks[-1].kind if marks else "restore") == kind:
+            return result.model_copy(update={"already": True})
+        said = [a for a in statements
+                if a.relation not in LINK_RELATIONS and a.kind not in ("withdraw", "restore")]
+        cited = {a.episode_id for a in said if a.episode_id}
+        cited |= {e for f in w.versions_of_entity(entity.id) for e in f.episode_ids}
+        episodes = [e for e in sorted(cited | set(naming)) if w.episode_record(e) is not None]
+        expired: list[Fact] = []
+        added: list[Fact] = []
+        for subject, relation in _keys(w, said):
+            plan = w.withdraw_entity(subject, relation, entity.id, kind)
+            expired += [r.model_copy(update={"expired_at": plan.at}) for r in plan.expire]
+            added += plan.insert
+        for episode_id in episodes:
+            w.mark_message(episode_id, kind, entity.id)
+        return result.model_copy(update={"expired": expired, "added": added, "episodes": episodes})
 
     return core.write(group_id, run)
 
@@ -164,6 +220,9 @@ def _erase(
     told: dict[str, Assertion] = {}
     for episode_id in episode_ids:
         told.update((a.id, a) for a in w.episode_statements(episode_id))
+        # What others said of it (superseded it, withdrew it with a person) names it too.
+        topic = message_topic(w.group_id, episode_id)
+        told.update((a.id, a) for a in w.link_statements(topic, MESSAGE_RELATION))
         if w.episode_record(episode_id) is not None:
             erasure.episodes.append(episode_id)
     if entity is not None:
@@ -182,7 +241,8 @@ def _erase(
     erasure.uncited = list(episode_ids)
     erased = Erased(erasure, fact_ids={r.fact_id for r in rows.values()},
                     entity_ids={i for r in rows.values() for i in (r.subject_id, r.object_id)})
-    mentioned = {i for a in told.values() for i in (a.subject_id, a.object_id) if i is not None}
+    mentioned = {i for a in told.values() if a.relation not in LINK_RELATIONS
+                 for i in (a.subject_id, a.object_id) if i is not None}
     erasure.entities += _orphans(w, mentioned - set(erasure.entities), set(told))
     _summaries_of(w, erased)
     erasure.summaries = list(dict.fromkeys(erasure.summaries))

@@ -78,6 +78,13 @@ class Episode(BaseModel):
         """Whether search, context and ask may offer it: neither withdrawn nor erased."""
         return self.retracted_at is None and self.erased_at is None
 
+    def recalled(self, known_at: datetime | None) -> bool:
+        """Whether a read as known at ``known_at`` (None: now) may offer it: recorded by then, its
+        text not erased, and not withdrawn by then (one withdrawn since was offered then)."""
+        if self.erased_at is not None or (known_at is not None and self.created_at > known_at):
+            return False
+        return self.retracted_at is None or (known_at is not None and self.retracted_at > known_at)
+
 
 class Entity(BaseModel):
     model_config = _FROZEN
@@ -199,7 +206,7 @@ class Fact(BaseModel):
         return self.created_at <= moment and (self.expired_at is None or moment < self.expired_at)
 
 
-AssertionKind = Literal["start", "end", "retract", "withdraw"]
+AssertionKind = Literal["start", "end", "retract", "withdraw", "restore"]
 
 
 class Assertion(BaseModel):
@@ -209,7 +216,9 @@ class Assertion(BaseModel):
     ``end``: ``object`` (``None``: whatever held) stopped holding at ``at``.
     ``retract``: every earlier assertion about ``object`` was wrong.
     ``withdraw``: every earlier assertion of the key made by episode ``episode_id`` is void, as if
-    that message had never been told (``retract_episode``); ``object`` is None.
+    that message had never been told (``retract_episode``; ``object`` is None); or, without an
+    episode, every earlier assertion naming the entity ``object`` (``retract_entity``).
+    ``restore``: undoes the withdrawals of the same target told before it (``restore_entity``).
     Assertions are append-only; rows (facts) are a pure function of the live assertions.
     """
 
@@ -263,9 +272,19 @@ class Path(BaseModel):
         return len(self.hops)
 
 
-# Where a message stands (see queries.standing): one of its facts holds; all of them ended or were
-# replaced; it gave none.
-Standing = Literal["current", "superseded", "unparsed"]
+# Where a message stands (see queries.standing): what it said holds; some of its facts ended or were
+# replaced; a key, an explicit supersede or all its facts say it is out of date; a newer message
+# reads like its revision (search only says "possibly"); it gave no fact.
+Standing = Literal["current", "partly_superseded", "superseded", "possibly_superseded", "unparsed"]
+STANDINGS: tuple[Standing, ...] = ("current", "partly_superseded", "superseded", "possibly_superseded",
+                                   "unparsed")
+# Stale standings: a read labels every message it hands back in one of these.
+STALE_STANDINGS: frozenset[str] = frozenset({"partly_superseded", "superseded", "possibly_superseded"})
+
+
+def standing_words(standing: str | None) -> str:
+    """A standing as people read it ("partly superseded", "no fact read")."""
+    return {"unparsed": "no fact read", None: ""}.get(standing, (standing or "").replace("_", " "))
 # What reads do with superseded messages: leave them out (counted), keep them labelled below every
 # current hit, or rank them as any other hit (still labelled); "auto": hide for a question about
 # now, show (labelled) for one about the past or a change (what used to hold is its answer).
@@ -284,9 +303,18 @@ class SearchHit(BaseModel):
     entity: Entity | None = None
     episode: Episode | None = None
     insight: Insight | None = None
-    # Messages only: where it stands as of the search's time, and the facts that replaced it.
+    # Messages only: where it stands as of the search's time, the facts holding for what it said
+    # that no longer holds, and the messages that replaced it (a key, a supersede, a likely revision).
     standing: Standing | None = None
     replaced_by: tuple[str, ...] = ()
+    superseded_by: tuple[str, ...] = ()
+    # Its statements that no longer hold, as sentences (for a partly superseded message).
+    stale_statements: tuple[str, ...] = ()
+
+    @property
+    def stale(self) -> bool:
+        """A message hit whose standing says (or suspects) it is out of date."""
+        return self.standing in STALE_STANDINGS
 
     @property
     def text(self) -> str:
@@ -403,6 +431,8 @@ class IngestResult(BaseModel):
     warnings: list[str] = Field(default_factory=list)
     # Values masked in the message before it was kept, by kind ({"email": 1}); never the values.
     masked: dict[str, int] = Field(default_factory=dict)
+    # Messages this one replaced: the one before it on a key's timeline, or those it supersedes.
+    superseded: list[str] = Field(default_factory=list)
 
 
 class ImportLineError(BaseModel):
@@ -572,6 +602,36 @@ class EpisodeRetraction(BaseModel):
     expired: list[Fact] = Field(default_factory=list)  # versions no longer believed
     added: list[Fact] = Field(default_factory=list)  # versions believed from now on (restored, re-cited)
     already: bool = False  # it had been retracted before: nothing changed
+
+
+class Supersession(BaseModel):
+    """What one ``supersede`` did: the messages it ``matched`` (the ids given, or a query's
+    matches), and unless it was a ``dry_run``, the new message (``episode``, ``result``) and the
+    facts only the old messages told, ended at its reference time (``ended``)."""
+
+    model_config = _FROZEN
+
+    matched: list[Episode] = Field(default_factory=list)
+    episode: Episode | None = None
+    result: IngestResult | None = None
+    ended: list[Fact] = Field(default_factory=list)
+    dry_run: bool = False
+
+
+class EntityRetraction(BaseModel):
+    """What one ``retract_entity`` (or ``restore_entity``) did, as of ``at`` in transaction time:
+    the facts naming the entity it withdrew (``expired``) or brought back (``added``), and the
+    messages about it taken out of reads (or given back)."""
+
+    model_config = _FROZEN
+
+    entity: str
+    group_id: str
+    at: datetime
+    expired: list[Fact] = Field(default_factory=list)
+    added: list[Fact] = Field(default_factory=list)
+    episodes: list[str] = Field(default_factory=list)
+    already: bool = False  # nothing to do: it was retracted (restored) already
 
 
 class ErasureReport(BaseModel):

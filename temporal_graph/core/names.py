@@ -103,13 +103,14 @@ def check_group(group_id: str) -> str:
     """Accept a group id exactly as given, or raise :class:`InvalidGroup` naming it. Any Unicode
     text in NFC of 1-128 characters works ("demo", "对话一", "team/a"); control, format and line
     separator characters, surrounding spaces and non-NFC text are refused, never rewritten."""
-    problem = _group_problem(group_id)
+    problem = group_problem(group_id)
     if problem:
         raise InvalidGroup(f"group_id: {group_id!r} {problem}"[:300])
     return group_id
 
 
-def _group_problem(group_id: object) -> str | None:
+def group_problem(group_id: object) -> str | None:
+    """What is wrong with ``group_id`` as a group id (or a message key), or None."""
     if not isinstance(group_id, str):
         return f"must be a string, not {type(group_id).__name__}"
     if not 1 <= len(group_id) <= 128:

@@ -98,10 +98,34 @@ def _uncancelled(
     ]
 
 
+def withdrawal_target(a: Assertion) -> tuple[str, str | None]:
+    """What a withdrawal (or a restoration) is about: the statements of one episode
+    (``retract_episode``), or those naming one entity as subject or object (``retract_entity``)."""
+    return ("episode", a.episode_id) if a.episode_id is not None else ("entity", a.object_id)
+
+
 def withdrawn(assertions: Iterable[Assertion]) -> list[Assertion]:
-    """``assertions`` without those a later withdrawal of their episode voided, nor the withdrawals:
-    what the memory would hold had the withdrawn messages never been told."""
-    return _uncancelled(sorted(assertions, key=arrival), "withdraw", lambda a: a.episode_id)
+    """``assertions`` without those a later withdrawal voided, nor the withdrawals and restorations:
+    what the memory would hold had the withdrawn messages (or everything said of a withdrawn
+    entity) never been told. A restoration undoes the withdrawals of its target before it."""
+    ordered = sorted(assertions, key=arrival)
+    withdrawn_at: dict[tuple[str, str | None], tuple[datetime, int]] = {}
+    restored_at: dict[tuple[str, str | None], tuple[datetime, int]] = {}
+    for a in ordered:
+        if a.kind == "withdraw":
+            withdrawn_at[withdrawal_target(a)] = arrival(a)
+        elif a.kind == "restore":
+            restored_at[withdrawal_target(a)] = arrival(a)
+    # A target's statements told before its last withdrawal are void, unless it was restored since.
+    void_before = {t: at for t, at in withdrawn_at.items() if t not in restored_at or restored_at[t] < at}
+    if not void_before:
+        return [a for a in ordered if a.kind not in ("withdraw", "restore")]
+
+    def void(a: Assertion) -> bool:
+        targets = (("episode", a.episode_id), ("entity", a.subject_id), ("entity", a.object_id))
+        return any(t in void_before and arrival(a) < void_before[t] for t in targets)
+
+    return [a for a in ordered if a.kind not in ("withdraw", "restore") and not void(a)]
 
 
 def live_assertions(assertions: Iterable[Assertion]) -> list[Assertion]:

@@ -24,6 +24,17 @@ from typing import Any
 from .affected import KeyReader, Scope, Stream, affected
 from .errors import InvalidInput
 from .identity import entity_named, speaker_entity
+from .message_links import (
+    KEY_RELATION,
+    LINK_RELATIONS,
+    MESSAGE_RELATION,
+    KeyPlace,
+    content_mark,
+    key_subject,
+    key_timeline,
+    message_topic,
+    place,
+)
 from .model import DEFAULT_IMPORTANCE, Assertion, AssertionKind, Entity, EntitySummary, Episode, Fact
 from .names import clean_name, fact_words, name_key, normalize_relation
 from .ontology import Ontology
@@ -467,6 +478,79 @@ class FactWriter:
         key = self._key(subject, relation)
         statement = self._assertion(key, None, "withdraw", episode_id=episode_id, text="", confidence=1.0)
         return self.rederive(subject, relation, new=[statement], dropped_episodes=frozenset({episode_id}))
+
+    def withdraw_entity(self, subject: Entity, relation: str, entity_id: str, kind: AssertionKind) -> Plan:
+        """Void (``kind`` "withdraw") everything said so far about ``subject relation *`` naming the
+        entity ``entity_id``, as subject or object, or undo that ("restore"), as of now in
+        transaction time; the key is derived again (``retract_entity``, ``restore_entity``)."""
+        statement = self._assertion(self._key(subject, relation), entity_id, kind, text="", confidence=1.0)
+        return self.rederive(subject, relation, new=[statement])
+
+    # -- supersession the caller states (core.message_links) ---------------------------------------
+    def key_holder(self, key: str, at: datetime) -> Segment | None:
+        """The stretch of ``key``'s timeline holding at ``at`` (None: none yet)."""
+        told = self._tx.assertions(self.group_id, key_subject(self.group_id, key), KEY_RELATION)
+        return next((s for s in reversed(key_timeline(told)) if s.valid_at is None or s.valid_at <= at), None)
+
+    def key_message(self, episode: Episode, key: str, mark: str | None = None) -> KeyPlace:
+        """Put the message on the timeline of ``key`` at its reference time, its content as the
+        object (``mark``: the mark of content it says again, so it confirms that); returns where
+        it now stands there."""
+        subject = key_subject(self.group_id, key)
+        told = self._tx.assertions(self.group_id, subject, KEY_RELATION)
+        statement = self._link(subject, KEY_RELATION, mark or content_mark(episode.content), "start",
+                               at=episode.reference_time, episode_id=episode.id, text=key,
+                               attributes={"key": key})
+        placed = place(key, episode.id, [*told, statement])
+        assert placed is not None  # its own start arrived last: it is live and wins any tie
+        return placed
+
+    def supersede_message(self, old: Episode, by: Episode) -> None:
+        """``by`` replaces ``old`` from ``by``'s reference time (or ``old``'s, if that is later)."""
+        self._link(message_topic(self.group_id, old.id), MESSAGE_RELATION, None, "end",
+                   at=max(by.reference_time, old.reference_time), episode_id=by.id)
+
+    def mark_message(self, episode_id: str, kind: AssertionKind, entity_id: str) -> None:
+        """Withdraw the message from reads because of the entity ``entity_id`` (``retract_entity``),
+        or undo that (``restore``)."""
+        self._link(message_topic(self.group_id, episode_id), MESSAGE_RELATION, entity_id, kind)
+
+    def withdraw_links(self, episode_id: str, statements: Iterable[Assertion]) -> None:
+        """Void what the message ``episode_id`` said on key timelines and message topics
+        (``retract_episode``): the messages it superseded hold again."""
+        for subject, relation in dict.fromkeys((a.subject_id, a.relation) for a in statements
+                                               if a.relation in LINK_RELATIONS):
+            self._link(subject, relation, None, "withdraw", episode_id=episode_id)
+
+    def link_statements(self, subject_id: str, relation: str) -> list[Assertion]:
+        """Everything said on one key timeline or message topic."""
+        return self._tx.assertions(self.group_id, subject_id, relation)
+
+    def _link(self, subject_id: str, relation: str, object_id: str | None, kind: AssertionKind,
+              **fields: Any) -> Assertion:
+        statement = self._assertion(KeyReader(self._tx, self.group_id, subject_id, relation), object_id, kind,
+                                    **{"text": "", "confidence": 1.0, **fields})
+        if self._held is None:
+            self._tx.apply(ChangeSet(assertions=[statement]))
+        else:
+            self._held.assertions.append(statement)
+        return statement
+
+    def end_told_only_by(self, episode_ids: Iterable[str], *, at: datetime, by: str) -> list[Fact]:
+        """End at ``at``, as statements of message ``by``, the facts holding then that no message
+        but ``episode_ids`` tells: what a superseded message alone said stops holding when it is
+        superseded (a fact the new message tells again cites it too, and goes on)."""
+        told = set(episode_ids)
+        rows = {r.id: r for e in sorted(told) for r in self._tx.rows_citing(self.group_id, e)
+                if r.expired_at is None and set(r.episode_ids) <= told
+                and (r.valid_at is None or r.valid_at < at) and (r.invalid_at is None or at < r.invalid_at)}
+        ended: list[Fact] = []
+        for row in sorted(rows.values(), key=lambda r: (r.subject_id, r.relation, r.object_id, r.id)):
+            found = {e.id: e for e in self.entities_by_id([row.subject_id, row.object_id])}
+            if row.subject_id in found and row.object_id in found:
+                ended += self.end(found[row.subject_id], row.relation, found[row.object_id], at=at,
+                                  episode_id=by, claimed_by=claimant(row)).ended
+        return ended
 
     def rederive(
         self, subject: Entity, relation: str, *, new: Sequence[Assertion] = (),

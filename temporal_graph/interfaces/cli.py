@@ -48,6 +48,7 @@ from ..core.model import (
     Answer,
     Diff,
     Entity,
+    EntityRetraction,
     EpisodeRetraction,
     ErasureReport,
     Fact,
@@ -57,6 +58,7 @@ from ..core.model import (
     PruneReport,
     Reflection,
     SearchHit,
+    Supersession,
 )
 from ..core.names import check_group
 from ..core.receipts import ErasureReceipt
@@ -528,10 +530,41 @@ def _believed_or_refuse(tg: TemporalGraph, args: argparse.Namespace) -> None:
          arg("--source", default="message", help="what kind of text it is (default 'message')"),
          arg("--source-id", metavar="ID",
              help="its id in the source, e.g. a message id (re-adding it is a no-op)"),
+         arg("--key", metavar="KEY", action="append",
+             help="what the message is the record of, e.g. Globex/payment_terms: a later message with the "
+                  "same key replaces it (repeat for several keys)"),
          show=lambda result, args, out: render.ingest_result(out, result), creates_db=True)
 def _add_episode(tg: TemporalGraph, args: argparse.Namespace) -> IngestResult:
     return tg.add_episode(args.content, reference_time=args.reference_time, speaker=args.speaker,
-                          group_id=group(args), source=args.source, source_id=args.source_id)
+                          group_id=group(args), source=args.source, source_id=args.source_id, keys=args.key)
+
+
+def _show_supersession(result: Supersession, args: argparse.Namespace, out: Console) -> None:
+    matched = ", ".join(f"{visible(e.id[:8])} ({render.day(e.reference_time)}) {visible(e.content[:60])!r}"
+                        for e in result.matched)
+    if result.dry_run:
+        out.print(f"would replace {len(result.matched)} message(s): {matched or 'none'} (nothing written; "
+                  "run again without --dry-run, or with their ids)", highlight=False)
+        return
+    assert result.result is not None
+    render.ingest_result(out, result.result)
+    out.print(f"replaced {len(result.result.superseded)} message(s): {matched or 'none'}", highlight=False)
+
+
+@command("supersede", "tell the memory a message that replaces earlier ones from its time (undone by "
+                      "retract-episode of the new one)",
+         arg("old", metavar="OLD", help="the message it replaces: an episode id, or words matching it "
+                                        "(its best current matches; see them first with --dry-run)"),
+         arg("content", help="the new message text"),
+         arg("--also", metavar="ID", action="append", default=[], help="another episode id it replaces"),
+         arg("--reference-time", metavar="TIME", required=True, help="when the new message was said"),
+         arg("--speaker", help="who said it ('I' in the message)"),
+         arg("--dry-run", action="store_true", help="only list the messages OLD matches; write nothing"),
+         show=_show_supersession)
+def _supersede(tg: TemporalGraph, args: argparse.Namespace) -> Supersession:
+    old: str | list[str] = [args.old, *args.also] if args.also else args.old
+    return tg.supersede(old, args.content, reference_time=args.reference_time, speaker=args.speaker,
+                        group_id=group(args), dry_run=args.dry_run)
 
 
 @command("reflect", "derive insights from the facts (patterns over time) and store them with their evidence",
@@ -821,6 +854,31 @@ def _counted(receipt: ErasureReceipt) -> str:
     words = [f"{n} {kind.replace('_', ' ').removesuffix('s') if n == 1 else kind.replace('_', ' ')}"
              for kind, n in receipt.counts.items() if n]
     return ", ".join(words) or "none"
+
+
+def _show_entity_retraction(result: EntityRetraction, args: argparse.Namespace, out: Console) -> None:
+    verb = "retracted" if args.command == "retract-entity" else "restored"
+    if result.already:
+        out.print(f"{visible(result.entity)} was already {verb}: nothing changed", highlight=False)
+        return
+    out.print(f"{verb} {visible(result.entity)} as of {result.at.isoformat()}: {len(result.expired)} fact "
+              f"versions no longer believed, {len(result.added)} believed from now on, "
+              f"{len(result.episodes)} messages {'out of' if verb == 'retracted' else 'back in'} reads",
+              highlight=False)
+
+
+@command("retract-entity", "withdraw a person (or any entity) as of now: every fact naming them and every "
+                           "message about them leave reads; history and as-of queries keep what was "
+                           "believed before; restore-entity undoes it",
+         arg("name", help="the entity's name"), show=_show_entity_retraction)
+def _retract_entity(tg: TemporalGraph, args: argparse.Namespace) -> EntityRetraction:
+    return tg.retract_entity(args.name, group_id=group(args))
+
+
+@command("restore-entity", "undo retract-entity: the entity's facts and messages count again",
+         arg("name", help="the entity's name"), show=_show_entity_retraction)
+def _restore_entity(tg: TemporalGraph, args: argparse.Namespace) -> EntityRetraction:
+    return tg.restore_entity(args.name, group_id=group(args))
 
 
 def _receipt_line(receipt: ErasureReceipt | None) -> str:

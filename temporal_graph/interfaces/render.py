@@ -13,7 +13,17 @@ from rich.console import Console
 from rich.table import Table
 
 from ..core.copy import CopyReport
-from ..core.model import Answer, Diff, Fact, FactFileReport, ImportReport, IngestResult, Insight, SearchHit
+from ..core.model import (
+    Answer,
+    Diff,
+    Fact,
+    FactFileReport,
+    ImportReport,
+    IngestResult,
+    Insight,
+    SearchHit,
+    standing_words,
+)
 from ..core.names import name_key
 
 MOST_ERRORS_SHOWN = 20
@@ -106,11 +116,22 @@ def search_table(console: Console, hits: Sequence[SearchHit], query: str) -> Non
         table.add_column(column)
     for i, hit in enumerate(hits, 1):
         when = span(hit.fact) if hit.fact else (day(hit.episode.reference_time) if hit.episode else "")
-        table.add_row(str(i), hit.kind, hit.text, when, hit.standing or "", ", ".join(hit.reasons))
+        table.add_row(str(i), hit.kind, hit.text, when, standing_cell(hit), ", ".join(hit.reasons))
     console.print(table)
     left_out = getattr(hits, "stale_left_out", 0)
     if left_out:
         console.print(stale_note(left_out), highlight=False)
+
+
+def standing_cell(hit: SearchHit) -> str:
+    """A message's standing as people read it, with the messages that replaced it (their ids' first
+    8 characters) and, for a partly superseded one, what of it no longer holds."""
+    words = standing_words(hit.standing)
+    if hit.superseded_by:
+        words += " by " + ", ".join(i[:8] for i in hit.superseded_by)
+    if hit.stale_statements:
+        words += " (no longer: " + " ".join(hit.stale_statements) + ")"
+    return words
 
 
 def stale_note(left_out: int) -> str:
@@ -134,6 +155,8 @@ def ingest_result(console: Console, result: IngestResult) -> None:
                   f"facts added {len(result.added)}, merged {len(result.merged)}, ended {len(result.ended)}, "
                   f"retracted {len(result.retracted)}; entities created {len(result.entities_created)}",
                   highlight=False)
+    if result.superseded:
+        console.print("replaced messages: " + ", ".join(i[:8] for i in result.superseded), highlight=False)
     for title, facts in (("added", result.added), ("ended", result.ended), ("retracted", result.retracted)):
         if facts:
             fact_table(console, facts, title)

@@ -45,6 +45,7 @@ from ..core.model import Assertion, AssertionKind, Entity, Fact, SearchHit
 from ..core.stores.protocol import AssertionQuery, FactQuery
 from ..core.stores.statements import statement
 from .cypher_embedded.graph import GraphNode, GraphPath, GraphRelationship
+from .render import standing_cell
 from .view_svg import MAX_BARS, Edge, Layout, Version, chart, chart_order, day, esc, lay_out, neighbourhood
 
 try:
@@ -315,7 +316,7 @@ def hit_row(view: GroupView, hit: SearchHit) -> str:
             links.append(entity_link(hit.episode.speaker))
     elif hit.insight is not None:
         links = [entity_link(name) for name in hit.insight.subjects]
-    standing = (f' <span class="stale">({esc(hit.standing)})</span>'
+    standing = (f' <span class="stale">({esc(standing_cell(hit))})</span>'
                 if hit.standing not in (None, "current") else "")
     return (f'<tr class="hit"><td class="kind">{esc(hit.kind)}</td><td>{esc(hit.text)}{standing}</td>'
             f"<td>{' · '.join(links)}</td><td class=\"kind\">{esc(', '.join(hit.reasons))}</td></tr>")

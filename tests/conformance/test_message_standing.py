@@ -47,7 +47,7 @@ def test_a_message_the_memory_knows_is_out_of_date_is_left_out_counted_labelled_
     block = tg.context("where does Sam live? Chicago", group_id=g)
     assert "I live in Chicago." not in block and "I moved to Denver." in block
     block = tg.context("where does Sam live? Chicago", group_id=g, stale="label")
-    assert "I live in Chicago. [replaced by: Sam lives in Denver (since 2023-06-01)]" in block
+    assert "I live in Chicago. [superseded: now: Sam lives in Denver (since 2023-06-01)]" in block
 
 
 def test_standing_follows_revisions_out_of_order_withdrawn_and_confirmed(

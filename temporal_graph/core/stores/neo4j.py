@@ -922,6 +922,14 @@ class Neo4jStore:
         return self._read(lambda r: r.assertions(group_id, subject_id, relation))
 
     @_edge
+    def assertions_about(self, group_id: str, subject_ids: Sequence[str], relation: str) -> list[Assertion]:
+        params = {"group_id": group_id, "subject_ids": list(dict.fromkeys(subject_ids)), "relation": relation}
+        if not params["subject_ids"]:
+            return []
+        rows = self._read(lambda r: r._r.run("assertions_about", params))
+        return [records.assertion(row, NEO4J) for row in rows]
+
+    @_edge
     def current_rows(self, group_id: str, subject_id: str, relation: str) -> list[Fact]:
         return self._read(lambda r: r.current_rows(group_id, subject_id, relation))
 

@@ -261,6 +261,12 @@ class Store(Protocol):
         order they were told (withdrawn and erased-text ones included)."""
         ...
 
+    def assertions_about(self, group_id: str, subject_ids: Sequence[str], relation: str) -> list[Assertion]:
+        """Every assertion about (subject, ``relation``) for each of ``subject_ids``, in any order,
+        through an index: the timelines of message keys and the topics of messages, read for many
+        messages at once (:mod:`temporal_graph.core.message_links`)."""
+        ...
+
     def statements_of(self, group_id: str, episode_ids: Sequence[str]) -> list[Assertion]:
         """Every assertion the episodes made (their statements, and withdrawals of them), in any
         order, through an index."""

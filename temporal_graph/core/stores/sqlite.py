@@ -428,6 +428,11 @@ class SQLiteStore:
         return [records.assertion(r, SQLITE) for r in rows]
 
     @_edge
+    def assertions_about(self, group_id: str, subject_ids: Sequence[str], relation: str) -> list[Assertion]:
+        return [records.assertion(r, SQLITE) for subject_id in dict.fromkeys(subject_ids)
+                for r in self._rows(sql.ASSERTIONS, (group_id, subject_id, relation))]
+
+    @_edge
     def current_rows(self, group_id: str, subject_id: str, relation: str) -> list[Fact]:
         return self.facts(FactQuery(group_id, subject_id=subject_id, relation=relation))
 

@@ -1,0 +1,71 @@
+"""Probable revisions: a newer message that reads like an older one with other values.
+
+"The nightly build takes 40 minutes" and, months later, "after the cache fix the nightly build
+takes 12 minutes": no key, and often no fact the rules read, yet the second is plainly the first
+revised (:func:`temporal_graph.core.rewording.revises` says how that is read). Such a pair makes
+the older message ``possibly_superseded`` by the newer: a "now" read ranks it below the newer one
+and labels it, never hides it on this evidence alone. The messages a read found are compared with
+each other, and the first of them with the messages sharing their words in the store.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from datetime import datetime
+
+from temporal_graph.core import Core
+from temporal_graph.core.model import Episode, RecordKind
+from temporal_graph.core.rewording import STOP_WORDS, revises
+
+from .standing import MessageStanding
+
+_WORD = re.compile(r"[a-z0-9][a-z0-9'’-]*")
+
+
+LOOKED_AT = 10  # messages a read found whose newer revisions are looked for beyond its hits
+NEWER = 5  # candidates read per message looked at
+
+
+def marked(
+    core: Core, group_id: str, messages: Sequence[Episode], found: dict[str, MessageStanding], *,
+    known_at: datetime | None, told_by: datetime | None,
+) -> dict[str, MessageStanding]:
+    """``found`` with each current or unparsed message that a newer message revises marked
+    ``possibly_superseded`` by the newest such message. The newer ones are looked for among
+    ``messages`` and, for the first :data:`LOOKED_AT` of them, in the store by their words (one
+    full-text read for all), among the messages a read as known at ``known_at`` and told by
+    ``told_by`` may offer."""
+    out = dict(found)
+    open_ = [e for e in messages if found[e.id].standing in ("current", "unparsed")]
+    if not open_:
+        return out
+    pool = {e.id: e for e in messages}
+    pool.update((e.id, e) for e in _looked_up(core, group_id, open_[:LOOKED_AT], known_at, told_by))
+    newest_first = sorted(pool.values(), key=lambda e: (e.reference_time, e.created_at), reverse=True)
+    for old in open_:
+        newer = _revisions(old, newest_first)
+        if newer:
+            out[old.id] = found[old.id].model_copy(update={
+                "standing": "possibly_superseded", "by": "probable", "superseded_by": (newer[0].id,)})
+    return out
+
+
+def _looked_up(
+    core: Core, group_id: str, olds: Sequence[Episode], known_at: datetime | None, told_by: datetime | None,
+) -> list[Episode]:
+    """Messages sharing words with ``olds``, told after the earliest of them: where their newer
+    revisions would be."""
+    words = " ".join(dict.fromkeys(w for e in olds for w in _WORD.findall(e.content.lower())
+                                   if w not in STOP_WORDS))
+    if not words:
+        return []
+    ids = [i for i, _ in core.store.text_search(group_id, RecordKind.EPISODE, words, NEWER * len(olds))]
+    earliest = min(e.reference_time for e in olds)
+    return [e for e in core.store.episodes(group_id, ids=ids) if e.reference_time > earliest
+            and e.recalled(known_at) and (told_by is None or e.reference_time <= told_by)]
+
+
+def _revisions(old: Episode, newest_first: Iterable[Episode]) -> list[Episode]:
+    return [e for e in newest_first if e.id != old.id and e.reference_time > old.reference_time
+            and e.content != old.content and revises(old.content, e.content)]

@@ -1,0 +1,133 @@
+"""What a read does with messages that are out of date: label every one, rank each below what
+replaced it, and leave out the superseded ones from a question about now.
+
+Each message hit gets its standing (:mod:`queries.standing`), and a current message that a newer
+hit reads like the revision of is ``possibly_superseded`` (:mod:`queries.probable`): never hidden
+on that evidence alone. Then, by the read's ``stale`` mode:
+
+- "show": every hit where it ranks, labelled (a question about the past: old messages are its
+  evidence);
+- "label" and "hide": what replaced a stale message (the messages of ``superseded_by``, the facts
+  of ``replaced_by``) goes just above it, read from the store when the search did not find it, so a
+  matching old message brings its revision with it; then "label" keeps the superseded ones last,
+  "hide" leaves them out and counts them (``SearchResults.stale_left_out``). Partly and possibly
+  superseded messages stay, labelled, below their replacements.
+- A message ``retract_entity`` withdrew is left out of every read.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+
+from temporal_graph.core import Core
+from temporal_graph.core.model import SearchHit, SearchResults
+from temporal_graph.core.stores.protocol import FactQuery
+
+from . import probable
+from .standing import MessageStanding, standings
+
+ROUNDS = 3  # replacements of replacements followed at most this deep
+
+
+def label(
+    core: Core, group_id: str, hits: Sequence[SearchHit], *, valid_time: datetime | None,
+    known_at: datetime | None, told_by: datetime | None = None,
+) -> list[SearchHit]:
+    """``hits`` with each message's standing, those withdrawn with an entity left out."""
+    found = standings(core, group_id, (h.episode for h in hits if h.episode is not None),
+                      valid_time=valid_time, known_at=known_at)
+    if valid_time is not None:
+        found = probable.marked(core, group_id, [h.episode for h in hits if h.episode is not None], found,
+                                known_at=known_at, told_by=told_by)
+    return [_labelled(h, found) for h in hits
+            if h.episode is None or not found[h.episode.id].withdrawn]
+
+
+def _labelled(hit: SearchHit, found: dict[str, MessageStanding]) -> SearchHit:
+    if hit.episode is None:
+        return hit
+    s = found[hit.episode.id]
+    return hit.model_copy(update={"standing": s.standing, "replaced_by": s.replaced_by,
+                                  "superseded_by": s.superseded_by, "stale_statements": s.stale})
+
+
+def ordered(
+    core: Core, group_id: str, hits: list[SearchHit], *, stale: str, limit: int,
+    valid_time: datetime | None, known_at: datetime | None, told_by: datetime | None,
+) -> SearchResults:
+    """``hits`` (labelled) in the order the ``stale`` mode gives, ``limit`` of them."""
+    if stale == "show":
+        return SearchResults(hits[:limit], stale=stale)
+    hits = _replacements_first(core, group_id, hits, valid_time, known_at, told_by)
+    superseded = [h for h in hits if h.standing == "superseded"]
+    rest = [h for h in hits if h.standing != "superseded"]
+    if stale == "label":
+        return SearchResults([*rest, *superseded][:limit], stale=stale)
+    shown = rest[:limit]
+    left_out = sum(1 for h in hits[: len(shown) + len(superseded)] if h.standing == "superseded")
+    return SearchResults(shown, stale_left_out=min(left_out, len(superseded)), stale=stale)
+
+
+def _key(hit: SearchHit) -> tuple[str, str]:
+    record = hit.fact or hit.episode or hit.entity or hit.insight
+    assert record is not None
+    return hit.kind, record.id
+
+
+def _replacements_first(
+    core: Core, group_id: str, hits: list[SearchHit], valid_time: datetime | None,
+    known_at: datetime | None, told_by: datetime | None,
+) -> list[SearchHit]:
+    """Each stale message with what replaced it just above it: moved up from below, or read from
+    the store (labelled in turn, a few rounds deep) when the search did not find it."""
+    by_key = {_key(h): h for h in hits}
+    for _ in range(ROUNDS):
+        wanted = [(kind, i) for h in by_key.values() if h.stale for kind, i in _replacing(h)
+                  if (kind, i) not in by_key]
+        if not wanted:
+            break
+        fetched = _fetch(core, group_id, wanted, valid_time, known_at, told_by)
+        by_key.update((_key(h), h) for h in label(core, group_id, fetched, valid_time=valid_time,
+                                                   known_at=known_at, told_by=told_by))
+    out: list[SearchHit] = []
+    placed: set[tuple[str, str]] = set()
+
+    def emit(hit: SearchHit, depth: int = 0) -> None:
+        key = _key(hit)
+        if key in placed:
+            return
+        placed.add(key)  # before its replacements: a cycle of supersedes ends here
+        if hit.stale and depth < ROUNDS:
+            for replacing in _replacing(hit):
+                if replacing in by_key and replacing not in placed:
+                    found = by_key[replacing]
+                    emit(found.model_copy(update={"score": max(found.score, hit.score)}), depth + 1)
+        out.append(hit)
+
+    for hit in hits:
+        emit(hit)
+    return out
+
+
+def _replacing(hit: SearchHit) -> list[tuple[str, str]]:
+    return [*(("episode", i) for i in hit.superseded_by), *(("fact", i) for i in hit.replaced_by)]
+
+
+def _fetch(
+    core: Core, group_id: str, wanted: list[tuple[str, str]], valid_time: datetime | None,
+    known_at: datetime | None, told_by: datetime | None,
+) -> list[SearchHit]:
+    """The records ``wanted`` as hits of their own, those the read's time lets it see."""
+    episodes = [i for kind, i in wanted if kind == "episode"]
+    facts = [i for kind, i in wanted if kind == "fact"]
+    out: list[SearchHit] = []
+    for e in core.store.episodes(group_id, ids=episodes) if episodes else []:
+        if e.recalled(known_at) and (told_by is None or e.reference_time <= told_by):
+            out.append(SearchHit(kind="episode", score=0.0, reasons=["replaces a matching message"],
+                                 episode=e))
+    if facts:
+        query = FactQuery(group_id, ids=tuple(dict.fromkeys(facts)), valid_time=valid_time, known_at=known_at)
+        out += [SearchHit(kind="fact", score=0.0, reasons=["holds in place of a matching message"], fact=f)
+                for f in core.store.facts(query)]
+    return out

@@ -1,0 +1,252 @@
+"""Whether one short text rewords another: with other values (:func:`revises`: "the nightly
+build takes 40 minutes" -> "after the cache fix the nightly build takes 12 minutes"), or with the
+same ones (:func:`restates`: "Globex pays net 30" -> "Globex is still on net 30").
+
+Search marks an older message ``possibly_superseded`` by a newer one that revises it
+(:mod:`queries.probable`); a keyed message that restates the one holding its key confirms it
+instead of replacing it (:func:`ingestion.pipeline.link_episode`).
+
+The test works clause by clause; each clause is cut where its predicate begins
+(the first verb, colon or arrow): what comes before says what it is *about*, what comes after
+what it *says of it*. A clause of the newer message revises one of the older when
+
+- it is about the same thing: every word of the older clause's subject (and every *anchor* of
+  either: a name in subject position, a possessor as in "Marco's", an identifier as in "order
+  4471", "#88" or "rack 4", a product with its version as in "Postgres 14", a period as in "Q2")
+  is in the other clause. So "the production server has 128 GB" does not revise "the staging
+  server has 32 GB", nor "Priya's rent is 1,100" "Marco's rent is 900";
+- they share a word that is neither a verb nor a number, and the older clause's predicate lost at
+  most one word besides its values;
+- and a value changed: a number the older one gave is gone, or a word gave way to another in the
+  same slot (beside a word both share, or after a word of place or state: "at", "to", "is", ":").
+
+The newer clause must be a statement (not a question) and not negated where the older is not.
+Measured before it was turned on, on pairs written for it (``tests/data/probable_pairs.tsv``) and
+on the held-out histories of ``benchmarks/supersession.py``: the figures are in docs/recall.md.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+MAX_CLAUSE_WORDS = 40  # longer stretches (code, pasted text) are not compared
+MAX_CLAUSES = 60  # clauses of one message compared at most
+MAX_LOST = 1  # words of the older predicate (besides values) the newer clause may lack
+
+_CLAUSE = re.compile(r"(?<=[.!?;])\s+|\n+|\s[–—]\s|,\s+")
+_TOKEN = re.compile(r"->|→|=>|[:=]|[#@$€£]?\w(?:[\w'’.,/-]*\w)?%?")
+_NUMBER = re.compile(r"^[#$€£]?\d")
+_PERIOD = re.compile(r"^(?:q[1-4]|h[12]|fy\d{2,4}|v\d+(?:\.\d+)*)$")
+_MARKS = frozenset({":", "->", "→", "=>", "="})  # a predicate begins after these, as after a verb
+# Nouns whose following number names a thing rather than giving a value.
+_ID_NOUNS = frozenset("""order ticket invoice case issue pr bug room flight account ref booking reservation
+id no number item sku po rack cluster node server build release sprint version table seat gate platform
+unit apartment apt suite floor line step phase week bus route bay lane""".split())
+_STOP = frozenset("""a an the i me my mine we us our ours you your yours he him his she her hers it its
+they them their theirs this that these those there here who whom whose what which when where why how of in
+on at to for from by with about as into onto over under after before and or but so if then than too
+very just really also still now again already yet even ever only not no nope yes yeah ok okay well oh
+hey hi please thanks thank all any some each every both either neither more most less least much many
+few lot lots bit back current currently anymore since until till btw fyi heads up this time
+today tonight yesterday tomorrow week month year morning evening per""".split())
+STOP_WORDS = _STOP  # words that say nothing of what a clause is about
+
+# Words after which a changed word is a value: a place or target, or a state. A value given way
+# to another must follow a word of the same kind ("is on Thursdays" -> "moved to Fridays", not
+# "is at the Old Library" -> "was great").
+_PLACE_WORDS = frozenset("at to in into from on onto".split())
+_STATE_WORDS = frozenset("as is are was were be became becomes".split()) | _MARKS
+_VALUE_BEFORE = _PLACE_WORDS | _STATE_WORDS
+_CALENDAR = frozenset("""january february march april may june july august september october november
+december jan feb mar apr jun jul aug sep sept oct nov dec monday tuesday wednesday thursday friday
+saturday sunday""".split())
+_DETERMINERS = frozenset("the a an my our your his her their its this that".split())
+_NEGATION = frozenset("not no never isn't aren't wasn't weren't don't doesn't didn't won't can't".split())
+_IRREGULAR = """be is are was were been am have has had do does did go goes went gone take takes took taken
+get gets got make makes made run runs ran cost costs cut cuts put puts set sets leave leaves left buy buys
+bought pay pays paid sell sells sold keep keeps kept grow grows grew hold holds held begin begins began
+come comes came become becomes became give gives gave find finds found feel feels felt fall falls fell
+rise rises rose drop drops dropped will would can could should shall may might must""".split()
+_REGULAR = """use live work move relocate switch change raise lower bump increase decrease reduce upgrade
+downgrade migrate hire fire add remove ship depart return open close start end last need want plan
+prefer like love hate stay own rent earn charge book schedule push delay postpone extend shorten cross
+reach hit pass double halve triple drive commute walk cycle fly deliver process cancel refund resolve
+assign sit host base locate situate list price quote budget forecast estimate require weigh measure
+count total average""".split()
+
+
+def _forms(verb: str) -> set[str]:
+    stem = verb[:-1] if verb.endswith("e") else verb
+    third = verb + ("es" if verb.endswith(("s", "sh", "ch", "x")) else "s")
+    if verb.endswith("y") and verb[-2:-1] not in "aeiou":
+        third, stem = verb[:-1] + "ies", verb[:-1] + "i"
+    return {verb, third, stem + "ed", stem + "ing"}
+
+
+_VERBS = frozenset(_IRREGULAR) | frozenset(f for v in _REGULAR for f in _forms(v))
+_AUXILIARIES = frozenset("be is are was were been am have has had do does did will would can could".split())
+
+
+@dataclass(frozen=True)
+class _Clause:
+    words: tuple[str, ...]  # lower-cased tokens, in order
+    split: int  # where the predicate begins (len(words) when no verb or mark was found)
+    anchors: frozenset[str]
+    numbers: frozenset[str]
+    question: bool
+    negated: bool
+
+    @property
+    def subject(self) -> frozenset[str]:
+        return frozenset(w for w in self.words[: self.split] if _content(w) or _NUMBER.match(w))
+
+    @property
+    def said(self) -> set[str]:
+        """The content words of the predicate, without its verb (a participle such as "paid" or
+        "closed" after it is a state, and counts)."""
+        return {w for w in self.words[self.split + 1:] if _content(w) and w not in _AUXILIARIES}
+
+
+def _content(word: str) -> bool:
+    return word not in _STOP and word not in _MARKS and not _NUMBER.match(word) and len(word) > 1
+
+
+def _clauses(text: str) -> list[_Clause]:
+    out = []
+    for part in _CLAUSE.split(text):
+        part = part.strip()
+        tokens = _TOKEN.findall(part)
+        if 2 <= len(tokens) <= MAX_CLAUSE_WORDS:
+            out.append(_clause(part, tokens))
+        if len(out) >= MAX_CLAUSES:
+            break
+    return out
+
+
+def _clause(text: str, tokens: list[str]) -> _Clause:
+    words = tuple(t.lower().rstrip(".,") for t in tokens)
+    split = next((n for n, w in enumerate(words) if n and (w in _VERBS or w in _MARKS)), len(words))
+    anchors: set[str] = set()
+    numbers: set[str] = set()
+    for n, (token, word) in enumerate(zip(tokens, words, strict=True)):
+        before = words[n - 1] if n else ""
+        after = words[n + 1] if n + 1 < len(words) else ""
+        if word.endswith(("'s", "’s")) and token[:1].isupper():
+            anchors.add(word[:-2])  # a possessor: "Marco's rent"
+        elif _PERIOD.match(word):
+            anchors.add(word)
+        elif _NUMBER.match(word):
+            if before in _ID_NOUNS or word.startswith("#"):
+                anchors.add(f"{before} {word}")
+            else:
+                numbers.add(word.lstrip("$€£"))
+        elif token[:1].isupper() and _content(word) and word not in _CALENDAR and (
+                0 < n < split or (n == 0 and split == 1) or _NUMBER.match(after)):
+            # a name where the subject stands ("the Leeds office", "Noor uses ..."; a capital that
+            # only starts the sentence is no name), or a product with its version ("Postgres 14")
+            anchors.add(word)
+    negated = bool(_NEGATION.intersection(words)) or any(w.endswith("n't") for w in words)
+    return _Clause(words, split, frozenset(anchors), frozenset(numbers), question=text.rstrip().endswith("?"),
+                   negated=negated)
+
+
+def _value_word(c: _Clause, n: int) -> str | None:
+    """The kind of word ("place" or "state") the word at ``n`` follows, across the rest of a name
+    or amount ("at 221 Baker Street", "to 5 Market Square"); None when it follows neither."""
+    k = n - 1
+    while k >= 0 and c.words[k] not in _VALUE_BEFORE and c.words[k] not in _VERBS and (
+            c.words[k] not in _STOP or c.words[k] in _DETERMINERS):
+        k -= 1
+    if k < 0 or c.words[k] not in _VALUE_BEFORE:
+        return None
+    return "place" if c.words[k] in _PLACE_WORDS else "state"
+
+
+def _slots(c: _Clause, changed: set[str], shared: set[str]) -> set[tuple[str, int]]:
+    """Where each changed word of ``c`` sits: next to which shared word, or after a value word."""
+    out = set()
+    for n, w in enumerate(c.words):
+        if w not in changed:
+            continue
+        for side in (-1, 1):
+            k = n - side
+            word = c.words[k] if 0 <= k < len(c.words) else ""
+            if word in shared and _content(word) and word not in _VERBS:
+                out.add((word, side))
+        kind = _value_word(c, n) if n >= c.split else None
+        if kind is not None:
+            out.add((kind, 0))
+    return out
+
+
+def _same_thing(old: _Clause, new: _Clause) -> bool:
+    """Both statements, about the same thing (subject and anchors), sharing a word that is neither
+    a verb nor a number."""
+    if new.question or old.question or (new.negated and not old.negated):
+        return False
+    new_words, old_words = set(new.words), set(old.words)
+    if not old.subject <= new_words or not (old.anchors <= new_words | new.anchors
+                                            and new.anchors <= old_words | old.anchors):
+        return False
+    return any(_content(w) and w not in _VERBS for w in old_words & new_words)
+
+
+def _clause_restates(old: _Clause, new: _Clause) -> bool:
+    """The same thing with the same values: the same numbers, and nothing the older predicate said
+    missing from the newer clause."""
+    return (_same_thing(old, new) and old.numbers == new.numbers
+            and all(w in new.words for w in old.said))
+
+
+def _clause_revises(old: _Clause, new: _Clause) -> bool:
+    if not _same_thing(old, new):
+        return False
+    new_words, old_words = set(new.words), set(old.words)
+    shared = old_words & new_words
+    gone = {w for w in old.said if w not in new_words}
+    came = {w for w in new.said if w not in old_words}
+    old_slots, new_slots = _slots(old, gone, shared), _slots(new, came, shared)
+    slot_change = bool(old_slots & new_slots)
+    number_change = bool(old.numbers - new.numbers) and bool(new.numbers - old.numbers)
+    if not (slot_change or number_change):
+        return False
+    values = {w for w in gone if _slots(old, {w}, shared) & new_slots or _value_word(old, old.words.index(w))}
+    lost = gone - values
+    return len(lost) <= MAX_LOST and len(lost) * 2 <= len(old.said)
+
+
+@lru_cache(maxsize=4096)
+def _parsed(text: str) -> tuple[_Clause, ...]:
+    return tuple(_clauses(text))
+
+
+def revises(old: str, new: str) -> bool:
+    """Whether the text ``new`` reads like ``old`` with other values (see the module doc)."""
+    return any(_clause_revises(o, n) for o in _parsed(old) for n in _parsed(new))
+
+
+def restates(old: str, new: str) -> bool:
+    """Whether ``new`` says again what ``old`` says, values included: each clause of ``old`` is
+    restated by one of ``new``, and ``new`` revises none of them."""
+    olds, news = _parsed(old), _parsed(new)
+    restated = all(any(_clause_restates(o, n) for n in news) for o in olds)
+    return bool(olds) and restated and not revises(old, new)
+
+
+def says_again(old: str, new: str) -> bool:
+    """Whether ``new`` gives the values ``old`` gives, when something else (a message key) already
+    says both are about the same thing: the same numbers, every word ``old`` said of its subject
+    (all its words, when it has no verb) in ``new``, no negation added, and no revision."""
+    olds, news = _parsed(old), _parsed(new)
+    if not olds or not news or revises(old, new):
+        return False
+    if {n for c in olds for n in c.numbers} != {n for c in news for n in c.numbers}:
+        return False
+    if any(c.negated for c in news) and not any(c.negated for c in olds):
+        return False
+    words = {w for c in news for w in c.words}
+    said = {w for c in olds for w in (c.said if c.split < len(c.words) else
+                                      {x for x in c.words if _content(x) and x not in _AUXILIARIES})}
+    return said <= words
