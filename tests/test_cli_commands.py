@@ -238,6 +238,7 @@ EXPORTED = [
     "BulkReport",
     "Diff",
     "Entity",
+    "EntityRetraction",
     "EntitySummary",
     "Episode",
     "EpisodeRetraction",
@@ -257,6 +258,7 @@ EXPORTED = [
     "Reflection",
     "SearchHit",
     "SearchResults",
+    "Supersession",
     "TemporalGraph",
     "erasure_digest",
 ]

@@ -18,8 +18,8 @@ import pytest
 from mcp import Client, StdioServerParameters
 
 ROOT = Path(__file__).resolve().parents[1]
-TOOLS = ["add_episode", "add_fact", "end_fact", "retract_fact", "search", "now", "as_of", "history",
-         "summary", "reflect", "insights", "paths", "ask", "context"]
+TOOLS = ["add_episode", "supersede", "add_fact", "end_fact", "retract_fact", "search", "now", "as_of",
+         "history", "summary", "reflect", "insights", "paths", "ask", "context"]
 ENV = {**os.environ, "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1", "PYTHONPATH": str(ROOT)}
 
 
@@ -44,12 +44,15 @@ async def _every_tool(client: Client) -> None:
     assert [t.name for t in listed] == TOOLS  # no forget_group unless --allow-forget
     for tool in listed:
         assert tool.input_schema["type"] == "object" and tool.output_schema["type"] == "object"
-        writes = tool.name in (*TOOLS[:4], "reflect")
+        writes = tool.name in (*TOOLS[:5], "reflect")
         assert tool.description and tool.annotations.read_only_hint == (not writes)
 
     added = await _call(client, "add_episode", {"content": "I moved to Lisbon in March 2024.",
                                                 "speaker": "Ana", "reference_time": "2024-06-01"})
     assert [f["object"] for f in added["added"]] == ["Lisbon"]
+    dry = await _call(client, "supersede", {"old": added["episode"]["id"], "content": "I moved to Porto.",
+                                            "reference_time": "2024-07-01", "dry_run": True})
+    assert [e["id"] for e in dry["matched"]] == [added["episode"]["id"]] and dry["episode"] is None
     fact = await _call(client, "add_fact", {"subject": "Alice", "relation": "lives in", "object": "Paris",
                                             "valid_at": "2020-01-01"})
     assert fact["fact"]["relation"] == "LIVES_IN"

@@ -14,8 +14,8 @@ from temporal_graph.errors import InvalidInput, NotFound
 from temporal_graph.interfaces.cli import main as cli_main
 from temporal_graph.tools import TOOLS, call_tool, group_summary, tool_schemas
 
-NAMES = ["add_episode", "add_fact", "end_fact", "retract_fact", "search", "now", "as_of", "history",
-         "summary", "reflect", "insights", "paths", "ask", "context"]
+NAMES = ["add_episode", "supersede", "add_fact", "end_fact", "retract_fact", "search", "now", "as_of",
+         "history", "summary", "reflect", "insights", "paths", "ask", "context"]
 
 
 def test_schemas_are_openai_function_tools_with_valid_json_schema():
@@ -31,7 +31,7 @@ def test_schemas_are_openai_function_tools_with_valid_json_schema():
         assert set(params["required"]) <= set(params["properties"])
         assert all(p.get("description") for p in params["properties"].values())
         assert "$defs" not in params and "title" not in params
-    destructive = ["retract_episode", "forget_group"]
+    destructive = ["retract_episode", "retract_entity", "restore_entity", "forget_group"]
     assert [s["function"]["name"] for s in tool_schemas(allow_forget=True)] == [*NAMES, *destructive]
     for spec in TOOLS:
         Draft202012Validator.check_schema(spec.output_schema())
@@ -92,7 +92,7 @@ def test_arguments_may_be_json_text_as_function_calling_apis_send_them(tg):
     ("search", {"query": "x", "limit": "many"}, "search: limit: Input should be a valid integer"),
     ("now", ["Alice"], "now: arguments must be an object"),
     ("now", "{not json", "now: "),
-    ("remember", {}, "unknown tool 'remember'; tools: add_episode, add_fact"),
+    ("remember", {}, "unknown tool 'remember'; tools: add_episode, supersede, add_fact"),
     ("forget_group", {"group_id": "default"}, "unknown tool 'forget_group' (start the memory with forget"),
     ("add_fact", {"subject": " ", "relation": "lives in", "object": "Rome"}, "subject"),
     # issue 22: a boolean is no number and no time, a number no time; ranges are checked
