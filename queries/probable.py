@@ -16,7 +16,7 @@ from datetime import datetime
 
 from temporal_graph.core import Core
 from temporal_graph.core.model import Episode, RecordKind
-from temporal_graph.core.rewording import STOP_WORDS, revises
+from temporal_graph.core.rewording import revises, subject_words
 
 from .standing import MessageStanding
 
@@ -25,6 +25,7 @@ _WORD = re.compile(r"[a-z0-9][a-z0-9'’-]*")
 
 LOOKED_AT = 10  # messages a read found whose newer revisions are looked for beyond its hits
 NEWER = 5  # candidates read per message looked at
+LOOKUP_WORDS = 12  # words of their subjects the full-text read looks for at most (bounded at any size)
 
 
 def marked(
@@ -54,10 +55,10 @@ def marked(
 def _looked_up(
     core: Core, group_id: str, olds: Sequence[Episode], known_at: datetime | None, told_by: datetime | None,
 ) -> list[Episode]:
-    """Messages sharing words with ``olds``, told after the earliest of them: where their newer
-    revisions would be."""
-    words = " ".join(dict.fromkeys(w for e in olds for w in _WORD.findall(e.content.lower())
-                                   if w not in STOP_WORDS))
+    """Messages sharing the words ``olds`` are about, told after the earliest of them: where their
+    newer revisions would be."""
+    said = dict.fromkeys(w for e in olds for w in subject_words(e.content) for w in _WORD.findall(w))
+    words = " ".join(list(said)[:LOOKUP_WORDS])
     if not words:
         return []
     ids = [i for i, _ in core.store.text_search(group_id, RecordKind.EPISODE, words, NEWER * len(olds))]

@@ -222,6 +222,15 @@ def _parsed(text: str) -> tuple[_Clause, ...]:
     return tuple(_clauses(text))
 
 
+def subject_words(text: str) -> list[str]:
+    """The words its clauses are about (their subjects and anchors), first clause first: what a
+    revision of ``text`` would repeat."""
+    out: dict[str, None] = {}
+    for c in _parsed(text):
+        out.update(dict.fromkeys(w for w in (*c.subject, *c.anchors) if _content(w)))
+    return list(out)
+
+
 def revises(old: str, new: str) -> bool:
     """Whether the text ``new`` reads like ``old`` with other values (see the module doc)."""
     return any(_clause_revises(o, n) for o in _parsed(old) for n in _parsed(new))
