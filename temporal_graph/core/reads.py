@@ -20,6 +20,7 @@ from .bundle import DEFAULT_GROUP, Core, fact_order
 from .claims import apply_claims, check_claims
 from .errors import InvalidInput, NotFound
 from .intervals import covers
+from .message_links import withdrawn_messages
 from .model import DEFAULT_CLAIMS, Diff, Entity, Episode, Fact
 from .names import check_group, clean_name, name_key, normalize_relation
 from .stores.protocol import FactQuery
@@ -179,7 +180,9 @@ def snapshot(
     ids = list(dict.fromkeys(i for f in facts for i in (f.subject_id, f.object_id)))
     graph = facts_to_graph(facts, core.store.entities(group_id, ids=ids))
     k = known or core.now()
-    episodes = sorted((e for e in core.store.episodes(group_id) if _held(e, at, k)),
+    held = [e for e in core.store.episodes(group_id) if _held(e, at, k)]
+    gone = withdrawn_messages(core.store, group_id, (e.id for e in held), known)  # retract_entity
+    episodes = sorted((e for e in held if e.id not in gone),
                       key=lambda e: (e.reference_time, e.created_at, e.id))
     insights = core.store.insights(group_id, known_at=known)
     graph.graph.update(as_of=at, known_at=k, episodes=episodes, insights=insights,
