@@ -15,10 +15,10 @@ except ModuleNotFoundError:  # pytest started without the repository root on sys
     from benchmarks import ask_qa, chat_qa
 
 
-def test_three_logs_with_thirty_questions_each_of_every_kind():
+def test_six_logs_with_a_dozen_questions_or_more_each_of_every_kind():
     questions = chat_qa.load_questions()
     per_log = Counter(q.group for q in questions)
-    assert len(per_log) == 3 and min(per_log.values()) >= 30, per_log
+    assert len(per_log) == 6 and min(per_log.values()) >= 12, per_log
     assert {q.kind for q in questions} == set(chat_qa.KINDS)
     assert len({q.id for q in questions}) == len(questions)
 
