@@ -22,7 +22,8 @@ Scoring ``tg.ask``: an answer is right when it is known (or, for ``"known": fals
 not), starts with "Yes"/"No" when a yes/no is expected, and holds every expected group. An answer
 to another question is a known answer whose first cited fact (the one it rests on; a chain's facts
 come after it) has a relation outside ``relations``, or, with ``about``, none of its words: "What
-does Priya do for a living?" answered with where she lives. The target is none.
+does Priya do for a living?" answered with where she lives. A "No: no record of …" rests on no
+fact (what it cites after that is context). The target is none.
 
 Retrieval, per rank mode: for every question, is one of search's first k facts and episodes from
 an evidence message (a fact counts through its provenance)? The chat sets are the held-out check
@@ -108,10 +109,11 @@ def answer_right(q: ChatQuestion, known: bool, text: str) -> bool:
     return all(any(_plain(alt) in said for alt in group) for group in q.expect)
 
 
-def another_question(q: ChatQuestion, known: bool, facts: Sequence[Any]) -> bool:
+def another_question(q: ChatQuestion, known: bool, facts: Sequence[Any], text: str = "") -> bool:
     """A known answer resting on a fact of a relation the question does not ask about (or, with
-    ``about``, on one that holds none of its words)."""
-    if not known or not facts or q.relations is None:
+    ``about``, on one that holds none of its words). A "No: no record of …" rests on no fact: what
+    it cites after that is context ("now: she is dating Lukas"), not its answer."""
+    if not known or not facts or q.relations is None or _plain(text).startswith("no: no record"):
         return False
     first = facts[0]
     if not any(fnmatch.fnmatchcase(first.relation, pattern) for pattern in q.relations):
@@ -162,7 +164,7 @@ def ask_report(tg: Any, questions: Sequence[ChatQuestion]) -> dict[str, Any]:
         answer = tg.ask(q.question, group_id=q.group, **extra)
         times.append((time.perf_counter() - t0) * 1000)
         total[q.kind] += 1
-        if another_question(q, answer.known, answer.facts):
+        if another_question(q, answer.known, answer.facts, answer.text):
             off[q.kind] += 1
             others.append((q.question, answer.text))
         if answer_right(q, answer.known, answer.text):
