@@ -176,7 +176,8 @@ def _tiered(reader: Reader, plan: Plan, focus: list[Entity], time: TimeSpec | No
     for tier in plan.relation_tiers or [[]]:
         entries: list[str | None] = list(tier) if tier else [None]  # no relation asked: any relation
         facts = [f for e in focus for r in entries for f in _entry_rows(reader, e, r, object_id, time)]
-        facts = [f for f in facts if _planned(f, plan)]
+        facts = [f for f in facts
+                 if _planned(f, plan) and (tier or plan.broad or plan.may_rest_on(f.relation))]
         if facts:
             return sorted(_dedupe(facts), key=fact_order)
     return []
@@ -333,7 +334,7 @@ def _about_interval(reader: Reader, plan: Plan, reached: list[Reached]) -> Resul
     reference = plan.reference
     focus = [r.entity for r in reached]
     time = plan.time if plan.time.kind == "during" else None
-    if not plan.relation_tiers and not plan.broad and plan.object is None:
+    if not plan.relation_tiers and not plan.broad:
         text, facts, known = _nothing_asked(reader, plan, reached, time)
         if not known:
             return text, facts, known

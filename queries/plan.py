@@ -12,6 +12,8 @@ from typing import Literal
 
 from temporal_graph.core.model import DEFAULT_CLAIMS, Entity, QuestionKind, QuestionPlan, TimeKind
 
+from .topics import stem
+
 EPSILON = timedelta(microseconds=1)  # "before 2020" is the instant just before 2020 began
 
 
@@ -92,8 +94,9 @@ class Plan:
     def may_rest_on(self, relation: str) -> bool:
         """Whether a fact of ``relation`` that links the subject and the named value may answer when
         the asked relations hold none: only when the question's words name no relation strictly."""
-        return self.topic is None or self.loose or relation in {
-            r.partition("=")[0] for tier in self.relation_tiers for r in tier}
+        if self.topic is None:  # words that name no relation; none left unexplained by this one
+            return not self.content or bool(self.content & {stem(p) for p in relation.split("_")})
+        return self.loose or relation in {r.partition("=")[0] for tier in self.relation_tiers for r in tier}
 
     def described(self) -> QuestionPlan:
         """The plan as the public :class:`QuestionPlan` (what ``tgraph ask --json`` prints)."""

@@ -62,11 +62,21 @@ def make_plan(core: Core, question: str, reference: datetime, group_id: str,
 
 def _in_third_person(core: Core, question: str, reference: datetime, group_id: str,
                      speaker: str | None) -> tuple[str, Asker | None]:
-    """The question with "I" and "my" naming the asker, and the asker (None: it has no "I")."""
+    """The question with "I" and "my" naming the asker, and the asker (None: it has no "I"). An "I"
+    inside a name the memory holds ("Who created I'll Be The Devil?") is no asker."""
     if not says_first_person(question):
         return question, None
+    names = sorted({e.name for e in _found(core, question, group_id)}, key=len, reverse=True)
+    held = question
+    for i, name in enumerate(names):
+        held = re.sub(re.escape(name), f"\x00{i}\x00", held, flags=re.IGNORECASE)
+    if not says_first_person(held):
+        return question, None
     me = asker(core, group_id, speaker, reference)
-    return (first_person(question, me.name) if me.name is not None else question), me
+    if me.name is None:
+        return question, me
+    told = first_person(held, me.name)
+    return re.sub("\x00(\\d+)\x00", lambda m: names[int(m.group(1))], told), me
 
 
 # ---------------------------------------------------------------------------------- offline plan
@@ -113,7 +123,11 @@ def plan_offline(core: Core, question: str, reference: datetime, group_id: str,
             notes.append(f"taking '{pronoun.group(0)}' to be {subject.name}")
     time = question_time(reduced, reference)
     known_relations = core.store.relations(group_id)
-    asked = asked_relations(reduced, known_relations, plans=asks_plan(reduced))
+    unnamed = reduced  # names say who, never what is asked ("What does The Walt Disney Company own?")
+    proper = {n for e in found for n in (e.name, *e.aliases) if n[:1].isupper() or n[:1].isdigit()}
+    for name in sorted(proper, key=len, reverse=True):
+        unnamed = re.sub(rf"(?i)(?<!\w){re.escape(name)}(?!\w)", " ", unnamed)
+    asked = asked_relations(unnamed, known_relations, plans=asks_plan(unnamed))
     if obj is not None and (is_topic_word(obj.name) or asked_status(obj.name) is not None):
         # "When did Priya get engaged?" names the value "engaged" only as the words that ask
         found = [e for e in found if e.id != obj.id]

@@ -312,16 +312,18 @@ def answer_status(reader: Reader, plan: Plan, subject: Entity) -> Result | None:
     :mod:`queries.status`); None when the subject has no status the question names."""
     assert plan.status is not None
     asked = [entry(r)[0] for r in _asked(plan)]
+    by = plan.time.moment or plan.reference  # a status told for later is not yet one
     rows = [f for f in reader.rows(None, subject_id=subject.id) if is_status(f.relation)
-            and (f.relation in asked or (f.relation == "STATUS" and not any(is_status(r) for r in asked)))]
+            and (f.relation in asked or (f.relation == "STATUS" and not any(is_status(r) for r in asked)))
+            and (f.valid_at is None or f.valid_at <= by)]
     if not rows:
         return None
     tell = telling(plan)
-    now = [f for f in rows if _holds(f, plan)] or [max(rows, key=lambda f: f.valid_at or f.created_at)]
+    now = [f for f in rows if _holds(f, plan) and f.valid_at_time(by)] or [
+        max(rows, key=lambda f: f.valid_at or f.created_at)]
     current = sorted(now, key=fact_order)[-1]
     said = verdict(plan.status, current.object)
-    reached = [f for f in rows if verdict(plan.status, f.object) == "yes"
-               and (f.valid_at is None or f.valid_at <= (plan.time.moment or plan.reference))]
+    reached = [f for f in rows if verdict(plan.status, f.object) == "yes"]
     if said == "yes" or (said is None and reached):
         plan.verdict = "yes"
         cited = sorted({current.id: current, **{f.id: f for f in reached}}.values(), key=fact_order)
@@ -331,4 +333,4 @@ def answer_status(reader: Reader, plan: Plan, subject: Entity) -> Result | None:
         lead = "No, not yet" if not_yet(plan.status, current.object) else "No"
         return f"{lead}: {tell.line(current)}.", [current], True
     return (f"I don't know whether it is {plan.status}: {tell.line(current)}, a status that does not say.",
-            [current], False)
+            [], False)
