@@ -113,6 +113,8 @@ def plan_offline(core: Core, question: str, reference: datetime, group_id: str,
     obj = others[0] if others else None
     unknown = unknown_names(reduced, [n for e in found for n in (e.name, *e.aliases)])
     kind = question_kind(reduced, has_hops=bool(hop_words), has_object=obj is not None or bool(unknown))
+    if kind == "who" and obj is not None and order_asked(reduced, [obj.name, *obj.aliases]):
+        kind = "what"  # "Who was Yuki with before Lukas?": the one before Lukas in Yuki's timeline
     if kind == "who" and found:
         subject, obj = None, found[0]
     notes: list[str] = [me.note] if me is not None and me.note and me.entity is not None else []
@@ -136,7 +138,7 @@ def plan_offline(core: Core, question: str, reference: datetime, group_id: str,
     plan = Plan(group_id=group_id, reference=reference, subject=subject, object=obj,
                 relation_tiers=asked.tiers, time=time, kind=kind,
                 hops=[Hop(HOP_WORDS[w], w) for w in hop_words], notes=notes)
-    _what_is_asked(plan, reduced, asked, [n for e in found for n in (e.name, *e.aliases)], time.text)
+    _what_is_asked(plan, reduced, unnamed, asked, time.text)
     if me is not None and me.name is None:
         plan.asker_unknown = me.unknown
     if unknown and obj is None:
@@ -154,15 +156,13 @@ def plan_offline(core: Core, question: str, reference: datetime, group_id: str,
     return plan
 
 
-def _what_is_asked(plan: Plan, question: str, asked: Any, names: list[str], time_text: str) -> None:
-    """The topic, neighbours, status and content words of the question, set on ``plan``."""
+def _what_is_asked(plan: Plan, question: str, unnamed: str, asked: Any, time_text: str) -> None:
+    """The topic, neighbours, status and content words of the question (``unnamed``: without the
+    names it holds), set on ``plan``."""
     plan.topic, plan.related, plan.wanted = asked.topic, list(asked.related), list(asked.wanted)
     plan.loose = asked.loose
     plan.status = asked_status(question)
-    words = question.replace(time_text, " ") if time_text else question
-    for name in names:
-        words = re.sub(re.escape(name), " ", words, flags=re.IGNORECASE)
-    plan.content, plan.asked = content_stems(words)
+    plan.content, plan.asked = content_stems(unnamed.replace(time_text, " ") if time_text else unnamed)
     plan.broad = is_broad(question) or not plan.content
     plan.group = plan.subject is None and plan.object is None and about_the_group(question)
 

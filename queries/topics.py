@@ -81,7 +81,7 @@ TOPICS: tuple[Topic, ...] = (
            [["ENGAGED_TO"], ["RELATIONSHIP_STATUS=engaged"]], ["DATING", *_SPOUSE, "RELATIONSHIP_STATUS"]),
     _topic("partner", r"\bpartners?\b", [_PARTNERS], ["RELATIONSHIP_STATUS"]),
     _topic("dating", r"\b(?:dating|dated|date(?! of)|girlfriend|boyfriend|seeing|together|break up|broke up|"
-                     r"split up)\b",
+                     r"split up)\b|^\s*who\s+(?:is|was|are|were)\s+(?:\S+\s+){0,3}with\b",
            [["DATING"], ["ENGAGED_TO", *_SPOUSE]], ["RELATIONSHIP_STATUS"]),
     _topic("home", r"\b(?:live|lives|living|lived|reside|resides|resided|home|based|moved?|moving|stay|"
                    r"stays)\b",
