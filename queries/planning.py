@@ -13,7 +13,6 @@ from __future__ import annotations
 import re
 from collections import Counter
 from datetime import datetime, timedelta
-from typing import Any
 
 from temporal_graph.core import Core
 from temporal_graph.core.errors import InvalidInput, TemporalGraphError
@@ -41,7 +40,7 @@ from .question import (
 from .question_time import known_time, planned_time, question_time
 from .search import named_entities
 from .status import asked_status
-from .topics import asked_relations, content_stems, is_topic_word
+from .topics import Asked, asked_relations, content_stems, is_topic_word
 
 _PRONOUNS = re.compile(r"\b(?:he|she|they|him|her|his|hers|them|their)\b", re.IGNORECASE)
 RECENT_SPEAKERS = 50  # messages looked at to decide whom "he"/"she" means
@@ -156,7 +155,7 @@ def plan_offline(core: Core, question: str, reference: datetime, group_id: str,
     return plan
 
 
-def _what_is_asked(plan: Plan, question: str, unnamed: str, asked: Any, time_text: str) -> None:
+def _what_is_asked(plan: Plan, question: str, unnamed: str, asked: Asked, time_text: str) -> None:
     """The topic, neighbours, status and content words of the question (``unnamed``: without the
     names it holds), set on ``plan``."""
     plan.topic, plan.related, plan.wanted = asked.topic, list(asked.related), list(asked.wanted)

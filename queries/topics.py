@@ -88,22 +88,26 @@ TOPICS: tuple[Topic, ...] = (
            [["LIVES_IN"], ["LIVED_IN"]], ["HOMETOWN", "BORN_IN", "PLANS_TO_MOVE_TO"]),
     _topic("study", r"\b(?:study|studies|studying|studied|school|university|college|student|phd|degree)\b",
            [["STUDIES_AT"], ["STUDIED_AT"]], [*_WORK[:2], *_JOB]),
-    _topic("dislikes", r"\b(?:dislike|dislikes|hate|hates)\b", [["DISLIKES", "HATES"]], ["LIKES", "LOVES"]),
-    _topic("likes", r"\b(?:like|likes|love|loves|enjoy|enjoys|favou?rite|fan of|into)\b",
+    _topic("dislikes", r"\b(?:dislike|dislikes|disliking|hate|hates|hating)\b", [["DISLIKES", "HATES"]],
+           ["LIKES", "LOVES"]),
+    _topic("likes", r"\b(?:like|likes|liking|love|loves|loving|enjoy|enjoys|enjoying|favou?rite|fan of"
+                    r"|into)\b",
            [["LIKES", "LOVES"]], ["HAS_HOBBY", "DISLIKES"]),
     _topic("pets", r"\b(?:pets?|dogs?|cats?|pupp(?:y|ies)|kittens?|rabbits?)\b", [["HAS_PET"], ["OWNS"]]),
-    _topic("visits", r"\b(?:visit|visited|been to|travel|travelled|traveled|trip)\b",
+    _topic("visits", r"\b(?:visit|visits|visited|visiting|been to|travel|travels|travell?ed|travell?ing"
+                     r"|trip)\b",
            [["VISITED"]], ["PLANS_TO_VISIT", "PLANS"]),
     _topic("birth", r"\b(?:born)\b", [["BORN_IN", "BORN_ON", "WAS_BORN_IN"]], ["HOMETOWN"]),
     _topic("origin", r"\bwhere (?:is|was|are|were|does|did) .+ (?:come )?from\b|\bhometown\b|\bgrew up\b",
            [["HOMETOWN"], ["BORN_IN", "WAS_BORN_IN"]], ["LIVES_IN"]),
-    _topic("manager", r"\b(?:manager|managed|manages|boss|reports? to)\b", [["MANAGED_BY", "REPORTS_TO"]]),
+    _topic("manager", r"\b(?:manager|managed|manages|managing|boss|reports? to|reporting to)\b",
+           [["MANAGED_BY", "REPORTS_TO"]]),
     _topic("friends", r"\b(?:friends?)\b", [["FRIEND_OF"]]),
     _topic("children", r"\b(?:child|children|kids?|son|daughter)\b", [["HAS_CHILD"]]),
     _topic("siblings", r"\b(?:brothers?|sisters?|siblings?)\b", [["HAS_SIBLING"]]),
-    _topic("languages", r"\b(?:speak|speaks|language)\b", [["SPEAKS"]], ["LEARNING"]),
+    _topic("languages", r"\b(?:speak|speaks|speaking|language|languages)\b", [["SPEAKS"]], ["LEARNING"]),
     _topic("hobbies", r"\b(?:hobby|hobbies)\b", [["HAS_HOBBY"]], ["LIKES", "MEMBER_OF"]),
-    _topic("owns", r"\b(?:own|owns|owned)\b", [["OWNS"]], ["HAS_PET"]),
+    _topic("owns", r"\b(?:own|owns|owned|owning)\b", [["OWNS"]], ["HAS_PET"]),
     _topic("death", r"\b(?:die|died|dies|death|dead|pass away|passed away)\b",
            [["DIED_ON", "DIED_IN", "DIED", "PASSED_AWAY"], ["DID=passed away", "DID=died"]]),
     _topic("allergies", r"\b(?:allergic|allergy|allergies)\b", [["ALLERGIC_TO"]]),
@@ -230,7 +234,9 @@ def asked_relations(question: str, known: Sequence[str], *, plans: bool = False)
         related = [r for r in topic.related if r in have]
     if plans:
         return Asked([[r for r in known if r.startswith("PLAN")] or ["PLANS"]], related, "plans")
-    own = topic.answering if topic is not None else frozenset()
+    # With a topic, a relation of another topic never answers ("for a living" is no LIVES_IN);
+    # with none, any relation whose words the question says may.
+    own = topic.answering if topic is not None else TOPIC_RELATIONS
     free = [r for r in known if not r.startswith("PLAN") and (r not in TOPIC_RELATIONS or r in own)]
     taken = {entry(e)[0] for tier in tiers for e in tier}
     tiers.append([r for r in free if r not in taken and said(r, stems)])

@@ -59,3 +59,22 @@ def test_the_chat_set_runs_from_the_ask_benchmark(capsys, monkeypatch, tmp_path)
     out = json.loads(capsys.readouterr().out)["chats"]
     assert out["n"] == 2 and sum(k["n"] for k in out["kinds"].values()) == 2
     assert set(out["retrieval"]) == {"relevance", "blend-no-recency"}
+
+
+def test_i_dont_know_is_right_when_expected_and_an_answer_to_another_question_is_counted():
+    q = chat_qa.ChatQuestion("x", "g", "unasked", "When is Priya getting married?", None, (("Arjun",),),
+                             frozenset({"m1"}), known=False, relations=("MARRIED_TO", "PLANS*"))
+    assert chat_qa.answer_right(q, False, "I don't know: … It knows: Priya is engaged to Arjun.")
+    assert not chat_qa.answer_right(q, True, "Priya is engaged to Arjun (since 2024-02-13).")
+
+    class F:  # the two fields the count reads
+        def __init__(self, relation: str, text: str = "") -> None:
+            self.relation, self.object, self.text = relation, "", text
+
+    assert chat_qa.another_question(q, True, [F("ENGAGED_TO")], "Priya is engaged to Arjun.")
+    assert not chat_qa.another_question(q, True, [F("PLANS_TO_MARRY")], "Priya plans to marry Arjun.")
+    assert not chat_qa.another_question(q, False, [F("ENGAGED_TO")], "I don't know: …")
+    assert not chat_qa.another_question(q, True, [F("DATING")], "No: no record of Priya being married; now: …")
+    about = chat_qa.ChatQuestion("y", "g", "planning", "Is Kwame planning a wedding?", "no", (),
+                                 frozenset({"m1"}), relations=("PLANS*",), about=("wedding",))
+    assert chat_qa.another_question(about, True, [F("PLANS", "Kwame plans to buy a house.")], "Not any more …")
