@@ -86,7 +86,8 @@ class ChatQuestion:
         return cls(row["id"], row["group"], row["kind"], row["question"], row.get("yes_no"),
                    tuple(tuple(alts) for alts in row.get("expect", [])), frozenset(row.get("evidence", [])),
                    known=row.get("known", True), speaker=row.get("speaker"),
-                   relations=None if relations is None else tuple(relations), about=tuple(row.get("about", [])))
+                   relations=None if relations is None else tuple(relations),
+                   about=tuple(row.get("about", [])))
 
 
 def load_questions(path: Path | None = None) -> list[ChatQuestion]:
@@ -231,7 +232,8 @@ def human(report: dict[str, Any]) -> str:
     out = [f"chat-derived set: {report['n']} questions over {len(report['groups'])} chat logs; "
            f"tg.ask right {report['overall']:.1%} (median {report['median_ask_ms']} ms); "
            f"answers to another question: {report['another_question']}",
-           "per set: " + ", ".join(f"{named.get(s, s)} {v['accuracy']:.1%} of {v['n']}" for s, v in sets.items()),
+           "per set: " + ", ".join(f"{named.get(s, s)} {v['accuracy']:.1%} of {v['n']}"
+                                   for s, v in sets.items()),
            "per log: " + ", ".join(f"{g} {v:.0%}" for g, v in report["groups"].items()), "",
            f"{'kind':<14}{'n':>4}{'right':>7}{'accuracy':>10}{'other q':>9}"]
     for kind, row in report["kinds"].items():

@@ -74,7 +74,9 @@ def test_i_dont_know_is_right_when_expected_and_an_answer_to_another_question_is
     assert chat_qa.another_question(q, True, [F("ENGAGED_TO")], "Priya is engaged to Arjun.")
     assert not chat_qa.another_question(q, True, [F("PLANS_TO_MARRY")], "Priya plans to marry Arjun.")
     assert not chat_qa.another_question(q, False, [F("ENGAGED_TO")], "I don't know: …")
-    assert not chat_qa.another_question(q, True, [F("DATING")], "No: no record of Priya being married; now: …")
+    no_record = "No: no record of Priya being married; now: …"
+    assert not chat_qa.another_question(q, True, [F("DATING")], no_record)
     about = chat_qa.ChatQuestion("y", "g", "planning", "Is Kwame planning a wedding?", "no", (),
                                  frozenset({"m1"}), relations=("PLANS*",), about=("wedding",))
-    assert chat_qa.another_question(about, True, [F("PLANS", "Kwame plans to buy a house.")], "Not any more …")
+    house = [F("PLANS", "Kwame plans to buy a house.")]
+    assert chat_qa.another_question(about, True, house, "Not any more …")
