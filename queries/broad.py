@@ -40,7 +40,7 @@ def group_facts(core: Core, group_id: str, *, at: datetime, known_at: datetime |
     people of the group."""
     read: list[Fact] = []
     seen: set[str] = set()
-    for entity in _people(core, group_id, at):
+    for entity in people(core, group_id, at):
         if entity.id in seen or len(seen) >= PEOPLE:
             continue
         seen.add(entity.id)
@@ -59,7 +59,7 @@ def group_facts(core: Core, group_id: str, *, at: datetime, known_at: datetime |
     return weightiest(shown)[:limit]
 
 
-def _people(core: Core, group_id: str, at: datetime) -> list[Entity]:
+def people(core: Core, group_id: str, at: datetime) -> list[Entity]:
     """The speakers of the latest messages (told by ``at``), the most frequent first."""
     recent = core.store.recent_episodes(group_id, at + timedelta(microseconds=1), RECENT_MESSAGES)
     counts: dict[str, int] = {}

@@ -21,6 +21,7 @@ from temporal_graph.core.names import normalize_relation
 from temporal_graph.core.stores.protocol import FactQuery
 
 from .asker import Asker, asker
+from .broad import people
 from .plan import EPSILON, Hop, Plan, TimeSpec
 from .question import (
     HOP_WORDS,
@@ -168,11 +169,15 @@ def _what_is_asked(plan: Plan, question: str, unnamed: str, asked: Asked, time_t
 
 def _the_holder(core: Core, plan: Plan, question: str) -> None:
     """"How much was the rent in March?" names no one: the one subject holding the asked relation,
-    when there is exactly one (said in the answer)."""
+    when there is exactly one (said in the answer). Looked for among the people who speak (a read
+    by subject each); in a memory told no messages, among the first rows of the relation."""
     relations = [r.partition("=")[0] for tier in plan.relation_tiers for r in tier][:4]
     holders: dict[str, str] = {}
+    speakers = people(core, plan.group_id, plan.reference)
     for relation in relations:
-        for f in core.store.facts(FactQuery(plan.group_id, relation=relation, limit=HOLDERS)):
+        for f in ([f for e in speakers[:HOLDERS] for f in core.store.facts(
+                FactQuery(plan.group_id, subject_id=e.id, relation=relation, limit=1))] if speakers
+                  else core.store.facts(FactQuery(plan.group_id, relation=relation, limit=HOLDERS))):
             holders[f.subject_id] = f.subject
     if len(holders) > 1:
         plan.holders = sorted(holders.values())

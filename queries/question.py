@@ -124,6 +124,8 @@ def order_asked(question: str, names: list[str]) -> str | None:
 
 
 _CAPITALIZED = re.compile(r"(?<!^)(?<![.?!]\s)\b[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*)*")
+# Capitalized words that name a degree or a title, not someone ("When did Yuki finish her PhD?").
+_NOT_NAMES = frozenset("phd mba msc bsc ma ba mphil dphil md ceo cto cfo coo".split())
 
 
 def unknown_names(question: str, known: list[str]) -> list[str]:
@@ -135,6 +137,8 @@ def unknown_names(question: str, known: list[str]) -> list[str]:
     found = []
     for m in _CAPITALIZED.finditer(question):
         name = m.group(0).removesuffix("'s").removesuffix("’s")
+        if name.casefold() in _NOT_NAMES:
+            continue
         if not any(name.casefold() in k or k in name.casefold() for k in taken):
             found.append(name)
     return found

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 
 import pytest
 
+from queries.question import unknown_names
 from temporal_graph import AsyncTemporalGraph, TemporalGraph
 from temporal_graph.core.extraction import ExtractedFact, Extraction
 from temporal_graph.core.model import Episode
@@ -305,3 +306,11 @@ def test_the_other_people_still_come_back_after_one_persons_messages_are_withdra
 def test_a_group_told_nothing_says_so(tg):
     answer = tg.ask("What do you know?")
     assert not answer.known and answer.facts == []
+
+
+def test_a_degree_is_no_name_and_a_time_phrase_names_no_one(tg, tick):
+    tick()
+    tg.add_fact("Yuki", "studies at", "Kyoto University", valid_at="2020-04-01", invalid_at="2024-03-15")
+    finished = tg.ask("When did Yuki finish her PhD?", reference_time=ASKED_ON)
+    assert finished.known and "2024-03-15" in finished.text
+    assert unknown_names("How much was the rent in March 2024?", []) == []
