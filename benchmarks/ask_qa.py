@@ -4,9 +4,11 @@ over chat logs a user would write (the chat-derived set, :mod:`benchmarks.chat_q
     python benchmarks/ask_qa.py [--set yago|chats|all] [--data DIR] [--labels JSON] [--per-family N]
                                 [--seed S] [--rank MODES] [--json]
 
-``--set chats`` (or ``all``, the default) also runs the chat-derived set: three chat logs of our
-own and 122 questions of eight kinds (ever, still, before/after, planning, claims, when, how long,
-who), accuracy per kind; ``--rank`` adds search recall@k per rank mode over the same questions.
+``--set chats`` (or ``all``, the default) also runs the chat-derived set: six chat logs of our
+own and 178 questions of thirteen kinds (ever, still, before/after, planning, claims, when, how long,
+who; and first-person, unheld relations, status, past values, broad questions), accuracy per kind
+and the answers to another question; ``--rank`` adds search recall@k per rank mode over the same
+questions.
 ``--json`` prints ``{"families", "median_ask_ms"}`` for YAGO11k and, when the chat set ran,
 ``"chats"`` beside them.
 

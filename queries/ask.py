@@ -10,6 +10,13 @@
 3. **answer**: the facts found are worded (:mod:`queries.answer_text`) and cited, so the answer can
    only say what the memory holds.
 
+An answer rests only on what was asked (:mod:`queries.topics`): a question about a relation the
+memory does not hold for its subject gets "I don't know", naming what the memory does hold, never
+an answer to another question. "I" and "my" are the asker (:mod:`queries.asker`); "Has order 5512
+shipped?" is read from the order's status (:mod:`queries.status`); "Tell me about people" gets the
+weightiest facts of the group (:mod:`queries.broad`); "When did Priya get engaged?" says the date
+and the phrase it was resolved from (:mod:`queries.told`).
+
 Kinds: *what* (the value: "Where does Kenji's brother live?"), *who* (the inverse: "Who lives in
 Kyoto?"), *when_start* / *when_end* ("When did Priya leave Dell?"), *how_long*, *ever* ("Has Kenji
 ever lived in Osaka?"), *changed* ("What changed for Kenji since 2023?", through ``diff``) and
@@ -37,16 +44,20 @@ __all__ = ["Plan", "QuestionPlan", "ask", "plan_offline", "plan_with_llm", "ques
 
 
 def ask(
-    core: Core, question: str, *, reference_time: TimeLike | None = None, group_id: str = DEFAULT_GROUP,
-    claims: str = DEFAULT_CLAIMS,
+    core: Core, question: str, *, reference_time: TimeLike | None = None, speaker: str | None = None,
+    group_id: str = DEFAULT_GROUP, claims: str = DEFAULT_CLAIMS,
 ) -> Answer:
     """Answer ``question`` from the memory; ``known=False`` (and a plain "I don't know") otherwise.
-    ``claims``: which statements may answer (see :mod:`temporal_graph.core.claims`)."""
+    ``speaker``: who asks, whom "I", "my" and "me" in the question mean (default: the group's one
+    human speaker, said in the answer; see :mod:`queries.asker`). ``claims``: which statements may
+    answer (see :mod:`temporal_graph.core.claims`)."""
     check_group(group_id)
     check_claims(claims)
     if not isinstance(question, str) or not question.strip():
         raise InvalidInput("question: empty")
-    plan = make_plan(core, question, core.time_or_now(reference_time, "reference_time"), group_id)
+    if speaker is not None and not isinstance(speaker, str):
+        raise InvalidInput(f"speaker: expected text, got {type(speaker).__name__}")
+    plan = make_plan(core, question, core.time_or_now(reference_time, "reference_time"), group_id, speaker)
     plan.claims = claims
     text, facts, known = answer_plan(core, plan)
     if plan.notes and known:

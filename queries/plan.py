@@ -12,6 +12,8 @@ from typing import Literal
 
 from temporal_graph.core.model import DEFAULT_CLAIMS, Entity, QuestionKind, QuestionPlan, TimeKind
 
+from .topics import stem
+
 EPSILON = timedelta(microseconds=1)  # "before 2020" is the instant just before 2020 began
 
 
@@ -29,6 +31,7 @@ class TimeSpec:
     end: datetime | None = None
     text: str = ""  # the phrase, for the answer
     change_relation: str | None = None
+    before: bool = False  # "before <date>": the value then, else the last one that ended before it
 
     @classmethod
     def now(cls, reference: datetime) -> TimeSpec:
@@ -73,6 +76,27 @@ class Plan:
     asks_plan: bool = False  # about a plan ("Is X planning to move to C?")
     claims: str = DEFAULT_CLAIMS  # which statements may answer (core.claims)
     verdict: Literal["yes", "no"] | None = None  # set by the answer to a yes/no question
+    # What the question's words ask about (queries.topics): its topic, neighbours named when it is
+    # not known, whether its words are loose ("leave": any fact with the named value answers).
+    topic: str | None = None
+    related: list[str] = field(default_factory=list)
+    loose: bool = False
+    broad: bool = False  # asks for everything about its subject ("Tell me about Priya")
+    group: bool = False  # asks for everything about the group ("Tell me about people")
+    status: str | None = None  # the state a yes/no question asks by its verb ("shipped")
+    content: frozenset[str] = frozenset()  # stems of what it asks about, for plans ("wedding")
+    asked: str = ""  # the words that ask, for an "I don't know" ("get engaged")
+    asker_unknown: str | None = None  # "I" in the question, and who it is cannot be told
+    wanted: list[str] = field(default_factory=list)  # the relations the words ask for, held or not
+    holders: list[str] = field(default_factory=list)  # named nobody: who holds what it asks (several)
+    who_said: bool = False  # "Who said Marta works at the Ritz?": the claimants of a statement
+
+    def may_rest_on(self, relation: str) -> bool:
+        """Whether a fact of ``relation`` that links the subject and the named value may answer when
+        the asked relations hold none: only when the question's words name no relation strictly."""
+        if self.topic is None:  # words that name no relation; none left unexplained by this one
+            return not self.content or bool(self.content & {stem(p) for p in relation.split("_")})
+        return self.loose or relation in {r.partition("=")[0] for tier in self.relation_tiers for r in tier}
 
     def described(self) -> QuestionPlan:
         """The plan as the public :class:`QuestionPlan` (what ``tgraph ask --json`` prints)."""

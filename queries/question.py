@@ -1,6 +1,7 @@
 """Reading a question's shape from its words (pure rules, no store): possessive chains ("Kenji's
 brother", "the husband of Rita"), the question kind (what / who / when / how long / ever / what
-changed) and the relations it asks about.
+changed), the asker's "I" and "my" (:func:`first_person`) and broad questions. The relations it asks
+about are read by :mod:`queries.topics`.
 """
 
 from __future__ import annotations
@@ -8,6 +9,7 @@ from __future__ import annotations
 import re
 
 from temporal_graph.core.model import QuestionKind
+from temporal_graph.core.time import find_time_expressions
 
 MAX_HOPS = 3
 
@@ -71,6 +73,8 @@ _EVER = re.compile(r"^\s*(?:has|have|had|did|was|were|is|does)\b.*\bever\b", re.
 # "Who lives in Kyoto?" asks for subjects; "Who does Kenji work for?" asks for an object.
 _WHO_INVERSE = re.compile(r"^\s*(?:who|which (?:people|person|persons))\s+(?!(?:does|did|do)\b)",
                           re.IGNORECASE)
+# "Who is Dana's cofounder?": a role of the named one, asked as a value (no hop word names it).
+_WHO_ROLE = re.compile(r"^\s*who\s+(?:is|was|are|were)\s+.+?['’]s?\s+[a-z][\w-]*\s*\??\s*$", re.IGNORECASE)
 
 
 def question_kind(question: str, *, has_hops: bool, has_object: bool) -> QuestionKind:
@@ -85,105 +89,9 @@ def question_kind(question: str, *, has_hops: bool, has_object: bool) -> Questio
         return "when_end" if _ENDING.search(question) else "when_start"
     if _EVER.search(question) and has_object:
         return "ever"
-    if _WHO_INVERSE.search(question) and not has_hops:
+    if _WHO_INVERSE.search(question) and not has_hops and not _WHO_ROLE.search(question):
         return "who"
     return "what"
-
-
-# (pattern, tiers): the first tier that finds facts answers; later tiers are fallbacks.
-_RELATION_RULES: list[tuple[re.Pattern[str], list[list[str]]]] = [
-    (
-        re.compile(
-            r"\bwhat (?:does|did|do|is|was) (?:(?!\b(?:likes?|enjoys?|loves?|fun)\b).)+ (?:do|doing)\b"
-            r"|\b(?:job|profession|occupation|for a living|career|work as|works as|worked as|title)\b"
-        ),
-        [["WORKS_AS", "JOB_TITLE", "ROLE"], ["WORKS_AT"]],
-    ),
-    (
-        re.compile(r"\b(?:work|works|working|worked|employer|employed|company|leave|left|quit|join|joined)\b"),
-        [["WORKS_AT"], ["WORKS_AS", "JOB_TITLE", "WORKED_AT"]],
-    ),
-    (
-        re.compile(r"\b(?:live|lives|living|lived|reside|resides|resided|home|based|moved?|stay|stays)\b"),
-        [["LIVES_IN"], ["LIVED_IN"]],
-    ),
-    (
-        re.compile(r"\b(?:study|studies|studying|studied|school|university|college|student)\b"),
-        [["STUDIES_AT"], ["STUDIED_AT"]],
-    ),
-    (re.compile(r"\b(?:married|marry|wife|husband|spouse|partner)\b"),
-     [list(_SPOUSE), ["DATING", "ENGAGED_TO"]]),
-    (re.compile(r"\b(?:dating|girlfriend|boyfriend)\b"), [["DATING"], ["ENGAGED_TO", "MARRIED_TO"]]),
-    (re.compile(r"\b(?:dislike|dislikes|hate|hates)\b"), [["DISLIKES", "HATES"]]),
-    (re.compile(r"\b(?:like|likes|love|loves|enjoy|enjoys|favou?rite|fan of|into)\b"), [["LIKES", "LOVES"]]),
-    (re.compile(r"\b(?:pets?|dogs?|cats?)\b"), [["HAS_PET"]]),
-    (
-        re.compile(r"\b(?:visit|visited|been to|travel|travelled|traveled|trip)\b"),
-        [["VISITED"], ["PLANS_TO_VISIT"]],
-    ),
-    (re.compile(r"\b(?:born)\b"), [["BORN_IN", "BORN_ON", "WAS_BORN_IN"]]),
-    (re.compile(r"\bwhere (?:is|was|are|were|does|did) .+ (?:come )?from\b|\bhometown\b|\bgrew up\b"),
-     [["HOMETOWN"], ["BORN_IN", "WAS_BORN_IN"]]),
-    (re.compile(r"\b(?:manager|managed|manages|boss|reports? to)\b"), [["MANAGED_BY", "REPORTS_TO"]]),
-    (re.compile(r"\b(?:friends?)\b"), [["FRIEND_OF"]]),
-    (re.compile(r"\b(?:child|children|kids?|son|daughter)\b"), [["HAS_CHILD"]]),
-    (re.compile(r"\b(?:brothers?|sisters?|siblings?)\b"), [["HAS_SIBLING"]]),
-    (re.compile(r"\b(?:speak|speaks|language)\b"), [["SPEAKS"]]),
-    (re.compile(r"\b(?:hobby|hobbies)\b"), [["HAS_HOBBY"]]),
-    (re.compile(r"\b(?:own|owns|owned)\b"), [["OWNS"]]),
-    (re.compile(r"\b(?:allergic|allergy|allergies)\b"), [["ALLERGIC_TO"]]),
-    (re.compile(r"\b(?:plan|plans|planning)\b"), [["PLANS", "PLANS_TO_VISIT"]]),
-    (re.compile(r"\b(?:old|age)\b"), [["AGE"]]),
-]
-_QUESTION_WORDS = frozenset(
-    ["what", "where", "when", "which", "who", "whom", "whose", "how", "does", "did", "do", "is", "was",
-     "were", "has", "have", "had", "the", "and", "for", "since", "ever", "now", "that", "this", "with",
-     "from", "into", "about", "memory", "believe", "believed", "know", "knew", "long", "year", "years"]
-)
-_RELATION_FILLER = frozenset(
-    ["IS", "HAS", "WAS", "HAD", "AT", "IN", "TO", "FOR", "OF", "FROM", "ON", "BY", "THE", "A"])
-
-
-_IRREGULAR = {"win": "won", "wins": "won", "winning": "won", "bear": "born", "die": "died", "dying": "died",
-              "lead": "led", "leads": "led", "make": "made", "makes": "made", "marry": "married"}
-
-
-def stem(word: str) -> str:
-    """A crude stem, enough to meet a relation name halfway ("worked" ~ WORKS_AT, "died" ~ DIED_IN)."""
-    word = _IRREGULAR.get(word.lower(), word.lower())
-    for suffix in ("ing", "ies", "ied", "ed", "es", "s", "d"):
-        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
-            word = word[: -len(suffix)]
-            break
-    return word[:5]
-
-
-def relation_tiers(question: str, known: list[str]) -> list[list[str]]:
-    """Relations the question asks about, in tiers (the first tier with facts answers), limited to
-    ``known`` (the group's relations): the keyword table first, then relations whose name shares a
-    word stem with the question ("Where did she die?" ~ DIED_IN, "play" ~ PLAYS_FOR)."""
-    q = question.casefold()
-    have = set(known)
-    tiers: list[list[str]] = []
-    asked: list[str] = []
-    for pattern, rule_tiers in _RELATION_RULES:
-        if pattern.search(q):
-            tiers = [[r for r in tier if r in have] for tier in rule_tiers]
-            asked = rule_tiers[0]
-            break
-    if asks_plan(q):  # "Is X planning to move to C?" asks about the plan, not where X lives
-        return [[r for r in known if is_plan(r)] or ["PLANS"]]
-    words = {stem(w) for w in re.findall(r"[a-z]{3,}", q) if w not in _QUESTION_WORDS}
-    by_stem = [
-        r for r in known
-        if not is_plan(r) and any(stem(part) in words
-               for part in r.split("_") if part not in _RELATION_FILLER and len(part) >= 3)
-    ]
-    taken = {r for tier in tiers for r in tier}
-    tiers.append([r for r in by_stem if r not in taken])
-    tiers = [tier for tier in tiers if tier]
-    # Asked about a relation the group has never held: keep it, so the answer says what is missing.
-    return tiers or ([list(asked)] if asked else [])
 
 
 _PLAN_WORDS = re.compile(r"\b(?:plan|plans|planning|planned)\b", re.IGNORECASE)
@@ -216,15 +124,85 @@ def order_asked(question: str, names: list[str]) -> str | None:
 
 
 _CAPITALIZED = re.compile(r"(?<!^)(?<![.?!]\s)\b[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*)*")
+# Capitalized words that name a degree or a title, not someone ("When did Yuki finish her PhD?").
+_NOT_NAMES = frozenset("phd mba msc bsc ma ba mphil dphil md ceo cto cfo coo".split())
 
 
 def unknown_names(question: str, known: list[str]) -> list[str]:
     """Capitalized words of the question (not its first word) that are none of the ``known`` names:
     what "Has Kenji ever lived in Paris?" asks about when the memory has never heard of Paris."""
     taken = [k.casefold() for k in known]
+    for t in reversed(find_time_expressions(question)):  # "in March 2024" names no one
+        question = question[: t.start] + " " * (t.end - t.start) + question[t.end:]
     found = []
     for m in _CAPITALIZED.finditer(question):
         name = m.group(0).removesuffix("'s").removesuffix("’s")
+        if name.casefold() in _NOT_NAMES:
+            continue
         if not any(name.casefold() in k or k in name.casefold() for k in taken):
             found.append(name)
     return found
+
+
+# The asker's words. "me" after "tell", "show", ... is whom the answer is for, not what it is about.
+_FIRST_PERSON: list[tuple[re.Pattern[str], str]] = [
+    (re.compile(r"\b([Aa]m|AM)\s+I\b"), "{is} {name}"),
+    (re.compile(r"\bI(?:'|’)m\b|\bI\s+am\b"), "{name} is"),
+    (re.compile(r"\bI(?:'|’)ve\b"), "{name} has"),
+    (re.compile(r"\b([Hh]ave|HAVE)\s+I\b"), "{has} {name}"),
+    (re.compile(r"\b([Dd]o|DO)\s+I\b"), "{does} {name}"),
+    (re.compile(r"\bI(?:'|’)(?:d|ll)\b"), "{name} would"),
+    (re.compile(r"\bI\s+have\b"), "{name} has"),
+    (re.compile(r"\bI\b"), "{name}"),
+    (re.compile(r"\b(?:my|mine|My|MY|Mine)\b"), "{name}'s"),
+    (re.compile(r"(?i)(?<!\btell )(?<!\bshow )(?<!\bgive )(?<!\bremind )(?<!\blet )(?<!\bfor )"
+                r"\b(?:me|myself)\b"), "{name}"),
+]
+
+
+_WHO_SAID = re.compile(r"^\s*who\s+(?:said|says|claimed|claims|reported|heard|told\s+\w+)\s+(?:that\s+)?",
+                       re.IGNORECASE)
+
+
+def who_said(question: str) -> str | None:
+    """"Who said Marta works at the Ritz?" -> "Marta works at the Ritz?" (the statement asked
+    about), else None."""
+    m = _WHO_SAID.match(question)
+    return question[m.end():] if m and question[m.end():].strip(" ?") else None
+
+
+def says_first_person(question: str) -> bool:
+    """Whether the question speaks of its asker ("Where do I live?", "What is my rent?")."""
+    return any(p.search(question) for p, _ in _FIRST_PERSON)
+
+
+def first_person(question: str, name: str) -> str:
+    """The question with the asker's words in the third person: "Where do I live?" -> "Where does
+    Dana live?", "Have I ever…" -> "Has Dana ever…", "my rent" -> "Dana's rent"."""
+    for pattern, words in _FIRST_PERSON:
+        def put(m: re.Match[str], words: str = words) -> str:
+            verb = m.group(1) if m.groups() else ""
+            upper = verb[:1].isupper()
+            return words.format(name=name, has="Has" if upper else "has", does="Does" if upper else "does",
+                                **{"is": "Is" if upper else "is"})
+        question = pattern.sub(put, question)
+    return question
+
+
+BROAD = re.compile(
+    r"(?i)\b(?:what\s+(?:do|does)\s+(?:you|the\s+memory)\s+(?:know|remember)|tell\s+me\s+(?:about|everything)"
+    r"|everything\s+(?:you\s+know|about)|what\s+about|anything\s+about)\b")
+_GROUP_WORDS = re.compile(r"(?i)\b(?:people|everyone|everybody|anyone|folks|the group|us|this memory)\b")
+
+
+def is_broad(question: str) -> bool:
+    """A question about everything of someone (or of the group): "Tell me about Priya", "What do
+    you know?" ("Who is Pepper?" is one too: nothing but the name is asked, see ``Plan.broad``)."""
+    return BROAD.search(question) is not None
+
+
+def about_the_group(question: str) -> bool:
+    """A broad question naming the group rather than someone: "Tell me about people", "What do you
+    know?" (checked after no name was found in it)."""
+    return is_broad(question) and (_GROUP_WORDS.search(question) is not None or re.search(
+        r"(?i)\b(?:know|remember)\s*\??\s*$", question) is not None)

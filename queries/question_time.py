@@ -120,7 +120,7 @@ def question_time(question: str, reference: datetime) -> TimeSpec:
     if before:
         span = resolve_range(before.group(1), reference)
         if span is not None:
-            return TimeSpec("at", start=span[0] - EPSILON, text=before.group(0))
+            return TimeSpec("at", start=span[0] - EPSILON, text=before.group(0), before=True)
     relative = _RELATIVE.search(q)
     if relative:
         span = resolve_range(relative.group(0), reference)

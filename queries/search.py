@@ -84,7 +84,8 @@ from temporal_graph.core.names import MAX_NAME_CHARS, check_group
 from temporal_graph.core.stores.protocol import FactQuery
 from temporal_graph.core.time import TimeLike
 
-from . import ranking, staleness, time_cues
+from . import broad, ranking, staleness, time_cues
+from .question import about_the_group
 
 RRF_K = 60
 # A hit only the embedding ranks (no keyword, no named entity behind it) is dropped below this
@@ -333,10 +334,14 @@ BROAD_FACTS = 10
 
 def _broad(core: Core, group_id: str, query: str, asked: _Query, when: _When, limit: int) -> list[SearchHit]:
     """A broad question ("what do you know about Zhang Wei?") that no ranking answered: the
-    weightiest current facts about the entities it names, labelled so. A question naming nothing
-    the memory holds still gets nothing."""
-    if not BROAD.search(query) or not asked.named or when.valid_time is None:
+    weightiest current facts about the entities it names, labelled so; one about the group ("Tell
+    me about people", "What do you know?") gets the group's (:mod:`queries.broad`)."""
+    if not BROAD.search(query) or when.valid_time is None:
         return []
+    if not asked.named:
+        return [SearchHit(kind="fact", score=0.0, fact=f, reasons=[broad.LABEL.replace("facts", "fact", 1)])
+                for f in broad.group_facts(core, group_id, at=when.valid_time, known_at=when.known,
+                                           limit=min(limit, BROAD_FACTS))] if about_the_group(query) else []
     facts: dict[str, Fact] = {}
     for entity in asked.named:
         for side in ("subject_id", "object_id"):

@@ -735,17 +735,18 @@ class TemporalGraph:
                                        stale=stale)
 
     def ask(
-        self, question: str, *, reference_time: TimeLike | None = None, group_id: str = DEFAULT_GROUP,
-        claims: str = DEFAULT_CLAIMS,
+        self, question: str, *, reference_time: TimeLike | None = None, speaker: str | None = None,
+        group_id: str = DEFAULT_GROUP, claims: str = DEFAULT_CLAIMS,
     ) -> Answer:
         """Answer a question in plain language from the memory's facts, citing them, or say "I don't
         know" (``known=False``); never invented. ``reference_time`` (default now) is when the
         question is asked: "now", "last year" and "since 2023" are read from it (see
         :mod:`queries.ask`). Yes/no questions ("Has X ever…", "Is X still…") answer ``verdict``
         "yes" or "no" from the memory's own record; ``claims`` as in :meth:`now` (a claim the
-        answer leans on is named with who made it)."""
+        answer leans on is named with who made it). ``speaker``: who asks ("I", "my" in the
+        question); default the group's one human speaker, which the answer then says."""
         return queries.ask.ask(self.core, query_text(question, "question"), reference_time=reference_time,
-                               group_id=group_id, claims=claims)
+                               speaker=speaker, group_id=group_id, claims=claims)
 
 
 def _file_path(path: object) -> str | FilePath:

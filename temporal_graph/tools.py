@@ -192,6 +192,8 @@ class PathsInput(_Input):
 class AskInput(_Claims):
     question: str = _name("A question in words, e.g. 'Where did Alice live in 2019?'.")
     reference_time: str | None = _time("What 'now' means in the question (default now)", None)
+    speaker: str | None = Field(None, description="Who asks; 'I/me/my' in the question means them "
+                                "(default: the one person speaking in the memory, if only one does).")
 
 
 class ContextInput(_Claims):
@@ -323,7 +325,8 @@ def _paths(tg: TemporalGraph, a: PathsInput, group: str) -> PathsResult:
 
 
 def _ask(tg: TemporalGraph, a: AskInput, group: str) -> Answer:
-    return tg.ask(a.question, reference_time=a.reference_time, group_id=group, claims=a.claims)
+    return tg.ask(a.question, reference_time=a.reference_time, speaker=a.speaker, group_id=group,
+                  claims=a.claims)
 
 
 def _context(tg: TemporalGraph, a: ContextInput, group: str) -> ContextResult:

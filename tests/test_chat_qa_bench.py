@@ -15,10 +15,10 @@ except ModuleNotFoundError:  # pytest started without the repository root on sys
     from benchmarks import ask_qa, chat_qa
 
 
-def test_three_logs_with_thirty_questions_each_of_every_kind():
+def test_six_logs_with_a_dozen_questions_or_more_each_of_every_kind():
     questions = chat_qa.load_questions()
     per_log = Counter(q.group for q in questions)
-    assert len(per_log) == 3 and min(per_log.values()) >= 30, per_log
+    assert len(per_log) == 6 and min(per_log.values()) >= 12, per_log
     assert {q.kind for q in questions} == set(chat_qa.KINDS)
     assert len({q.id for q in questions}) == len(questions)
 
@@ -59,3 +59,24 @@ def test_the_chat_set_runs_from_the_ask_benchmark(capsys, monkeypatch, tmp_path)
     out = json.loads(capsys.readouterr().out)["chats"]
     assert out["n"] == 2 and sum(k["n"] for k in out["kinds"].values()) == 2
     assert set(out["retrieval"]) == {"relevance", "blend-no-recency"}
+
+
+def test_i_dont_know_is_right_when_expected_and_an_answer_to_another_question_is_counted():
+    q = chat_qa.ChatQuestion("x", "g", "unasked", "When is Priya getting married?", None, (("Arjun",),),
+                             frozenset({"m1"}), known=False, relations=("MARRIED_TO", "PLANS*"))
+    assert chat_qa.answer_right(q, False, "I don't know: … It knows: Priya is engaged to Arjun.")
+    assert not chat_qa.answer_right(q, True, "Priya is engaged to Arjun (since 2024-02-13).")
+
+    class F:  # the two fields the count reads
+        def __init__(self, relation: str, text: str = "") -> None:
+            self.relation, self.object, self.text = relation, "", text
+
+    assert chat_qa.another_question(q, True, [F("ENGAGED_TO")], "Priya is engaged to Arjun.")
+    assert not chat_qa.another_question(q, True, [F("PLANS_TO_MARRY")], "Priya plans to marry Arjun.")
+    assert not chat_qa.another_question(q, False, [F("ENGAGED_TO")], "I don't know: …")
+    no_record = "No: no record of Priya being married; now: …"
+    assert not chat_qa.another_question(q, True, [F("DATING")], no_record)
+    about = chat_qa.ChatQuestion("y", "g", "planning", "Is Kwame planning a wedding?", "no", (),
+                                 frozenset({"m1"}), relations=("PLANS*",), about=("wedding",))
+    house = [F("PLANS", "Kwame plans to buy a house.")]
+    assert chat_qa.another_question(about, True, house, "Not any more …")

@@ -85,6 +85,8 @@ async def _every_tool(client: Client) -> None:
     assert any("Lisbon" in json.dumps(h) for h in hits["hits"])
     answer = await _call(client, "ask", {"question": "Where does Alice live?"})
     assert "Paris" in answer["text"]
+    mine = await _call(client, "ask", {"question": "Where do I live?", "speaker": "Ana"})  # who asks
+    assert "Lisbon" in mine["text"]
     block = await _call(client, "context", {"query": "Where does Ana live?", "budget_tokens": 300})
     assert "Lisbon" in block["context"]
 

@@ -727,10 +727,12 @@ def _search(tg: TemporalGraph, args: argparse.Namespace) -> list[SearchHit]:
 @command("ask", "answer a question from the memory",
          arg("question", help="the question, in words"),
          arg("--reference-time", metavar="TIME", help="what 'now' means in the question (default now)"),
+         arg("--speaker", help="who asks ('I', 'my' in the question; default: the one person speaking)"),
          CLAIMS,
          show=lambda answer, args, out: render.answer(out, answer))
 def _ask(tg: TemporalGraph, args: argparse.Namespace) -> Answer:
-    return tg.ask(args.question, reference_time=args.reference_time, group_id=group(args), claims=args.claims)
+    return tg.ask(args.question, reference_time=args.reference_time, speaker=args.speaker,
+                  group_id=group(args), claims=args.claims)
 
 
 @command("context", "a dated memory block for a prompt: the facts and messages relevant to a query",
