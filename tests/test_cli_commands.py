@@ -271,3 +271,10 @@ def test_exported_names_are_frozen() -> None:
         scope: dict[str, Any] = {}
         exec(f"from temporal_graph import {name}", scope)
         assert scope[name] is getattr(temporal_graph, name)
+
+
+def test_an_ending_that_ends_nothing_says_so(tmp_path: Path, capsys) -> None:
+    db = tmp_path / "m.db"
+    assert run(capsys, db, "add-fact", "Alice", "lives in", "Paris", "--valid-at", "2020-01-01")[0] == 0
+    code, out, _ = run(capsys, db, "end-fact", "Alice", "lives in", "Paris", "--at", "2020-01-01")
+    assert code == 0 and "nothing ended" in out and "tgraph retract" in out

@@ -488,13 +488,22 @@ def _add_fact(tg: TemporalGraph, args: argparse.Namespace) -> Fact:
                        importance=args.importance)
 
 
+def _show_ended(facts: list[Fact], args: argparse.Namespace, out: Console) -> None:
+    if facts:
+        render.fact_table(out, facts, "ended")
+        return
+    out.print(f"nothing held at {args.at}, so nothing ended; the ending is recorded and ends a fact told "
+              "later that holds then (an ending at a fact's very start changes nothing: to say it never "
+              "held, use tgraph retract)", highlight=False)
+
+
 @command("end-fact", "close the fact(s) SUBJECT RELATION [OBJECT] holding at a time",
          *STATEMENT, arg("object", nargs="?", help="only this object (default: every current object)"),
          arg("--at", metavar="TIME", required=True, help="when it stopped holding"),
          arg("--create-names", action="store_true",
              help="record the ending even if SUBJECT or OBJECT is not known yet, creating them (an ending "
                   "told before its fact); without it an unknown name is an error"),
-         show=_facts("ended"))
+         show=lambda facts, args, out: _show_ended(facts, args, out))
 def _end_fact(tg: TemporalGraph, args: argparse.Namespace) -> list[Fact]:
     return tg.end_fact(args.subject, args.relation, args.object, at=args.at, group_id=group(args),
                        create_names=args.create_names)
