@@ -170,3 +170,14 @@ def test_full_text_hits_of_a_group_are_found_behind_better_hits_of_other_groups(
     every = store.text_search("mine", "episode", "kayak", 50)
     assert sorted(i for i, _ in every) == [f"mine-{i}" for i in range(7)]
     assert every[:5] == found
+
+
+def test_a_name_with_an_ampersand_is_named_in_a_query() -> None:
+    from queries.search import named_entities
+    from temporal_graph import TemporalGraph
+
+    with TemporalGraph.open(":memory:", embed=False) as tg:
+        tg.add_fact("Dana", "works at", "Crumb & Co")
+        named = named_entities(tg.core, "Who works at Crumb & Co?", "default")
+        assert [e.name for e in named] == ["Crumb & Co"]
+        assert named_entities(tg.core, "salt & pepper", "default") == []
