@@ -20,10 +20,14 @@ from ..grammar import SARCASM
 from ..objects import clean_name
 from ..quotes import quoted_name, split_quotes
 from ..tables import KIN
-from .frames import asked, framed, is_predicate, negated, reporter
+from .frames import FICTION_VERBS, asked, framed, is_predicate, reporter
 from .pipeline import MODEL, load_pipeline
 from .rules import HUGE, NOT_VALUES, Found, Scene, statements, things_named
 
+ASSISTANT = "assistant"
+# What the combined extractor takes from the parse: the families the regex path misses; likes and the
+# rest it reads itself, and better.
+ADDED_RELATIONS = frozenset("LIVES_IN WORKS_AT WORKS_AS STATUS".split())
 _CACHE_SIZE = 256  # parsed messages kept: a message is parsed once as itself, then read again as context
 
 
@@ -57,8 +61,8 @@ class ParsedExtractor:
 
     def found(self, episode: Episode, context: Sequence[Episode] = ()) -> list[Found]:
         """The facts of one message, before wording (offsets into the message's text)."""
-        if SARCASM.search(episode.content):
-            return []
+        if SARCASM.search(episode.content) or (episode.speaker or "").lower() == ASSISTANT:
+            return []  # a joke; or an assistant's word, which is no fact about the user or the world
         text, quotes = split_quotes(episode.content)
         out: list[Found] = []
         for who, quote in quotes:  # the quoted person's words, "I" meaning them
@@ -71,7 +75,7 @@ class ParsedExtractor:
         things: list[str] = []
         for earlier in sorted(context, key=lambda e: e.reference_time):
             things.extend(things_named(earlier.content))
-            if earlier.speaker == episode.speaker and any(w in earlier.content.lower() for w in ("my ", "our ")):
+            if earlier.speaker == episode.speaker and re.search(r"(?i)\b(?:my|our)\s", earlier.content):
                 self._kin_of(earlier, kin)
         out.extend(self._found(text, episode, kin, things))
         return out
@@ -152,6 +156,8 @@ class CombinedExtractor:
         self.parsed = parsed if parsed is not None else ParsedExtractor()
 
     def extract(self, episode: Episode, context: Sequence[Episode] = ()) -> Extraction:
+        if (episode.speaker or "").lower() == ASSISTANT:
+            return Extraction()
         regex = self.regex.extract(episode, context)
         found = self.parsed.found(episode, context)
         if SARCASM.search(episode.content):
@@ -169,14 +175,16 @@ class CombinedExtractor:
         have = {(name_key(f.subject), f.relation, name_key(f.object)) for f in kept}
         same_slot = {(name_key(f.subject), f.relation) for f in kept if is_attribute(f.relation)}
         extra = [f for f in found if (name_key(f.subject), f.relation, name_key(f.object)) not in have
-                 and (name_key(f.subject), f.relation) not in same_slot]
+                 and (name_key(f.subject), f.relation) not in same_slot
+                 and (f.relation in ADDED_RELATIONS or is_attribute(f.relation) or "kin" in f.extra)]
         added = _extraction(extra)
         entities = {(name_key(e.name), e.type): e for e in (*regex.entities, *added.entities)}
         return Extraction(entities=list(entities.values()), facts=[*kept, *added.facts])
 
     @staticmethod
     def _vetoed(fact: ExtractedFact, text: str, closed: list[tuple[int, int]],
-                by_relation: dict[tuple[str, str], Found], linked: set[str], episode: Episode, doc: Any) -> bool:
+                by_relation: dict[tuple[str, str], Found], linked: set[str], episode: Episode,
+                doc: Any) -> bool:
         obj = fact.object
         if is_attribute(fact.relation):
             words = obj.lower().split()
@@ -201,17 +209,9 @@ class CombinedExtractor:
 def _closed_spans(doc: Any) -> list[tuple[int, int]]:
     """The character spans of the clauses that are not the speaker's own statement."""
     spans = []
-    for sentence in doc.sents:
-        if asked(sentence):
-            spans.append((sentence.start_char, sentence.end_char))
-            continue
-        for pred in sentence:
-            if is_predicate(pred) and (framed(pred) or reporter(pred) is not None or negated(pred)):
-                start = pred.left_edge.idx
-                end = pred.right_edge.idx + len(pred.right_edge.text)
-                if negated(pred) and not (framed(pred) or reporter(pred) is not None):
-                    continue  # a negation is the regex path's own to read (denials)
-                spans.append((start, end))
+    for pred in doc:  # questions, negations, wishes and plans are the regex path's own to read
+        if is_predicate(pred) and (framed(pred, FICTION_VERBS, modals=False) or reporter(pred) is not None):
+            spans.append((pred.left_edge.idx, pred.right_edge.idx + len(pred.right_edge.text)))
     return spans
 
 
@@ -232,4 +232,4 @@ def _verb_inside(doc: Any, obj: str) -> bool:
     if start < 0:
         return False
     span = doc.char_span(start, start + len(key), alignment_mode="expand")
-    return span is not None and any(t.pos_ in ("VERB", "AUX") and t.tag_ != "VBG" for t in span)
+    return span is not None and any(t.tag_ in ("VBD", "VBZ", "VBP", "MD", "TO") for t in span)

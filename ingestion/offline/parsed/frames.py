@@ -27,6 +27,9 @@ fanfiction screenplay nightmare imagination daydream scenario version""".split()
 FRAME_VERBS = frozenset("""dream imagine pretend wish suppose fantasize fantasise picture hope want plan
 think guess believe doubt wonder consider reckon assume bet fear worry would_like""".split())
 # Verbs that report another's word: the clause under them is that person's claim.
+# The narrow frames the combined extractor vetoes regex facts by (the regex path reads wishes, plans and
+# hedges itself, and "wanted to let you know I joined ..." is a statement): fiction, dreams, pretence.
+FICTION_VERBS = frozenset("dream imagine pretend fantasize fantasise daydream".split())
 REPORT_VERBS = frozenset("""say claim tell insist swear mention write text report allege reckon think believe
 hear assert maintain argue suggest suspect announce post tweet""".split())
 MODALS = frozenset("would could might should may must ought shall".split())
@@ -76,16 +79,17 @@ def reporter(pred: Token) -> Token | None:
         head = node.head
         if head.lemma_ in REPORT_VERBS and node.dep_ in ("ccomp", "parataxis", "conj", "advcl"):
             who = _subject(head)
-            if not _first_person(who):
-                return who if who is not None else head
+            if who is not None and not _first_person(who):
+                return who  # an imperative ("say hi to your dogs") reports no one
             # "I told him I live in Paris": the speaker's own word; "I think I live ...": a hedge
             if head.lemma_ in FRAME_VERBS:
                 return head
         node = head
 
 
-def framed(pred: Token) -> bool:
-    """Fiction, games, dreams, wishes, plans, hedges and hypotheticals above or on this clause."""
+def framed(pred: Token, verbs: frozenset[str] = FRAME_VERBS, *, modals: bool = True) -> bool:
+    """Fiction, games, dreams, wishes, plans, hedges and hypotheticals above or on this clause (with
+    ``verbs`` the framing verbs looked for, and ``modals`` whether "could" / "would" frame too)."""
     node = pred
     while True:
         for child in node.children:
@@ -97,14 +101,14 @@ def framed(pred: Token) -> bool:
                 return True
             if child.dep_ == "advmod" and child.lower_ in HEARSAY:
                 return True
-        if modal(node):
+        if modals and modal(node):
             return True
         if node.dep_ not in CLAUSAL or node.head is node:
             return False
         head = node.head
-        if head.lemma_ in FRAME_VERBS and node.dep_ in ("ccomp", "xcomp", "advcl"):
+        if head.lemma_ in verbs and node.dep_ in ("ccomp", "xcomp", "advcl"):
             return True
-        if head.lemma_ == "like" and modal(head):  # "I would like to live in Rome"
+        if modals and head.lemma_ == "like" and modal(head):  # "I would like to live in Rome"
             return True
         if node.dep_ == "advcl" and head.lemma_ in ("love", "hate", "like") and any(
                 c.dep_ == "dobj" and c.lower_ == "it" for c in head.children):

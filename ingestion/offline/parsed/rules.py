@@ -19,7 +19,7 @@ from temporal_graph.core.names import InvalidName, normalize_relation
 from temporal_graph.core.ontology import is_attribute
 from temporal_graph.core.time import TimeMatch
 
-from ..tables import HOBBY_VERBS, JOBS, KIN, NAME_STOP, PETS
+from ..tables import HOBBY_VERBS, JOBS, KIN, NAME_STOP, PETS, SPECIFIC, VAGUE_TASTES
 from .frames import framed, is_predicate, negated, reporter
 
 Token = Any  # a spaCy token (the package is optional)
@@ -48,6 +48,11 @@ HUGE = re.compile(r"^(?:like\s+)?(?:a|an|one)\s+(?:million|billion|trillion|gazi
 # Attributes that are the speaker's when told of "the": "the rent went up" in their own chat.
 PERSONAL = frozenset("RENT SALARY PAY WAGE INCOME MORTGAGE".split())
 PERSON_KIN = {k: v for k, v in KIN.items() if v != "HAS_PET" and " " not in k}
+# Kin an attribute may be told of unnamed ("my sister's rent" → "Priya's sister"); a friend, a colleague
+# or a neighbour unnamed is nobody in particular.
+FAMILY = frozenset("""mum mom mother dad father sister brother son daughter husband wife partner boyfriend
+girlfriend fiance fiancé fiancee fiancée grandma grandpa grandmother grandfather""".split())
+VAGUE_FAVORITES = frozenset("one thing part bit kind type sort".split())
 PET_WORDS = frozenset(k for k, v in KIN.items() if v == "HAS_PET" and " " not in k) | frozenset(PETS)
 NAME_ENTS = frozenset("ORG GPE LOC FAC PERSON NORP PRODUCT WORK_OF_ART EVENT".split())
 VALUE_ENTS = frozenset("MONEY PERCENT DATE TIME CARDINAL QUANTITY ORDINAL".split()) | NAME_ENTS
@@ -172,7 +177,8 @@ def person(tok: Token, scene: Scene, *, unnamed_kin: bool = False) -> str | None
         return scene.speaker
     if tok.pos_ == "PRON":
         return None
-    appos = next((c for c in tok.children if c.dep_ == "appos" and _is_named(c)), None)
+    appos = next((c for c in tok.children if c.dep_ == "appos" and _is_named(c)
+                  and not _children(c, "conj", "cc")), None)
     if appos is not None:
         return name_of(appos)
     if _is_named(tok) and tok.pos_ == "PROPN":
@@ -186,8 +192,8 @@ def person(tok: Token, scene: Scene, *, unnamed_kin: bool = False) -> str | None
     word = tok.lower_
     if owner == scene.speaker and word in scene.kin_names:
         return scene.kin_names[word]
-    if word in PERSON_KIN and not unnamed_kin:
-        return None
+    if not unnamed_kin or (word in PERSON_KIN and word not in FAMILY):
+        return None  # "my laptop" does nothing; "my friend" unnamed is nobody in particular
     return f"{owner}'s {phrase_of(tok)}"
 
 
@@ -202,6 +208,9 @@ def thing(tok: Token, scene: Scene) -> str | None:
     kind = tok.lower_ if tok.lower_ in STATUS_THINGS else None
     if tok.lower_ not in ("it", "this", "that") and kind is None:
         return None
+    poss = _child(tok, "poss")
+    if kind is not None and poss is not None and poss.lower_ in ("my", "our") and scene.speaker:
+        return f"{scene.speaker}'s {phrase_of(tok)}"  # "my order has shipped": the speaker's order
     for named in reversed(scene.things):
         if kind is None or named.lower().startswith(kind):
             return named
@@ -239,7 +248,8 @@ def tense(pred: Token, scene: Scene, time: TimeMatch | None) -> str:
         return "used"
     if time is not None and pred.tag_ in ("VBP", "VBZ", "VBG") and scene.ahead(time):
         return "future"
-    if pred.tag_ == "VBD" or "had" in auxes or (pred.tag_ == "VBN" and any(a in ("was", "were") for a in auxes)):
+    if pred.tag_ == "VBD" or "had" in auxes or (
+            pred.tag_ == "VBN" and any(a in ("was", "were") for a in auxes)):
         return "past"
     return "present"
 
@@ -358,6 +368,9 @@ def _likes(pred: Token, who: str) -> Iterator[Found]:
 
 
 def _taste(tok: Token) -> str | None:
+    if tok.lower_ in VAGUE_TASTES or any(c.dep_ in ("det", "poss") and c.lower_ in SPECIFIC
+                                         for c in tok.children):
+        return None  # "I love being outdoors", "I love the color": no taste of the speaker's own
     if tok.pos_ == "PRON" or any(c.dep_ in ("relcl", "ccomp", "advcl", "acl") for c in tok.children):
         return None
     if tok.tag_ == "VB" and any(c.dep_ == "aux" and c.lower_ == "to" for c in tok.children):
@@ -382,7 +395,8 @@ def _kin(pred: Token, subj: Token | None, scene: Scene) -> Iterator[Found]:
         word = tok.lower_
         owner = _child(tok, "poss")
         if word in KIN and owner is not None and owner.lower_ in ("my", "our"):
-            for appos in (c for c in tok.children if c.dep_ in ("appos", "npadvmod") and c.pos_ == "PROPN"):
+            for appos in (c for c in tok.children if c.dep_ in ("appos", "npadvmod") and c.pos_ == "PROPN"
+                      and not _children(c, "conj", "cc")):
                 yield _kin_fact(scene, word, name_of(appos))
             if tok.dep_ == "attr" and subj is not None and subj.pos_ == "PROPN" and pred.lemma_ == "be":
                 yield _kin_fact(scene, word, name_of(subj))  # "Anna is my sister"
@@ -434,6 +448,8 @@ def _attribute_noun(tok: Token) -> tuple[str, str] | None:
     compounds = [c for c in tok.children if c.dep_ == "compound" and c.i < tok.i]
     words = " ".join([*(c.lower_ for c in compounds), tok.lower_])
     if favorite:
+        if tok.lower_ in VAGUE_FAVORITES:
+            return None
         words = "favorite " + tok.lower_
     relation = _relation(words) or (_relation(tok.lower_) if not favorite else None)
     return (relation, words) if relation else None
@@ -508,8 +524,8 @@ def _attribute(pred: Token, subj: Token, scene: Scene, time: TimeMatch | None, w
     noun = subj
     if lemma == "be":
         value_tok = _child(pred, "attr", "acomp")
-        if value_tok is not None and value_tok.dep_ == "attr" and _attribute_noun(value_tok) and \
-                _attribute_noun(value_tok)[0].startswith("FAVORITE") and not _attribute_noun(subj):
+        told = _attribute_noun(value_tok) if value_tok is not None and value_tok.dep_ == "attr" else None
+        if told is not None and told[0].startswith("FAVORITE") and not _attribute_noun(subj):
             noun, value_tok = value_tok, subj  # "Harry Potter is my sister's favorite book"
     else:
         targets = _prep_objects(pred, "to") or [o for p in pred.children if p.dep_ in ("advmod", "prt")
