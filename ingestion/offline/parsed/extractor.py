@@ -222,7 +222,7 @@ def _kin_possessive(doc: Any, name: str) -> bool:
         if key not in name_key(sentence.text):
             continue
         kin = [t for t in sentence if t.lower_ in KIN]
-        return bool(kin) and all(t.dep_ == "poss" for t in kin)
+        return bool(kin) and all(t.dep_ == "poss" and t.head.lower_ != "name" for t in kin)
     return False
 
 

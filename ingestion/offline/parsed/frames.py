@@ -33,7 +33,8 @@ FICTION_VERBS = frozenset("dream imagine pretend fantasize fantasise daydream".s
 REPORT_VERBS = frozenset("""say claim tell insist swear mention write text report allege reckon think believe
 hear assert maintain argue suggest suspect announce post tweet""".split())
 MODALS = frozenset("would could might should may must ought shall".split())
-HEARSAY = frozenset("apparently supposedly allegedly reportedly seemingly evidently".split())
+HEARSAY = frozenset("""apparently supposedly allegedly reportedly seemingly evidently maybe perhaps probably
+possibly hopefully someday""".split())
 HYPOTHETICAL_MARKS = frozenset("if unless whether though although".split())
 FIRST_PERSON = frozenset("i we".split())
 # Clause links that start a new clause under the one above (its frame applies to them too).
@@ -53,12 +54,22 @@ def _first_person(token: Token | None) -> bool:
 
 
 def negated(pred: Token) -> bool:
-    """"I don't live in Paris", "I never worked there", "no longer": a denial or an ending, not a state."""
-    return any(c.dep_ == "neg" or c.lower_ in ("never", "no") for c in pred.children)
+    """"I don't live in Paris", "I never worked there", "no longer", "I'm no writer": a denial or an
+    ending, not a state."""
+    for c in pred.children:
+        if c.dep_ == "neg" or c.lower_ in ("never", "no"):
+            return True
+        if c.lower_ in ("longer", "more") and any(g.lower_ == "no" for g in c.children):
+            return True
+        if c.dep_ in ("attr", "dobj") and any(g.dep_ == "det" and g.lower_ == "no" for g in c.children):
+            return True
+    return False
 
 
 def modal(pred: Token) -> bool:
-    return any(c.dep_ == "aux" and c.lower_ in MODALS for c in pred.children)
+    """"would", "could", ...; "I'd love to" (but "I'd lived": had)."""
+    return any(c.dep_ == "aux" and (c.lower_ in MODALS or (c.lower_ in ("'d", "’d") and pred.tag_ == "VB"))
+               for c in pred.children)
 
 
 def reporter(pred: Token) -> Token | None:
@@ -74,11 +85,13 @@ def reporter(pred: Token) -> Token | None:
                     and not _first_person(_subject(child))
                     and not any(c.dep_ in ("ccomp", "dobj", "xcomp") for c in child.children)):
                 return child
-        if node.dep_ not in CLAUSAL or node.head is node:
+        if node.dep_ not in CLAUSAL or node.head.i == node.i:
             return None
         head = node.head
         if head.lemma_ in REPORT_VERBS and node.dep_ in ("ccomp", "parataxis", "conj", "advcl"):
             who = _subject(head)
+            if negated(head):  # "I never said I worked at Google"
+                return head
             if who is not None and not _first_person(who):
                 return who  # an imperative ("say hi to your dogs") reports no one
             # "I told him I live in Paris": the speaker's own word; "I think I live ...": a hedge
@@ -103,7 +116,7 @@ def framed(pred: Token, verbs: frozenset[str] = FRAME_VERBS, *, modals: bool = T
                 return True
         if modals and modal(node):
             return True
-        if node.dep_ not in CLAUSAL or node.head is node:
+        if node.dep_ not in CLAUSAL or node.head.i == node.i:
             return False
         head = node.head
         if head.lemma_ in verbs and node.dep_ in ("ccomp", "xcomp", "advcl"):

@@ -52,6 +52,9 @@ PERSON_KIN = {k: v for k, v in KIN.items() if v != "HAS_PET" and " " not in k}
 # or a neighbour unnamed is nobody in particular.
 FAMILY = frozenset("""mum mom mother dad father sister brother son daughter husband wife partner boyfriend
 girlfriend fiance fiancé fiancee fiancée grandma grandpa grandmother grandfather""".split())
+ENDING_VERBS = frozenset("stop quit finish cease leave end".split())
+PEOPLE = frozenset("""landlord landlady flatmate roommate housemate neighbour neighbor boss ex friend
+colleague coworker classmate teammate client customer tenant partner doctor dentist""".split())
 VAGUE_FAVORITES = frozenset("one thing part bit kind type sort".split())
 PET_WORDS = frozenset(k for k, v in KIN.items() if v == "HAS_PET" and " " not in k) | frozenset(PETS)
 NAME_ENTS = frozenset("ORG GPE LOC FAC PERSON NORP PRODUCT WORK_OF_ART EVENT".split())
@@ -119,6 +122,11 @@ _PHRASE_DEPS = frozenset("compound flat nummod nmod quantmod amod".split())
 def name_of(tok: Token) -> str:
     """A name as written: "Order 5512", "St. Mary's", "Project Falcon" (no determiner, no "'s" of an
     owner)."""
+    if tok.ent_type_ in ("ORG", "GPE", "LOC", "FAC") and tok.dep_ != "poss":  # "St. Mary's Hospital"
+        ent = next((e for e in tok.doc.ents if e.start <= tok.i < e.end), None)
+        if ent is not None and ent.end - ent.start > 1 and ent.root.i == tok.i:
+            words = [t for t in ent if not (t.i == ent.start and t.dep_ == "det")]
+            return text_of(words)
     tokens = _collect(tok, _NAME_DEPS)
     if tok.dep_ != "poss":
         tokens.extend(c for c in tok.children if c.dep_ == "case" and c.i == tok.i + 1)
@@ -233,6 +241,14 @@ def time_of(pred: Token, scene: Scene) -> TimeMatch | None:
         s, e = t.start - scene.offset, t.end - scene.offset
         if start <= s and e <= end + 1 and not any(a <= s < b for a, b in inner):
             return t
+    head = pred.head
+    if pred.dep_ == "xcomp" and head.i != pred.i:  # "in 2019 I started working at Google"
+        return time_of(head, scene)
+    if pred.dep_ == "conj" and head.i != pred.i:  # "Last year I quit Umbrella and joined Stark"
+        opening = time_of(head, scene)
+        if opening is not None and opening.start - scene.offset < _span(head)[0] + 1 + len(head.text) \
+                and opening.start - scene.offset < head.idx:
+            return opening
     return None
 
 
@@ -264,6 +280,8 @@ def statements(sentence: Any, scene: Scene) -> Iterator[Found]:
             continue
         if negated(pred) or framed(pred) or reporter(pred) is not None:
             continue
+        if pred.dep_ == "xcomp" and pred.head.lemma_ in ENDING_VERBS:
+            continue  # "I stopped working at Wipro": an ending, which the regex path reads
         time = time_of(pred, scene)
         when = tense(pred, scene, time)
         start, end = _span(pred)
@@ -280,7 +298,7 @@ def _subject_token(pred: Token) -> Token | None:
             subj = subj or _child(aux, "nsubj", "nsubjpass")
         if subj is not None:
             return subj
-        if node.dep_ in ("conj", "xcomp") and node.head is not node:  # "I live in X and work at Y"
+        if node.dep_ in ("conj", "xcomp") and node.head.i != node.i:  # "I live in X and work at Y"
             node = node.head
             continue
         return None
@@ -298,7 +316,9 @@ def _rules(pred: Token, scene: Scene, time: TimeMatch | None, when: str) -> Iter
     if who is None:
         return
     future = when == "future"
-    past = when in ("past", "used") and (time is None or when == "used")
+    if when == "used":
+        return  # "I used to live in Paris": when, and since when not? Too little to keep
+    past = when == "past" and time is None
     if lemma in ("live", "reside") or (lemma == "based" and pred.pos_ == "ADJ"):
         for place in _prep_objects(pred, "in", "on"):
             if _is_named(place):
@@ -337,7 +357,7 @@ def _roles(pred: Token, who: str, time: TimeMatch | None, future: bool) -> Itera
 
 def _being(pred: Token, who: str, time: TimeMatch | None, future: bool) -> Iterator[Found]:
     """"I'm a nurse at St. Mary's", "I'm still at Deloitte as a data analyst", "I'm into climbing"."""
-    attrs = [a for a in _children(pred, "attr") if a.lemma_ in JOBS or a.lower_ in JOBS]
+    attrs = [a for a in _children(pred, "attr") if (a.lemma_ in JOBS or a.lower_ in JOBS) and _a_job(a)]
     for role in attrs:
         yield Found(who, "WORKS_AS", phrase_of(role), "Role", time=time, future=future)
     roles = [r for r in _prep_objects(pred, "as") if r.lemma_ in JOBS or r.lower_ in JOBS]
@@ -355,6 +375,21 @@ def _being(pred: Token, who: str, time: TimeMatch | None, future: bool) -> Itera
     for taste in _prep_objects(pred, "into"):  # "I'm really into rock climbing"
         if taste.pos_ in ("NOUN", "PROPN", "VERB"):
             yield Found(who, "LIKES", phrase_of(taste), "Thing")
+
+
+JOB_ADJECTIVES = frozenset("""senior junior head lead chief principal staff full-time part-time freelance
+registered certified professional assistant associate deputy executive general managing""".split())
+
+
+def _a_job(noun: Token) -> bool:
+    """"a data engineer", "a senior nurse"; not "Leo's manager" (a relation between two people), "no
+    writer" or "such an inspiring writer" (a judgement)."""
+    for c in noun.children:
+        if c.dep_ in ("poss", "predet") or (c.dep_ == "det" and c.lower_ == "no"):
+            return False
+        if c.dep_ == "amod" and c.lower_ not in JOB_ADJECTIVES:
+            return False
+    return True
 
 
 def _likes(pred: Token, who: str) -> Iterator[Found]:
@@ -375,11 +410,14 @@ def _taste(tok: Token) -> str | None:
         return None
     if tok.tag_ == "VB" and any(c.dep_ == "aux" and c.lower_ == "to" for c in tok.children):
         return HOBBY_VERBS.get(tok.lemma_)  # "I love to cook": cooking; "I like to think ...": nothing
-    if tok.tag_ == "VBG":  # "reading mystery novels", "hiking in the mountains" → hiking
+    if any(c.pos_ == "PRON" for c in tok.children):
+        return None  # "I love you guys"
+    if tok.tag_ == "VBG":  # "reading mystery novels", "bird watching", "hiking in the mountains" → hiking
         objs = _children(tok, "dobj")
+        words = _collect(tok, frozenset({"compound"}))
         if objs and objs[0].pos_ != "PRON":
-            return text_of([tok, *_collect(objs[0], _PHRASE_DEPS)])
-        return tok.text
+            return text_of([*words, *_collect(objs[0], _PHRASE_DEPS)])
+        return text_of(_contiguous(words, tok))
     if tok.pos_ in ("NOUN", "PROPN") and tok.lower_ not in ("it", "one", "thing", "things", "stuff"):
         return phrase_of(tok)
     return None
@@ -445,50 +483,83 @@ def _attribute_noun(tok: Token) -> tuple[str, str] | None:
     if tok.pos_ not in ("NOUN", "PROPN"):
         return None
     favorite = any(c.dep_ == "amod" and c.lower_ in ("favorite", "favourite") for c in tok.children)
-    compounds = [c for c in tok.children if c.dep_ == "compound" and c.i < tok.i]
-    words = " ".join([*(c.lower_ for c in compounds), tok.lower_])
     if favorite:
         if tok.lower_ in VAGUE_FAVORITES:
             return None
         words = "favorite " + tok.lower_
-    relation = _relation(words) or (_relation(tok.lower_) if not favorite else None)
-    return (relation, words) if relation else None
+        relation = _relation(words)
+        return (relation, words) if relation else None
+    # the modifiers before the noun, longest first: "Wi-Fi speed", "opening hours", then "speed"
+    left = [t for t in tok.subtree if t.i < tok.i and t.dep_ in ("compound", "amod", "nmod", "punct")
+            and t.head.i <= tok.i]
+    start = tok.i
+    while start - 1 in {t.i for t in left}:
+        start -= 1
+    for first in range(start, tok.i + 1):
+        words = re.sub(r"\s*-\s*", " ", str(tok.doc[first:tok.i + 1].text)).lower()
+        relation = _relation(words)
+        if relation:
+            return relation, words
+    return None
 
 
-def _owner(noun: Token, relation: str, scene: Scene) -> tuple[str, str] | None:
-    """Whose attribute: (name, entity type). "my" → the speaker; "my sister's" → the sister (by name if
-    the chat named her, else "Priya's sister"); "Order 5512's" → the order; "of the Aero 3" → it."""
+def _owner(noun: Token, relation: str, scene: Scene) -> tuple[str, str, str] | None:
+    """Whose attribute: (name, entity type, the owner's thing that prefixes the attribute or "").
+    "my" → the speaker; "my sister's" → the sister (by name if the chat named her, else "Priya's
+    sister"); "Marco's landlord's" → "Marco's landlord"; "our policy's deductible" → the speaker's
+    POLICY_DEDUCTIBLE; "Order 5512's" → the order; "of the Aero 3" → it."""
     poss = _child(noun, "poss")
     if poss is not None:
         if poss.lower_ in ("my", "our"):
-            return (scene.speaker, "Person") if scene.speaker else None
+            return (scene.speaker, "Person", "") if scene.speaker else None
         if poss.pos_ == "PRON":
+            return None
+        if poss.pos_ == "NOUN" and not _people_word(poss):  # a thing of someone's: "our policy's"
+            inner = _child(poss, "poss")
+            if inner is not None and inner.lower_ in ("my", "our") and scene.speaker:
+                return scene.speaker, "Person", phrase_of(poss)
             return None
         who = person(poss, scene, unnamed_kin=True)
         if who is not None:
             kind = "Person" if poss.lower_ in PERSON_KIN or poss.ent_type_ == "PERSON" else "Entity"
-            return who, kind
+            return who, kind, ""
         if _is_named(poss) or any(ch.isdigit() for ch in name_of(poss)):
-            return name_of(poss), "Entity"
+            return name_of(poss), "Entity", ""
         return None
     for obj in _prep_objects(noun, "of"):
         if _is_named(obj) or any(ch.isdigit() for ch in name_of(obj)):
-            return name_of(obj), "Entity"
+            return name_of(obj), "Entity", ""
     named = [c for c in noun.children if c.dep_ == "compound" and _is_named(c)]
     if named and named[0].i < noun.i and noun.i - named[-1].i == 1 and relation != "FAVORITE":
         return None  # "Order 5512 status" is read by the regex path's colon and plain forms
     if relation in PERSONAL and any(c.dep_ == "det" and c.lower_ == "the" for c in noun.children):
-        return (scene.speaker, "Person") if scene.speaker else None
+        return (scene.speaker, "Person", "") if scene.speaker else None
     return None
+
+
+def _people_word(tok: Token) -> bool:
+    """Whether a noun names a person (kin, a job, a role such as landlord), not a thing."""
+    return tok.lower_ in PERSON_KIN or tok.lemma_ in JOBS or tok.lower_ in PEOPLE
 
 
 def _value(tok: Token, relation: str, scene: Scene) -> tuple[str, TimeMatch | None] | None:
     """The value as said, without a trailing time phrase (which dates it), or None when it is no value:
     a state ("due", "paid"), hyperbole ("literally a million"), a pronoun or a vague word."""
-    tokens = [t for t in tok.subtree if not (t.is_punct and t.i == tok.right_edge.i)]
+    tokens = list(tok.subtree)
+    ent = next((e for e in tok.doc.ents if e.start <= tok.i < e.end), None)
+    if ent is not None and ent.label_ in VALUE_ENTS:  # "$1.9M": "$", "1.9" and "M" are one amount
+        amount = list(ent)
+        while amount and amount[0].pos_ in ("ADP", "ADV", "PART", "DET"):  # "up to $40B" is $40B
+            amount.pop(0)
+        tokens = sorted({*tokens, *amount}, key=lambda t: t.i)
+    while tokens and tokens[-1].text in (".", ",", ";", ":", "!", "?", "...", "-", "—"):
+        tokens.pop()
     if any(t.lower_ in HYPERBOLE and t.dep_ == "advmod" for t in tokens):
         return None
     text = text_of(tokens)
+    final = tokens and tokens[-1].i == tok.sent.end - 1
+    if final and text.endswith(".") and not re.search(r"(?:^|\s|\.)\w\.$", text):  # not "a.m."
+        text = text[:-1]  # "$2.4M." at the end of the sentence: the full stop is the sentence's
     if not text or HUGE.match(text) or tok.pos_ == "PRON":
         return None
     start = tokens[0].idx
@@ -540,9 +611,17 @@ def _attribute(pred: Token, subj: Token, scene: Scene, time: TimeMatch | None, w
     named = _attribute_noun(noun)
     if named is None:
         return
-    relation, _ = named
+    relation, words = named
     owner = _owner(noun, relation, scene)
     if owner is None:
+        return
+    if owner[2]:
+        relation = _relation(f"{owner[2]} {words}") or relation
+    owned_by = _child(noun, "poss")
+    if relation == "NAME" and owned_by is not None and owned_by.lower_ in KIN:
+        mine = _child(owned_by, "poss")
+        if mine is not None and mine.lower_ in ("my", "our") and value_tok.pos_ == "PROPN":
+            yield _kin_fact(scene, owned_by.lower_, name_of(value_tok))  # "my husband's name is David"
         return
     value = _value(value_tok, relation, scene)
     if value is None:
