@@ -110,11 +110,13 @@ def text_of(tokens: list[Token]) -> str:
 def _collect(tok: Token, deps: frozenset[str]) -> list[Token]:
     out = [tok]
     for child in tok.children:
-        if child.dep_ in deps:
+        if child.dep_ in deps or (child.text == "-" and child.dep_ == "punct"):  # "sci-fi", "dairy-free"
             out.extend(_collect(child, deps))
     return out
 
 
+# Entities whose name is their whole span ("St. Mary's Hospital", "Home Alone").
+SPANNED = frozenset("ORG GPE LOC FAC WORK_OF_ART PRODUCT EVENT".split())
 _NAME_DEPS = frozenset("compound flat nummod nmod quantmod".split())
 _PHRASE_DEPS = frozenset("compound flat nummod nmod quantmod amod".split())
 
@@ -122,7 +124,7 @@ _PHRASE_DEPS = frozenset("compound flat nummod nmod quantmod amod".split())
 def name_of(tok: Token) -> str:
     """A name as written: "Order 5512", "St. Mary's", "Project Falcon" (no determiner, no "'s" of an
     owner)."""
-    if tok.ent_type_ in ("ORG", "GPE", "LOC", "FAC") and tok.dep_ != "poss":  # "St. Mary's Hospital"
+    if tok.ent_type_ in SPANNED and tok.dep_ != "poss":
         ent = next((e for e in tok.doc.ents if e.start <= tok.i < e.end), None)
         if ent is not None and ent.end - ent.start > 1 and ent.root.i == tok.i:
             words = [t for t in ent if not (t.i == ent.start and t.dep_ == "det")]
@@ -418,7 +420,9 @@ def _taste(tok: Token) -> str | None:
         if objs and objs[0].pos_ != "PRON":
             return text_of([*words, *_collect(objs[0], _PHRASE_DEPS)])
         return text_of(_contiguous(words, tok))
-    if tok.pos_ in ("NOUN", "PROPN") and tok.lower_ not in ("it", "one", "thing", "things", "stuff"):
+    if tok.pos_ == "PROPN":
+        return name_of(tok)  # "Home Alone", as the entity spans it
+    if tok.pos_ == "NOUN" and tok.lower_ not in ("it", "one", "thing", "things", "stuff"):
         return phrase_of(tok)
     return None
 
