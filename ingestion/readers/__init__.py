@@ -197,8 +197,8 @@ def read_file(path: Readable, format: str, options: ReadOptions, tally: Tally,
     kind = json_kind(doc)
     if kind != format:
         seen = NAMES.get(kind or "")
-        raise NotReadable(file, f"not {NAMES[format]}; {EXPECTED}" if seen is None else
-                          f"--format says {NAMES[format]}", looks_like=seen)
+        raise NotReadable(file, f"not a {format} file; {EXPECTED}" if seen is None else
+                          f"it is not a {format} file (--format {format})", looks_like=seen)
     if format == "locomo":
         return format, locomo_messages(doc, file)
     if format == "chatgpt":
@@ -228,7 +228,7 @@ def read_messages(
     tally = tally if tally is not None else Tally()
     _check_format(format)
     p = Path(path)
-    if p.is_file() and not is_zip(p):
+    if not p.exists() or (p.is_file() and not is_zip(p)):
         member = file_member(path)
         source = Source(str(path), "file", [member])
         return read_file(path, format, options, tally, conversation_name(member, source))[1]
