@@ -212,7 +212,8 @@ def _prepare(
             episodes[e.id] = (m, e)
             masked[e.id] = masks
         elif _differs(first[1], e):
-            _line_problem(report, strict, file, m.line, _conflict(m, _where(first[0], file)), report.conflicts)
+            _line_problem(report, strict, file, m.line, _conflict(m, _where(first[0], file)),
+                          report.conflicts)
             _skip(counts, CONFLICT)
         else:
             report.episodes_skipped += 1  # the same message twice
@@ -358,7 +359,9 @@ def _speakers_by_group(said: Counter[tuple[str, str]], groups: Sequence[str]) ->
     return out
 
 
-def _aliases(given: Mapping[str, str], declared: Mapping[str, str], speakers: Sequence[str]) -> dict[str, str]:
+def _aliases(
+    given: Mapping[str, str], declared: Mapping[str, str], speakers: Sequence[str]
+) -> dict[str, str]:
     """The aliases to declare in a group: every one given, and the identities file's ids that speak
     in it (an id of the file that never speaks there would only add a stray person to the group)."""
     present = set(speakers)

@@ -134,7 +134,8 @@ class Ingestion:
         identities: str | Path | None = None,
         date_order: str = "auto",
     ) -> ImportReport:
-        """Import a chat log or export: ordered, idempotent, resumable (:func:`ingestion.batch.import_file`)."""
+        """Import a chat log or export: ordered, idempotent, resumable (see
+        :func:`ingestion.batch.import_file`)."""
         return import_file(self.core, path, extractor=self.extractor, resolver=self.resolver(embed),
                            format=format, group_id=group_id, progress=progress, strict=strict,
                            replay=replay, embed=embed, summaries=summaries, batch_size=batch_size,

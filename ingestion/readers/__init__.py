@@ -142,7 +142,9 @@ def open_export(path: str | Path, format: str = "auto") -> Iterator[tuple[Source
         yield source, plan(source, format)
 
 
-def read_unit(unit: Unit, options: ReadOptions, tally: Tally) -> tuple[str, Iterator[ChatMessage | ReadError]]:
+def read_unit(
+    unit: Unit, options: ReadOptions, tally: Tally
+) -> tuple[str, Iterator[ChatMessage | ReadError]]:
     """(the unit's format, its messages). A unit refused as a whole raises ImportFormatError here."""
     if unit.format == "slack":
         return "slack", slack_messages(unit.members, unit.root, tally=tally)

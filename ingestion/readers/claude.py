@@ -64,6 +64,6 @@ def _text(message: dict[str, Any]) -> str:
         return text
     parts = message.get("content")
     if isinstance(parts, list):
-        return "\n".join(p["text"] for p in parts
-                         if isinstance(p, dict) and p.get("type") == "text" and isinstance(p.get("text"), str))
+        return "\n".join(p["text"] for p in parts if isinstance(p, dict) and p.get("type") == "text"
+                         and isinstance(p.get("text"), str))
     return ""

@@ -6,7 +6,6 @@ import csv
 import json
 from collections.abc import Iterator
 from itertools import islice
-from pathlib import Path
 from typing import Any
 
 from temporal_graph.core.errors import ImportFormatError
@@ -71,8 +70,8 @@ def looks_like(doc: Any) -> tuple[str, str] | None:
     first = doc[0] if isinstance(doc, list) and doc else None
     if isinstance(first, dict):
         if "ts" in first and first.get("type") == "message":
-            return ("one day of a Slack channel",
-                    "a Slack export is read whole: give its folder or zip (with users.json and channels.json)")
+            return ("one day of a Slack channel", "a Slack export is read whole: give its folder or zip "
+                    "(with users.json and channels.json)")
         if "profile" in first and ("real_name" in first or "is_bot" in first):
             return ("Slack's users.json", "give the whole Slack export's folder or zip")
         if "members" in first and "created" in first and "name" in first:

@@ -35,7 +35,7 @@ def discord_messages(doc: Any, file: str, *, tally: Tally | None = None) -> Iter
             yield ReadError(file=file, line=index, reason=f"message {index}: not a JSON object")
             continue
         kind = m.get("type")
-        author = m.get("author") if isinstance(m.get("author"), dict) else {}
+        author: dict[str, Any] = m["author"] if isinstance(m.get("author"), dict) else {}
         if kind not in _SPEECH:
             tally.skip(CALL if kind == "Call" else f"{SYSTEM} ({kind})")
             continue

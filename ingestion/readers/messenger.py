@@ -26,7 +26,8 @@ from .tally import CALL, DELETED, EMPTY, MEDIA, SYSTEM, Tally
 
 PART = re.compile(r"(?:^|.*/)message_(\d+)\.json")
 _MEDIA_KEYS = ("photos", "videos", "audio_files", "files", "gifs", "sticker", "media")
-_ATTACHMENT_NOTICE = re.compile(r".* sent (?:an attachment|a photo|a video|a voice message|a GIF|a sticker)\.")
+_ATTACHMENT_NOTICE = re.compile(
+    r".* sent (?:an attachment|a photo|a video|a voice message|a GIF|a sticker)\.", re.DOTALL)
 
 
 def part_number(member: Member) -> int:
@@ -46,7 +47,8 @@ def repaired(text: str) -> str:
 
 
 def messenger_messages(
-    parts: list[Member], conversation: str | None, *, tally: Tally | None = None, docs: dict[str, Any] | None = None,
+    parts: list[Member], conversation: str | None, *, tally: Tally | None = None,
+    docs: dict[str, Any] | None = None,
 ) -> Iterator[ChatMessage | ReadError]:
     """Messages of one thread's parts (``docs``: parts already parsed, by label)."""
     tally = tally if tally is not None else Tally()
@@ -109,7 +111,8 @@ def _message(m: dict[str, Any], group: str | None, file: str, index: int, repeat
                              digest_size=10).hexdigest()
     n = repeats[digest] = repeats.get(digest, 0) + 1
     source_id = f"fb:{digest}" + (f":{n}" if n > 1 else "")
-    fields = {"group_id": group, "speaker": speaker, "content": text, "timestamp": stamp, "source_id": source_id}
+    fields = {"group_id": group, "speaker": speaker, "content": text, "timestamp": stamp,
+              "source_id": source_id}
     if stamp is None:
         del fields["timestamp"]
     message = build_message(fields, file=file, line=index, default_source_id=source_id,

@@ -104,7 +104,7 @@ class _Names:
 
 
 def _display(user: Mapping[str, Any]) -> str:
-    profile = user.get("profile") if isinstance(user.get("profile"), dict) else {}
+    profile: Mapping[str, Any] = user["profile"] if isinstance(user.get("profile"), dict) else {}
     for value in (profile.get("real_name"), user.get("real_name"), profile.get("display_name"),
                   user.get("name"), user.get("id")):
         if isinstance(value, str) and value.strip():

@@ -106,7 +106,8 @@ def _message(m: Any, group: str | None, file: str, index: int, names: dict[str, 
     if speaker is None:
         speaker = m.get("from") if isinstance(m.get("from"), str) else "Deleted Account"
     source_id = str(m["id"]) if is_text(m.get("id")) else None
-    fields = {"group_id": group, "speaker": speaker, "content": text, "timestamp": when, "source_id": source_id}
+    fields = {"group_id": group, "speaker": speaker, "content": text, "timestamp": when,
+              "source_id": source_id}
     return build_message(fields, file=file, line=index, default_source_id=source_id or f"{index}:{when}",
                          label=label)
 

@@ -67,6 +67,12 @@ class _Page(HTMLParser):
         self._reply_depth = 0  # inside "In reply to this message": not the message's words
         self._details = 0  # span nesting inside a "details" span (a forward's date, "via @bot")
 
+    @property
+    def chat_name(self) -> str | None:
+        """The page header's chat name, once its div is closed."""
+        name = " ".join("".join(self.chat).split())
+        return name if name and not self._header_depth else None
+
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         values = dict(attrs)
         classes = set((values.get("class") or "").split())
@@ -155,9 +161,8 @@ class _Chat:
         self.tz, self.zone_label, self.tally = tz, zone_label, tally
 
     def entries(self, parser: _Page, file: str) -> Iterator[ChatMessage | ReadError]:
-        if not self.named and parser.chat and parser._header_depth == 0:
-            name = " ".join("".join(parser.chat).split())
-            self.group, self.named = name or self.group, bool(name)
+        if not self.named and parser.chat_name:
+            self.group, self.named = parser.chat_name, True
         done, parser.done = parser.done, []
         for entry in done:
             item = self._message(entry, file)

@@ -106,7 +106,8 @@ def whatsapp_messages(
             if problem is not None:
                 current.problem = current.problem or f"line {number}: {problem}"
             elif current.size > max_line_bytes:
-                current.problem = current.problem or f"longer than {max_line_bytes:,} bytes, more than a message can take"
+                current.problem = current.problem or \
+                    f"longer than {max_line_bytes:,} bytes, more than a message can take"
             else:
                 current.parts.append(line)
             continue

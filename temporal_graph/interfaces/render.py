@@ -216,7 +216,8 @@ def _speakers(console: Console, report: ImportReport) -> None:
     shown = {group: speakers for group, speakers in report.speakers.items() if speakers}
     for group, speakers in sorted(shown.items()):
         more = len(speakers) - MOST_SPEAKERS_SHOWN
-        names = ", ".join(map(repr, speakers[:MOST_SPEAKERS_SHOWN])) + (f" and {more} more" if more > 0 else "")
+        names = ", ".join(map(repr, speakers[:MOST_SPEAKERS_SHOWN]))
+        names += f" and {more} more" if more > 0 else ""
         console.print(f"speakers in group {group!r}: {names}", highlight=False, soft_wrap=True)
     if len(shown) > 1 or any(len(s) > 1 for s in shown.values()):
         console.print("the same person under several ids? list them in a file for --identities "
