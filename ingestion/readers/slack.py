@@ -62,7 +62,7 @@ def slack_messages(
         tally.note(f"{len(left_out)} file(s) of the export hold no messages and were not read ({shown})")
     names = _Names(users, tally)
     for folder, dated in sorted(days.items()):
-        tally.conversation(folder, channels.get(folder, _dm_title(folder, channels, users)))
+        tally.conversation(folder, _dm_title(folder, channels, names))
         for _, member in sorted(dated, key=lambda pair: pair[0]):
             try:
                 doc = load_json(member)
@@ -137,11 +137,11 @@ def _conversations(files: Mapping[str, Member]) -> dict[str, str]:
     return out
 
 
-def _dm_title(folder: str, channels: Mapping[str, str], users: Mapping[str, Any]) -> str:
+def _dm_title(folder: str, channels: Mapping[str, str], names: _Names) -> str:
     title = channels.get(folder, folder)
     if title.startswith("direct message: "):
         ids = title.removeprefix("direct message: ").split(", ")
-        return "direct message: " + ", ".join(_display(users[i]) if i in users else i for i in ids)
+        return "direct message: " + ", ".join(names.of(i, {}) for i in ids)
     return title
 
 

@@ -60,7 +60,8 @@ def _names(messages: list[Any], tally: Tally) -> dict[str, str]:
     seen: dict[str, str] = {}
     for m in messages:
         if isinstance(m, dict) and isinstance(m.get("from_id"), str):
-            seen.setdefault(m["from_id"], m["from"] if isinstance(m.get("from"), str) else m["from_id"])
+            name = m["from"] if isinstance(m.get("from"), str) else f"Deleted Account ({m['from_id']})"
+            seen.setdefault(m["from_id"], name)
     counts = Counter(seen.values())
     out = {}
     for sender_id, name in seen.items():

@@ -65,14 +65,14 @@ _DELETED = {
     "vous avez supprimé ce message.", "essa mensagem foi apagada", "você apagou esta mensagem",
     "questo messaggio è stato eliminato", "hai eliminato questo messaggio",
 }
-_ENCRYPTED = ("end-to-end encrypted", "end-to-end-verschlüsselt", "cifrado de extremo a extremo",
+_ENCRYPTED = ("end-to-end encrypted", "ende-zu-ende-verschlüsselt", "cifrado de extremo a extremo",
               "chiffrés de bout en bout", "criptografia de ponta a ponta", "crittografia end-to-end")
 
 
 @dataclass
 class _Message:
     line: int
-    when: datetime | str  # the time, or why it cannot be read
+    when: tuple[datetime, datetime] | str  # (the time, the wall time as written), or why it is no time
     speaker: str | None  # None: a system line
     parts: list[str]
     marked: bool  # iOS put U+200E before the text: a notice of its own, not speech
@@ -91,7 +91,7 @@ def whatsapp_messages(
     day_first = _settle_order(path, date_order, tally, max_line_bytes)
     tally.note(f"times read in {zone_label}")
     repeats: dict[tuple[str, str], int] = {}
-    minute: datetime | None = None
+    minute: datetime | None = None  # the wall time of the current header
     current: _Message | None = None
     for number, text, problem in decoded_lines(path, max_line_bytes):
         line = text.rstrip("\r\n")
@@ -116,8 +116,8 @@ def whatsapp_messages(
             if item is not None:
                 yield item
         when = _when(header, day_first, tz)
-        if isinstance(when, datetime) and when != minute:
-            minute, repeats = when, {}
+        if not isinstance(when, str) and when[1] != minute:
+            minute, repeats = when[1], {}
         speaker, first, marked = _author(line[header.end():])
         current = _Message(number, when, speaker, [first], marked, size=len(line), problem=problem)
     if current is not None:
@@ -163,11 +163,13 @@ def _finish(m: _Message, conversation: str | None, file: str, tally: Tally,
     if not text.strip():
         tally.skip(MEDIA)
         return None
-    wall = m.when.replace(tzinfo=None).isoformat()
-    digest = hashlib.blake2b(f"{wall}\n{m.speaker}\n{text}".encode("utf-8", "surrogatepass"),
+    when, wall = m.when
+    # The id holds the time as the file writes it, not as --tz reads it: imported again in another
+    # zone, the same message is a conflict the report names, never a second copy.
+    digest = hashlib.blake2b(f"{wall.isoformat()}\n{m.speaker}\n{text}".encode("utf-8", "surrogatepass"),
                              digest_size=10).hexdigest()
     n = repeats[(m.speaker, digest)] = repeats.get((m.speaker, digest), 0) + 1
-    fields = {"group_id": conversation, "speaker": m.speaker, "content": text, "timestamp": m.when}
+    fields = {"group_id": conversation, "speaker": m.speaker, "content": text, "timestamp": when}
     source_id = f"wa:{digest}" + (f":{n}" if n > 1 else "")
     return build_message({**fields, "source_id": source_id}, file=file, line=m.line,
                          default_source_id=source_id)
@@ -202,7 +204,7 @@ def _without_attachment(text: str) -> str:
     return text
 
 
-def _when(header: re.Match[str], day_first: bool, tz: tzinfo) -> datetime | str:
+def _when(header: re.Match[str], day_first: bool, tz: tzinfo) -> tuple[datetime, datetime] | str:
     a, b, c, year_first = _numbers(header)
     if year_first:
         year, month, day = a, b, c
@@ -223,7 +225,7 @@ def _when(header: re.Match[str], day_first: bool, tz: tzinfo) -> datetime | str:
         order = "year first" if year_first else "day first" if day_first else "month first"
         return f"date {shown!r} read {order} is no date ({exc})"
     try:
-        return to_utc(wall, zone=tz, name="time")
+        return to_utc(wall, zone=tz, name="time"), wall
     except InvalidTime as exc:
         return str(exc)
 
