@@ -49,7 +49,7 @@ of times an export gives without one).
 from __future__ import annotations
 
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from datetime import tzinfo
 from pathlib import Path
@@ -63,7 +63,7 @@ from .claude import claude_messages
 from .delimited import csv_messages
 from .detection import EXPECTED, FORMATS, NAMES, csv_header, detect, detect_format, json_kind, whatsapp_lines
 from .discord import discord_messages
-from .exports import Plan, Unit, conversation_name, plan
+from .exports import Plan, Unit, apart, conversation_name, plan
 from .files import MAX_LINE_BYTES, Readable, label, line_limit, load_json, read_head
 from .jsonl import jsonl_messages
 from .locomo import locomo_messages
@@ -134,12 +134,27 @@ def _check_format(format: str) -> None:
 
 @contextmanager
 def open_export(path: str | Path, format: str = "auto") -> Iterator[tuple[Source, Plan]]:
-    """The exports under ``path`` (a file, a folder or a zip), kept open while they are read."""
+    """The exports under ``path`` (a file, a folder or a zip; a zip in a folder is opened too), kept
+    open while they are read."""
     _check_format(format)
     if not Path(path).exists():
         raise ImportFormatError(f"{path}: no such file; check the path")
-    with open_source(path) as source:
-        yield source, plan(source, format)
+    with ExitStack() as stack:
+        source = stack.enter_context(open_source(path))
+        found = plan(source, format)
+        if source.kind == "folder":
+            units: list[Unit] = []
+            for unit in found.units:
+                disk = unit.members[0].disk
+                if len(unit.members) == 1 and disk is not None and is_zip(disk):
+                    inner = plan(stack.enter_context(open_source(disk)), format)
+                    units += inner.units
+                    found.ignored.update(inner.ignored)
+                else:
+                    units.append(unit)
+            found.units = sorted(units, key=lambda u: u.label)
+        apart(found.units, source.label)
+        yield source, found
 
 
 def read_unit(
@@ -159,7 +174,10 @@ def read_unit(
                               looks_like="a part of a Messenger export (message_N.json)")
         return "messenger", messenger_messages(unit.members, unit.conversation, tally=tally,
                                                docs={first.label: doc})
-    return read_file(unit.members[0], unit.format, options, tally, unit.conversation)
+    found = read_file(unit.members[0], unit.format, options, tally, unit.conversation)
+    if unit.note and found[0] == "whatsapp":  # the one format named by its file
+        tally.note(unit.note)
+    return found
 
 
 def read_file(path: Readable, format: str, options: ReadOptions, tally: Tally,
@@ -169,6 +187,9 @@ def read_file(path: Readable, format: str, options: ReadOptions, tally: Tally,
     _check_format(format)
     file = label(path)
     doc: Any = None
+    if isinstance(path, Member) and path.disk is None and is_zip(path):
+        raise NotReadable(file, "a zip inside a zip is not opened: unzip the outer one and import its folder",
+                          looks_like="a zip file")
     if format == "auto":
         format, head, doc = detect(path, options.max_line_bytes)
     else:

@@ -26,7 +26,7 @@ from .telegram_html import PAGE, page_number
 MEDIA_SUFFIXES = frozenset(
     "jpg jpeg png gif webp heic heif bmp tif tiff svg ico avif mp4 mov avi mkv webm 3gp m4v mp3 m4a aac "
     "ogg oga opus wav amr flac wma pdf doc docx xls xlsx ppt pptx odt ods vcf css js map woff woff2 ttf "
-    "otf eot tgs zip rar 7z gz apk exe dmg".split())
+    "otf eot tgs rar 7z gz apk exe dmg".split())
 MEDIA = "media and attachments"
 OTHER_PAGES = "pages of a Telegram HTML export that hold no messages"
 
@@ -42,6 +42,7 @@ class Unit:
     members: list[Member]
     conversation: str | None = None
     root: str = ""  # Slack: the export's folder inside the source ("" or "name/")
+    note: str | None = None  # how the conversation id was chosen, when that needs saying
 
 
 @dataclass
@@ -89,6 +90,20 @@ def plan(source: Source, format: str = "auto") -> Plan:
                           _clean(PurePosixPath(folder).name if folder != "." else _stem(source.label))))
     units.sort(key=lambda u: u.label)
     return Plan(units, ignored)
+
+
+def apart(units: list[Unit], root: str) -> None:
+    """Two files of one import whose names give the same conversation id (two "whatsapp_chat.txt"
+    in different folders) are two chats: each is named by its path under ``root`` instead, and says so."""
+    named = Counter(u.conversation for u in units if u.conversation)
+    for unit in units:
+        if unit.conversation and named[unit.conversation] > 1:
+            path = PurePosixPath(unit.label.replace("\\", "/").removeprefix(root.rstrip("/") + "/"))
+            if path.stem.lower() in ("_chat", "chat") and len(path.parts) > 1:
+                path = path.parent
+            unit.conversation = _clean(str(path.with_suffix("")) if path.suffix == ".txt" else str(path))
+            unit.note = (f"conversation named {unit.conversation!r} by its path: another file of the import "
+                         "has the same name")
 
 
 def _slack_roots(members: list[Member]) -> Iterator[str]:

@@ -24,6 +24,7 @@ class Member:
     name: str  # its path inside the folder or zip ("/"-separated), or its own name for a lone file
     size: int
     opener: Callable[[], IO[bytes]]
+    disk: Path | None = None  # where it is on disk, when it is a file of its own (not in a zip)
 
     def open(self) -> IO[bytes]:
         return self.opener()
@@ -46,13 +47,13 @@ def file_member(path: str | Path) -> Member:
     """A file on disk as a member (its label is the path as given)."""
     p = Path(path)
     return Member(label=str(path), name=p.name, size=p.stat().st_size if p.is_file() else 0,
-                  opener=lambda: p.open("rb"))
+                  opener=lambda: p.open("rb"), disk=p)
 
 
-def is_zip(path: Path) -> bool:
+def is_zip(path: Path | Member) -> bool:
     """A zip by its first bytes, whatever its name."""
     try:
-        with path.open("rb") as handle:
+        with (path.open() if isinstance(path, Member) else path.open("rb")) as handle:
             return handle.read(4) in _ZIP_MAGIC
     except OSError:
         return False
@@ -92,7 +93,7 @@ def _folder_members(root: Path, label: str) -> list[Member]:
             if _hidden(tuple(relative.split("/"))) or not full.is_file():
                 continue
             members.append(Member(label=f"{label.rstrip('/')}/{relative}", name=relative,
-                                  size=full.stat().st_size, opener=_opener(full)))
+                                  size=full.stat().st_size, opener=_opener(full), disk=full))
     return members
 
 
