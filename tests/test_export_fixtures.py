@@ -17,8 +17,9 @@ ROOT = Path(__file__).resolve().parents[1]
 SHARED = Path(os.environ.get("TGRAPH_SHARED") or ROOT.parent / "shared")
 EXPORTS = SHARED / "data" / "exports"
 
-pytestmark = pytest.mark.skipif(not (EXPORTS / "NOTICE.md").exists(),
-                                reason=f"the shared export fixtures are not here ({EXPORTS}; set TGRAPH_SHARED)")
+pytestmark = pytest.mark.skipif(
+    not (EXPORTS / "NOTICE.md").exists(),
+    reason=f"the shared export fixtures are not here ({EXPORTS}; set TGRAPH_SHARED)")
 
 # file -> (format, read, stored, skipped by reason)
 EXPECTED = {
@@ -39,14 +40,16 @@ EXPECTED = {
                                                 "system message (bot_add)": 3, "bot message": 94,
                                                 "media without text": 3}),
     "telegram": ("telegram", 4, 4, {}),  # messages.html
-    "telegram/DM_2A_7M.json": ("telegram", 4, 4, {"system message (joined_telegram)": 1, "media without text": 2,
-                                                  "call": 1}),
+    "telegram/DM_2A_7M.json": ("telegram", 4, 4, {"system message (joined_telegram)": 1,
+                                                  "media without text": 2, "call": 1}),
     "telegram/result.json": ("telegram", 4, 4, {}),
     "whatsapp/2A_5M.txt": ("whatsapp", 4, 4, {"media without text": 1}),
-    "whatsapp/4A_11M.txt": ("whatsapp", 11, 11, {"system message (encryption notice)": 1, "system message": 2}),
+    "whatsapp/4A_11M.txt": ("whatsapp", 11, 11, {"system message (encryption notice)": 1,
+                                                 "system message": 2}),
     "whatsapp/4A_11M.zip/_chat.txt": ("whatsapp", 11, 11, {"system message (encryption notice)": 1,
                                                            "system message": 2}),
-    "whatsapp/examples/whatsapp_chat.txt": ("whatsapp", 8, 8, {"media without text": 1, "deleted message": 1}),
+    "whatsapp/examples/whatsapp_chat.txt": ("whatsapp", 8, 8, {"media without text": 1,
+                                                               "deleted message": 1}),
     "whatsapp/pustur_locale_lines.txt": ("whatsapp", 11, 11, {"system message": 2, "media without text": 1}),
     "whatsapp/whatsapp_chat.txt": ("whatsapp", 8, 8, {"system message (encryption notice)": 1,
                                                       "media without text": 3}),
@@ -58,8 +61,8 @@ def imported(tmp_path_factory: pytest.TempPathFactory) -> tuple[ImportReport, di
     db = tmp_path_factory.mktemp("fixtures") / "m.db"
     with TemporalGraph.open(db, embed=False, mask=False) as tg:
         report = tg.import_file(EXPORTS, progress=False, tz="UTC")
-        said = {g: sorted((e.reference_time.isoformat(), e.speaker, e.content) for e in tg.core.store.episodes(g))
-                for g in report.groups}
+        said = {g: sorted((e.reference_time.isoformat(), e.speaker, e.content)
+                          for e in tg.core.store.episodes(g)) for g in report.groups}
     return report, said
 
 
@@ -69,7 +72,7 @@ def test_all_20_fixtures_import_in_one_command(imported: tuple[ImportReport, dic
            for f in report.files}
     assert got == EXPECTED
     assert all(f.errors == 0 for f in report.files) and report.errors == [] and report.conflicts == []
-    assert [(Path(r.path).name, r.looks_like) for r in report.refused] == [("NOTICE.md", None)]  # not an export
+    assert [(Path(r.path).name, r.looks_like) for r in report.refused] == [("NOTICE.md", None)]  # no export
 
 
 def test_the_quirks_of_the_real_files(imported: tuple[ImportReport, dict[str, list[tuple]]]) -> None:
@@ -110,7 +113,8 @@ def test_a_second_import_of_the_folder_adds_nothing(
     assert sum(f.skipped.get("already imported", 0) for f in again.files) == 53
 
 
-@pytest.mark.parametrize("name", ["whatsapp/whatsapp_chat.txt", "slack/testarchive.zip", "telegram/messages.html"])
+@pytest.mark.parametrize("name", ["whatsapp/whatsapp_chat.txt", "slack/testarchive.zip",
+                                  "telegram/messages.html"])
 def test_each_fixture_reads_on_its_own_too(name: str) -> None:
     messages = [m for m in read_messages(EXPORTS / name, tz="UTC") if isinstance(m, ChatMessage)]
     assert len(messages) == {"whatsapp/whatsapp_chat.txt": 8, "slack/testarchive.zip": 50,
