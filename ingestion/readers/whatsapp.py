@@ -28,11 +28,11 @@ from __future__ import annotations
 import hashlib
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass, field
-from datetime import date, datetime, tzinfo
+from dataclasses import dataclass
+from datetime import date, datetime, timedelta, tzinfo
 
 from temporal_graph.core.errors import InvalidTime
-from temporal_graph.core.time import to_utc
+from temporal_graph.core.time import UTC, to_utc
 
 from .files import Readable, decoded_lines, label
 from .messages import ChatMessage, ReadError, build_message
@@ -69,7 +69,10 @@ _ENCRYPTED = ("end-to-end encrypted", "ende-zu-ende-verschlüsselt", "cifrado de
               "chiffrés de bout en bout", "criptografia de ponta a ponta", "crittografia end-to-end")
 
 
-@dataclass
+_QUOTES = re.compile('["“”«»]')
+
+
+@dataclass(slots=True)
 class _Message:
     line: int
     when: tuple[datetime, datetime] | str  # (the time, the wall time as written), or why it is no time
@@ -78,7 +81,6 @@ class _Message:
     marked: bool  # iOS put U+200E before the text: a notice of its own, not speech
     size: int = 0
     problem: str | None = None
-    extra: list[str] = field(default_factory=list)
 
 
 def whatsapp_messages(
@@ -88,7 +90,7 @@ def whatsapp_messages(
     """Messages of a WhatsApp export, in file order (``conversation`` is their conversation id)."""
     tally = tally if tally is not None else Tally()
     file = label(path)
-    day_first = _settle_order(path, date_order, tally, max_line_bytes)
+    clock = _Clock(_settle_order(path, date_order, tally, max_line_bytes), tz)
     tally.note(f"times read in {zone_label}")
     repeats: dict[tuple[str, str], int] = {}
     minute: datetime | None = None  # the wall time of the current header
@@ -115,7 +117,7 @@ def whatsapp_messages(
             item = _finish(current, conversation, file, tally, repeats)
             if item is not None:
                 yield item
-        when = _when(header, day_first, tz)
+        when = clock.when(header)
         if not isinstance(when, str) and when[1] != minute:
             minute, repeats = when[1], {}
         speaker, first, marked = _author(line[header.end():])
@@ -135,7 +137,7 @@ def _author(rest: str) -> tuple[str | None, str, bool]:
         return None, rest, False
     author = rest[:cut].strip(_MARKS + " \u00a0\u202f")
     # A system line may hold ": " inside quotes (a group renamed to "Plans: June"): not an author.
-    if not author or len(author) > 100 or any(q in author for q in '"“”«»'):
+    if not author or len(author) > 100 or _QUOTES.search(author):
         return None, rest, False
     text = rest[cut + 2:]
     return author, text.lstrip(_MARKS) if text.startswith("\u200e") else text, text.startswith("\u200e")
@@ -204,30 +206,51 @@ def _without_attachment(text: str) -> str:
     return text
 
 
-def _when(header: re.Match[str], day_first: bool, tz: tzinfo) -> tuple[datetime, datetime] | str:
-    a, b, c, year_first = _numbers(header)
-    if year_first:
-        year, month, day = a, b, c
-    else:
-        year = c + 2000 if c < 100 else c
-        day, month = (a, b) if day_first else (b, a)
-    hour, minute = int(header["hour"]), int(header["minute"])
-    second = int(header["second"] or 0)
-    meridiem = header["ap"]
-    shown = header.group(0).strip(_MARKS + "[] -:\u00a0\u202f")
-    if meridiem is not None:
-        if not 1 <= hour <= 12:
-            return f"time {shown!r}: hour {hour} with AM/PM"
-        hour = hour % 12 + (12 if meridiem in "Pp" else 0)
-    try:
-        wall = datetime(year, month, day, hour, minute, second)
-    except ValueError as exc:
-        order = "year first" if year_first else "day first" if day_first else "month first"
-        return f"date {shown!r} read {order} is no date ({exc})"
-    try:
-        return to_utc(wall, zone=tz, name="time"), wall
-    except InvalidTime as exc:
-        return str(exc)
+class _Clock:
+    """A header's time: its wall time read in the settled day/month order, then in ``tz``. The
+    offset is found once per hour of wall time (zones change offset on the hour), so a file of a
+    million lines does not ask the zone a million times."""
+
+    def __init__(self, day_first: bool, tz: tzinfo) -> None:
+        self.day_first, self.tz = day_first, tz
+        self._offsets: dict[tuple[int, int, int, int], timedelta | str] = {}
+
+    def when(self, header: re.Match[str]) -> tuple[datetime, datetime] | str:
+        a, b, c, year_first = _numbers(header)
+        if year_first:
+            year, month, day = a, b, c
+        else:
+            year = c + 2000 if c < 100 else c
+            day, month = (a, b) if self.day_first else (b, a)
+        hour, minute = int(header["hour"]), int(header["minute"])
+        second = int(header["second"] or 0)
+        meridiem = header["ap"]
+        if meridiem is not None:
+            if not 1 <= hour <= 12:
+                return f"time {_shown(header)!r}: hour {hour} with AM/PM"
+            hour = hour % 12 + (12 if meridiem in "Pp" else 0)
+        try:
+            wall = datetime(year, month, day, hour, minute, second)
+        except ValueError as exc:
+            order = "year first" if year_first else "day first" if self.day_first else "month first"
+            return f"date {_shown(header)!r} read {order} is no date ({exc})"
+        key = (year, month, day, hour)
+        offset = self._offsets.get(key)
+        if offset is None:
+            try:
+                offset = wall - to_utc(wall, zone=self.tz, name="time").replace(tzinfo=None)
+            except InvalidTime as exc:
+                offset = str(exc)
+            self._offsets[key] = offset
+            if len(self._offsets) > 4096:
+                self._offsets.clear()
+        if isinstance(offset, str):
+            return offset
+        return (wall - offset).replace(tzinfo=UTC), wall
+
+
+def _shown(header: re.Match[str]) -> str:
+    return header.group(0).strip(_MARKS + "[] -:\u00a0\u202f")
 
 
 def _numbers(header: re.Match[str]) -> tuple[int, int, int, bool]:
