@@ -355,3 +355,11 @@ def test_a_zip_member_is_read_without_unpacking_it(tmp_path: Path) -> None:
     assert not list(tmp_path.glob("*.txt"))
     messages, _, _ = read(archive, tz="UTC")
     assert said(messages) == [("Ivo", at(2022, 1, 13, 10), "hi")] and not list(tmp_path.glob("*.txt"))
+
+
+def test_a_broken_export_says_which_export_it_is(tmp_path: Path) -> None:
+    whole = (EXPORTS / "telegram" / "result.json").read_text(encoding="utf-8")
+    cut = tmp_path / "result.json"
+    cut.write_text(whole[: len(whole) // 2], encoding="utf-8")  # an export stopped halfway
+    with pytest.raises(ImportFormatError, match="looks like a Telegram Desktop export, but not valid JSON"):
+        detect_format(cut)

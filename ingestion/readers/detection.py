@@ -65,6 +65,17 @@ def json_kind(doc: Any) -> str | None:
     return None
 
 
+# Keys whose presence in a file's first 64 KiB says which JSON export it is, even when it is broken.
+_SNIFF = (("chatgpt", ('"mapping"', '"current_node"')), ("claude", ('"chat_messages"',)),
+          ("discord", ('"guild"', '"channel"')), ("messenger", ('"participants"', '"timestamp_ms"')),
+          ("telegram", ('"date_unixtime"',)), ("telegram", ('"from_id"', '"text_entities"')),
+          ("locomo", ('"session_1"',)))
+
+
+def _sniffed(head: str) -> str | None:
+    return next((kind for kind, keys in _SNIFF if all(key in head for key in keys)), None)
+
+
 def looks_like(doc: Any) -> tuple[str, str] | None:
     """(what a JSON document we do not read on its own looks like, what to give instead), or None."""
     first = doc[0] if isinstance(doc, list) and doc else None
@@ -162,10 +173,13 @@ def detect(path: Readable, max_line_bytes: int = MAX_LINE_BYTES) -> tuple[str, s
         return "jsonl", head, None
     try:
         doc = load_json(path)
-    except ImportFormatError:
+    except ImportFormatError as exc:
         # Not one JSON document: JSONL whose first line is bad still has good lines after it.
         if _messages_follow(_lines(path, max_line_bytes, after=number)):
             return "jsonl", head, None
+        seen = _sniffed(head)
+        if seen is not None:  # a broken export says which export it is
+            raise NotReadable(file, str(exc).removeprefix(f"{file}: "), looks_like=NAMES[seen]) from None
         raise
     kind = json_kind(doc)
     if kind is None:
