@@ -31,6 +31,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import time
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
@@ -174,11 +175,12 @@ from temporal_graph import TemporalGraph
 path, db, embed = sys.argv[1], sys.argv[2], sys.argv[3] == "1"
 with TemporalGraph.open(db, embed=embed) as tg:
     tg.embedder.encode(["warm up"])
-    t0 = time.perf_counter()
+    t0, c0 = time.perf_counter(), time.process_time()
     report = tg.import_file(path, progress=False, tz="UTC")
-    seconds = time.perf_counter() - t0
-print(json.dumps({"seconds": seconds, "imported": report.episodes_imported, "facts": report.facts_added,
-                  "rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))
+    seconds, cpu = time.perf_counter() - t0, time.process_time() - c0
+peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+print(json.dumps({"seconds": seconds, "cpu": cpu, "imported": report.episodes_imported,
+                  "facts": report.facts_added, "rss_mb": peak}))
 """
 
 
@@ -197,23 +199,29 @@ def exports_against_jsonl(n: int, rounds: int, embed: bool) -> None:
                   "whatsapp": write_whatsapp(said, work / "WhatsApp Chat with chat.txt"),
                   "slack": write_slack(said, work / "slack")}
         runs: dict[str, list[dict]] = {name: [] for name in inputs}
+        names = list(inputs)
         for r in range(rounds):
-            for name, path in inputs.items():
-                figures = _import_child(path, embed)
+            for name in names[r % 3:] + names[:r % 3]:  # each format first in turn: a busy spell hits all
+                figures = _import_child(inputs[name], embed)
                 assert figures["imported"] == n, (name, figures)
                 runs[name].append(figures)
-                print(f"  round {r + 1}: {name} {n / figures['seconds']:.0f} msg/s, "
-                      f"peak {figures['rss_mb']:.0f} MB", flush=True)
+                print(f"  round {r + 1}: {name} {n / figures['seconds']:.0f} msg/s, {n / figures['cpu']:.0f} "
+                      f"msg per CPU-second, peak {figures['rss_mb']:.0f} MB", flush=True)
     print(f"\n{n:,} messages, one conversation, embedding {'on' if embed else 'off'}; median of {rounds} "
-          "rounds; ratio: msg/s over the JSONL import's in the same round")
-    print(f"{'format':<10} {'messages':>9} {'wall s':>8} {'msg/s':>8} {'ratio':>6}  {'ratios':<22} "
-          f"{'facts':>7} {'peak MB':>8}")
+          "rounds; ratio: messages per second (wall, then CPU of the importing process) over the JSONL "
+          "import's in the same round")
+    print(f"{'format':<10} {'messages':>9} {'wall s':>7} {'msg/s':>6} {'ratio':>6} {'CPU s':>7} "
+          f"{'msg/CPU s':>9} {'ratio':>6}  {'CPU ratios':<18} {'facts':>6} {'peak MB':>8}")
     for name, figures in runs.items():
-        ratios = [j["seconds"] / f["seconds"] for f, j in zip(figures, runs["jsonl"], strict=True)]
-        wall = statistics.median(f["seconds"] for f in figures)
-        print(f"{name:<10} {n:>9,} {wall:>8.1f} {statistics.median(n / f['seconds'] for f in figures):>8.0f} "
-              f"{statistics.median(ratios):>6.2f}  {', '.join(f'{x:.2f}' for x in ratios):<22} "
-              f"{figures[0]['facts']:>7,} "
+        pairs = list(zip(figures, runs["jsonl"], strict=True))
+        walls = [j["seconds"] / f["seconds"] for f, j in pairs]
+        cpus = [j["cpu"] / f["cpu"] for f, j in pairs]
+        print(f"{name:<10} {n:>9,} {statistics.median(f['seconds'] for f in figures):>7.1f} "
+              f"{statistics.median(n / f['seconds'] for f in figures):>6.0f} "
+              f"{statistics.median(walls):>6.2f} "
+              f"{statistics.median(f['cpu'] for f in figures):>7.1f} "
+              f"{statistics.median(n / f['cpu'] for f in figures):>9.0f} {statistics.median(cpus):>6.2f}  "
+              f"{', '.join(f'{x:.2f}' for x in cpus):<18} {figures[0]['facts']:>6,} "
               f"{statistics.median(f['rss_mb'] for f in figures):>8.0f}")
 
 
@@ -250,9 +258,34 @@ def reader_memory(n: int) -> None:
                       flush=True)
 
 
-PROSE = ("the service keeps a small cache in front of the database so that repeated reads stay cheap and "
-         "each entry expires after a few minutes while a miss goes to the primary which is slower but "
-         "always current and the team measured both paths before choosing the limits they use").split()
+# Sentences of the kind assistant answers are made of (our own), and questions with a personal fact
+# now and then, as people ask them.
+PROSE = [
+    "A cache in front of the database keeps repeated reads cheap.",
+    "Each entry expires after a few minutes, so stale values do not linger for long.",
+    "When the cache misses, the request goes to the primary, which is slower but always current.",
+    "You can measure both paths with a small load test before choosing the limits.",
+    "The function below reads through the cache and fills it on a miss.",
+    "If several workers miss at once, a lock per key stops them from loading the same row twice.",
+    "For the retry policy, start with three attempts and an exponential backoff of one second.",
+    "Logging the key and the latency of every miss makes slow paths easy to find later.",
+    "This pattern is often called read-through caching, and most frameworks support it directly.",
+    "Remember to invalidate the entry when the row is written, or readers will see the old value.",
+    "A time-to-live that is too short brings the load back to the database.",
+    "In production, put the cache size in the configuration rather than in the code.",
+    "The tests should cover a hit, a miss, an expiry and a failed load from the database.",
+    "Python's functools.lru_cache is enough for a single process, but not across machines.",
+    "With Redis, use SET with the EX option so that the expiry is written with the value.",
+]
+QUESTIONS = [
+    "How should I cache the results of a slow database query in my Flask app?",
+    "I moved to Lisbon last year and now I work as a software engineer at a small startup. "
+    "What is a good way to structure the data layer?",
+    "Can you show me how to add retries to the database calls?",
+    "My sister Ana lives in Porto and runs a bakery; she wants a simple ordering site. Where do we start?",
+    "What should the tests for the cache look like?",
+    "I just started learning Rust in my free time. Is it worth rewriting this service in it?",
+]
 CODE = "\n".join([
     "```python",
     "def fetch(key: str, cache: dict[str, bytes], db) -> bytes:",
@@ -267,26 +300,23 @@ CODE = "\n".join([
 
 
 def write_claude(n: int, path: Path) -> list[str]:
-    """A Claude export of ``n`` messages: a question of a few hundred bytes, then an answer of 2-3 KB
-    of prose and code, 20 messages a conversation. Returns the texts as the model sees them."""
+    """A Claude export of ``n`` messages: a question (now and then with a fact about the asker), then
+    an answer of 2-3 KB of prose and code, 20 messages a conversation. Returns the texts as the model
+    sees them."""
     rng = random.Random(11)
     start = datetime(2024, 1, 1, tzinfo=timezone.utc)
     conversations, texts = [], []
-
-    def sentence(words: int) -> str:
-        return " ".join(rng.choice(PROSE) for _ in range(words)).capitalize()
-
     for c in range(0, n, 20):
         messages = []
         for i in range(c, min(n, c + 20)):
             human = i % 2 == 0
             if human:
-                text = sentence(rng.randrange(30, 60)) + "?"
+                text = rng.choice(QUESTIONS)
             else:
                 parts: list[str] = []
                 goal = rng.randrange(2000, 3000)
                 while sum(map(len, parts)) < goal:
-                    parts.append(sentence(rng.randrange(40, 90)) + ".")
+                    parts.append(" ".join(rng.sample(PROSE, rng.randrange(3, 6))))
                     if len(parts) == 2:
                         parts.append(CODE)
                 text = "\n\n".join(parts)
@@ -309,9 +339,13 @@ def long_messages(n: int) -> None:
     with tempfile.TemporaryDirectory(prefix="tg-import-long-") as tmp:
         work = Path(tmp)
         texts = write_claude(n, work / "conversations.json")
+        cpu = time.process_time()
         before = floor(embedder.encode, texts)
+        floor_cpu = time.process_time() - cpu
         run = one_import(work / "conversations.json", work / "long.db", False, embedder)
+        cpu = time.process_time()
         after = floor(embedder.encode, texts)
+        floor_cpu = (floor_cpu + time.process_time() - cpu) / 2
     rate, base = n / run["seconds"], (before + after) / 2
     size = statistics.mean(len(t) for t in texts)
     print(f"\nlong messages: a Claude export of {n:,} messages (mean {size:,.0f} characters: a question, "
@@ -320,6 +354,9 @@ def long_messages(n: int) -> None:
           f"after {after:.1f})")
     print(f"{'import':<14} {rate:>8.1f} msg/s   ({1000 / rate:.0f} ms a message), import / floor "
           f"{rate / base:.2f}")
+    print(f"in CPU (all threads): the floor {1000 * floor_cpu / n:.0f} ms a text, the import "
+          f"{1000 * run['process_cpu'] / n:.0f} ms a message: import / floor "
+          f"{floor_cpu / run['process_cpu']:.2f}")
     rest = run["main_cpu"] - run["extraction"] - run["sqlite write"] - run["prepare"]
     model = run["process_cpu"] - run["main_cpu"]
     print(f"where the CPU went, seconds (ms a message): wall {run['seconds']:.1f}; process CPU "

@@ -242,7 +242,7 @@ class _Clock:
             except InvalidTime as exc:
                 offset = str(exc)
             self._offsets[key] = offset
-            if len(self._offsets) > 4096:
+            if len(self._offsets) > 256:  # lines come in time order: a few hours suffice
                 self._offsets.clear()
         if isinstance(offset, str):
             return offset
