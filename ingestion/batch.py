@@ -341,8 +341,8 @@ def import_file(
                     results = _apply_batch(core, resolver, group, batch, extractions, replay, embed,
                                            summaries, encoded)
                     for result in results:
-                        _count(report, result, masked.pop(result.episode.id, {}),
-                               origin.pop(result.episode.id, None))
+                        _count(report, result, masked.pop(result.episode.id, {}))
+                        _count_file(origin.pop(result.episode.id, None), result)
                     advance(len(batch))
                 report.lookalike_speakers += [LookalikeSpeakers(group_id=group, speakers=pair)
                                               for pair in lookalike_speakers(core.store, group, speakers)]
@@ -526,15 +526,20 @@ def _new_names(
     return new_names(core, group, [x for x, _ in extractions], [e.speaker for e in batch])
 
 
-def _count(report: ImportReport, result: IngestResult, masked: dict[str, int],
-           counts: ImportFileReport | None = None) -> None:
+def _count_file(counts: ImportFileReport | None, result: IngestResult) -> None:
+    if counts is None:
+        return
+    if result.skipped:
+        _skip(counts, ALREADY)
+    else:
+        counts.stored += 1
+
+
+def _count(report: ImportReport, result: IngestResult, masked: dict[str, int]) -> None:
     if result.skipped:
         report.episodes_skipped += 1
-        _skip(counts, ALREADY)
         return
     report.episodes_imported += 1
-    if counts is not None:
-        counts.stored += 1
     for kind, n in masked.items():
         report.masked[kind] = report.masked.get(kind, 0) + n
     report.facts_added += len(result.added)
