@@ -122,7 +122,7 @@ CONFLICT = "message id reused with other text (see conflicts)"
 
 def spool_file(
     spool: Spool, path: Path, fmt: str, group_id: str | None, strict: bool, report: ImportReport,
-    options: ReadOptions | int, files: _Files | None = None,
+    options: ReadOptions, files: _Files | None = None,
 ) -> Counter[tuple[str, str]]:
     """Read every message under ``path`` (a file, or the exports of a folder or zip) into ``spool``
     by group, counting each export (``files``) and reporting each bad line (``strict``: stopping at
@@ -130,8 +130,6 @@ def spool_file(
     memory. Returns how many messages each (group, speaker) has."""
     if group_id:
         check_group(group_id)  # a bad --group is one error for the whole import, before reading
-    if isinstance(options, int):
-        options = read_options(options)
     files = files if files is not None else _Files(report)
     speakers: Counter[tuple[str, str]] = Counter()
     with open_export(path, fmt) as (source, found):
