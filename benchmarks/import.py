@@ -226,21 +226,23 @@ def exports_against_jsonl(n: int, rounds: int, embed: bool) -> None:
 
 
 _READ_CHILD = """
-import json, resource, sys
+import json, resource, sys, time
 from ingestion.readers import ChatMessage, read_messages
 small, big = sys.argv[1], sys.argv[2]
 sum(1 for _ in read_messages(small, tz="UTC"))
-base = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+base, cpu = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, time.process_time()
 n = sum(isinstance(m, ChatMessage) for m in read_messages(big, tz="UTC"))
+cpu = time.process_time() - cpu
 grown = (resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - base) / 1024
-print(json.dumps({"messages": n, "growth_mb": grown}))
+print(json.dumps({"messages": n, "growth_mb": grown, "cpu": cpu}))
 """
 
 
 def reader_memory(n: int) -> None:
     """The readers alone: the growth of a reading process's peak RSS, at ``n`` messages and at 4n."""
-    print("\nreaders alone: growth of the reading process's peak RSS (after reading a small file first)")
-    print(f"{'format':<10} {'messages':>9} {'file MB':>8} {'growth MB':>10}")
+    print("\nreaders alone: growth of the reading process's peak RSS (after reading a small file first), "
+          "and the reading's CPU")
+    print(f"{'format':<10} {'messages':>9} {'file MB':>8} {'growth MB':>10} {'CPU s':>7} {'µs/msg':>7}")
     writers = (("whatsapp", write_whatsapp), ("slack", write_slack), ("jsonl", write_jsonl))
     for size in (n, 4 * n):
         said, small = chat(size), chat(200)
@@ -254,8 +256,9 @@ def reader_memory(n: int) -> None:
                 figures = json.loads(done.stdout.strip().splitlines()[-1])
                 files = [f for f in big.rglob("*") if f.is_file()] if big.is_dir() else [big]
                 mb = sum(f.stat().st_size for f in files) / 1e6
-                print(f"{name:<10} {figures['messages']:>9,} {mb:>8.1f} {figures['growth_mb']:>10.1f}",
-                      flush=True)
+                per = 1e6 * figures["cpu"] / figures["messages"]
+                print(f"{name:<10} {figures['messages']:>9,} {mb:>8.1f} {figures['growth_mb']:>10.1f} "
+                      f"{figures['cpu']:>7.2f} {per:>7.0f}", flush=True)
 
 
 # Sentences of the kind assistant answers are made of (our own), and questions with a personal fact
