@@ -314,7 +314,7 @@ def write_claude(n: int, path: Path) -> list[str]:
         for i in range(c, min(n, c + 20)):
             human = i % 2 == 0
             if human:
-                text = rng.choice(QUESTIONS)
+                text = f"{rng.choice(PROSE)} {rng.choice(QUESTIONS)}"  # each question its own
             else:
                 parts: list[str] = []
                 goal = rng.randrange(2000, 3000)
@@ -345,7 +345,17 @@ def long_messages(n: int) -> None:
         cpu = time.process_time()
         before = floor(embedder.encode, texts)
         floor_cpu = time.process_time() - cpu
-        run = one_import(work / "conversations.json", work / "long.db", False, embedder)
+        encode, encoded = embedder.encode, []
+
+        def counted(batch, *args, **kwargs):  # type: ignore[no-untyped-def]
+            encoded.extend(batch)
+            return encode(batch, *args, **kwargs)
+
+        embedder.encode = counted
+        try:
+            run = one_import(work / "conversations.json", work / "long.db", False, embedder)
+        finally:
+            embedder.encode = encode
         cpu = time.process_time()
         after = floor(embedder.encode, texts)
         floor_cpu = (floor_cpu + time.process_time() - cpu) / 2
@@ -367,6 +377,11 @@ def long_messages(n: int) -> None:
           f"{run['main_cpu']:.1f}: extraction {run['extraction']:.1f} ({1000 * run['extraction'] / n:.0f}), "
           f"SQLite write {run['sqlite write']:.1f} ({1000 * run['sqlite write'] / n:.0f}), prepare "
           f"{run['prepare']:.1f}, rest {rest:.1f}; {run['facts']:.0f} facts, {run['entities']:.0f} entities")
+    messages = set(texts)
+    others = [t for t in encoded if t not in messages]
+    print(f"the model during the import: {len(encoded):,} texts ({sum(map(len, encoded)):,} characters) "
+          f"against the floor's {n:,} ({sum(map(len, texts)):,}): the messages, and {len(others):,} others "
+          f"(facts, names, summaries; {sum(map(len, others)):,} characters)")
 
 
 def main(argv: list[str] | None = None) -> int:
