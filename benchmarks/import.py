@@ -2,6 +2,7 @@
 
     python benchmarks/import.py [--data PATH] [--sizes 10000,30000,100000]
     python benchmarks/import.py --exports [--messages 10000] [--long 300] [--rounds 3] [--embed] [--full]
+                                          [--part all|exports|readers|long]
 
 For each input: wall time, messages per second, peak memory (RSS of a fresh process per run) and
 the size of the database file. The synthetic logs are chat between many people who state and
@@ -395,12 +396,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--embed", action="store_true", help="embed while importing the exports")
     parser.add_argument("--full", action="store_true", help="100,000 messages and 10,000 long ones")
+    parser.add_argument("--part", choices=["all", "exports", "readers", "long"], default="all",
+                        help="with --exports: one of its three parts only")
     args = parser.parse_args(argv)
     if args.exports:
         messages, long = (100_000, 10_000) if args.full else (args.messages, args.long)
-        exports_against_jsonl(messages, args.rounds, args.embed)
-        reader_memory(messages)
-        long_messages(long)
+        if args.part in ("all", "exports"):
+            exports_against_jsonl(messages, args.rounds, args.embed)
+        if args.part in ("all", "readers"):
+            reader_memory(messages)
+        if args.part in ("all", "long"):
+            long_messages(long)
         return 0
     print(f"{'input':<28} {'messages':>8} {'wall s':>8} {'msg/s':>8} {'facts':>8} {'entities':>8} "
           f"{'errors':>6} {'peak MB':>8} {'db MB':>8}")
