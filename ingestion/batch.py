@@ -51,6 +51,7 @@ from .readers import (
     Tally,
     line_limit,
     open_export,
+    planned_as,
     read_options,
     read_unit,
 )
@@ -144,7 +145,7 @@ def spool_file(
                 why = exc.reason if isinstance(exc, NotReadable) else str(exc).removeprefix(f"{unit.label}: ")
                 if strict:
                     raise StrictImportError(f"{exc} (--strict: stopped; nothing was imported)") from None
-                looks = exc.looks_like if isinstance(exc, NotReadable) else None
+                looks = exc.looks_like if isinstance(exc, NotReadable) else planned_as(unit)
                 report.refused.append(RefusedFile(path=unit.label, looks_like=looks, reason=why))
                 continue
             counts = files.start(unit.label, unit_format)

@@ -280,3 +280,16 @@ def test_the_command_line_reports_per_file_and_takes_tz_and_identities(
     assert report["speakers"] == {"month first": ["Ivo", "Ana"]}  # the ids in the file, for --identities
     assert main(["--db", db, "import", str(folder), "--tz", "Mars/Base"]) == 2
     assert "'Mars/Base' is not a time zone" in capsys.readouterr().err
+
+
+def test_a_slack_export_with_a_broken_users_file_is_refused_and_the_rest_imports(tmp_path: Path) -> None:
+    folder = tmp_path / "exports"
+    shutil.copytree(EXPORTS / "slack_export", folder / "slack")
+    (folder / "slack" / "users.json").write_text('[{"id": "U01", ', encoding="utf-8")  # cut short
+    shutil.copy(EXPORTS / "whatsapp" / "ambiguous.txt", folder / "chat.txt")
+    with TemporalGraph.open(tmp_path / "m.db", embed=False) as tg:
+        report = tg.import_file(folder, progress=False, tz="UTC")
+    assert report.episodes_imported == 3 and [f.format for f in report.files] == ["whatsapp"]
+    [refused] = report.refused
+    assert refused.path == f"{folder}/slack" and refused.looks_like == "a Slack export"
+    assert "users.json: not valid JSON" in refused.reason

@@ -79,7 +79,7 @@ from .zones import import_zone
 
 __all__ = ["DATE_ORDERS", "FORMATS", "MAX_LINE_BYTES", "ChatMessage", "NotReadable", "Plan", "ReadError",
            "ReadOptions", "Tally", "Unit", "detect_format", "file_help", "line_limit", "open_export",
-           "read_messages", "read_options", "read_unit"]
+           "planned_as", "read_messages", "read_options", "read_unit"]
 
 # What each format is, for ``file_help``.
 _FORMAT_HELP = {
@@ -155,6 +155,13 @@ def open_export(path: str | Path, format: str = "auto") -> Iterator[tuple[Source
             found.units = sorted(units, key=lambda u: u.label)
         apart(found.units, source.label)
         yield source, found
+
+
+def planned_as(unit: Unit) -> str | None:
+    """What a unit was taken for from its files' names (a Slack export's folder, a Telegram chat's
+    pages, a Messenger thread's parts), for the report of a unit refused; None when nothing yet."""
+    kind = unit.format.removesuffix("-html").removesuffix("-parts")
+    return NAMES.get(kind) if unit.format != "auto" else None
 
 
 def read_unit(

@@ -45,10 +45,17 @@ def is_slack_root(names: Iterable[str]) -> bool:
 def slack_messages(
     members: list[Member], root: str, *, tally: Tally | None = None
 ) -> Iterator[ChatMessage | ReadError]:
-    """Messages of the Slack export whose files are ``members`` (names under ``root``, "" or "x/")."""
+    """Messages of the Slack export whose files are ``members`` (names under ``root``, "" or "x/").
+    Its users and conversation lists are read now: one that cannot be read refuses the export
+    (ImportFormatError) before any message is given."""
     tally = tally if tally is not None else Tally()
     files = {m.name[len(root):]: m for m in members if m.name.startswith(root)}
     users, channels = _users(files.get("users.json")), _conversations(files)
+    return _messages(files, users, channels, tally)
+
+
+def _messages(files: Mapping[str, Member], users: Mapping[str, dict[str, Any]], channels: Mapping[str, str],
+              tally: Tally) -> Iterator[ChatMessage | ReadError]:
     days: dict[str, list[tuple[str, Member]]] = {}
     left_out = []
     for name, member in sorted(files.items()):
