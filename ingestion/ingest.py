@@ -8,6 +8,7 @@ or the LLM extractor while the memory has an LLM) and the entity resolver. It is
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from datetime import tzinfo
 from pathlib import Path
 
 from temporal_graph.core import DEFAULT_GROUP, Core
@@ -174,12 +175,17 @@ class Ingestion:
         summaries: bool | None = None,
         batch_size: int = BATCH_EPISODES,
         speaker_aliases: Mapping[str, str] | None = None,
+        tz: str | tzinfo | None = None,
+        identities: str | Path | None = None,
+        date_order: str = "auto",
     ) -> ImportReport:
-        """Import a chat log: ordered, idempotent, resumable (see :func:`ingestion.batch.import_file`)."""
+        """Import a chat log or export: ordered, idempotent, resumable (see
+        :func:`ingestion.batch.import_file`)."""
         return import_file(self.core, path, extractor=self.extractor, resolver=self.resolver(embed),
                            format=format, group_id=group_id, progress=progress, strict=strict,
                            replay=replay, embed=embed, summaries=summaries, batch_size=batch_size,
-                           speaker_aliases=speaker_aliases)
+                           speaker_aliases=speaker_aliases, tz=tz, identities=identities,
+                           date_order=date_order)
 
 
 def default_extractor(core: Core) -> Extractor:

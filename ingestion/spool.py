@@ -41,7 +41,7 @@ _SCHEMA = """
 CREATE TABLE groups (seq INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE);
 CREATE TABLE messages (grp INTEGER NOT NULL, micros INTEGER NOT NULL, line INTEGER NOT NULL,
                        speaker TEXT, content TEXT NOT NULL, timestamp TEXT NOT NULL,
-                       source_id TEXT NOT NULL, group_id TEXT);
+                       source_id TEXT NOT NULL, group_id TEXT, file INTEGER);
 CREATE TABLE seen (grp INTEGER NOT NULL, episode_id TEXT NOT NULL, line INTEGER NOT NULL,
                    digest TEXT NOT NULL, PRIMARY KEY (grp, episode_id)) WITHOUT ROWID;
 """
@@ -81,6 +81,8 @@ class Spool(AbstractContextManager["Spool"]):
         self.unlinked = _unlink_open(self._folder / "spool.db")
         self._conn.execute("BEGIN")
         self._groups: dict[str, int] = {}
+        self._files: dict[str | None, int] = {}  # a message's file (an export of several), by number
+        self._file_names: list[str | None] = []
         self._pending: list[tuple[object, ...]] = []
         self._indexed = False
 
@@ -94,19 +96,25 @@ class Spool(AbstractContextManager["Spool"]):
             shutil.rmtree(self._folder, ignore_errors=True)
 
     # -- reading the file in --------------------------------------------------------------------
-    def add(self, group: str, message: ChatMessage) -> None:
+    def add(self, group: str, message: ChatMessage, file: str | None = None) -> None:
+        """Keep ``message`` in ``group``; ``file``: the file it came from, when it does not say."""
         seq = self._groups.get(group)
         if seq is None:
             seq = self._groups[group] = len(self._groups) + 1
             self._conn.execute("INSERT INTO groups (seq, name) VALUES (?, ?)", (seq, group))
         micros = (message.timestamp - _EPOCH) // _MICROSECOND
+        name = message.file or file
+        number = self._files.get(name)
+        if number is None:
+            number = self._files[name] = len(self._file_names)
+            self._file_names.append(name)
         self._pending.append((seq, micros, message.line, message.speaker, message.content,
-                              message.timestamp.isoformat(), message.source_id, message.group_id))
+                              message.timestamp.isoformat(), message.source_id, message.group_id, number))
         if len(self._pending) >= _WRITE_ROWS:
             self._flush()
 
     def _flush(self) -> None:
-        self._conn.executemany("INSERT INTO messages VALUES (?, ?, ?, ?, ?, ?, ?, ?)", self._pending)
+        self._conn.executemany("INSERT INTO messages VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", self._pending)
         self._pending = []
 
     def groups(self) -> list[str]:
@@ -121,13 +129,14 @@ class Spool(AbstractContextManager["Spool"]):
             self._conn.execute("CREATE INDEX by_time ON messages (grp, micros, line)")
             self._indexed = True
         cursor = self._conn.execute(
-            "SELECT line, speaker, content, timestamp, source_id, group_id FROM messages "
+            "SELECT line, speaker, content, timestamp, source_id, group_id, file FROM messages "
             "WHERE grp = ? ORDER BY micros, line", (self._groups[group],))
+        names = self._file_names
         while rows := cursor.fetchmany(size):
             yield [ChatMessage(line=line, speaker=speaker, content=content,
                                timestamp=datetime.fromisoformat(timestamp), source_id=source_id,
-                               group_id=group_id)
-                   for line, speaker, content, timestamp, source_id, group_id in rows]
+                               group_id=group_id, file=names[file])
+                   for line, speaker, content, timestamp, source_id, group_id, file in rows]
 
     def first_seen(self, group: str, ids: Iterable[str]) -> dict[str, tuple[int, str]]:
         """Of ``ids``, those already handed out in ``group``: (the line that had it, its digest)."""

@@ -87,6 +87,7 @@ from .llm import LLMClient
 
 # The chat-log formats and field names ``import_file`` reads (``tgraph import --help`` shows them).
 IMPORT_FILE_HELP = ingestion.readers.file_help()
+IMPORT_FORMATS = ingestion.readers.FORMATS
 
 
 class TemporalGraph:
@@ -575,8 +576,10 @@ class TemporalGraph:
         progress: bool = True, strict: bool = False, replay: bool = False, embed: bool | None = None,
         summaries: bool | None = None,
         speaker_aliases: Mapping[str, str] | None = None,
+        tz: str | tzinfo | None = None, identities: str | FilePath | None = None, date_order: str = "auto",
     ) -> ImportReport:
-        """Import a chat log (JSONL, CSV, LoCoMo JSON, ChatGPT export): ordered, idempotent, resumable.
+        """Import a chat log or export (JSONL, CSV, LoCoMo JSON, ChatGPT, WhatsApp, Slack, Telegram,
+        Discord, Messenger, Claude), a file or a folder or zip of them: ordered, idempotent, resumable.
 
         ``group_id`` puts every message in one group (default: each conversation's id);
         ``strict`` stops at the first bad line with nothing written; ``replay`` uses each message's
@@ -584,12 +587,17 @@ class TemporalGraph:
         leaves embedding to :meth:`reindex`, ``summaries=False`` entity summaries to
         :meth:`refresh_summaries`. Each batch of messages commits with its vectors and summaries.
         ``speaker_aliases`` ({alias: speaker}) declares speaker ids one person before anything is
-        imported, as :meth:`alias_speaker` does, in each group written. The report lists lookalike
-        speaker ids it kept apart (``lookalike_speakers``).
+        imported, as :meth:`alias_speaker` does, in each group written; ``identities``, a file
+        naming each person's ids, in each group where one of them speaks. ``tz`` is the zone of
+        times an export gives without one (WhatsApp; default: this machine's), ``date_order``
+        ("day-first", "month-first") the order of WhatsApp dates a file cannot settle. The report
+        counts each file (``files``), lists refused files and each group's speakers, and the
+        lookalike speaker ids it kept apart (``lookalike_speakers``).
         """
         return self._ingest().import_file(
             _file_path(path), format=format, group_id=group_id, progress=progress, strict=strict,
             replay=replay, embed=embed, summaries=summaries, speaker_aliases=speaker_aliases,
+            tz=tz, identities=None if identities is None else _file_path(identities), date_order=date_order,
         )
 
     def import_facts(

@@ -315,7 +315,7 @@ def test_empty_file(tmp_path, content):
 )
 def test_unknown_format(tmp_path, content):
     path = write(tmp_path, "notes.txt", content)
-    with pytest.raises(ImportFormatError, match="unknown chat-log format; expected JSONL"):
+    with pytest.raises(ImportFormatError, match="unknown chat-log format; expected a chat export"):
         detect_format(path)
 
 

@@ -8,14 +8,13 @@ import csv
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
-from pathlib import Path
 
-from .files import MAX_LINE_BYTES, decoded_lines
+from .files import MAX_LINE_BYTES, Readable, decoded_lines
 from .messages import ChatMessage, ReadError, build_message, pick_fields
 
 
 def csv_messages(
-    path: str | Path, file: str, delimiter: str, max_line_bytes: int = MAX_LINE_BYTES
+    path: Readable, file: str, delimiter: str, max_line_bytes: int = MAX_LINE_BYTES
 ) -> Iterator[ChatMessage | ReadError]:
     header: list[str] | None = None
     for start, row in csv_rows(path, delimiter, max_line_bytes):
@@ -34,7 +33,7 @@ def csv_messages(
 
 
 def csv_rows(
-    path: str | Path, delimiter: str = ",", max_line_bytes: int = MAX_LINE_BYTES
+    path: Readable, delimiter: str = ",", max_line_bytes: int = MAX_LINE_BYTES
 ) -> Iterator[tuple[int, list[str] | str]]:
     """``(first line, cells)`` per row of a CSV file, or ``(first line, reason)`` for a row that cannot
     be read (a bad UTF-8 byte, a CSV error): one bad row never costs the others. Blank rows are

@@ -1,5 +1,6 @@
 """Bytes of a chat-log file: the start checked (exists, not empty, UTF-8), whole JSON documents
-parsed, and lines decoded one by one so a bad byte costs only its own line."""
+parsed, and lines decoded one by one so a bad byte costs only its own line. A file is a path or a
+:class:`~.sources.Member` (a file inside a folder or zip), read alike."""
 
 from __future__ import annotations
 
@@ -7,29 +8,48 @@ import codecs
 import json
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 from temporal_graph.core.errors import ImportFormatError
+
+from .sources import Member
+
+Readable = str | Path | Member  # a file to read: a path, or a member of a folder or zip
 
 HEAD_BYTES = 64 * 1024  # enough to recognise a format and to check the start decodes
 _BOM = codecs.BOM_UTF8
 NESTED = "JSON nested too deeply to read"
 
 
-def read_head(path: str | Path) -> str:
-    """Check the file exists, is not empty and starts as UTF-8; return its first chunk as text."""
-    file = str(path)
-    p = Path(path)
-    if not p.exists():
-        raise ImportFormatError(f"{file}: no such file; check the path")
-    if not p.is_file():
-        raise ImportFormatError(f"{file}: not a regular file; give the path of a chat-log file")
+def label(path: Readable) -> str:
+    """How reports name the file."""
+    return path.label if isinstance(path, Member) else str(path)
+
+
+def open_bytes(path: Readable) -> IO[bytes]:
+    return path.open() if isinstance(path, Member) else Path(path).open("rb")
+
+
+def read_raw_head(path: Readable) -> tuple[bytes, bool]:
+    """The first HEAD_BYTES of the file and whether more follow; ImportFormatError when it cannot be read."""
+    file = label(path)
+    if not isinstance(path, Member):
+        p = Path(path)
+        if not p.exists():
+            raise ImportFormatError(f"{file}: no such file; check the path")
+        if not p.is_file():
+            raise ImportFormatError(f"{file}: not a regular file; give the path of a chat-log file")
     try:
-        with p.open("rb") as handle:
-            raw = handle.read(HEAD_BYTES)
-            more = bool(handle.read(1))
+        with open_bytes(path) as handle:
+            return handle.read(HEAD_BYTES), bool(handle.read(1))
     except OSError as exc:
         raise ImportFormatError(f"{file}: cannot be read ({exc.strerror}); check its permissions") from None
+
+
+def read_head(path: Readable) -> str:
+    """Check the file exists, is not empty and starts as UTF-8; return its first chunk as text."""
+    file = label(path)
+    raw, more = read_raw_head(path)
     if raw.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
         raise ImportFormatError(f"{file}: file is UTF-16; re-save it as UTF-8 and import again")
     skip = len(_BOM) if raw.startswith(_BOM) else 0
@@ -51,10 +71,11 @@ def _not_utf8(file: str, data: bytes, exc: UnicodeDecodeError, base: int) -> Imp
     )
 
 
-def load_json(path: str | Path) -> Any:
+def load_json(path: Readable) -> Any:
     """Parse a whole JSON document, turning bad bytes or bad JSON into one ImportFormatError."""
-    file = str(path)
-    raw = Path(path).read_bytes()
+    file = label(path)
+    with open_bytes(path) as handle:
+        raw = handle.read()
     skip = len(_BOM) if raw.startswith(_BOM) else 0
     try:
         text = raw[skip:].decode("utf-8")
@@ -84,14 +105,14 @@ MAX_LINE_BYTES = line_limit(250_000)  # core.bundle.MAX_MESSAGE_CHARS; an import
 _CHUNK = 1 << 20  # how much of an over-long line is read at a time while it is skipped
 
 
-def decoded_lines(path: str | Path, max_bytes: int = MAX_LINE_BYTES) -> Iterator[tuple[int, str, str | None]]:
+def decoded_lines(path: Readable, max_bytes: int = MAX_LINE_BYTES) -> Iterator[tuple[int, str, str | None]]:
     """(1-based line number, text with its line ending, why the line is bad or None).
 
     Bad bytes are replaced rather than raised, and a line longer than ``max_bytes`` is skipped
     (read in chunks, never whole) and given as "", so one bad line does not end the stream.
     """
     offset = 0
-    with Path(path).open("rb") as handle:
+    with open_bytes(path) as handle:
         number = 0
         while raw := handle.readline(max_bytes + 1):
             number += 1

@@ -4,14 +4,13 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
-from pathlib import Path
 
-from .files import MAX_LINE_BYTES, NESTED, decoded_lines
+from .files import MAX_LINE_BYTES, NESTED, Readable, decoded_lines
 from .messages import ChatMessage, ReadError, build_message, pick_fields
 
 
 def jsonl_messages(
-    path: str | Path, file: str, max_line_bytes: int = MAX_LINE_BYTES
+    path: Readable, file: str, max_line_bytes: int = MAX_LINE_BYTES
 ) -> Iterator[ChatMessage | ReadError]:
     for number, text, problem in decoded_lines(path, max_line_bytes):
         if problem is not None:

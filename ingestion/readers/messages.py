@@ -26,6 +26,9 @@ class ChatMessage(BaseModel):
     timestamp: datetime  # aware UTC
     source_id: str  # stable within the file: "conv-26:D1:3", "line:12", a record's own id
     line: int  # 1-based line (JSONL, CSV) or 1-based conversation index (LoCoMo, ChatGPT)
+    # The file it came from when an export has several (a Slack day file, a Telegram page); None:
+    # the file the import was given.
+    file: str | None = None
 
     @field_validator("timestamp", mode="before")
     @classmethod
@@ -97,9 +100,11 @@ def is_text(value: Any) -> bool:
 
 
 def build_message(
-    fields: Mapping[str, Any], *, file: str, line: int, default_source_id: str, label: str = ""
+    fields: Mapping[str, Any], *, file: str, line: int, default_source_id: str, label: str = "",
+    from_file: bool = False,
 ) -> ChatMessage | ReadError:
-    """Validate canonical fields into a ChatMessage, or say precisely what is wrong."""
+    """Validate canonical fields into a ChatMessage, or say precisely what is wrong. ``from_file``:
+    the message keeps ``file`` as its own (an export of several files)."""
     where = f"{label}: " if label else ""
 
     def error(reason: str) -> ReadError:
@@ -139,6 +144,7 @@ def build_message(
         timestamp=timestamp,
         source_id=source_id,
         line=line,
+        file=file if from_file else None,
     )
 
 

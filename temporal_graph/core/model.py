@@ -455,6 +455,33 @@ class LookalikeSpeakers(BaseModel):
     speakers: tuple[str, str]  # in sorted order
 
 
+class ImportFileReport(BaseModel):
+    """What an import made of one file, or of one export inside a folder or zip (a Slack workspace,
+    a Telegram chat's pages, a Messenger thread's parts): ``read`` messages, of which ``stored`` were
+    written by this import; what was skipped, by reason (system lines, media without words, bots,
+    duplicates, already imported); bad lines (listed in ``ImportReport.errors``)."""
+
+    path: str
+    format: str
+    read: int = 0
+    stored: int = 0
+    skipped: dict[str, int] = Field(default_factory=dict)
+    errors: int = 0
+    conversations: dict[str, str] = Field(default_factory=dict)  # group id -> its name in the export
+    notes: list[str] = Field(default_factory=list)  # how it was read: the day/month order, the zone
+
+
+class RefusedFile(BaseModel):
+    """A file of a folder or zip the import could not read: what it looked like (None: nothing it
+    reads) and why."""
+
+    model_config = _FROZEN
+
+    path: str
+    looks_like: str | None = None
+    reason: str
+
+
 class ImportReport(BaseModel):
     """What one ``import_file`` did."""
 
@@ -480,6 +507,13 @@ class ImportReport(BaseModel):
     # or kept without facts; the reason says which.
     llm_failures: list[ImportLineError] = Field(default_factory=list)
     seconds: float = 0.0
+    # Per file read (one entry per export of a folder or zip), the files refused, and the files of a
+    # folder or zip left unread by why ({"media and attachments": 12}).
+    files: list[ImportFileReport] = Field(default_factory=list)
+    refused: list[RefusedFile] = Field(default_factory=list)
+    not_read: dict[str, int] = Field(default_factory=dict)
+    # Group -> the speaker ids of its messages in the file, most messages first (for an identities file).
+    speakers: dict[str, list[str]] = Field(default_factory=dict)
 
 
 class FactInput(BaseModel):

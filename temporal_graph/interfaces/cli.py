@@ -27,7 +27,7 @@ from pydantic import BaseModel, ValidationError
 from rich.console import Console
 from rich.table import Table
 
-from ..client import IMPORT_FILE_HELP, TemporalGraph
+from ..client import IMPORT_FILE_HELP, IMPORT_FORMATS, TemporalGraph
 from ..core import MAX_MESSAGE_CHARS, TRUST_MODES
 from ..core.backtest import LearnedAfter
 from ..core.copy import COPY_SAMPLES
@@ -418,10 +418,20 @@ def _facts(title: str | Callable[[argparse.Namespace], str], *, versions: bool =
 
 
 # -- writing ---------------------------------------------------------------------------------------
-@command("import", "import a chat log (JSONL, CSV, LoCoMo JSON, ChatGPT conversations.json)",
-         arg("path", help="the chat-log file (formats and field names below)"),
-         arg("--format", default="auto", choices=["auto", "jsonl", "csv", "locomo", "chatgpt"],
+@command("import", "import a chat log or export (WhatsApp, Slack, Telegram, Discord, Messenger, ChatGPT, "
+         "Claude, JSONL, CSV, LoCoMo): a file, or a folder or zip of them",
+         arg("path", help="the chat-log or export file, or a folder or zip of exports (formats and field "
+                          "names below)"),
+         arg("--format", default="auto", choices=["auto", *IMPORT_FORMATS],
              help="file format (default: recognised from the content)"),
+         arg("--tz", metavar="ZONE",
+             help="the zone of times an export gives without one (WhatsApp): an IANA name such as "
+                  "Europe/Berlin, UTC or +05:30 (default: this machine's zone, said in the report)"),
+         arg("--identities", metavar="FILE",
+             help='which speaker ids are one person: JSON {"Alice": ["+41 79 555 01 02", "alice.m"]} or '
+                  "CSV with columns id,person (the report lists each group's speakers)"),
+         arg("--date-order", choices=["auto", "day-first", "month-first"], default="auto",
+             help="the day/month order of WhatsApp dates (default: settled per file from its dates)"),
          STRICT, QUIET,
          arg("--replay", action="store_true",
              help="record each message at its own time in transaction time too (a replayed history)"),
@@ -437,7 +447,8 @@ def _import(tg: TemporalGraph, args: argparse.Namespace) -> ImportReport:
                           progress=not (args.quiet or args.json), strict=args.strict, replay=args.replay,
                           embed=False if args.no_embed else None,
                           summaries=False if args.no_summaries else None,
-                          speaker_aliases=dict(args.aliases or ()))
+                          speaker_aliases=dict(args.aliases or ()), tz=args.tz, identities=args.identities,
+                          date_order=args.date_order)
 
 
 @command("alias-speaker", "declare that speaker id ALIAS is the person SPEAKER (ids are exact otherwise)",

@@ -188,6 +188,7 @@ def import_report(console: Console, report: ImportReport, db: list[str]) -> None
     ):
         table.add_row(label, str(value))
     console.print(table)
+    _import_files(console, report)
     problems = [*report.errors, *report.conflicts, *report.llm_failures]
     for error in problems[:MOST_ERRORS_SHOWN]:
         console.print(f"{error.file}:{error.line}: {error.reason}", style="yellow", highlight=False)
@@ -199,10 +200,53 @@ def import_report(console: Console, report: ImportReport, db: list[str]) -> None
                       "two people; if they are one, declare it: tgraph alias-speaker ALIAS SPEAKER",
                       style="yellow", highlight=False, soft_wrap=True)
     # Say where the messages went and how to query them: the group is easy to miss.
+    names = {group: name for f in report.files for group, name in f.conversations.items()}
     for group, count in sorted(report.groups.items()):
         command = shlex.join(["tgraph", *db, "now", "--group", group])
-        console.print(f"group {group!r}: {count} messages; query it with: {command}", highlight=False,
+        named = f" ({names[group]!r})" if group in names else ""
+        console.print(f"group {group!r}{named}: {count} messages; query it with: {command}", highlight=False,
                       soft_wrap=True)
+    _speakers(console, report)
+
+
+def _import_files(console: Console, report: ImportReport) -> None:
+    """Per file read: read, stored, skipped by reason, errors; how it was read; files refused."""
+    if len(report.files) > 1 or any(f.skipped or f.notes for f in report.files):
+        table = Table(title="per file", title_justify="left")
+        for column in ("file", "format", "read", "stored", "skipped", "errors"):
+            table.add_column(column, justify="left" if column in ("file", "format", "skipped") else "right")
+        for f in report.files:
+            skipped = ", ".join(f"{n} {why}" for why, n in sorted(f.skipped.items(), key=lambda i: -i[1]))
+            table.add_row(f.path, f.format, str(f.read), str(f.stored), skipped or "0", str(f.errors))
+        console.print(table)
+    for f in report.files:
+        for note in f.notes:
+            unsettled = "could not be settled" in note
+            console.print(f"{f.path}: {note}", style="yellow" if unsettled else None, highlight=False,
+                          soft_wrap=True)
+    for refused in report.refused:
+        seen = f"looks like {refused.looks_like}, but " if refused.looks_like else ""
+        console.print(f"refused {refused.path}: {seen}{refused.reason}", style="yellow", highlight=False,
+                      soft_wrap=True)
+    if report.not_read:
+        console.print("not read: " + ", ".join(f"{n} {why}" for why, n in report.not_read.items()),
+                      highlight=False)
+
+
+MOST_SPEAKERS_SHOWN = 12
+
+
+def _speakers(console: Console, report: ImportReport) -> None:
+    """Each group's speakers, so a user can write an identities file (--identities)."""
+    shown = {group: speakers for group, speakers in report.speakers.items() if speakers}
+    for group, speakers in sorted(shown.items()):
+        more = len(speakers) - MOST_SPEAKERS_SHOWN
+        names = ", ".join(map(repr, speakers[:MOST_SPEAKERS_SHOWN]))
+        names += f" and {more} more" if more > 0 else ""
+        console.print(f"speakers in group {group!r}: {names}", highlight=False, soft_wrap=True)
+    if len(shown) > 1 or any(len(s) > 1 for s in shown.values()):
+        console.print("the same person under several ids? list them in a file for --identities "
+                      '(JSON {"Alice": ["+41 79 555 01 02", "alice.m"]})', highlight=False, soft_wrap=True)
 
 
 def fact_file_report(console: Console, report: FactFileReport, group: str) -> None:
