@@ -101,12 +101,12 @@ API_PROBES = [
     Probe("text not text", _fact(text=5), InvalidInput, "text"),
     # times: the whole range, offsets included, gives a value or InvalidTime
     Probe("year 1 with an offset", _fact(valid_at="0001-01-01T00:00:00+01:00"), InvalidTime,
-          "representable"),
+          "outside the range of times"),
     Probe("year 9999 with an offset", _fact(valid_at="9999-12-31T23:59:59-01:00"), InvalidTime,
-          "representable"),
+          "outside the range of times"),
     Probe("aware datetime out of range",
           _fact(valid_at=datetime(1, 1, 1, tzinfo=timezone(timedelta(hours=5)))), InvalidTime,
-          "representable"),
+          "outside the range of times"),
     Probe("'May'", _fact(valid_at="May"), InvalidTime, "accepted: ISO 8601"),
     Probe("'1'", _fact(valid_at="1"), InvalidTime, "names no year"),
     Probe("'Monday'", _fact(valid_at="Monday"), InvalidTime, "8 May 2023"),
@@ -121,7 +121,7 @@ API_PROBES = [
     Probe("time as a number", _fact(valid_at=12345), InvalidTime, "12345"),
     Probe("time with a control character", _fact(valid_at="2023-05-08\x00"), InvalidTime, "control"),
     Probe("as_of year 1 offset", lambda tg: tg.as_of("0001-01-01T00:00:00+00:01"), InvalidTime,
-          "representable"),
+          "outside the range of times"),
     Probe("as_of known_at 'Monday'", lambda tg: tg.as_of("2024", known_at="Monday"), InvalidTime, "Monday"),
     Probe("diff from None", lambda tg: tg.diff(None, "2024"), InvalidTime, "None"),
     # audit
@@ -141,7 +141,7 @@ API_PROBES = [
     Probe("source_id a number", _episode(source_id=7), InvalidInput, "source_id"),
     Probe("reference time 'May'", _episode(reference_time="May"), InvalidTime, "May"),
     Probe("reference time year 9999 offset", _episode(reference_time="9999-12-31T23:00:00-05:00"),
-          InvalidTime, "representable"),
+          InvalidTime, "outside the range of times"),
     # queries and odd argument types
     Probe("search(None)", lambda tg: tg.search(None), InvalidInput, "None"),
     Probe("context(5)", lambda tg: tg.context(5), InvalidInput, "5"),
@@ -374,8 +374,8 @@ HOSTILE_LINES = [
      '"text": "I like tea.", "timestamp": "2023-01-01"}'),  # 14
     '{"speaker": "Li", "text": "I like jazz.", "timestamp": "2023-05-08 10:00 PST"}',  # 15: fine
 ]
-BAD_LINES = {5: "129", 6: "representable", 7: "representable", 8: "surrogate", 11: "over the limit",
-             12: "no year", 13: "does not exist", 14: "control"}
+BAD_LINES = {5: "129", 6: "outside the range of times", 7: "outside the range of times", 8: "surrogate",
+             11: "over the limit", 12: "no year", 13: "does not exist", 14: "control"}
 
 
 @pytest.fixture
@@ -542,7 +542,7 @@ CLI_PROBES = [
              "no fact 'feedface'"),
     CliProbe("time with no year", lambda db, d: ["--db", str(db), "as-of", "May"], 2, "names no year"),
     CliProbe("year 1 with an offset", lambda db, d: ["--db", str(db), "as-of", "0001-01-01T00:00+01:00"], 2,
-             "representable"),
+             "outside the range of times"),
     CliProbe("DST gap", lambda db, d: ["--db", str(db), "as-of", "2023-03-26 02:30 Europe/Berlin"], 2,
              "skipped"),
     CliProbe("ambiguous zone", lambda db, d: ["--db", str(db), "as-of", "2023-05-08 10:00 CST"], 2,
