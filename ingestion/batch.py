@@ -333,17 +333,19 @@ def import_file(
                 speakers: set[str] = set()
                 masked: dict[str, dict[str, int]] = {}
                 origin: dict[str, ImportFileReport | None] = {}
-                lines: dict[str, tuple[str, int]] = {}
+                told: dict[str, ChatMessage] = {}
                 runs = _group_runs(core, extractor, workers, path, spool, group, strict, report, masked,
-                                   batch_size, advance, speakers, files, origin, lines)
+                                   batch_size, advance, speakers, files, origin, told)
                 ahead = _encoded_ahead(core, group, embedding and encode_ahead, runs)
                 for batch, extractions, encoded in ahead:
                     results = _apply_batch(core, resolver, group, batch, extractions, replay, embed,
-                                           summaries, encoded)
+                                           summaries, encoded, told)
                     for result in results:
                         _count(report, result, masked.pop(result.episode.id, {}))
                         _count_file(origin.pop(result.episode.id, None), result)
-                        _llm_failures(report, *lines.pop(result.episode.id, (str(path), 0)), result)
+                        m = told.pop(result.episode.id, None)
+                        where = (m.file or str(path), m.line) if m is not None else (str(path), 0)
+                        _llm_failures(report, *where, result)
                     advance(len(batch))
                 report.lookalike_speakers += [LookalikeSpeakers(group_id=group, speakers=pair)
                                               for pair in lookalike_speakers(core.store, group, speakers)]
@@ -390,12 +392,12 @@ def _group_runs(
     core: Core, extractor: Extractor, workers: int | None, path: Path, spool: Spool, group: str,
     strict: bool, report: ImportReport, masked: dict[str, dict[str, int]], batch_size: int,
     advance: Callable[..., None], speakers: set[str], files: _Files,
-    origin: dict[str, ImportFileReport | None], lines: dict[str, tuple[str, int]],
+    origin: dict[str, ImportFileReport | None], told: dict[str, ChatMessage],
 ) -> Iterator[tuple[Sequence[Episode], Extractions]]:
     """The group's runs ready to apply, read from ``spool`` a batch at a time: messages already
     stored (an earlier, interrupted run) are counted as skipped and not extracted again; each
     extraction sees the messages before it in the group, across batches. ``origin`` gets the file
-    counts of each episode handed out, for its result, and ``lines`` its file and line."""
+    counts of each episode handed out, for its result, and ``told`` its message (file, line, keys)."""
     tail: list[Episode] = []
     for messages in spool.batches(group, batch_size):
         pairs, stored = _prepare(core, path, group, messages, strict, report, masked, spool, files)
@@ -411,7 +413,7 @@ def _group_runs(
             else:
                 todo.append(e)
                 origin[e.id] = files.of(m)
-                lines[e.id] = (m.file or str(path), m.line)
+                told[e.id] = m
         report.episodes_skipped += len(kept) - len(todo)
         advance(len(kept) - len(todo))
         yield from _extract_all(extractor, workers, todo, [*tail, *kept], batch_size)
@@ -507,6 +509,7 @@ def _apply_batch(
     core: Core, resolver: EntityResolver, group: str, batch: Sequence[Episode],
     extractions: Sequence[tuple[Extraction, list[str]]],
     replay: bool, embed: bool | None, summaries: bool | None, encoded: Vectors,
+    told: Mapping[str, ChatMessage],
 ) -> list[IngestResult]:
     resolver.prefetch(_new_names(core, group, batch, extractions), encoded)
 
@@ -516,7 +519,8 @@ def _apply_batch(
         for e, (x, notes) in zip(batch, extractions, strict=True):
             if replay:
                 w.now = e.reference_time
-            results.append(apply_episode(core, w, e, x, resolver, notes))
+            keys = told[e.id].keys if e.id in told else ()
+            results.append(apply_episode(core, w, e, x, resolver, notes, keys=keys))
         return results
 
     return core.write(group, run, embed=embed, summaries=summaries,

@@ -41,7 +41,7 @@ _SCHEMA = """
 CREATE TABLE groups (seq INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE);
 CREATE TABLE messages (grp INTEGER NOT NULL, micros INTEGER NOT NULL, line INTEGER NOT NULL,
                        speaker TEXT, content TEXT NOT NULL, timestamp TEXT NOT NULL,
-                       source_id TEXT NOT NULL, group_id TEXT, file INTEGER);
+                       source_id TEXT NOT NULL, group_id TEXT, file INTEGER, keys TEXT);
 CREATE TABLE seen (grp INTEGER NOT NULL, episode_id TEXT NOT NULL, line INTEGER NOT NULL,
                    digest TEXT NOT NULL, PRIMARY KEY (grp, episode_id)) WITHOUT ROWID;
 """
@@ -109,12 +109,13 @@ class Spool(AbstractContextManager["Spool"]):
             number = self._files[name] = len(self._file_names)
             self._file_names.append(name)
         self._pending.append((seq, micros, message.line, message.speaker, message.content,
-                              message.timestamp.isoformat(), message.source_id, message.group_id, number))
+                              message.timestamp.isoformat(), message.source_id, message.group_id, number,
+                              "\x1f".join(message.keys) or None))
         if len(self._pending) >= _WRITE_ROWS:
             self._flush()
 
     def _flush(self) -> None:
-        self._conn.executemany("INSERT INTO messages VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", self._pending)
+        self._conn.executemany("INSERT INTO messages VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", self._pending)
         self._pending = []
 
     def groups(self) -> list[str]:
@@ -129,14 +130,15 @@ class Spool(AbstractContextManager["Spool"]):
             self._conn.execute("CREATE INDEX by_time ON messages (grp, micros, line)")
             self._indexed = True
         cursor = self._conn.execute(
-            "SELECT line, speaker, content, timestamp, source_id, group_id, file FROM messages "
+            "SELECT line, speaker, content, timestamp, source_id, group_id, file, keys FROM messages "
             "WHERE grp = ? ORDER BY micros, line", (self._groups[group],))
         names = self._file_names
         while rows := cursor.fetchmany(size):
             yield [ChatMessage(line=line, speaker=speaker, content=content,
                                timestamp=datetime.fromisoformat(timestamp), source_id=source_id,
-                               group_id=group_id, file=names[file])
-                   for line, speaker, content, timestamp, source_id, group_id, file in rows]
+                               group_id=group_id, file=names[file],
+                               keys=tuple(keys.split("\x1f")) if keys else ())
+                   for line, speaker, content, timestamp, source_id, group_id, file, keys in rows]
 
     def first_seen(self, group: str, ids: Iterable[str]) -> dict[str, tuple[int, str]]:
         """Of ``ids``, those already handed out in ``group``: (the line that had it, its digest)."""

@@ -7,7 +7,7 @@ A message is
   holds as it said them: what it stated as open was ended or replaced by what the memory learned
   since ("I live in Chicago." once the move to Denver was told, in either order), or withdrawn.
   ``superseded_by`` names the messages that replaced it, ``replaced_by`` the facts that hold now
-  for what it spoke of;
+  instead (of a relation with one object at a time: another like does not replace one that ended);
 - ``partly_superseded`` when some of its facts hold and others ended or were replaced ("Rafa is a
   nurse at St Mary's" after the move to King's: the nurse part holds). ``stale`` says which of its
   statements no longer hold, ``replaced_by`` what holds instead;
@@ -95,8 +95,11 @@ def standings(
     holding: dict[tuple[str, str], tuple[str, ...]] = {}
 
     def holds_now(key: tuple[str, str]) -> tuple[str, ...]:
+        # Only a relation of one object at a time has what holds *instead*: another like or visit
+        # does not replace the one that ended.
         if key not in holding:
-            holding[key] = _holding(core, group_id, key, valid_time, known_at)
+            one = core.ontology.cardinality(key[1]) == "one"
+            holding[key] = _holding(core, group_id, key, valid_time, known_at) if one else ()
         return holding[key]
 
     for i in ids:

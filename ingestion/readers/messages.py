@@ -9,7 +9,9 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, field_validator
 
+from temporal_graph.core.errors import InvalidInput
 from temporal_graph.core.limits import lone_surrogate
+from temporal_graph.core.message_links import check_keys
 from temporal_graph.core.time import to_utc
 
 from .timestamps import parse_timestamp
@@ -29,6 +31,8 @@ class ChatMessage(BaseModel):
     # The file it came from when an export has several (a Slack day file, a Telegram page); None:
     # the file the import was given.
     file: str | None = None
+    # What the message is the record of (add_episode's key= / keys=), from a JSONL or CSV field.
+    keys: tuple[str, ...] = ()
 
     @field_validator("timestamp", mode="before")
     @classmethod
@@ -56,6 +60,7 @@ ALIASES: dict[str, tuple[str, ...]] = {
     "timestamp": ("timestamp", "time", "date", "created_at"),
     "group_id": ("conversation", "conversation_id", "group", "group_id"),
     "source_id": ("id",),
+    "keys": ("key", "keys"),
 }
 
 
@@ -67,6 +72,8 @@ _FIELD_HELP = (
     ("group_id", "its conversation, the group it goes in (--group puts every message in one group "
                  "instead; neither: 'default')"),
     ("source_id", "its id in the file (importing it again is a no-op; default: line:N)"),
+    ("keys", "what the message is the record of, e.g. Globex/payment_terms (a JSON list for several): "
+             "a later message with the same key replaces it"),
 )
 
 
@@ -129,6 +136,7 @@ def build_message(
         speaker = _optional_text(fields.get("speaker"), "speaker")
         group_id = _group_text(fields.get("group_id"))
         source_id = _optional_text(fields.get("source_id"), "id") or default_source_id
+        keys = _keys(fields.get("keys"))
     except ValueError as exc:
         return error(str(exc))
 
@@ -145,7 +153,18 @@ def build_message(
         source_id=source_id,
         line=line,
         file=file if from_file else None,
+        keys=keys,
     )
+
+
+def _keys(value: Any) -> tuple[str, ...]:
+    """A message's keys: one key as text, or a list of them (JSON); each checked as a group id is."""
+    if value is None or value == "":
+        return ()
+    try:
+        return check_keys(keys=[value] if isinstance(value, str) else value)
+    except InvalidInput as exc:
+        raise ValueError(str(exc)) from None
 
 
 def _group_text(value: Any) -> str | None:
