@@ -48,4 +48,6 @@ def test_context_known_at_leaves_out_what_was_recorded_later(memory):
 def test_search_for_something_never_mentioned_returns_nothing(memory):
     assert memory.search("badminton") == []
     assert memory.search("badminton", relevance_floor=0.0)  # without the floor: the nearest anyway
-    assert memory.search("Berlin")[0].entity is not None  # a real match is untouched
+    # A real match is untouched: the Berlin message, out of date now, gives its place to what replaced it.
+    berlin = memory.search("Berlin")
+    assert berlin.stale_left_out == 1 and berlin[0].fact is not None and berlin[0].fact.object == "Munich"
