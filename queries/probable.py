@@ -23,7 +23,8 @@ from .standing import MessageStanding
 _WORD = re.compile(r"[a-z0-9][a-z0-9'’-]*")
 
 
-LOOKED_AT = 10  # messages a read found whose newer revisions are looked for beyond its hits
+COMPARED = 20  # messages a read found (best first) that are compared with the newer ones
+LOOKED_AT = 10  # of those, the ones whose newer revisions are looked for beyond the read's hits
 NEWER = 5  # candidates read per message looked at
 LOOKUP_WORDS = 12  # words of their subjects the full-text read looks for at most (bounded at any size)
 
@@ -33,12 +34,12 @@ def marked(
     known_at: datetime | None, told_by: datetime | None,
 ) -> dict[str, MessageStanding]:
     """``found`` with each current or unparsed message that a newer message revises marked
-    ``possibly_superseded`` by the newest such message. The newer ones are looked for among
-    ``messages`` and, for the first :data:`LOOKED_AT` of them, in the store by their words (one
-    full-text read for all), among the messages a read as known at ``known_at`` and told by
-    ``told_by`` may offer."""
+    ``possibly_superseded`` by the newest such message, for the first :data:`COMPARED` of
+    ``messages`` (best first). The newer ones are looked for among ``messages`` and, for the first
+    :data:`LOOKED_AT` of them, in the store by their words (one full-text read for all), among the
+    messages a read as known at ``known_at`` and told by ``told_by`` may offer."""
     out = dict(found)
-    open_ = [e for e in messages if found[e.id].standing in ("current", "unparsed")]
+    open_ = [e for e in messages if found[e.id].standing in ("current", "unparsed")][:COMPARED]
     if not open_:
         return out
     pool = {e.id: e for e in messages}

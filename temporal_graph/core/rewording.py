@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 
 MAX_CLAUSE_WORDS = 40  # longer stretches (code, pasted text) are not compared
 MAX_CLAUSES = 60  # clauses of one message compared at most
@@ -98,15 +98,42 @@ class _Clause:
     question: bool
     negated: bool
 
-    @property
+    @cached_property
     def subject(self) -> frozenset[str]:
         return frozenset(w for w in self.words[: self.split] if _content(w) or _NUMBER.match(w))
 
-    @property
-    def said(self) -> set[str]:
+    @cached_property
+    def said(self) -> frozenset[str]:
         """The content words of the predicate, without its verb (a participle such as "paid" or
         "closed" after it is a state, and counts)."""
-        return {w for w in self.words[self.split + 1:] if _content(w) and w not in _AUXILIARIES}
+        return frozenset(w for w in self.words[self.split + 1:] if _content(w) and w not in _AUXILIARIES)
+
+    @cached_property
+    def word_set(self) -> frozenset[str]:
+        return frozenset(self.words)
+
+    @cached_property
+    def topics(self) -> frozenset[str]:
+        """Its words that are neither verbs nor numbers: a revision shares one of them."""
+        return frozenset(w for w in self.words if _content(w) and w not in _VERBS)
+
+
+@dataclass(frozen=True)
+class _Text:
+    """A text's clauses, and which clauses hold each word (so a pair of long texts compares only
+    the clauses that could be about the same thing, not every clause with every other)."""
+
+    clauses: tuple[_Clause, ...]
+    holding: dict[str, frozenset[int]]
+
+    def candidates(self, old: _Clause) -> list[_Clause]:
+        """Clauses holding every word of ``old``'s subject, and one of its topic words."""
+        if old.subject:
+            found = [self.holding.get(w, frozenset()) for w in old.subject]
+            places = frozenset.intersection(*found)
+        else:
+            places = frozenset().union(*(self.holding.get(w, frozenset()) for w in old.topics))
+        return [self.clauses[i] for i in sorted(places)]
 
 
 def _content(word: str) -> bool:
@@ -186,11 +213,11 @@ def _same_thing(old: _Clause, new: _Clause) -> bool:
     a verb nor a number."""
     if new.question or old.question or (new.negated and not old.negated):
         return False
-    new_words, old_words = set(new.words), set(old.words)
+    new_words, old_words = new.word_set, old.word_set
     if not old.subject <= new_words or not (old.anchors <= new_words | new.anchors
                                             and new.anchors <= old_words | old.anchors):
         return False
-    return any(_content(w) and w not in _VERBS for w in old_words & new_words)
+    return bool(old.topics & new_words)
 
 
 def _clause_restates(old: _Clause, new: _Clause) -> bool:
@@ -203,10 +230,10 @@ def _clause_restates(old: _Clause, new: _Clause) -> bool:
 def _clause_revises(old: _Clause, new: _Clause) -> bool:
     if not _same_thing(old, new):
         return False
-    new_words, old_words = set(new.words), set(old.words)
-    shared = old_words & new_words
-    gone = {w for w in old.said if w not in new_words}
-    came = {w for w in new.said if w not in old_words}
+    new_words, old_words = new.word_set, old.word_set
+    shared = set(old_words & new_words)
+    gone = set(old.said - new_words)
+    came = set(new.said - old_words)
     old_slots, new_slots = _slots(old, gone, shared), _slots(new, came, shared)
     slot_change = bool(old_slots & new_slots)
     number_change = bool(old.numbers - new.numbers) and bool(new.numbers - old.numbers)
@@ -218,8 +245,17 @@ def _clause_revises(old: _Clause, new: _Clause) -> bool:
 
 
 @lru_cache(maxsize=4096)
+def _text(text: str) -> _Text:
+    clauses = tuple(_clauses(text))
+    holding: dict[str, set[int]] = {}
+    for i, c in enumerate(clauses):
+        for w in c.word_set:
+            holding.setdefault(w, set()).add(i)
+    return _Text(clauses, {w: frozenset(places) for w, places in holding.items()})
+
+
 def _parsed(text: str) -> tuple[_Clause, ...]:
-    return tuple(_clauses(text))
+    return _text(text).clauses
 
 
 def subject_words(text: str) -> list[str]:
@@ -233,7 +269,8 @@ def subject_words(text: str) -> list[str]:
 
 def revises(old: str, new: str) -> bool:
     """Whether the text ``new`` reads like ``old`` with other values (see the module doc)."""
-    return any(_clause_revises(o, n) for o in _parsed(old) for n in _parsed(new))
+    newer = _text(new)
+    return any(_clause_revises(o, n) for o in _parsed(old) for n in newer.candidates(o))
 
 
 def restates(old: str, new: str) -> bool:
