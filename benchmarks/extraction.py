@@ -17,7 +17,11 @@ extraction_holdout.tsv (issue 20's families) and extraction_holdout2.tsv (issue 
 off or dated forward, hobbies given up, endings with a time, times in a neighbouring clause, births
 told by someone else), extraction_holdout3.tsv (denials: "I never worked at Globex"),
 extraction_holdout4.tsv (issue 37, written before its rules: attributes of non-person entities,
-ratings, changes of role, life events, the new relations, and 38 sentences that state no fact).
+ratings, changes of role, life events, the new relations, and 38 sentences that state no fact),
+extraction_holdout5.tsv (issues 51 and 50, written before their rules: whose attribute, employer and
+role in one clause, future starts, several statements in a sentence, status verbs, addresses,
+revisions that name no attribute, settings, terse notation; and 177 lookalikes: framing, reporting,
+kin possessives, states that are not values, hyperbole, questions, assistant turns).
 
 extraction_revisions.jsonl (issue 37, also written before the rules) replays short chats, some out
 of order and some repeated, into a real memory and scores what ``now`` and ``as_of`` answer after
@@ -74,6 +78,7 @@ HOLDOUT = HERE / "data" / "extraction_holdout.tsv"  # written after the rules fr
 HOLDOUT2 = HERE / "data" / "extraction_holdout2.tsv"  # the same, for the rules of issue 26
 HOLDOUT3 = HERE / "data" / "extraction_holdout3.tsv"  # the same, for the denials (issue 26, slice d)
 HOLDOUT4 = HERE / "data" / "extraction_holdout4.tsv"  # the same, for issue 37 (written before its rules)
+HOLDOUT5 = HERE / "data" / "extraction_holdout5.tsv"  # issues 51 and 50 (written before their rules)
 REVISIONS = HERE / "data" / "extraction_revisions.jsonl"  # chats replayed: now / as_of after revisions
 LABELS = HERE / "data" / "locomo_labels.json"
 # Issue 37's census: every fact the chat rules added on LoCoMo dev, labelled by hand with its turn's text.
@@ -380,6 +385,7 @@ def main(argv: list[str] | None = None) -> int:
     holdout3 = score_set(offline, load_set(HOLDOUT3), misses if args.show_misses else None)
     result["offline_holdout3"] = {k: holdout3[k] for k in ("recall", "precision", "expected", "extracted")}
     result["offline_holdout4"] = score_set(offline, load_set(HOLDOUT4), misses if args.show_misses else None)
+    result["offline_holdout5"] = score_set(offline, load_set(HOLDOUT5), misses if args.show_misses else None)
     result["revisions"] = score_revisions(None, misses=misses if args.show_misses else None)
     result["offline_messages_per_s"] = throughput(offline)
     if args.baseline:
@@ -430,6 +436,12 @@ def main(argv: list[str] | None = None) -> int:
         print(f"offline, held-out set 4 (issue 37): recall {h4['recall']}  precision {h4['precision']}  "
               f"({h4['expected']} expected, {h4['extracted']} extracted)")
         for family, row in h4["families"].items():
+            print(f"  {family:12} recall {row['recall']}  precision {row['precision']}  "
+                  f"({row['expected']} expected, {row['extracted']} extracted)")
+        h5 = result["offline_holdout5"]
+        print(f"offline, held-out set 5 (issues 51 and 50): recall {h5['recall']}  precision {h5['precision']}  "
+              f"({h5['expected']} expected, {h5['extracted']} extracted)")
+        for family, row in h5["families"].items():
             print(f"  {family:12} recall {row['recall']}  precision {row['precision']}  "
                   f"({row['expected']} expected, {row['extracted']} extracted)")
         rv = result["revisions"]
