@@ -439,8 +439,8 @@ def main(argv: list[str] | None = None) -> int:
             print(f"  {family:12} recall {row['recall']}  precision {row['precision']}  "
                   f"({row['expected']} expected, {row['extracted']} extracted)")
         h5 = result["offline_holdout5"]
-        print(f"offline, held-out set 5 (issues 51 and 50): recall {h5['recall']}  precision {h5['precision']}  "
-              f"({h5['expected']} expected, {h5['extracted']} extracted)")
+        print(f"offline, held-out set 5 (issues 51 and 50): recall {h5['recall']}  "
+              f"precision {h5['precision']}  ({h5['expected']} expected, {h5['extracted']} extracted)")
         for family, row in h5["families"].items():
             print(f"  {family:12} recall {row['recall']}  precision {row['precision']}  "
                   f"({row['expected']} expected, {row['extracted']} extracted)")

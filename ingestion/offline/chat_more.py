@@ -104,8 +104,10 @@ TASTE_MORE_RULES: list[Rule] = [
            r"shared))\s+(?i:a|such a)\s+(?:(?i:deep|strong|big|huge|real|true|lifelong|great)\s+)?"
            r"(?i:love|passion)\s+(?i:for|of)\s+" + _LOVED,
            N("o", "LIKES", "Thing"), opens_clause=True, cue=("love for", "love of", "passion for")),
-    # "Art gives me so much joy", "Turtles really bring me joy and peace"
-    *_rule(_THING + r"\s+(?:(?i:really|always|truly|just|also|still)\s+)?(?i:brings|bring|gives|give)\s+"
+    # "Art gives me so much joy", "Turtles really bring me joy and peace" (what "used to" give joy no
+    # longer does)
+    *_rule(_THING + r"(?<!used to)(?<!going to)\s+(?:(?i:really|always|truly|just|also|still)\s+)?"
+           r"(?i:brings|bring|gives|give)\s+"
            r"(?i:me)\s+(?:(?i:so much|such|a lot of|great|real|pure)\s+)?"
            r"(?i:joy|happiness|peace|comfort)\b", ("o", "LIKES", "taste", "Thing"), opens_clause=True,
            cue=("joy", "happiness", "peace", "comfort")),
@@ -169,10 +171,12 @@ _NOT_HEAD = (r"(?!(?i:one|ones|pic|pics|photo|photos|picture|pictures|shot|shots
 _REL_WORD = (r"(?!(?i:I|we|was|is|are|were|be|been|from|of|in|at|to|for|with|on|about|by|and|or|but|that|"
              r"which|who|me|you|it|reminds|remind)\b)[\w'’-]+")
 _REL_NP = _REL_DET + r"\s+(?:" + _REL_WORD + r"\s+){0,4}?" + _NOT_HEAD + r"[a-z][\w'’-]*"
-_REL_VERB = _alt(("took", "made", "bought", "read", "did", "painted", "drew", "wrote", "built", "baked",
-                  "cooked", "knitted", "designed", "created", "planted", "crafted", "sewed", "finished",
-                  "watched", "saw", "visited", "adopted", "won", "ran", "played", "hosted", "organized",
-                  "organised", "started", "joined", "went on", "got"))
+_REL_VERBS = ("took", "made", "bought", "read", "did", "painted", "drew", "wrote", "built", "baked",
+              "cooked", "knitted", "designed", "created", "planted", "crafted", "sewed", "finished",
+              "watched", "saw", "visited", "adopted", "won", "ran", "played", "hosted", "organized",
+              "organised", "started", "joined", "went on", "got")
+_REL_VERB = _alt(_REL_VERBS)
+_REL_CUES = tuple(sorted({verb.split()[0] for verb in _REL_VERBS}))
 
 RELATIVE_DONE_RULES: list[Rule] = [
     # "this pride parade I went to a few weeks ago": attended (an event word is needed)
@@ -183,7 +187,7 @@ RELATIVE_DONE_RULES: list[Rule] = [
     # "a road trip we took last year", "a recent self-portrait I made last week": the thing done
     *_rule(_NOT_SUBJECT + r"(?P<o>" + _REL_NP + r"\s+(?P<subj>I|[Ww]e)\s+"
            r"(?:(?i:just|recently|finally|first|all)\s+)?(?i:" + _REL_VERB + r"))" + _TIME_GAP,
-           ("o", "DID", "reldone", "Activity"), needs_time=True, cue=()),
+           ("o", "DID", "reldone", "Activity"), needs_time=True, cue=_REL_CUES),
 ]
 
 # Works being written: "I am writing another movie script", "I'm writing articles about fantasy novels"
