@@ -44,8 +44,10 @@ ADDRESS = (
 _ADDRESS_ONLY = re.compile(rf"^(?:(?i:at|on|in)\s+)?(?P<address>{ADDRESS})$")
 
 # The speaker's places that have an address ("my office", "our studio", "the flat").
-PLACES = """office studio flat apartment house home shop store clinic practice workshop warehouse
+PLACES = """office studio flat apartment house home place shop store clinic practice workshop warehouse
 restaurant cafe bakery salon gym lab school hq headquarters""".split()
+# Places that are where one lives: "our new place is at ..." is the speaker's ADDRESS.
+HOMES = ("home", "place")
 _PLACE = rf"(?P<place>(?i:{'|'.join(PLACES)}))"
 _SUBJ = (rf"(?P<subj>\b(?:I|[Ww]e|[Hh]e|[Ss]he|[Tt]hey)\b|\b(?:[Mm]y|[Oo]ur)\s+(?:{UNIQUE_KIN_RE})\b"
          r"|(?<![\w'’])(?-i:(?!(?:It|This|That|There|HQ|Headquarters)\b)[A-Z][\w&-]*"
@@ -65,10 +67,13 @@ _VALUE = rf"(?P<value>{ADDRESS})"
 FORMS: tuple[tuple[re.Pattern[str], str], ...] = (
     # "I live at 27 Mill Road", "Meera lives at 90 Queens Road now", "I am living on 44 Mickiewicza Street"
     (re.compile(rf"{_SUBJ}{_ADV}\s+{_LIVE}{_ADV}{_AT}{_VALUE}"), "person"),
-    # "We've just moved to 4 Kingsley Avenue", "Luca moved to Via Roma 15"
-    (re.compile(rf"{_SUBJ}(?:\s+(?i:have|has))?{_ADV}\s+{_MOVE}{_ADV}{_TO}{_VALUE}"), "person"),
-    # "I'm at 27 Mill Road now", "The Kaffeehaus is at 7 Mill Lane", "Cafe Lumen moved to 31 North Parade"
-    (re.compile(rf"(?:^|(?<=[\s,]))(?:(?i:the)\s+)?{_SUBJ}\s+{_BE}{_ADV}{_AT}{_VALUE}"), "person"),
+    # "We've just moved to 4 Kingsley Avenue", "Luca moved to Via Roma 15", "moved into 12 Oak Street"
+    (re.compile(rf"(?:{_SUBJ}(?:\s+(?i:have|has))?|(?P<implicit>^\s*)){_ADV}\s*{_MOVE}{_ADV}{_TO}{_VALUE}"),
+     "person"),
+    # "The Kaffeehaus is at 7 Mill Lane", "I'm at 27 Mill Road now" (a person "at" an address lives there
+    # only when told as lasting: "now", "these days"; "we are at 10 Downing Street for a tour" is a visit)
+    (re.compile(rf"(?:^|(?<=[\s,]))(?:(?i:the)\s+)?{_SUBJ}\s+{_BE}{_ADV}{_AT}{_VALUE}"
+                r"(?P<lasting>(?=\s*(?:[,.!;]|$))|\s+(?i:now|these days|nowadays|currently)\b)?"), "person"),
     # "Our office is on 40 Dock Street", "The office is now at 12 Harbour Lane", "Contoso's office is at ..."
     (re.compile(rf"{_OWNER}{_PLACE}\s+{_BE}{_ADV}{_AT}{_VALUE}"), "place"),
     # "Our studio moved to 8 Canal Road", "The office relocated to 5 Market Square", "Globex HQ moved to ..."
@@ -111,9 +116,15 @@ def find_addresses(clause: str) -> list[AddressStatement]:
             value = m.group("value").rstrip(".")
             place = (groups.get("place") or "").lower()
             relation = ("HQ" if place in ("hq", "headquarters") else
-                        f"{place.upper()}_ADDRESS" if place else "ADDRESS")
+                        f"{place.upper()}_ADDRESS" if place and place not in HOMES else "ADDRESS")
             if kind == "person":
-                out.append(AddressStatement(groups["subj"], relation, value, m.span(), False))
+                subject = groups.get("subj") or ""
+                pronoun = subject.split()[0].lower() in ("i", "we", "he", "she", "they") if subject else False
+                told_lasting = groups.get("lasting") is not None or re.search(
+                    r"\b(?i:now|currently|these days|nowadays)\b", m.group(0))
+                if "lasting" in groups and pronoun and not told_lasting:
+                    continue
+                out.append(AddressStatement(groups.get("subj"), relation, value, m.span(), False))
             elif kind == "moved_place":
                 own = (groups.get("own") or "").lower()
                 speaker_place = own in ("our", "my", "the") and groups["subj"] in ("I", "We", "we")

@@ -61,16 +61,23 @@ _CHANGED = (r"(?:raised|increased|cut|lowered|reduced|moved|changed|updated|push
 _CHANGE = (r"(?P<change>(?i:changed|has changed|have changed|moved|has moved|went up|went down|has gone up|"
            r"has gone down|have gone up|rose|has risen|fell|has fallen|dropped|has dropped|increased|"
            r"has increased|decreased|has decreased|jumped|climbed|shifted|slipped|"
-           rf"(?:is|are|was|were|has been|have been|got|just got|gets)\s+{_CHANGED}|(?P<bare>{_CHANGED})))"
-           r"(?:\s+(?i:from)\s+(?P<old>[^,;]+?))?\s+(?i:to)")
+           rf"(?:is|are|was|were|has been|have been|got|just got|gets)\s+{_CHANGED}|(?P<bare>{_CHANGED})"
+           r"|(?P<ahead>is going up|is going down|are going up|are going down|will go up|will go down|"
+           r"will be raised|will be cut|is being raised|is being cut)))"
+           r"(?:\s+(?i:again|once more|further|even more))?(?:\s+(?i:from)\s+(?P<old>[^,;]+?))?\s+(?i:to)")
 _VERB = rf"{_NOW}\s+(?:{_CHANGE}|{_COPULA}){_NOW}"
 
 # "X's A is V", "my A is V", "X A is V" (Order 5512 status is packed), "X A: V".
 POSSESSIVE = re.compile(rf"(?:^|(?<=[\s,(])){SUBJECT}(?P<poss>['’]s?)?\s+{ATTR}{_VERB}\s+(?P<value>.+)$")
-COLON_FORM = re.compile(rf"^\s*{SUBJECT}(?:['’]s)?\s+{ATTR}\s*:\s*(?P<value>[^:]+?)\s*$")
+# What stands between a name and its value in shorthand: "X A: V", "X A - V", "X A -> V".
+_SEPARATOR = r"\s*(?::|->|→|=>|=)\s*|\s+[-–—]\s+"
+COLON_FORM = re.compile(rf"^\s*{SUBJECT}(?:['’]s)?\s+{ATTR}(?:{_SEPARATOR})(?P<value>[^:]+?)\s*$")
+# "Status of order 123: shipped"
+COLON_OF = re.compile(rf"^\s*(?:(?i:the)\s+)?{ATTR}\s+(?i:of)\s+"
+                      rf"(?P<subj>(?:(?i:the)\s+)?{NAMED}|(?i:[a-z]+)\s+\d[\w-]*)(?:{_SEPARATOR})(?P<value>[^:]+?)\s*$")
 # "Rent is 900 pounds", "the rent is 900 pounds", "Rent: 720 euros": a personal attribute, the speaker's.
 BARE_FORM = re.compile(rf"(?:^|(?<=[\s,]))(?:(?P<the>(?i:the))\s+)?{ATTR}{_VERB}\s+(?P<value>.+)$")
-BARE_COLON = re.compile(rf"^\s*{ATTR}\s*:\s*(?P<value>[^:]+?)\s*$")
+BARE_COLON = re.compile(rf"^\s*{ATTR}(?:{_SEPARATOR})(?P<value>[^:]+?)\s*$")
 # "the A of X is V", "the salary of my wife is ...", "(the) new address of our office is ...".
 OF_FORM = re.compile(rf"(?:^|(?<=[\s,]))(?:(?i:the)\s+)?{ATTR}\s+(?i:of)\s+"
                      rf"(?P<subj>(?:(?i:the)\s+)?{NAMED}|(?P<own>(?i:my|our))\s+(?P<ofnoun>[a-z][\w-]*))"
@@ -165,6 +172,7 @@ class Attribute:
     subject_type: str = "Entity"
     kin: str | None = None
     pronoun: str | None = None
+    future: bool = False  # "is going up to 1,000 in June": told ahead of its time
 
 
 def relation_of(words: str) -> tuple[str | None, str | None, bool]:
@@ -276,7 +284,7 @@ def colon_attribute(sentence: str, times: list[TimeMatch]) -> list[tuple[Attribu
     """A whole sentence of the form "X A: V" ("Order 7730 status: cancelled", "Rent: 720 euros")."""
     if not may_hold_attribute(sentence.lower()):
         return []
-    return _statements(sentence, times, (COLON_FORM, BARE_COLON))
+    return _statements(sentence, times, (COLON_OF, COLON_FORM, BARE_COLON))
 
 
 def _statements(clause: str, times: list[TimeMatch], forms: tuple[re.Pattern[str], ...]
@@ -317,6 +325,8 @@ def _statements(clause: str, times: list[TimeMatch], forms: tuple[re.Pattern[str
             subject = _subject(raw_subject)
             if subject is None:
                 continue
+            if form is COLON_OF and subject[:1].islower():  # "order 123": a coded thing, named as one
+                subject = subject[:1].upper() + subject[1:]
             compound = subject.islower() and raw_subject.lower().startswith("the ") and " " not in subject
             if compound and subject in _NOT_OWNERS:
                 continue  # "the main priority is ...": an adjective, not what has the attribute
@@ -345,6 +355,7 @@ def _statements(clause: str, times: list[TimeMatch], forms: tuple[re.Pattern[str
         copula = (groups.get("cop") or "").lower()
         kind = "Organization" if subject and ORG_WORD.search(subject) else "Entity"
         out.append((Attribute(subject, relation, value, time, copula in ("was", "were"), kind, kin=kin,
-                              pronoun=pronoun.lower() if pronoun else None), m.span()))
+                              pronoun=pronoun.lower() if pronoun else None, future=bool(groups.get("ahead"))),
+                    m.span()))
         break
     return out

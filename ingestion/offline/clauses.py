@@ -51,9 +51,9 @@ _SUBORDINATE = re.compile(
     r"what|where|who|why|how|whether|even if|in case)\b")
 # A subject with its verb, or a finite verb: "I live in Milan now", "moved to Leeds" (not "In 2019").
 _STATEMENT = re.compile(r"\b(?:I|[Ww]e|[Hh]e|[Ss]he|[Tt]hey)\s+[a-z]"
-                        r"|\b(?:am|is|are|was|were|has|have|had|live|"
+                        r"|\b(?i:am|is|are|was|were|has|have|had|live|"
                         r"lives|work|works|moved|got|went|takes|costs|plays|joined|started|left|quit|bought|"
-                        r"became)\b|\b[a-z]{2,}ed\b")
+                        r"became)\b|\b[A-Za-z][a-z]+ed\b")
 
 
 def _whole(part: str) -> bool:

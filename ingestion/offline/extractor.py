@@ -77,7 +77,7 @@ from .grammar import (
     unframed,
 )
 from .objects import ANY_OBJECT, HERE, PARTNER, clean_name, clean_object, clean_proper, emissions
-from .possessors import UNIQUE_KIN_RE, followable, kin_name, kin_relation
+from .possessors import UNIQUE_KIN_RE, followable, kin_name, kin_relation, kin_word
 from .quotes import quoted_name, split_quotes
 from .records import read_clause, read_sentence
 from .segments import bounded_segments
@@ -146,7 +146,7 @@ class _Resolver:
         return OfflineExtractor._subject(raw, self.speaker), []
 
     def relative(self, base: str, kin: str) -> tuple[str | None, list[_Draft]]:
-        kin = kin.lower()
+        kin = kin_word(kin)
         relation = kin_relation(kin)
         if not followable(kin) or relation is None:
             return None, []
@@ -390,6 +390,8 @@ class OfflineExtractor:
             following = text[m.end("subj"):].split()
             if following and following[0].lower() in BASE_FORMS:
                 return []  # "Themes like sisterhood": a name needs "likes", so this is no subject
+            if rule.fallback and " " not in raw_subject.strip() and raw_subject.lower().endswith("ing"):
+                return []  # "Shipping took a lifetime": a doing, not someone
         time = _nearest_time(m.span(), times, anchors)
         if rule.fallback and time is not None and time_belongs_elsewhere(text, m.end(), times, anchors, time):
             time = None  # "I had a quiet weekend after we went camping two weekends ago": not its time

@@ -52,6 +52,7 @@ REPORTED_TAIL = re.compile(
     rf"|(?i:if\s+you\s+believe)\s+{_REPORTER}"
     rf"|(?i:allegedly|supposedly|reportedly|apparently|or\s+something|I\s+think|I\s+guess|I\s+believe)"
     rf"|(?<=,)\s*{_REPORTER}\s+(?i:{_REPORT_VERB})(?:\s+(?i:me|us|him|her|them))?"
+    rf"|(?<=,)\s*(?i:said|says|claims|claimed|wrote|writes|reports|reported|insists)\s+{_REPORTER}"
     r")\s*(?:[.!?…]+|\s+(?i:lol|lmao|haha|though|tho|anyway))*\s*$")
 
 

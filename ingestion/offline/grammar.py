@@ -70,7 +70,7 @@ PROPER = (r"(?:[Tt]he\s+)?[A-Z][\w.&'’-]*"
 # A lowercase noun phrase: a few words, no punctuation.
 NP = r"[\w+'’-]+(?:\s+[\w+'’-]+){0,7}"
 LIST = r"[\w+'’-]+(?:(?:,\s+|\s+)[\w+'’-]+){0,11}"  # "hiking, painting and pottery"
-ADV = (r"(?:(?:just|really|also|finally|recently|still|now|actually|officially|already|absolutely|totally|"
+ADV = (r"(?:(?i:just|really|also|finally|recently|still|now|actually|officially|already|absolutely|totally|"
        r"truly|especially|currently|even|so)\s+)*")
 _TITLE_WORD = (r"(?!(?i:of|the|a|an|and|or|to|in|at|for|with|my|your|his|her|their|our|who|that|is|was|"
                r"not)\b)"
@@ -478,8 +478,11 @@ STATE_RULES: list[Rule] = [
     # as an accountant", "been at Asos as a copywriter", "I am working in Siemens as engineer" (the role
     # after "as" says the place is an employer, even with "in")
     *_rule(r"<S>\s+<ADV>(?i:am|is|are|have been|has been|been|am working|is working|are working|work|works|"
-           r"have been working|has been working)\s+<ADV>(?i:at|with|in|for)\s+" + _o("o", "<PROPER>")
-           + r"(?:\s+(?i:now|currently|still|these days))?,?\s+(?i:as)\s+(?:an?\s+)?" + _o("role", "<ROLE>"),
+           r"working|have been working|has been working|am employed|is employed|are employed|employed)"
+           r"\s+<ADV>"
+           r"(?i:at|with|in|for|by)\s+" + _o("o", "<PROPER>")
+           + r"(?:\s+(?i:now|currently|still|these days))?,?\s+(?:(?i:working)\s+)?(?i:as)\s+(?:an?\s+)?"
+           + _o("role", "<ROLE>"),
            P("o", "WORKS_AT", "Organization"), R("role", "WORKS_AS"), implicit=True),
     # "Still at Fiat, still a designer"
     *_rule(r"(?P<we>(?:^\s*|[,!]\s+))(?i:still)\s+(?i:at|with)\s+" + _o("o", "<PROPER>")
@@ -491,6 +494,14 @@ STATE_RULES: list[Rule] = [
     *_rule(r"<S>\s+<ADV>(?:" + _WORK + r"\s+as|(?i:am|is|are))\s+(?:an?\s+)?" + _o("role", "<ROLE>")
            + r"\s+(?i:in|at)\s+" + _o("o", "<PROPER>"), R("role", "WORKS_AS"),
            P("o", "IN_ORG?", "Organization")),
+    # "I am working in Nokia": an organisation only ("working in London" is a city)
+    *_rule(r"<S>\s+<ADV>" + _WORK + r"\s+(?i:in)\s+" + _o("o", "<PROPER>"), P("o", "IN_ORG?", "Organization"),
+           implicit=True),
+    # "I start my new job at Canva on Monday"
+    *_rule(r"<S>\s+<ADV>(?i:start|starts|begin|begins)\s+(?i:my|his|her|their|a)\s+(?:(?i:new)\s+)?"
+           r"(?i:job|position|role|internship)\s+(?i:at|with)\s+" + _o("o", "<PROPER>")
+           + r"(?:,?\s+(?i:as)\s+(?:an?\s+)?" + _o("role", "<ROLE>") + ")?",
+           P("o", "WORKS_AT", "Organization"), R("role", "WORKS_AS"), implicit=True, future=True),
     # starting a job ahead, told in the present: "I start at Monzo next week as a product manager"
     *_rule(r"<S>\s+<ADV>(?i:start|starts|begin|begins|start work|starts work|begin work|begins work|"
            r"start working|starts working|will be starting|will begin|will begin work|will start work)\s+"
@@ -937,7 +948,8 @@ SARCASM = re.compile(
     r"|\bsarcasm\b)", re.IGNORECASE)
 # Markers that the speaker passes on what others say or believe, not what they know.
 HEARSAY = re.compile(
-    r"\b(?:apparently|supposedly|allegedly|reportedly|rumou?r has it|according to)\b", re.IGNORECASE)
+    r"\b(?:apparently|supposedly|allegedly|reportedly|rumou?r has it|according to|word is|word has it|"
+    r"people say|they say|so I hear|I hear that)\b", re.IGNORECASE)
 PASTIME_DETAIL = re.compile(
     rf"^(?P<p>(?i:{_HOBBY}))\s+(?:in|on|at|with|around|along|through|by|near|every|during)\s+.*$")
 

@@ -26,7 +26,10 @@ coworker coworkers co-worker boss manager landlord landlady neighbour neighbor n
 roommate housemate teacher cousin cousins uncle aunt niece nephew doctor dentist lawyer client customer
 tenant classmate teammate kid kids child children parents siblings sisters brothers grandparents in-laws
 family team company""".split())
-UNIQUE_KIN_RE = "|".join(sorted(UNIQUE_KIN, key=len, reverse=True))
+# How chats write some of them: "my bf", "my hubby", "my sis".
+KIN_ALIASES = {"bf": "boyfriend", "gf": "girlfriend", "hubby": "husband", "wifey": "wife", "sis": "sister",
+               "bro": "brother", "mommy": "mom", "daddy": "dad", "mam": "mum", "granddad": "grandpa"}
+UNIQUE_KIN_RE = "|".join(sorted(UNIQUE_KIN | set(KIN_ALIASES), key=len, reverse=True))
 PEOPLE_RE = "|".join(sorted(UNIQUE_KIN | NOBODY_IN_PARTICULAR, key=len, reverse=True))
 _POSSESSIVE_WORD = re.compile(r"^(?P<word>[A-Za-z][\w-]*)['’]s?$")
 
@@ -41,24 +44,29 @@ class Owner:
     pronoun: bool = False
 
 
+def kin_word(kin: str) -> str:
+    """A kin word as the memory names it ("bf" -> "boyfriend")."""
+    return KIN_ALIASES.get(kin.lower(), kin.lower())
+
+
 def kin_name(owner: str, kin: str) -> str:
     """The entity an unnamed relative becomes: "Priya's sister"."""
-    return f"{owner}'s {kin.lower()}"
+    return f"{owner}'s {kin_word(kin)}"
 
 
 def kin_relation(kin: str) -> str | None:
     """The relation linking an owner to a relative of this word (HAS_SIBLING for "sister")."""
-    return KIN.get(kin.lower())
+    return KIN.get(kin_word(kin))
 
 
 def followable(kin: str | None) -> bool:
     """Whether "X's <kin>" names one person the memory can keep (a sister, not a friend)."""
-    return kin is None or kin.lower() in UNIQUE_KIN
+    return kin is None or kin_word(kin) in UNIQUE_KIN
 
 
 def is_person_word(word: str) -> bool:
     """A word that names a person by their tie to someone ("sister", "friend", "landlord")."""
-    return word.lower() in UNIQUE_KIN or word.lower() in NOBODY_IN_PARTICULAR
+    return kin_word(word) in UNIQUE_KIN or word.lower() in NOBODY_IN_PARTICULAR
 
 
 def possessor_words(words: list[str]) -> tuple[list[str], str | None, bool]:
@@ -73,6 +81,6 @@ def possessor_words(words: list[str]) -> tuple[list[str], str | None, bool]:
             break
         if kin is not None or not followable(m.group("word")):
             return rest, None, True
-        kin = m.group("word").lower()
+        kin = kin_word(m.group("word"))
         rest = rest[1:]
     return rest, kin, False

@@ -94,7 +94,7 @@ def attribute_drafts(attribute: Attribute, resolver: Resolver) -> list[Draft]:
             return []
         subject, subject_type, links = found, "Person", [*links, *kin_links]
     drafts = [Draft(subject, attribute.relation, attribute.value, "Value", time=attribute.time,
-                    subject_type=subject_type)]
+                    subject_type=subject_type, future=attribute.future)]
     if attribute.relation.startswith("FAVORITE_") and subject_type == "Person":
         drafts.append(Draft(subject, "LIKES", attribute.value, "Thing"))  # a favourite is liked
     return [*drafts, *links]
@@ -218,7 +218,8 @@ def _revision(text: str, times: list[TimeMatch], anchors: list[int], resolver: R
             continue
         if who is not None and who != before.subject:
             continue
-        if not fits(kind, revision.value) or not value_ok(before.relation, revision.value):
+        if (not fits(kind, revision.value, before.object, before.relation)
+                or not value_ok(before.relation, revision.value)):
             continue
         time = _nearest((revision.value_start, revision.span[1]), times, anchors)
         return [Draft(before.subject, before.relation, revision.value, "Value", time=time,

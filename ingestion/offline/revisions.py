@@ -44,6 +44,9 @@ FORMS: tuple[tuple[re.Pattern[str], Kind], ...] = (
     (re.compile(_OPENING + r"(?:(?i:it|that|which)\s+)?(?:(?i:got|was|has been|is|just|has|have|now)\s+)*"
                 r"(?:" + _REVISE + r"|" + _INTRANSITIVE + r")\s+(?:(?i:up|down|back)\s+)?(?i:to)\s+" + _VALUE
                 + _END), "any"),
+    # "Up to 1,100 now", "Down to 12 minutes after the fix"
+    (re.compile(_OPENING + r"(?i:up|down|back)\s+(?i:to)\s+" + _VALUE + r"(?:\s+(?i:now|again|already))?"
+                + r"(?:\s+(?i:after|since|with|thanks to)\s+[^,;]{1,40})?" + _END), "any"),
     # "it's 960 now", "it is now at 2 Quay Street", "its 25 now", "it's down to 15 minutes"
     (re.compile(_OPENING + r"(?i:now it is|it is|its|that is)\s+(?:(?i:now|currently|already|only|just)\s+)?"
                 r"(?:(?i:at|on|in|down to|up to|back to|back at|only)\s+)?" + _VALUE
@@ -84,16 +87,56 @@ def kind_of(relation: str, value: str) -> Kind | None:
     return None
 
 
-def fits(kind: Kind, value: str) -> bool:
-    """Whether a revision's value is of this kind."""
+# Units, by what they measure: a revised amount keeps its measure ("960" or "960 euros" for a rent,
+# never "2 hours" or "10 degrees").
+_UNITS = {
+    "money": r"euros?|pounds?|dollars?|bucks|quid|grand|zloty|złoty|dirhams?|dinars?|yen|rupees?|francs?|"
+             r"kronas?|k|m|bn|[$£€¥₹]",
+    "time": r"ms|s|secs?|seconds?|mins?|minutes?|h|hrs?|hours?|days?|weeks?|months?|years?",
+    "data": r"[kmgt]b|[kmgt]bps|bytes?|gigs?",
+    "count": r"people|persons?|units?|users?|items?|times?|points?|stars?|goals?",
+    "measure": r"degrees?|°[cf]?|km|kms|miles?|m|meters?|metres?|kg|kilos?|lbs?|%|percent|pm|am",
+}
+_UNIT_RE = {name: re.compile(r"(?i)(?:\d\s*|\b)(?:" + body + r")(?![a-z])") for name, body in _UNITS.items()}
+
+
+def measure_of(value: str) -> str | None:
+    """What an amount measures by its unit ("960 euros": money, "12 minutes": time); None when bare."""
+    for name, pattern in _UNIT_RE.items():
+        if pattern.search(value):
+            return name
+    return None
+
+
+# What an attribute measures, by the last word of its name.
+_MEASURED = {**dict.fromkeys("""RENT PRICE PRICES COST FEE FEES FARE SALARY WAGE PAY INCOME BUDGET VALUATION
+REVENUE PROFIT BALANCE DEBT LOAN MORTGAGE TAX TARIFF DEDUCTIBLE PREMIUM CAP DISCOUNT""".split(), "money"),
+             "DURATION": "time", "TIMEOUT": "time", "INTERVAL": "time", "RAM": "data", "SPEED": "data",
+             "HEADCOUNT": "count", "POPULATION": "count", "CAPACITY": "count", "ATTENDANCE": "count"}
+
+
+def measure_of_relation(relation: str) -> str | None:
+    return _MEASURED.get(relation.rsplit("_", 1)[-1])
+
+
+_RELATIVE_VALUES = frozenset("new old other same previous original usual first second last latest".split())
+
+
+def fits(kind: Kind, value: str, before: str = "", relation: str = "") -> bool:
+    """Whether a revision's value is of this kind (and, for an amount, of the same measure as the
+    attribute and the value ``before`` it, when they name one)."""
     if kind == "address":
         return address_of(value) is not None
     if kind == "amount":
-        return bool(re.search(r"\d", value)) and address_of(value) is None
+        if not re.search(r"\d", value) or address_of(value) is not None:
+            return False
+        new, old = measure_of(value), measure_of_relation(relation) or measure_of(before)
+        return new is None or old is None or new == old
     if kind == "status":
         return value.lower() in STATUS_WORDS
     if kind == "setting":
-        return bool(re.fullmatch(r"[A-Za-z][\w-]*(?:\s+[a-z][\w-]*)?", value))
+        return (bool(re.fullmatch(r"[A-Za-z][\w-]*(?:\s+[a-z][\w-]*)?", value))
+                and value.split()[0].lower() not in _RELATIVE_VALUES)
     return False
 
 

@@ -26,7 +26,8 @@ _NOT_VALUE = (r"(?!(?i:the|a|an|my|our|your|his|her|their|its|it|this|that|these
               r"entire|one|some|any|no|every|each|what|which|who|how|and|or|but|is|are|was|were|be|been|not)\b)")
 _VALUE = rf"(?P<value>{_NOT_VALUE}[A-Za-z][\w-]*(?:\s+{_NOT_VALUE}[a-z][\w-]*)?)"
 _NOT_NAME = (r"(?!(?:Back|Now|Then|So|Just|Also|Finally|Still|Yes|Yeah|No|Ok|Okay|Well|And|But|Switched|Went|"
-             r"Changed|Moved|Using|Today|Yesterday|Gone|Set|Turned|Since|After|Recently|Lately)\b)")
+             r"Changed|Moved|Using|Today|Yesterday|Gone|Set|Turned|Since|After|Recently|Lately|Upgraded|"
+             r"Downgraded|Reverted|Tried|Trying)\b)")
 _SUBJ = (rf"(?:(?P<subj>\b(?:I|[Ww]e|[Hh]e|[Ss]he|[Tt]hey)\b"
          rf"|(?<![\w'’]){_NOT_NAME}(?-i:[A-Z][a-z]+(?:\s+[A-Z][a-z]+)?))\s+"
          r"|(?P<implicit>^\s*|(?<=[,;!]\s)))")
@@ -34,15 +35,15 @@ _ADV = r"(?:(?i:now|just|finally|also|still|currently|already|actually|officiall
 _THE = r"(?:(?i:the|a|an)\s+)?"
 FORMS = (
     # "Noor uses the compact layout", "I'm using dark mode"
-    re.compile(rf"{_SUBJ}{_ADV}(?i:use|uses|am using|is using|are using|run|runs|prefer|prefers)\s+{_ADV}"
-               rf"{_THE}"
-               rf"{_VALUE}\s+{_SETTING}"),
+    re.compile(rf"{_SUBJ}{_ADV}(?i:use|uses|am using|is using|are using|using|run|runs|prefer|prefers)\s+"
+               rf"{_ADV}{_THE}{_VALUE}\s+{_SETTING}"),
     # "I switched to the grid layout", "Went back to dark mode", "Back to the horizontal layout"
     re.compile(rf"{_SUBJ}{_ADV}(?:(?i:have|has)\s+)?(?:(?i:switched|switch|switches|changed|changes|moved|"
                rf"went|gone|go|goes|reverted|am going|is going|upgraded|downgraded)\s+)?(?:(?i:back)\s+)?"
                rf"(?i:to)\s+{_THE}{_VALUE}\s+{_SETTING}"),
     # "I'm on the annual plan now"
-    re.compile(rf"{_SUBJ}{_ADV}(?i:am|is|are)\s+{_ADV}(?i:on)\s+{_THE}{_VALUE}\s+(?P<setting>(?i:plan|tier))"
+    re.compile(rf"{_SUBJ}{_ADV}(?i:am|is|are)\s+{_ADV}(?:(?i:back)\s+)?(?i:on)\s+{_THE}{_VALUE}\s+"
+               r"(?P<setting>(?i:plan|tier))"
                r"(?![\w-])" + _CLOSE),
     # "I changed the layout to compact", "set my theme to dark"
     re.compile(rf"{_SUBJ}{_ADV}(?:(?i:have|has)\s+)?(?i:changed|switched|set|turned)\s+(?i:the|my|our|his|her|"

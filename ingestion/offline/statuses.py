@@ -21,7 +21,7 @@ payment transfer visa""".split()
 _THING = r"(?:pull\s+request|support\s+ticket|" + "|".join(sorted(THINGS, key=len, reverse=True)) + ")"
 STATUS_WORDS = """processing processed pending shipped dispatched delivered cancelled canceled refunded
 resolved closed reopened open merged approved rejected accepted declined confirmed delayed escalated fixed
-paid overdue packed boarding completed expired suspended returned deployed released failed""".split()
+paid overdue packed boarding completed expired suspended returned deployed released failed arrived""".split()
 _STATUS_PHRASES = ["on hold", "in transit", "out for delivery", "in progress", "in review", "under review",
                    "ready for pickup", "awaiting payment", "awaiting approval", "on its way",
                    "being processed"]

@@ -1,0 +1,118 @@
+"""Issue 51's and 50's families told the way different people write: terse, long, with typos and in a
+second language. Each sentence (our own) and exactly the facts it states."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+
+from benchmarks.extraction import fact_label
+from ingestion.offline import OfflineExtractor
+from temporal_graph.core.model import Episode
+
+EXTRACTOR = OfflineExtractor()
+REF = datetime(2024, 5, 8, 12, tzinfo=UTC)
+
+
+def facts(text: str, speaker: str = "Ines", context: tuple[str, ...] = ()) -> set[str]:
+    turns = [Episode(id=f"c{i}", group_id="g", content=c, reference_time=REF, created_at=REF, speaker=speaker)
+             for i, c in enumerate(context)]
+    episode = Episode(id="e", group_id="g", content=text, reference_time=REF, created_at=REF, speaker=speaker)
+    return {fact_label(f) for f in EXTRACTOR.extract(episode, turns).facts}
+
+
+CASES = [
+    # employer and role in one clause
+    ("Still working at Accenture as a consultant.", {"Ines:WORKS_AT=Accenture", "Ines:WORKS_AS=consultant"}),
+    ("I've been with Siemens for ten years as a project manager.",
+     {"Ines:WORKS_AT=Siemens @for ten years", "Ines:WORKS_AS=project manager @for ten years"}),
+    ("Currently I am at Philips as an engineer.", {"Ines:WORKS_AT=Philips", "Ines:WORKS_AS=engineer"}),
+    ("I'm at Google, working as a UX researcher.", {"Ines:WORKS_AT=Google", "Ines:WORKS_AS=UX researcher"}),
+    ("I'm employed at Volvo as a mechanic.", {"Ines:WORKS_AT=Volvo", "Ines:WORKS_AS=mechanic"}),
+    ("Sara works at Bosch as an electrician.", {"Sara:WORKS_AT=Bosch", "Sara:WORKS_AS=electrician"}),
+    ("im at Ikea as a cashier these days", {"Ines:WORKS_AT=Ikea", "Ines:WORKS_AS=cashier"}),
+    ("I am working in Nokia like tester.", {"Ines:WORKS_AT=Nokia"}),
+    # starts ahead
+    ("I start my new job at Canva on Monday.", {"Ines:WORKS_AT=Canva @on Monday"}),
+    ("Starting at Uber next month as a designer!", {"Ines:WORKS_AT=Uber @next month",
+                                                    "Ines:WORKS_AS=designer @next month"}),
+    ("Next month I begin at Ocado.", {"Ines:WORKS_AT=Ocado @Next month"}),
+    ("Tom starts at Stripe next week.", {"Tom:WORKS_AT=Stripe @next week"}),
+    # several statements
+    ("Moved to Bristol, rent is 950, loving it", {"Ines:LIVES_IN=Bristol", "Ines:RENT=950"}),
+    ("I'm in Leeds now and my rent is 700 a month.", {"Ines:LIVES_IN=Leeds", "Ines:RENT=700 a month"}),
+    ("Sara lives in Derby and works at Rolls-Royce.", {"Sara:LIVES_IN=Derby", "Sara:WORKS_AT=Rolls-Royce"}),
+    ("I left Nokia, I'm now at Ericsson as a tester.",
+     {"Ines:-WORKS_AT=Nokia", "Ines:WORKS_AT=Ericsson", "Ines:WORKS_AS=tester"}),
+    # whose
+    ("my bf's rent is 700", {"Ines's boyfriend:RENT=700", "Ines:DATING=Ines's boyfriend"}),
+    ("My hubby's salary went up to 3,200 a month.",
+     {"Ines's husband:SALARY=3,200 a month", "Ines:MARRIED_TO=Ines's husband"}),
+    ("The rent of my sister is 800.", {"Ines's sister:RENT=800", "Ines:HAS_SIBLING=Ines's sister"}),
+    ("My mom's new address: 12 Oak Road", {"Ines's mom:ADDRESS=12 Oak Road", "Ines:HAS_PARENT=Ines's mom"}),
+    # revisions of values
+    ("rent went up again to 1,200", {"Ines:RENT=1,200"}),
+    ("My rent is going up to 1,000 in June.", {"Ines:RENT=1,000 @in June"}),
+    # settings
+    ("Using dark mode now.", {"Ines:MODE=dark"}),
+    ("I'm back on the free plan.", {"Ines:PLAN=free"}),
+    ("Upgraded to the pro plan.", {"Ines:PLAN=pro"}),
+    ("I've switched my theme to Dracula.", {"Ines:THEME=Dracula"}),
+    # addresses
+    ("moved into 12 Oak Street last week", {"Ines:ADDRESS=12 Oak Street @last week"}),
+    ("Our new place is at 19 Rose Street.", {"Ines:ADDRESS=19 Rose Street"}),
+    ("We're at 5 Grove Road now.", {"Ines:ADDRESS=5 Grove Road"}),
+    # statuses and shorthand
+    ("my parcel finally arrived", {"Ines's parcel:STATUS=arrived"}),
+    ("Ticket #4410 was closed by support.", {"Ticket 4410:STATUS=closed"}),
+    ("Our flight is delayed by two hours.", {"Ines's flight:STATUS=delayed"}),
+    ("Status of order 123: shipped", {"Order 123:STATUS=shipped"}),
+    ("Acme Q3 revenue - $3.1B", {"Acme:Q3_REVENUE=$3.1B"}),
+    ("CI: 14 min", {"CI:DURATION=14 min"}),
+]
+
+
+@pytest.mark.parametrize(("text", "expected"), CASES, ids=[c[0][:50] for c in CASES])
+def test_styles(text: str, expected: set[str]) -> None:
+    assert facts(text) == expected
+
+
+REVISIONS = [
+    (("My rent is 1,050 euros.",), "Up to 1,100 now.", {"Ines:RENT=1,100"}),
+    (("The nightly build takes 30 minutes.",), "Down to 12 minutes after the fix.",
+     {"nightly build:DURATION=12 minutes"}),
+    (("My font size is 14.",), "Changed it to 16.", {"Ines:FONT_SIZE=16"}),
+    (("I use the compact layout.",), "Switched back to the roomy one.", {"Ines:LAYOUT=roomy"}),
+]
+
+
+@pytest.mark.parametrize(("context", "text", "expected"), REVISIONS, ids=[r[1] for r in REVISIONS])
+def test_revisions_in_styles(context: tuple[str, ...], text: str, expected: set[str]) -> None:
+    assert facts(text, context=context) == expected
+
+
+NOT_REVISIONS = [
+    (("My rent is 850 euros.",), "It is 2 hours away by train."),
+    (("My salary is 52,000.",), "It's 10 degrees outside."),
+    (("The nightly build takes 40 minutes.",), "It's 300 euros a month."),
+    (("I use the compact layout.",), "I went back to the old one."),
+    (("My rent is 850 euros.",), "They want to raise it to 900."),
+    (("The nightly build takes 40 minutes.",), "It took 50 minutes yesterday."),
+]
+
+
+@pytest.mark.parametrize(("context", "text"), NOT_REVISIONS, ids=[r[1] for r in NOT_REVISIONS])
+def test_no_revision_of_another_kind(context: tuple[str, ...], text: str) -> None:
+    assert facts(text, context=context) == set()
+
+
+@pytest.mark.parametrize("text", [
+    "We are at 10 Downing Street for a tour.", "I'm at 4 Elm Road picking up the keys.",
+    "The party is at 12 Oak Street.", "Meet me at 5 King Street.", "My office was at 5 King Street.",
+    "Our office is not at 5 King Street.", "Order total: $45", "Tip: 15%", "PR 512 - please review",
+    "The queue at the DMV is a billion miles long.", "Shipping took a lifetime.",
+    "Ticket 77 is closed, says support.", "The parcel arrived, the tracking page says.",
+])
+def test_no_value_here(text: str) -> None:
+    assert facts(text) == set()
