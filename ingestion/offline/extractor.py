@@ -733,12 +733,12 @@ def _pronoun_from_facts(pronoun: str, episode: Episode, context: _Context, earli
         pairs: list[tuple[str, str | None]] = [(d.object, kin)] if kin else []
         if d.subject and name_key(d.subject) not in speakers:
             pairs.append((d.subject, None))
-        for name, kin_word in pairs:
+        for name, word in pairs:
             key = name_key(name)
             if key in speakers or not name[:1].isupper():
                 continue
-            gender = ("she" if kin_word in FEMININE_KIN
-                      else "he" if kin_word in MASCULINE_KIN else None)
+            gender = ("she" if word in FEMININE_KIN
+                      else "he" if word in MASCULINE_KIN else None)
             if key not in people or people[key][1] is None:
                 people[key] = (name, gender)
     fitting = [name for name, gender in people.values()
