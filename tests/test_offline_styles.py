@@ -116,3 +116,27 @@ def test_no_revision_of_another_kind(context: tuple[str, ...], text: str) -> Non
 ])
 def test_no_value_here(text: str) -> None:
     assert facts(text) == set()
+
+
+CHAT_SHAPES = [
+    ("And yup, I do- Rocket, my hamster.", {"Ines:HAS_PET=Rocket"}),
+    ("Thanks, Mel, my friend!", set()),
+    ("This was my Lake District trip last year and it was stunning.",
+     {"Ines:VISITED=Lake District @last year"}),
+    ("My Paris trip is next month.", set()),
+    ("Adding Lisbon to my bucket list!", {"Ines:PLANS_TO_VISIT=Lisbon"}),
+    ("Kyoto is definitely on my travel list.", {"Ines:PLANS_TO_VISIT=Kyoto"}),
+    ("Cycling has opened up a whole new world for me.", {"Ines:HAS_HOBBY=cycling"}),
+    ("Knitting has always been my escape.", {"Ines:HAS_HOBBY=knitting"}),
+    ("Knitting has been hard lately.", set()),
+    ("I'm carrying on volunteering at the food bank.", {"Ines:HAS_HOBBY=volunteering"}),
+    ("I decided to run for the town council last week.",
+     {"Ines:DID=decided to run for the town council @last week"}),
+    ("I wrapped up my first novel.", {"Ines:DID=wrapped up their first novel"}),
+    ("I've been working hard on my bakery website.", {"Ines:WORKS_ON=bakery website"}),
+]
+
+
+@pytest.mark.parametrize(("text", "expected"), CHAT_SHAPES, ids=[c[0][:50] for c in CHAT_SHAPES])
+def test_long_chat_shapes(text: str, expected: set[str]) -> None:
+    assert facts(text) == expected

@@ -65,6 +65,19 @@ HOBBY_MORE_RULES: list[Rule] = [
            ("o", "HAS_HOBBY", "lower", "Activity"), opens_clause=True, cue=("part of my",)),
     *_rule(r"(?:^\s*|[,!]\s+)(?P<o>(?i:" + _alt(GAMES + GAME_PHRASES + INSTRUMENTS) + r"))\s+" + _LIFE_PART,
            ("o", "PLAYS", "lower", "Activity"), opens_clause=True, cue=("part of my",)),
+    # "Hiking has opened up a whole new world for me", "Painting has always been my escape"
+    *_rule(r"(?:^\s*|[,!]\s+)(?P<o>(?i:" + _HOBBY + r"))\s+(?i:has|have)\s+"
+           r"(?:(?i:really|truly|always|also)\s+)?"
+           r"(?:(?i:opened up|opened|changed|given|taught|shaped)\s+(?:(?i:a|my|me)\b)"
+           r"|(?i:been)\s+(?i:my|a|such a)\s+(?:(?i:big|huge|great|real|true|favorite|favourite)\s+)?"
+           r"(?i:escape|outlet|passion|therapy|haven|refuge|lifeline|release|happy place|sanctuary|go-to)"
+           r"(?!\s+(?i:of|for)\b))",  # "a passion of mine" is a taste (TASTE_MORE_RULES)
+           ("o", "HAS_HOBBY", "lower", "Activity"), opens_clause=True,
+           cue=("opened", "changed", "given", "taught", "shaped", "been my", "been a", "been such")),
+    # "I'm volunteering as a mentor", "I'm carrying on volunteering at the youth center"
+    *_rule(r"<S>\s+<ADV>(?i:am|is|are)\s+<ADV>(?:(?i:carrying on|continuing|keeping up)\s+)?"
+           r"(?P<o>(?i:volunteering))\s+(?i:at|with|as|for|in)\b", _plain("o", "HAS_HOBBY", "Activity"),
+           opens_clause=True, cue=("volunteering",)),
 ]
 
 # A taste told as being a fan: a name, or a phrase with no pronoun and no determiner pointing at the
@@ -136,6 +149,17 @@ _GOOD_TIME = (r"(?i:had|have had|has had)\s+(?:(?i:a|an|such a|the)\s+)?(?:(?i:g
               r"really|so|super)\s+){0,2}(?:(?i:time|blast|ball)\s+)?")
 
 EVENT_MORE_RULES: list[Rule] = [
+    # "This was my Rocky Mountains trip last year": a trip taken (dated in the past), to the place named
+    *_rule(r"\b(?i:my|our)\s+(?P<o>(?-i:[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*){0,3}))\s+(?:(?i:road|family|camping|"
+           r"hiking|ski|beach|girls|boys)\s+)?(?i:trip|vacation|holiday)\b",
+           ("o", "VISITED", "proper", "Place"), needs_time=True, cue=("trip", "vacation", "holiday")),
+    # "Adding NYC to my travel list", "Japan is on my bucket list": a place one means to visit
+    *_rule(r"\b(?i:add|adding|added|put|putting)\s+(?P<o>(?-i:[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*){0,3}))\s+"
+           r"(?i:to|on)\s+(?i:my|our)\s+(?i:bucket|travel|to-do|wish)\s+(?i:list)\b",
+           ("o", "PLANS_TO_VISIT", "proper", "Place"), cue=("list",)),
+    *_rule(r"(?:^\s*|[,!]\s+)(?P<o>(?-i:[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*){0,3}))\s+(?i:is|are)\s+"
+           r"(?:(?i:definitely|still|high|also|top)\s+)?(?i:on)\s+(?i:my|our)\s+(?i:bucket|travel|to-do|wish)\s+"
+           r"(?i:list)\b", ("o", "PLANS_TO_VISIT", "proper", "Place"), cue=("list",)),
     # "We had a great time at the LGBT pride event last month", "We had a blast last year at the Pride
     # fest": attended, dated by the clause's time phrase
     *_rule(r"<S>\s+<ADV>" + _GOOD_TIME + r"(?i:at)\s+(?P<det>the|a|an|this|that|our|my)\s+(?P<o><NP>)",

@@ -8,6 +8,7 @@ import threading
 from collections import OrderedDict
 from collections.abc import Sequence
 from datetime import datetime
+from functools import lru_cache
 
 from temporal_graph.core.extraction import ExtractedEntity, ExtractedFact, Extraction
 from temporal_graph.core.model import Episode
@@ -43,6 +44,7 @@ from .grammar import (
     ISSUE37_STATE_RULES,
     KIN_ADJ,
     KIN_ALONE,
+    KIN_APPOSITION,
     KIN_COUNTED,
     KIN_IS,
     KIN_MENTION,
@@ -85,6 +87,16 @@ from .statuses import things_named
 from .tables import BASE_FORMS, COMPANIES, FEMININE_KIN, KIN, MASCULINE_KIN, PETS, THIRD_PERSON
 
 _WORDS = re.compile(r"[A-Za-z]+")
+
+
+@lru_cache(maxsize=512)  # a message is read again as the context of the next few
+def _found_times(text: str) -> tuple[TimeMatch, ...]:
+    return tuple(find_time_expressions(text))
+
+
+def _times(text: str) -> list[TimeMatch]:
+    """The time phrases of a clause (``find_time_expressions``), worked out once per text."""
+    return list(_found_times(text))
 _CLAUSE_RULES = (*ENDING_RULES, *ISSUE37_ENDING_RULES, *PASTIME_RULES, *STATE_RULES, *ISSUE37_STATE_RULES,
                  *CHAT_STATE_RULES, *TASTE_RULES, *MORE_RULES)
 # (the clause holds a negation, the fallback rules): the rules tried, in order; a negated clause tries
@@ -316,7 +328,7 @@ class OfflineExtractor:
         if len(_WORDS.findall(clause, 0, 200)) < 2:
             return []  # "!!!", "Wow.": no rule reads fewer than two words
         clause = self._name_kin(WITH_COMPANY.sub("I", clause), episode.speaker, context, earlier)
-        times = find_time_expressions(clause)
+        times = _times(clause)
         text, anchors = _strip_times(clause, times)
         if HYPOTHETICAL.search(text):
             return []
@@ -326,7 +338,8 @@ class OfflineExtractor:
             if fixed is not None:
                 return fixed
         drafts = self._kinship(text, speaker)
-        if speaker is not None:  # "my dogs love the park": the speaker has dogs
+        named_pet = any(d.relation == "HAS_PET" for d in drafts)  # "Rocket, my hamster": not a second pet
+        if speaker is not None and not named_pet:  # "my dogs love the park": the speaker has dogs
             drafts.extend(_Draft(speaker, "HAS_PET", kind, "Animal", extra={"species": kind})
                           for kind in pets_of_speaker(text))
         spoken_to = addressee(episode, context.episodes) if "your" in text.lower() else None
@@ -487,7 +500,7 @@ class OfflineExtractor:
         """A whole sentence in shorthand ("Order 7730 status: cancelled", "ticket 88: closed")."""
         if ":" not in sentence and "-" not in sentence and "→" not in sentence:
             return []
-        times = find_time_expressions(sentence)
+        times = _times(sentence)
         words = _blank(sentence, [(t.start, t.end) for t in times])
         if NEGATION.search(words) or HYPOTHETICAL.search(words):
             return []
@@ -600,6 +613,8 @@ class OfflineExtractor:
         found = [(m.group("name"), m.group("kin").lower())
                  for pattern in (KIN_MENTION, KIN_IS, KIN_NAMED, KIN_NAME_IS)
                  for m in pattern.finditer(text)]
+        found.extend((m.group("name"), m.group("kin").lower()) for m in KIN_APPOSITION.finditer(text)
+                     if KIN.get(m.group("kin").lower()) not in ("FRIEND_OF", "KNOWS", "MANAGED_BY"))
         for m in KIN_COUNTED.finditer(text):
             kin = m.group("kin").lower()
             kin = {"children": "child", "puppies": "puppy"}.get(kin, kin.removesuffix("s"))

@@ -70,8 +70,9 @@ PROPER = (r"(?:[Tt]he\s+)?[A-Z][\w.&'’-]*"
 # A lowercase noun phrase: a few words, no punctuation.
 NP = r"[\w+'’-]+(?:\s+[\w+'’-]+){0,7}"
 LIST = r"[\w+'’-]+(?:(?:,\s+|\s+)[\w+'’-]+){0,11}"  # "hiking, painting and pottery"
-ADV = (r"(?:(?i:just|really|also|finally|recently|still|now|actually|officially|already|absolutely|totally|"
-       r"truly|especially|currently|even|so)\s+)*")
+# (a capital only where the adverb opens a clause without a subject: "Still working at ...")
+ADV = (r"(?:(?:[Jj]ust|[Rr]eally|[Aa]lso|[Ff]inally|[Rr]ecently|[Ss]till|[Nn]ow|[Aa]ctually|[Oo]fficially|"
+       r"[Aa]lready|[Aa]bsolutely|[Tt]otally|[Tt]ruly|[Ee]specially|[Cc]urrently|[Ee]ven|[Ss]o)\s+)*")
 _TITLE_WORD = (r"(?!(?i:of|the|a|an|and|or|to|in|at|for|with|my|your|his|her|their|our|who|that|is|was|"
                r"not)\b)"
                r"[\w+#.-]+")
@@ -761,6 +762,10 @@ NOT_AFTER = re.compile(r"^,?\s+(?:(?i:and\s+)?not\s+(?:in\s+|at\s+|to\s+)?)(?P<o
 KIN_MENTION = re.compile(
     rf"\b(?:[Mm]y|[Oo]ur)\s+(?:{KIN_ADJ}\s+)?(?P<kin>(?i:{KIN_RE}))(?:\s+|,\s+(?!{NAME}\s+and\s+I\b))"
     rf"(?P<name>{NAME})(?![\w])")  # "my girlfriend, Toby and I": a list of three, not her name
+# "Oscar, my guinea pig", "Max, our new puppy": a name told with its kin (one of the family or a pet;
+# "Mel, my friend" is how one speaks to a friend, not a fact)
+KIN_APPOSITION = re.compile(
+    rf"(?<![\w'’])(?P<name>{NAME}),\s+(?:[Mm]y|[Oo]ur)\s+(?:{KIN_ADJ}\s+)?(?P<kin>(?i:{KIN_RE}))\b(?!['’-])")
 KIN_NAME_IS = re.compile(
     rf"\b(?:[Mm]y|[Oo]ur)\s+(?:{KIN_ADJ}\s+)?(?P<kin>(?i:{KIN_RE}))['’]s\s+name\s+is\s+"
     rf"(?P<name>{NAME})(?![\w])")
@@ -841,10 +846,13 @@ LEADING_SUBJECT = re.compile(
 BORN_ON = re.compile(SUBJ + r"\s+(?i:was|were)\s+(?i:born)\s+$")  # "Iris was born" + "on 2 May"
 
 
+_EXPANSIONS = [(re.compile(pattern), repl) for pattern, repl in _CONTRACTIONS]
+
+
 def expand(text: str) -> str:
     text = text.replace("’", "'")
-    for pattern, repl in _CONTRACTIONS:
-        text = re.sub(pattern, repl, text)
+    for pattern, repl in _EXPANSIONS:
+        text = pattern.sub(repl, text)
     return text
 
 

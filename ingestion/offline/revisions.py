@@ -61,6 +61,9 @@ FORMS: tuple[tuple[re.Pattern[str], Kind], ...] = (
 )
 
 
+_STATUS_CUES = frozenset(STATUS_WORDS)
+
+
 @dataclass(frozen=True)
 class Revision:
     """A new value for an attribute the clause does not name; ``who`` the subject it names, if any."""
@@ -142,6 +145,9 @@ def fits(kind: Kind, value: str, before: str = "", relation: str = "") -> bool:
 
 def find_revision(clause: str) -> Revision | None:
     """The revision a clause tells, if it tells one and names no attribute of its own."""
+    low = clause.lower()
+    if not re.search(r"\d|\bone\b", low) and _STATUS_CUES.isdisjoint(re.findall(r"[a-z]+", low)):
+        return None  # a revised value is an amount, an address, a status or "the ... one"
     if re.search(r"\b" + _SETTING_NOUNS + r"\b", clause) and not re.search(r"\bone\b", clause):
         return None  # "went back to the classic layout" names its setting (``settings``)
     for form, kind in FORMS:

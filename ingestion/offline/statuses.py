@@ -57,6 +57,10 @@ ACTOR_FORM = re.compile(rf"(?:^|(?<=[\s,]))(?:(?P<actor>\b(?:I|[Ww]e|[Tt]hey)\b)
                         rf"already)\s+)?(?P<status>{_DONE_TO})\s+(?:{SUBJECT}){_AFTER}")
 
 
+_WORD = re.compile(r"[a-z]+")
+_CUE_WORDS = frozenset(STATUS_WORDS) | {p.split()[0] for p in _STATUS_PHRASES} | {"canceled"}
+
+
 @dataclass(frozen=True)
 class StatusStatement:
     """A status told: of a coded thing (``coded``, as written), of someone's thing (``owner`` "my",
@@ -91,12 +95,8 @@ def things_named(text: str) -> list[tuple[str, str]]:
 
 def find_statuses(clause: str, *, terse: bool = False) -> list[StatusStatement]:
     """Every status statement of a clause (``terse``: of a whole sentence in a ticket's shorthand)."""
-    low = clause.lower()
-    if not any(w in low for w in ("order", "ticket", "parcel", "package", "ship", "deliver", "invoice",
-                                  "refund", "return", "claim", "applic", "request", "booking", "reserv",
-                                  "flight", "pr ", "bug", "issue", "case", "incident", "deploy", "build",
-                                  "job", "task", "story", "payment", "transfer", "visa", "-", "it ")):
-        return []
+    if _CUE_WORDS.isdisjoint(_WORD.findall(clause.lower())):
+        return []  # every status statement holds its status word (or the verb done to the thing)
     out: list[StatusStatement] = []
     forms = (TERSE_FORM,) if terse else (VERB_FORM, ACTOR_FORM)
     for form in forms:
