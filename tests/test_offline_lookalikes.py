@@ -166,3 +166,12 @@ def test_the_memory_keeps_its_values_through_all_of_them() -> None:
             tg.add_episode(text, reference_time=f"2024-03-{1 + i % 28:02d}", speaker=speaker)
         assert {(f.relation, f.object) for f in tg.history("Priya")} == before
         assert before == {("LIVES_IN", "London"), ("WORKS_AT", "Barclays"), ("RENT", "900 euros a month")}
+
+
+@pytest.mark.parametrize("text", [
+    "Flight LH400 is delayed, a woman at the desk told us.",
+    "My rent went up to 900, the guy from the agency said.",
+])
+def test_a_long_reporter_closing_the_sentence(text: str) -> None:
+    episode = Episode(id="e", group_id="g", content=text, reference_time=REF, created_at=REF, speaker="Priya")
+    assert EXTRACTOR.extract(episode).facts == []

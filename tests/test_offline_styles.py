@@ -140,3 +140,31 @@ CHAT_SHAPES = [
 @pytest.mark.parametrize(("text", "expected"), CHAT_SHAPES, ids=[c[0][:50] for c in CHAT_SHAPES])
 def test_long_chat_shapes(text: str, expected: set[str]) -> None:
     assert facts(text) == expected
+
+
+@pytest.mark.parametrize(("context", "text"), [
+    (("My rent is 700 euros.",), "It's 3 stops from the station."),
+    (("My rent is 700 euros.",), "It's 2 for 1 on Tuesdays."),
+    (("My rent is 700 euros.",), "We moved it to the living room."),
+    (("Our office is at 3 Dock Road.",), "It's 5 minutes from my flat."),
+    (("Order 8812 status is packed.",), "It is delivered to my neighbour usually."),
+    (("My salary is 3,000 a month.",), "It's 2 years since I started."),
+])
+def test_a_number_in_a_phrase_revises_nothing(context: tuple[str, ...], text: str) -> None:
+    assert facts(text, context=context) == set()
+
+
+@pytest.mark.parametrize("text", [
+    "Jo is at Google, I think, as an intern.", "I'm on the phone plan with my mum.", "My font is too small.",
+    "My theme is broken.", "My mode is beast mode.", "It is usually delivered on Mondays.",
+])
+def test_states_and_hedges_that_are_no_setting_or_status(text: str) -> None:
+    assert facts(text) == set()
+
+
+def test_a_move_ahead_to_an_address_is_told_ahead() -> None:
+    episode = Episode(id="e", group_id="g", content="We are moving to 12 Oak Street in June.",
+                      reference_time=REF, created_at=REF, speaker="Ines")
+    [fact] = EXTRACTOR.extract(episode).facts
+    assert (fact.relation, fact.object, fact.time_text, fact.future) == (
+        "ADDRESS", "12 Oak Street", "in June", True)

@@ -121,7 +121,11 @@ difficult huge big small simple clear ready done set tbd tba n/a na none unset p
 # States of a value that are no value of it: "my rent is due on Friday", "paid", "late again".
 _NOT_A_VALUE = frozenset("""due paid unpaid late overdue sorted split shared waived confidential negotiable
 killing covered included going increasing decreasing rising falling fixed steep expensive cheap affordable
-tight flexible secret private public free""".split())
+tight flexible secret private public free too broken buggy bugged glitchy ugly annoying confusing messed
+tiny large slow fast off""".split())
+# Kinds of plan that are no setting of one ("the phone plan", "the meal plan").
+PLAN_KINDS = frozenset("""phone mobile data cell internet meal health insurance payment pension savings
+retirement business lesson training workout diet game study travel marketing action escape backup""".split())
 # Amounts told in hyperbole: "literally a million dollars", "like a thousand years", "basically infinite".
 _HYPERBOLE = re.compile(
     r"\b(?i:literally|basically|practically|like|virtually|infinite|infinity|forever|ages|eternity|"
@@ -215,6 +219,11 @@ def value_ok(relation: str, value: str) -> bool:
         return False
     head = relation.rsplit("_", 1)[-1]
     if (relation in AMOUNTS or head in AMOUNTS) and not re.search(r"\d", value):
+        return False
+    settings = ("mode", "theme", "layout", "font")
+    if head.lower() in settings and words[-1].lower() in settings:
+        return False  # "my mode is beast mode": a manner of speaking
+    if head == "PLAN" and first in PLAN_KINDS:
         return False
     if head == "ADDRESS" and address_of(value) is None:
         return False

@@ -65,7 +65,10 @@ def _whole(part: str) -> bool:
 
 
 def statements(clause: str) -> list[str]:
-    """The statements of a clause, each a clause of its own; the clause itself when it is one."""
+    """The statements of a clause, each a clause of its own; the clause itself when it is one (or
+    when it holds a hedge or condition anywhere: "Jo is at Google, I think, as an intern")."""
+    if HYPOTHETICAL.search(clause):
+        return [clause]
     out: list[str] = []
     start = 0
     for m in _SPLICE.finditer(clause):

@@ -43,7 +43,7 @@ FRAMED = re.compile(
 # A reporter closing a sentence: ", or so my landlord claims", ", my flatmate said", ", I heard", ...
 _REPORT_VERB = (r"(?:said|says|say|told\s+me|tells\s+me|told\s+us|claims|claimed|claim|reckons|reckon|thinks|"
                 r"think|believes|believe|swears|insists|insisted|mentioned|wrote|writes|heard|hear)")
-_REPORTER = r"(?:[\w'’]+(?:\s+[\w'’]+){0,3}?)"
+_REPORTER = r"(?:[\w'’]+(?:\s+[\w'’]+){0,5}?)"
 REPORTED_TAIL = re.compile(
     r",?\s*(?:"
     rf"(?i:or\s+so)\s+{_REPORTER}\s+(?i:{_REPORT_VERB})"

@@ -166,8 +166,9 @@ def read_clause(clause: str, times: list[TimeMatch], text: str, anchors: list[in
             subject_type = ("Organization" if organisation
                             else "Person" if address.relation == "ADDRESS" else "Entity")
         if subject is not None:
+            ahead = bool(re.search(r"\b(?:moving|relocating|will)\b", text[address.span[0]:address.span[1]]))
             drafts.extend([Draft(subject, address.relation, address.value, "Value", time=time,
-                                 subject_type=subject_type), *links])
+                                 subject_type=subject_type, future=ahead), *links])
     if drafts:
         return drafts
     for duration in find_durations(text):

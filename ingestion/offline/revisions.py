@@ -125,13 +125,21 @@ def measure_of_relation(relation: str) -> str | None:
 _RELATIVE_VALUES = frozenset("new old other same previous original usual first second last latest".split())
 
 
+# An amount as a revision says it: a number with its unit and period at most ("1,050 euros a month",
+# "3.8M units", "$2.5M", "12 minutes"), never a number inside a phrase ("3 stops from the station").
+_AMOUNT = re.compile(
+    r"^(?:(?i:about|around|roughly|almost|nearly|over|under|just|only)\s+)?[$£€¥₹]?\d[\d,.]*\s*"
+    r"(?:[kKmMbB]n?|%)?(?:\s+[A-Za-z$£€¥₹%°]+)?(?:\s+(?i:a|an|per|each|every)\s+"
+    r"(?i:month|year|week|day|hour|term|night|person|head))?$")
+
+
 def fits(kind: Kind, value: str, before: str = "", relation: str = "") -> bool:
     """Whether a revision's value is of this kind (and, for an amount, of the same measure as the
     attribute and the value ``before`` it, when they name one)."""
     if kind == "address":
         return address_of(value) is not None
     if kind == "amount":
-        if not re.search(r"\d", value) or address_of(value) is not None:
+        if not _AMOUNT.match(value) or address_of(value) is not None:
             return False
         new, old = measure_of(value), measure_of_relation(relation) or measure_of(before)
         return new is None or old is None or new == old

@@ -14,6 +14,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from .attributes import PLAN_KINDS
+
 SETTINGS = ("layout", "theme", "mode", "plan", "font", "tier")
 # The setting noun closes its phrase ("the annual plan now"), never a verb ("using it to plan my trip").
 _CLOSE = (r"(?=\s*(?:[,.!;:)]|$)|\s+(?i:now|again|everywhere|on|in|for|at|with|and|but|because|since|instead|"
@@ -78,6 +80,8 @@ def find_settings(clause: str) -> list[Setting]:
         value = " ".join(m.group("value").split())
         if value.lower() in ("new", "old", "one", "ones") or value.lower().endswith(" one"):
             return []
+        if m.group("setting").lower() == "plan" and value.split()[0].lower() in PLAN_KINDS:
+            return []  # "the phone plan": a kind of plan, not which plan
         opens = m.start("value") == len(clause) - len(clause.lstrip())
         if value[:1].isupper() and value[1:].islower() and opens:
             value = value.lower()

@@ -58,6 +58,7 @@ ACTOR_FORM = re.compile(rf"(?:^|(?<=[\s,]))(?:(?P<actor>\b(?:I|[Ww]e|[Tt]hey)\b)
 
 
 _WORD = re.compile(r"[a-z]+")
+_HABITUAL = frozenset("usually always often normally sometimes typically generally rarely never".split())
 _CUE_WORDS = frozenset(STATUS_WORDS) | {p.split()[0] for p in _STATUS_PHRASES} | {"canceled"}
 
 
@@ -95,8 +96,11 @@ def things_named(text: str) -> list[tuple[str, str]]:
 
 def find_statuses(clause: str, *, terse: bool = False) -> list[StatusStatement]:
     """Every status statement of a clause (``terse``: of a whole sentence in a ticket's shorthand)."""
-    if _CUE_WORDS.isdisjoint(_WORD.findall(clause.lower())):
+    words = _WORD.findall(clause.lower())
+    if _CUE_WORDS.isdisjoint(words):
         return []  # every status statement holds its status word (or the verb done to the thing)
+    if not _HABITUAL.isdisjoint(words):
+        return []  # "it is usually delivered to my neighbour": what happens, not what happened to it
     out: list[StatusStatement] = []
     forms = (TERSE_FORM,) if terse else (VERB_FORM, ACTOR_FORM)
     for form in forms:
