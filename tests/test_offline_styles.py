@@ -168,3 +168,28 @@ def test_a_move_ahead_to_an_address_is_told_ahead() -> None:
     [fact] = EXTRACTOR.extract(episode).facts
     assert (fact.relation, fact.object, fact.time_text, fact.future) == (
         "ADDRESS", "12 Oak Street", "in June", True)
+
+
+@pytest.mark.parametrize(("context", "text", "expected"), [
+    (("Our rent is 900 pounds a month.", "Council tax is 140 a month."), "It's 960 now.", {"Ines:RENT=960"}),
+    (("The price of the Vespa is 4,200 euros.", "The price of the Fiat is 9,000 euros."), "Dropped to 8,500.",
+     {"Fiat:PRICE=8,500"}),
+    (("The nightly build takes 45 minutes.", "The deploy takes 10 minutes."), "It's down to 30 minutes.",
+     {"nightly build:DURATION=30 minutes"}),
+    (("My theme is light.",), "Changed it to dark yesterday.", {"Ines:THEME=dark @yesterday"}),
+])
+def test_a_revision_revises_the_value_nearest_in_size(context: tuple[str, ...], text: str,
+                                                       expected: set[str]) -> None:
+    assert facts(text, context=context) == expected
+
+
+@pytest.mark.parametrize(("context", "text", "expected"), [
+    ((), "The staging server has 32 GB of RAM.", {"staging server:RAM=32 GB"}),
+    (("The staging server has 32 GB of RAM.",), "Upgraded it to 64 GB.", {"staging server:RAM=64 GB"}),
+    ((), "My laptop has 16 GB of memory.", {"Ines:LAPTOP_RAM=16 GB"}),
+    ((), "The Vespa costs 4,200 euros.", {"Vespa:PRICE=4,200 euros"}),
+    (("The Vespa costs 4,200 euros.",), "Dropped to 3,900.", {"Vespa:PRICE=3,900"}),
+    ((), "The ticket costs 40 euros.", set()),
+])
+def test_values_told_by_their_verb(context: tuple[str, ...], text: str, expected: set[str]) -> None:
+    assert facts(text, context=context) == expected

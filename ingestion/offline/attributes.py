@@ -88,6 +88,14 @@ HEADLINE = re.compile(rf"(?:^|(?<=[\s,]))(?P<subj>{NAMED})\s+(?i:has\s+|have\s+)
                       r"revises|revised|ups|upped|increases|increased|reduces|reduced|sets|set|moves|moved)\s+"
                       rf"(?:(?i:its|their)\s+)?{ATTR}\s+(?i:to)\s+(?P<value>.+)$")
 
+# Attributes told by a verb of their own: "The Vespa costs 4,200 euros" (a named thing's PRICE), "the
+# staging server has 64 GB of RAM" (a thing's RAM).
+COSTS = re.compile(rf"(?:^|(?<=[\s,]))(?:(?i:the)\s+)?(?P<subj>{NAMED})\s+(?:(?i:now|currently|still)\s+)?"
+                   r"(?i:costs|is priced at|sells for|retails for|goes for)\s+(?P<value>[$£€¥₹]?\d.+)$")
+HAS_RAM = re.compile(r"(?:^|(?<=[\s,]))(?:(?i:the|(?P<own>our|my))\s+)?"
+                     r"(?P<subj>(?-i:[a-z][\w-]*(?:\s+[a-z][\w-]*){0,2}|" + NAMED + r"))"
+                     r"\s+(?:(?i:now|currently)\s+)?(?i:has|have)\s+(?:(?i:now)\s+)?"
+                     r"(?P<value>\d[\d.,]*\s*(?i:GB|TB|MB|gigs?))\s+(?i:of)\s+(?i:RAM|memory)\b")
 # Personal attributes: a bare "Rent is ..." or "the rent" is the speaker's (not "the price", "the fee").
 PERSONAL = frozenset("""RENT SALARY WAGE PAY INCOME MORTGAGE COUNCIL_TAX ADDRESS PHONE_PLAN
 MONTHLY_RENT TAKE_HOME_PAY""".split())
@@ -263,7 +271,8 @@ def _value(raw: str, start: int, times: list[TimeMatch]) -> tuple[str, TimeMatch
 def may_hold_attribute(low: str) -> bool:
     """Whether a lowercased clause holds a word an attribute statement needs (its attribute word or a
     rater's name): most clauses hold none, and are spared the patterns."""
-    return any(w in _HEADS for w in _WORDS.findall(low)) or any(r in low for r in _RATER_WORDS)
+    return (any(w in _HEADS for w in _WORDS.findall(low)) or any(r in low for r in _RATER_WORDS)
+            or " costs " in low or " ram" in low or " memory" in low or " priced " in low)
 
 
 def find_attributes(clause: str, times: list[TimeMatch]) -> list[tuple[Attribute, tuple[int, int]]]:
@@ -286,6 +295,17 @@ def find_attributes(clause: str, times: list[TimeMatch]) -> list[tuple[Attribute
                                 m.span()))
     if out:
         return out
+    for form, relation in ((COSTS, "PRICE"), (HAS_RAM, "RAM")):
+        told = form.search(clause)
+        if told is None:
+            continue
+        found = _value(told.group("value"), told.start("value"), times)
+        thing = _subject(told.group("subj"))
+        if found and thing and value_ok(relation, found[0]):
+            if told.groupdict().get("own"):  # "my laptop has 16 GB of RAM": the speaker's LAPTOP_RAM
+                owned = _relation(f"{thing} {relation}") or relation
+                return [(Attribute(None, owned, found[0], found[1], False), told.span())]
+            return [(Attribute(thing, relation, found[0], found[1], False), told.span())]
     return _statements(clause, times, (HEADLINE, OF_FORM, POSSESSIVE, BARE_FORM))
 
 

@@ -29,11 +29,13 @@ from .attributes import (
 )
 from .drafts import Draft
 from .durations import find_durations
-from .revisions import find_revision, fits, kind_of
+from .revisions import find_revision, fits, kind_of, nearness
 from .settings import find_settings
 from .statuses import find_statuses
 
 _POSSESSIVE_PRONOUN = {"his": "he", "her": "she", "their": "they"}
+# How many values told before a revision may revise (the latest of the message and its last turns).
+_ANTECEDENTS = 6
 
 
 class Resolver(Protocol):
@@ -210,19 +212,28 @@ def _revision(text: str, times: list[TimeMatch], anchors: list[int], resolver: R
     pronouns = ("I", "We", "They", "He", "She")
     named = revision.who and revision.who[:1].isupper() and revision.who not in pronouns
     who, _ = resolver.person(revision.who) if named else (None, [])
-    for before in resolver.antecedents():
+    fitting: list[tuple[Draft, float]] = []
+    for before in resolver.antecedents()[:_ANTECEDENTS]:
         if not is_attribute(before.relation) or before.kind != "state":
             continue
         kind = kind_of(before.relation, before.object)
+        setting_set = kind == "setting" and revision.changed_to  # "changed it to dark"
         if kind is None or (revision.kind != "any" and revision.kind != kind) or (
-                revision.kind == "any" and kind == "setting"):
+                revision.kind == "any" and kind == "setting" and not setting_set):
             continue
         if who is not None and who != before.subject:
             continue
         if (not fits(kind, revision.value, before.object, before.relation)
                 or not value_ok(before.relation, revision.value)):
             continue
-        time = _nearest((revision.value_start, revision.span[1]), times, anchors)
-        return [Draft(before.subject, before.relation, revision.value, "Value", time=time,
-                      subject_type=before.subject_type)]
-    return []
+        distance = nearness(revision.value, before.object) if kind == "amount" else None
+        if distance is not None and distance > 5:
+            continue  # "960" revises no council tax of 140 (a build cut from 40 to 12 minutes is 3.3)
+        fitting.append((before, distance or 1.0))
+    if not fitting:
+        return []
+    # the nearest in size among the values told last (the latest first among equals)
+    before = min(fitting, key=lambda pair: pair[1])[0] if len(fitting) > 1 else fitting[0][0]
+    time = _nearest((revision.value_start, revision.span[1]), times, anchors)
+    return [Draft(before.subject, before.relation, revision.value, "Value", time=time,
+                  subject_type=before.subject_type)]

@@ -73,6 +73,7 @@ class Revision:
     who: str | None
     span: tuple[int, int]
     value_start: int
+    changed_to: bool = False  # "changed it to dark": someone set the value (a setting's too)
 
 
 def kind_of(relation: str, value: str) -> Kind | None:
@@ -122,6 +123,24 @@ def measure_of_relation(relation: str) -> str | None:
     return _MEASURED.get(relation.rsplit("_", 1)[-1])
 
 
+def number_of(value: str) -> float | None:
+    """The first number of a value ("1,050 euros" -> 1050, "3.8M units" -> 3.8e6), None without one."""
+    m = re.search(r"(\d[\d,]*(?:\.\d+)?)\s*([kKmMbB])?", value)
+    if m is None:
+        return None
+    number = float(m.group(1).replace(",", ""))
+    return number * {"k": 1e3, "m": 1e6, "b": 1e9}.get((m.group(2) or "").lower(), 1.0)
+
+
+def nearness(value: str, before: str) -> float | None:
+    """How far a revised amount is from the one it may revise, as a ratio >= 1 (1: the same size):
+    "960" revises a rent of 900 (1.07) sooner than a council tax of 140 (6.9)."""
+    new, old = number_of(value), number_of(before)
+    if not new or not old:
+        return None
+    return max(new, old) / min(new, old)
+
+
 _RELATIVE_VALUES = frozenset("new old other same previous original usual first second last latest".split())
 
 
@@ -154,8 +173,9 @@ def fits(kind: Kind, value: str, before: str = "", relation: str = "") -> bool:
 def find_revision(clause: str) -> Revision | None:
     """The revision a clause tells, if it tells one and names no attribute of its own."""
     low = clause.lower()
-    if not re.search(r"\d|\bone\b", low) and _STATUS_CUES.isdisjoint(re.findall(r"[a-z]+", low)):
-        return None  # a revised value is an amount, an address, a status or "the ... one"
+    if (not re.search(r"\d|\bone\b|\b(?:changed|switched|set)\s+(?:it|that)\b", low)
+            and _STATUS_CUES.isdisjoint(re.findall(r"[a-z]+", low))):
+        return None  # a revised value is an amount, an address, a status, "the ... one" or a setting set
     if re.search(r"\b" + _SETTING_NOUNS + r"\b", clause) and not re.search(r"\bone\b", clause):
         return None  # "went back to the classic layout" names its setting (``settings``)
     for form, kind in FORMS:
@@ -172,5 +192,6 @@ def find_revision(clause: str) -> Revision | None:
                                             r"basically|about)\b", value):
                 continue
         groups = m.groupdict()
-        return Revision(value, kind, groups.get("who"), m.span(), m.start("value"))
+        return Revision(value, kind, groups.get("who"), m.span(), m.start("value"),
+                        changed_to=form is FORMS[0][0])
     return None
