@@ -387,9 +387,11 @@ ENDING_RULES: list[Rule] = [
     *_rule(r"<S>\s+<ADV>(?i:changed)\s+(?i:my|our|his|her|their)\s+(?i:mind|minds)\s+(?i:about)\s+"
            + _o("o", _PLAN_GOING + r"|(?i:the)\s+" + _PLAN_NOUN),
            ("o", "PLANS", "cue", "Activity"), kind="ending", positive=False, implicit=True),
-    *_rule(r"(?!.*\b(?:anymore|any more)\b)<S>\s+<ADV>"
+    # (the "anymore" test after the verb: tried only where the verb is, not from every position)
+    *_rule(r"<S>\s+<ADV>"
            r"(?:(?i:do not|does not)\s+(?i:really\s+)?(?i:like|enjoy|care for)|(?i:hate|hates|dislike|"
-           r"dislikes|detest|cannot stand|can not stand|am not a fan of|is not a fan of|am not into))\s+"
+           r"dislikes|detest|cannot stand|can not stand|am not a fan of|is not a fan of|am not into))"
+           r"(?!.*\b(?:anymore|any more)\b)\s+"
            + _o("o", "<LIST>"), N("o", "DISLIKES", "Thing"), kind="state", positive=False),
 ]
 
