@@ -193,3 +193,22 @@ def test_a_revision_revises_the_value_nearest_in_size(context: tuple[str, ...], 
 ])
 def test_values_told_by_their_verb(context: tuple[str, ...], text: str, expected: set[str]) -> None:
     assert facts(text, context=context) == expected
+
+
+ROLES = [
+    ("Working as a barista at Pret these days.", {"Ines:WORKS_AS=barista", "Ines:WORKS_AT=Pret"}),
+    ("Still a teacher, still at Oakwood Primary.",
+     {"Ines:WORKS_AS=teacher", "Ines:WORKS_AT=Oakwood Primary"}),
+    ("Now I'm a junior dev at Monzo.", {"Ines:WORKS_AS=junior dev", "Ines:WORKS_AT=Monzo"}),
+    ("I'm Head of Design at Canva.", {"Ines:WORKS_AS=Head of Design", "Ines:WORKS_AT=Canva"}),
+    ("Job update: I'm now a PM at Wise.", {"Ines:WORKS_AS=PM", "Ines:WORKS_AT=Wise"}),
+    ("My role at Spotify is data engineer.", {"Ines:WORKS_AT=Spotify", "Ines:WORKS_AS=data engineer"}),
+    ("Me and my wife both work at Ikea.", {"Ines:WORKS_AT=Ikea"}),
+    ("Still with Monzo, as a data analyst now.", {"Ines:WORKS_AT=Monzo", "Ines:WORKS_AS=data analyst"}),
+    ("I met him at 5 pm at Costa.", set()),
+]
+
+
+@pytest.mark.parametrize(("text", "expected"), ROLES, ids=[r[0][:50] for r in ROLES])
+def test_roles_as_people_write_them(text: str, expected: set[str]) -> None:
+    assert facts(text) == expected

@@ -72,12 +72,16 @@ NP = r"[\w+'’-]+(?:\s+[\w+'’-]+){0,7}"
 LIST = r"[\w+'’-]+(?:(?:,\s+|\s+)[\w+'’-]+){0,11}"  # "hiking, painting and pottery"
 # (a capital only where the adverb opens a clause without a subject: "Still working at ...")
 ADV = (r"(?:(?:[Jj]ust|[Rr]eally|[Aa]lso|[Ff]inally|[Rr]ecently|[Ss]till|[Nn]ow|[Aa]ctually|[Oo]fficially|"
-       r"[Aa]lready|[Aa]bsolutely|[Tt]otally|[Tt]ruly|[Ee]specially|[Cc]urrently|[Ee]ven|[Ss]o)\s+)*")
+       r"[Aa]lready|[Aa]bsolutely|[Tt]otally|[Tt]ruly|[Ee]specially|[Cc]urrently|[Ee]ven|[Ss]o|[Bb]oth)\s+)*")
 _TITLE_WORD = (r"(?!(?i:of|the|a|an|and|or|to|in|at|for|with|my|your|his|her|their|our|who|that|is|was|"
                r"not)\b)"
                r"[\w+#.-]+")
 ROLE = rf"(?:{_TITLE_WORD}\s+){{0,4}}?(?i:{_alt(JOBS)})(?:\s+(?i:{_alt(JOBS)}))*s?(?!\w|-\w)"
 DET = r"(?:(?P<det>a|an|the|this|that|my|our|some)\s+)"
+# A title with "of" written with capitals: "Head of Design"
+_ROLE_OF_NAMED = (r"(?i:head|director|vice president|vp|chief|manager|lead|dean|chair)\s+of\s+"
+                  r"(?!(?i:the|a|an|my|our|at|for|in|with|and)\b)[A-Za-z][a-z]+"
+                  r"(?:\s+(?!(?i:at|for|in|with|and|since)\b)[A-Za-z][a-z]+)?")
 
 
 def _o(name: str, body: str) -> str:
@@ -456,9 +460,23 @@ STATE_RULES: list[Rule] = [
     *_rule(r"<S>\s+<ADV>(?i:worked)\s+as\s+(?:an?\s+)?" + _o("role", "<ROLE>") + r"(?:\s+(?:at|for)\s+"
            + _o("o", "<PROPER>") + ")?", R("role", "WORKS_AS"), P("o", "WORKS_AT", "Organization"),
            past=True),
-    *_rule(r"<S>\s+<ADV>(?i:am|is|are)\s+(?:(?i:now)\s+)?(?:an?|the)\s+" + _o("role", "<ROLE>")
+    *_rule(r"<S>\s+<ADV>(?i:am|is|are|have been|has been)\s+(?:(?i:now)\s+)?(?:an?|the)\s+"
+           + _o("role", "<ROLE>")
            + r"(?:\s+(?:at|for|of|with)\s+" + _o("o", "<PROPER>") + r")?(?![\w'’])",
            R("role", "WORKS_AS"), P("o", "WORKS_AT", "Organization")),
+    # "I'm Head of Design at Canva"
+    *_rule(r"<S>\s+<ADV>(?i:am|is|are)\s+(?:(?i:now)\s+)?(?:(?i:the)\s+)?" + _o("role", _ROLE_OF_NAMED)
+           + r"\s+(?:at|for|with)\s+" + _o("o", "<PROPER>"), R("role", "WORKS_AS"),
+           P("o", "WORKS_AT", "Organization")),
+    # "Working as a barista at Pret these days"
+    *_rule(r"(?P<we>(?:^\s*|[,!]\s+))(?:(?i:still|now|currently|been|also)\s+)?(?i:working)\s+as\s+(?:an?\s+)?"
+           + _o("role", "<ROLE>") + r"(?:\s+(?:at|for|with)\s+" + _o("o", "<PROPER>") + ")?",
+           R("role", "WORKS_AS"), P("o", "WORKS_AT", "Organization"), cue=("working",)),
+    # "My role at Spotify is data engineer"
+    *_rule(r"\b(?P<we>[Mm]y)\s+(?i:role|job|position|title|job title)\s+(?i:at|with)\s+" + _o("o", "<PROPER>")
+           + r"\s+(?i:is)\s+(?:(?i:now)\s+)?(?:an?\s+)?" + _o("role", "<ROLE>"),
+           P("o", "WORKS_AT", "Organization"),
+           R("role", "WORKS_AS"), cue=("role", "job", "position", "title")),
     *_rule(r"<S>\s+<ADV>(?i:became|become|will become|have become|was promoted to|got promoted to|"
            r"was hired as|got hired as|got a job as|got a new job as|landed a job as|took a job as|"
            r"started a job as|started a new job as|started working as|started as)\s+"
@@ -487,11 +505,17 @@ STATE_RULES: list[Rule] = [
            + r"(?:\s+(?i:now|currently|still|these days))?,?\s+(?:(?i:working)\s+)?(?i:as)\s+(?:an?\s+)?"
            + _o("role", "<ROLE>"),
            P("o", "WORKS_AT", "Organization"), R("role", "WORKS_AS"), implicit=True),
-    # "Still at Fiat, still a designer"
+    # "Still at Fiat, still a designer", "Still with Monzo, as a data analyst now", "Still a teacher, still
+    # at Oakwood Primary"
     *_rule(r"(?P<we>(?:^\s*|[,!]\s+))(?i:still)\s+(?i:at|with)\s+" + _o("o", "<PROPER>")
            + r",?\s+(?:(?i:and)\s+)?"
-           r"(?i:still)\s+(?:an?\s+)?" + _o("role", "<ROLE>"), P("o", "WORKS_AT", "Organization"),
+           r"(?:(?i:still)\s+)?(?:(?i:as)\s+)?(?:an?\s+)?" + _o("role", "<ROLE>"),
+           P("o", "WORKS_AT", "Organization"),
            R("role", "WORKS_AS"), cue=("still",)),
+    *_rule(r"(?P<we>(?:^\s*|[,!]\s+))(?i:still)\s+(?:an?\s+)?" + _o("role", "<ROLE>")
+           + r",?\s+(?:(?i:and)\s+)?"
+           r"(?i:still)\s+(?i:at|with)\s+" + _o("o", "<PROPER>"), R("role", "WORKS_AS"),
+           P("o", "WORKS_AT", "Organization"), cue=("still",)),
     # "I work as nurse in King Hussein Hospital", "I am software developer in Comarch": "in" an
     # organisation only (a nurse in London works in a city)
     *_rule(r"<S>\s+<ADV>(?:" + _WORK + r"\s+as|(?i:am|is|are))\s+(?:an?\s+)?" + _o("role", "<ROLE>")
@@ -922,7 +946,7 @@ TELLING_FRAME = re.compile(
 
 # The speaker and company opening a clause ("my kids and I just finished a painting"): the speaker did
 # it, whoever came along. (A named companion is left to the rules that name them: "Tom and I got married".)
-WITH_COMPANY = re.compile(r"(?:^|(?<=[,.!;:–—-]\s))[Mm]y\s+[a-z]+\s+and\s+I\b")
+WITH_COMPANY = re.compile(r"(?:^|(?<=[,.!;:–—-]\s))(?:[Mm]y\s+[a-z]+\s+and\s+I|[Mm]e\s+and\s+my\s+[a-z]+)\b")
 
 
 def unframed(sentence: str) -> list[str]:

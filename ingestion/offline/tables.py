@@ -148,7 +148,8 @@ worker strategist planner economist statistician mathematician physicist chemist
 translator interpreter policeman policewoman detective judge politician senator mayor
 choreographer animator illustrator copywriter programmer tester admin sysadmin attendant hygienist
 paralegal nanny babysitter housekeeper surveyor welder machinist optometrist midwife dietitian nutritionist
-principal dean paramedic""".split()
+principal dean paramedic auditor buyer courier dev pm sre swe sde apprentice trainee underwriter actuary
+merchandiser""".split()
 PETS = """dog puppy pup cat kitten hamster rabbit bunny parrot bird fish turtle tortoise horse
 snake lizard ferret goldfish guinea-pig""".split() + PET_BREEDS + PET_BREED_PHRASES
 CONDITIONS = """asthma diabetes adhd autism anxiety depression migraines epilepsy arthritis cancer
