@@ -67,6 +67,8 @@ HISTORIES = [
      "nightly build", "DURATION", "40 minutes", "12 minutes"),
     ("ticket 88: open", "ticket 88: closed", "Ticket 88", "STATUS", "open", "closed"),
     ("nightly build: 40 min", "nightly build: 12 min", "nightly build", "DURATION", "40 min", "12 min"),
+    ("the staging server has 32 GB", "the staging server has 64 GB now", "staging server", "RAM", "32 GB",
+     "64 GB"),
 ]
 
 

@@ -95,7 +95,10 @@ COSTS = re.compile(rf"(?:^|(?<=[\s,]))(?:(?i:the)\s+)?(?P<subj>{NAMED})\s+(?:(?i
 HAS_RAM = re.compile(r"(?:^|(?<=[\s,]))(?:(?i:the|(?P<own>our|my))\s+)?"
                      r"(?P<subj>(?-i:[a-z][\w-]*(?:\s+[a-z][\w-]*){0,2}|" + NAMED + r"))"
                      r"\s+(?:(?i:now|currently)\s+)?(?i:has|have)\s+(?:(?i:now)\s+)?"
-                     r"(?P<value>\d[\d.,]*\s*(?i:GB|TB|MB|gigs?))\s+(?i:of)\s+(?i:RAM|memory)\b")
+                     r"(?P<value>\d[\d.,]*\s*(?i:GB|TB|MB|gigs?))(?:\s+(?i:of)\s+(?i:RAM|memory)\b"
+                     r"|(?<=[A-Za-z])(?=\s*(?:(?i:now|again)\b|[,.!;]|$)))")
+# (a machine's bare "has 64 GB" is its memory; a phone's or a disk's is its storage, no RAM)
+_MACHINES = frozenset("server vm machine box node instance host laptop desktop workstation pc".split())
 # Personal attributes: a bare "Rent is ..." or "the rent" is the speaker's (not "the price", "the fee").
 PERSONAL = frozenset("""RENT SALARY WAGE PAY INCOME MORTGAGE COUNCIL_TAX ADDRESS PHONE_PLAN
 MONTHLY_RENT TAKE_HOME_PAY""".split())
@@ -268,11 +271,16 @@ def _value(raw: str, start: int, times: list[TimeMatch]) -> tuple[str, TimeMatch
     return value, time
 
 
+def names_attribute(low: str) -> bool:
+    """Whether a lowercased clause names an attribute (its word, or a rater's name)."""
+    return any(w in _HEADS for w in _WORDS.findall(low)) or any(r in low for r in _RATER_WORDS)
+
+
 def may_hold_attribute(low: str) -> bool:
-    """Whether a lowercased clause holds a word an attribute statement needs (its attribute word or a
-    rater's name): most clauses hold none, and are spared the patterns."""
-    return (any(w in _HEADS for w in _WORDS.findall(low)) or any(r in low for r in _RATER_WORDS)
-            or " costs " in low or " ram" in low or " memory" in low or " priced " in low)
+    """Whether a lowercased clause holds a word an attribute statement needs (its attribute word, a
+    rater's name, a verb of price or memory): most clauses hold none, and are spared the patterns."""
+    return (names_attribute(low) or " costs " in low or " ram" in low or " memory" in low
+            or " priced " in low or re.search(r"\d\s*[gt]b\b", low) is not None)
 
 
 def find_attributes(clause: str, times: list[TimeMatch]) -> list[tuple[Attribute, tuple[int, int]]]:
@@ -301,6 +309,9 @@ def find_attributes(clause: str, times: list[TimeMatch]) -> list[tuple[Attribute
             continue
         found = _value(told.group("value"), told.start("value"), times)
         thing = _subject(told.group("subj"))
+        bare = form is HAS_RAM and not re.search(r"(?i)\b(?:ram|memory)\b", told.group(0))
+        if bare and (thing is None or thing.split()[-1].lower() not in _MACHINES):
+            continue
         if found and thing and value_ok(relation, found[0]):
             if told.groupdict().get("own"):  # "my laptop has 16 GB of RAM": the speaker's LAPTOP_RAM
                 owned = _relation(f"{thing} {relation}") or relation

@@ -24,7 +24,7 @@ from .attributes import (
     Attribute,
     colon_attribute,
     find_attributes,
-    may_hold_attribute,
+    names_attribute,
     value_ok,
 )
 from .drafts import Draft
@@ -183,7 +183,7 @@ def read_clause(clause: str, times: list[TimeMatch], text: str, anchors: list[in
         if subject is not None:
             drafts.extend([Draft(subject, setting.setting, setting.value, "Value",
                                  time=_nearest(setting.span, times, anchors)), *links])
-    if drafts or may_hold_attribute(text.lower()):
+    if drafts or names_attribute(text.lower()):
         return drafts  # a clause naming its attribute revises nothing else, even when it gave no value
     return _revision(text, times, anchors, resolver)
 
