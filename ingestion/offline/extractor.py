@@ -139,6 +139,27 @@ _MENTIONED = re.compile(r"\b(?i:my|our|the)\s+(?P<attr>rent|salary|pay|wage|inco
                         r"council tax|phone plan|price|fee)\b")
 
 
+class _ContextCache:
+    """The facts of recent context messages, latest used last; safe to share between threads."""
+
+    def __init__(self) -> None:
+        self._items: OrderedDict[tuple[str, str | None, str, datetime], list[_Draft]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: tuple[str, str | None, str, datetime]) -> list[_Draft] | None:
+        with self._lock:
+            found = self._items.get(key)
+            if found is not None:
+                self._items.move_to_end(key)
+            return found
+
+    def put(self, key: tuple[str, str | None, str, datetime], drafts: list[_Draft], size: int) -> None:
+        with self._lock:
+            self._items[key] = drafts
+            while len(self._items) > size:
+                self._items.popitem(last=False)
+
+
 class _Resolver:
     """Who and what one clause's words mean, from the message and its last turns (``records.Resolver``)."""
 
@@ -205,23 +226,17 @@ class OfflineExtractor:
     # that many extractions, not worked out again for each (read only once made).
     CONTEXT_CACHE = 64
 
-    def __init__(self) -> None:
-        self._cache: OrderedDict[tuple[str, str | None, str, datetime], list[_Draft]] = OrderedDict()
-        self._lock = threading.Lock()
-
     def context_drafts(self, episode: Episode) -> list[_Draft]:
         """The facts one context message states by itself (no context of its own, no corrections)."""
+        cache = self.__dict__.get("_context_cache")
+        if cache is None:  # made on first use: a subclass need not call __init__
+            cache = self.__dict__.setdefault("_context_cache", _ContextCache())
         key = (episode.id, episode.speaker, episode.content, episode.reference_time)
-        with self._lock:
-            if key in self._cache:
-                self._cache.move_to_end(key)
-                return self._cache[key]
-        drafts = self._drafts(episode, _Context(self, ()), corrections=False)
-        with self._lock:
-            self._cache[key] = drafts
-            while len(self._cache) > self.CONTEXT_CACHE:
-                self._cache.popitem(last=False)
-        return drafts
+        found = cache.get(key)
+        if found is None:
+            found = self._drafts(episode, _Context(self, ()), corrections=False)
+            cache.put(key, found, self.CONTEXT_CACHE)
+        return found
 
     def extract(self, episode: Episode, context: Sequence[Episode] = ()) -> Extraction:
         drafts = self._drafts(episode, _Context(self, context), corrections=True)
