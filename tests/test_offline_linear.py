@@ -109,3 +109,13 @@ def test_a_dna_string_in_a_sentence_leaves_the_sentence_readable() -> None:
     episode = Episode(id="e", group_id="g", content=text, reference_time=REF, created_at=REF, speaker="Sam")
     facts = {(f.relation, f.object) for f in OfflineExtractor().extract(episode).facts}
     assert facts == {("LIVES_IN", "Paris")}
+
+
+def test_a_long_message_is_not_cut_inside_a_quote() -> None:
+    quote = 'Bob told me: "' + "I live in Berlin and I love it. " * 30 + 'I work at Acme."'
+    text = "We talked for hours. " * 60 + quote
+    pieces = list(bounded_segments(text))
+    assert len(pieces) > 1 and all(piece.count('"') % 2 == 0 for piece in pieces)
+    episode = Episode(id="e", group_id="g", content=text, reference_time=REF, created_at=REF, speaker="Sam")
+    facts = {(f.subject, f.relation, f.object) for f in OfflineExtractor().extract(episode).facts}
+    assert ("Sam", "WORKS_AT", "Acme") not in facts and ("Bob", "WORKS_AT", "Acme") in facts

@@ -7,8 +7,8 @@ sees a short placeholder instead, and a quote pattern never looks past its segme
 messages are one segment, unchanged but for such runs.
 
 A message longer than the limit is cut at a line break, else at the end of a sentence, else at a space,
-else anywhere; a quote or a sentence cut in two there is read as two pieces (each still someone's: an
-unclosed quote states nothing on its own).
+else anywhere; never inside a double quote that opens before the cut when it can be cut before that
+quote instead (so quoted words stay the quoted person's, not the speaker's).
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ MAX_TOKEN_CHARS = 40
 _LONG_TOKEN = re.compile(r"\S{%d,}" % (MAX_TOKEN_CHARS + 1))
 PLACEHOLDER = "\u2026"  # what a run too long to be a word reads as: no letter, no quote, no name
 _SENTENCE_END = re.compile(r"[.!?]\s")
+_QUOTE_MARKS = re.compile(r"[\"“”]")
 
 
 def without_long_tokens(text: str) -> str:
@@ -42,6 +43,12 @@ def bounded_segments(text: str, limit: int = MAX_SEGMENT_CHARS) -> Iterator[str]
             cut = ends[-1] if ends else window.rfind(" ")
         if cut < limit // 4:
             cut = limit
+        marks = [m.start() for m in _QUOTE_MARKS.finditer(text, 0, cut)]
+        if len(marks) % 2 and marks[-1] >= limit // 4:
+            # a quote opened before the cut: cut before the sentence that opens it (its frame, "Bob told
+            # me:", stays with it), else right before the quote
+            ends = [m.end() for m in _SENTENCE_END.finditer(text, limit // 4, marks[-1])]
+            cut = ends[-1] if ends else marks[-1]
         yield text[:cut]
         text = text[cut:]
     if text.strip():
