@@ -212,3 +212,17 @@ ROLES = [
 @pytest.mark.parametrize(("text", "expected"), ROLES, ids=[r[0][:50] for r in ROLES])
 def test_roles_as_people_write_them(text: str, expected: set[str]) -> None:
     assert facts(text) == expected
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("I moved to Lyon in May, my new address is 4 Rue Cler.",
+     {"Ines:LIVES_IN=Lyon @in May", "Ines:ADDRESS=4 Rue Cler"}),
+    ("I live in Rome, work at Eni and play the piano.",
+     {"Ines:LIVES_IN=Rome", "Ines:WORKS_AT=Eni", "Ines:PLAYS=piano"}),
+    ("Left Google last year, joined Meta as a PM.",
+     {"Ines:-WORKS_AT=Google @last year", "Ines:WORKS_AT=Meta @last year", "Ines:WORKS_AS=PM @last year"}),
+    ("If I move in May, my rent will be 900.", set()),
+    ("I love the self-acceptance and love theme.", set()),
+])
+def test_several_statements_more(text: str, expected: set[str]) -> None:
+    assert facts(text) == expected

@@ -16,6 +16,7 @@ import re
 from temporal_graph.core.time import find_time_expressions
 
 from .grammar import HYPOTHETICAL, NAME
+from .tables import VERB_OPENERS
 
 _ATTRIBUTE_NOUNS = (r"(?:rent|salary|pay|wage|income|mortgage|bill|bills|budget|price|fee|fees|address|"
                     r"council\s+tax|phone\s+plan|plan|layout|theme|mode|font|order|ticket|parcel|package|"
@@ -41,10 +42,11 @@ _SPLICE = re.compile(r",\s+(?:(?i:and|but|so|now|then|plus|also)\s+)?(?=" + _NEW
 # Verbs that go on with the sentence's subject: "..., lives in Kreuzberg and plays the bass".
 _PRONOUN_AFTER = re.compile(r"(?:(?i:and|but|so|now|then|plus|also)\s+)?"
                             r"(?:I|we|We|he|He|she|She|they|They)\s")
+# ("like" and "love" are left out: "like a walk" is an example, "and love theme" a noun)
 _SHARED_VERB = re.compile(
-    r",\s+(?:(?i:and)\s+)?(?=(?i:lives|works|plays|studies|speaks|teaches|owns|manages|runs|loves|likes|"
+    r",\s+(?:(?i:and)\s+)?(?=(?i:lives?|works?|plays?|studies|study|speaks?|teach|teaches|owns?|manages?|"
     r"moved|joined|started|became|got|has|is)\s)"
-    r"|\s+(?i:and)\s+(?=(?i:lives|works|plays|studies|speaks|teaches|owns|manages|runs|loves|likes)\s)")
+    r"|\s+(?i:and)\s+(?=(?i:lives?|works?|plays?|studies|study|speaks?|teach|teaches|owns?|manages?)\s)")
 _LEAD = re.compile(rf"^(?P<subj>I|[Ww]e|[Hh]e|[Ss]he|(?<![\w'])(?:{NAME}))\s+[a-z]")
 _SUBORDINATE = re.compile(
     r"^\s*(?i:if|when|whenever|unless|although|though|because|since|while|after|before|once|as soon as|until|"
@@ -56,18 +58,27 @@ _STATEMENT = re.compile(r"\b(?:I|[Ww]e|[Hh]e|[Ss]he|[Tt]hey)\s+[a-z]"
                         r"became)\b|\b[A-Za-z][a-z]+ed\b")
 
 
+# The month May is no "may": a hedge test blanks it first.
+_MONTH_MAY = re.compile(r"\b(?:(?:in|on|since|until|by|from|of|last|next|this|early|late|mid)\s+May"
+                        r"|May\s+\d+)\b")
+
+
+def _hedged(text: str) -> bool:
+    return HYPOTHETICAL.search(_MONTH_MAY.sub(" ", text)) is not None
+
+
 def _whole(part: str) -> bool:
     """Whether a piece before a cut is a statement of its own (so the cut may be made)."""
     words = part.split()
     last = part.rsplit(",", 1)[-1]  # "Last weekend, after we finished": no cut parts "after" from its clause
     return (len(words) >= 3 and _STATEMENT.search(part) is not None and not _SUBORDINATE.match(part)
-            and not _SUBORDINATE.match(last) and not HYPOTHETICAL.search(part))
+            and not _SUBORDINATE.match(last) and not _hedged(part))
 
 
 def statements(clause: str) -> list[str]:
     """The statements of a clause, each a clause of its own; the clause itself when it is one (or
     when it holds a hedge or condition anywhere: "Jo is at Google, I think, as an intern")."""
-    if HYPOTHETICAL.search(clause):
+    if _hedged(clause):
         return [clause]
     out: list[str] = []
     start = 0
@@ -87,8 +98,10 @@ def statements(clause: str) -> list[str]:
 def _shared_subject(clause: str) -> list[str]:
     """"Jonas is a chef, lives in Kreuzberg and plays the bass" -> its three statements of Jonas."""
     lead = _LEAD.match(clause)
-    if lead is None or not _SHARED_VERB.search(clause) or HYPOTHETICAL.search(clause):
+    if lead is None or not _SHARED_VERB.search(clause) or _hedged(clause):
         return [clause]
+    if lead.group("subj").split()[0] in VERB_OPENERS:
+        return [clause]  # "Left Google last year, joined Meta": no subject to share (each is the speaker's)
     parts = _SHARED_VERB.split(clause)
     if not _whole(parts[0]):
         return [clause]

@@ -41,6 +41,7 @@ from .tables import (
     SPECIFIC,
     TRAILING_PREPOSITIONS,
     VAGUE_TASTES,
+    VERB_OPENERS,
 )
 
 ANY_OBJECT = ""  # the object of an ending that names none ("we divorced"): whatever held
@@ -60,6 +61,8 @@ def _article(word: str) -> str:
 def clean_name(name: str) -> str | None:
     """A person's name from a subject match; None when it is a sentence word, not a name."""
     words = name.split()
+    if words and words[0] in VERB_OPENERS:
+        return None  # "Left Google last year": a verb without its subject, no name
     while words and words[0].strip("'’") in NAME_STOP:
         words.pop(0)
     if not words or any(w in NAME_STOP for w in words):

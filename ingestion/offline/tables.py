@@ -135,6 +135,12 @@ NAME_STOP = frozenset(
     Still Not Never Did Do Does Is Are Was Were Have Has Had Can Could Would Should Speaking
     Good Nice Love Like Lately Recently Finally Really Sounds Looks Being Going Gonna Got""".split()
 )
+# Verbs that open a sentence without its subject ("Left Google last year, ..."): a capitalised word
+# sequence starting with one is no name at all.
+VERB_OPENERS = frozenset(
+    """Left Joined Moved Started Quit Went Lost Took Made Found Switched Changed Finished Bought Sold Became
+    Retired Graduated Working Living Still""".split()
+)
 JOBS = """engineer developer programmer architect designer manager director teacher professor
 lecturer nurse doctor physician surgeon dentist lawyer attorney accountant banker analyst consultant
 scientist researcher chef cook baker waiter waitress bartender barista cashier clerk driver pilot
