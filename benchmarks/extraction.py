@@ -17,7 +17,11 @@ extraction_holdout.tsv (issue 20's families) and extraction_holdout2.tsv (issue 
 off or dated forward, hobbies given up, endings with a time, times in a neighbouring clause, births
 told by someone else), extraction_holdout3.tsv (denials: "I never worked at Globex"),
 extraction_holdout4.tsv (issue 37, written before its rules: attributes of non-person entities,
-ratings, changes of role, life events, the new relations, and 38 sentences that state no fact).
+ratings, changes of role, life events, the new relations, and 38 sentences that state no fact),
+extraction_holdout5.tsv (issues 51 and 50, written before their rules: whose attribute, employer and
+role in one clause, future starts, several statements in a sentence, status verbs, addresses,
+revisions that name no attribute, settings, terse notation; and 177 lookalikes: framing, reporting,
+kin possessives, states that are not values, hyperbole, questions, assistant turns).
 
 extraction_revisions.jsonl (issue 37, also written before the rules) replays short chats, some out
 of order and some repeated, into a real memory and scores what ``now`` and ``as_of`` answer after
@@ -30,7 +34,12 @@ prints the ratio (on a shared machine only figures taken side by side compare).
 
 benchmarks/data/locomo_labels_issue37.json is issue 37's census: every LoCoMo fact its chat rules
 (ingestion/offline/chat_events.py) added, labelled by hand, each turn with its text; its labels join
-the others, and the added facts' precision is printed on its own.
+the others, and the added facts' precision is printed on its own. benchmarks/data/locomo_labels_issue51.json
+labels the facts issue 51's rules added and holds a random sample of 100 facts (seed 51) judged again by
+hand after that change, whose precision is printed too.
+
+Throughput is printed per second of wall time and per second of the process's CPU (the machine is shared:
+the CPU figure leaves the others' work out).
 
 ``--llm`` also runs the configured LLM (OPENAI_BASE_URL / OPENAI_API_KEY, TGRAPH_LLM_MODEL) on
 the first ``--llm-sample`` sentences (default: all) of held-out set 4, three ways: the model's
@@ -74,10 +83,13 @@ HOLDOUT = HERE / "data" / "extraction_holdout.tsv"  # written after the rules fr
 HOLDOUT2 = HERE / "data" / "extraction_holdout2.tsv"  # the same, for the rules of issue 26
 HOLDOUT3 = HERE / "data" / "extraction_holdout3.tsv"  # the same, for the denials (issue 26, slice d)
 HOLDOUT4 = HERE / "data" / "extraction_holdout4.tsv"  # the same, for issue 37 (written before its rules)
+HOLDOUT5 = HERE / "data" / "extraction_holdout5.tsv"  # issues 51 and 50 (written before their rules)
 REVISIONS = HERE / "data" / "extraction_revisions.jsonl"  # chats replayed: now / as_of after revisions
 LABELS = HERE / "data" / "locomo_labels.json"
 # Issue 37's census: every fact the chat rules added on LoCoMo dev, labelled by hand with its turn's text.
 LABELS37 = HERE / "data" / "locomo_labels_issue37.json"
+# Issue 51: the facts its rules added (labelled) and a random sample of 100 facts judged again by hand.
+LABELS51 = HERE / "data" / "locomo_labels_issue51.json"
 LOCOMO = HERE.parent.parent / "shared" / "data" / "locomo" / "locomo_dev.json"
 REF = datetime(2023, 5, 8, 13, 56, tzinfo=UTC)
 SAMPLE_SEED = 12
@@ -223,11 +235,20 @@ def score_locomo(extractor: Extractor, labels: dict[str, Any], path: Path = LOCO
     all_judged = _judge(facts, merged)
     added = {turn_id: row["verdicts"] for turn_id, row in labels.get("issue37", {}).items()}
     added_judged = _judge([(t, label) for t, label in facts if label in added.get(t, {})], added)
+    # issue 51's sample: 100 facts of the current rules (seed 51), judged by its hand labels; a fact the
+    # sample did not hold when it was labelled is judged by the census, else counted wrong
+    issue51 = labels.get("issue51", {})
+    sample51 = random.Random(issue51.get("sample_seed", 51)).sample(facts, min(100, len(facts)))
+    hand = {}
+    for row in issue51.get("sample", []):
+        hand.setdefault(row["turn"], {})[row["fact"]] = row["right"]
+    sample51_judged = _judge(sample51, {t: {**merged.get(t, {}), **hand.get(t, {})} for t, _ in sample51})
     return {
         "turns": len(turns), "facts": len(facts), "facts_per_turn": round(len(facts) / len(turns), 3),
         "sample_facts": turn_judged["judged"], "sample_correct": turn_judged["correct"],
         "sample_unlabeled": turn_judged["unlabeled"], "precision": turn_judged["precision"],
         "fact_sample": fact_judged, "all_facts": all_judged, "issue37_added": added_judged,
+        "issue51_sample": sample51_judged,
     }
 
 
@@ -248,14 +269,22 @@ class _Lenient:
 
 def throughput(extractor: Extractor, path: Path = LOCOMO, passes: int = 3) -> float:
     """Messages per second over every LoCoMo turn with its context (median of ``passes``)."""
+    return throughputs(extractor, path, passes)[0]
+
+
+def throughputs(extractor: Extractor, path: Path = LOCOMO, passes: int = 3) -> tuple[float, float]:
+    """Messages per second of wall time and per second of this process's CPU, over every LoCoMo turn
+    with its context (medians of ``passes``): on a shared machine the CPU figure is the one that
+    does not count the others' work."""
     turns = locomo_turns(path)
-    rates = []
+    rates, cpu_rates = [], []
     for _ in range(passes):
-        start = time.perf_counter()
+        start, cpu = time.perf_counter(), time.process_time()
         for _, context, episode in turns:
             extractor.extract(episode, context)
         rates.append(len(turns) / (time.perf_counter() - start))
-    return round(statistics.median(rates), 1)
+        cpu_rates.append(len(turns) / max(time.process_time() - cpu, 1e-9))
+    return round(statistics.median(rates), 1), round(statistics.median(cpu_rates), 1)
 
 
 _THROUGHPUT_CODE = ("import sys; from pathlib import Path; from benchmarks.extraction import throughput; "
@@ -329,6 +358,12 @@ def load_labels() -> dict[str, Any]:
         facts = labels.setdefault("facts", {})
         for turn_id, row in added.items():
             facts.setdefault(turn_id, {}).update(row["verdicts"])
+    if LABELS51.exists():
+        issue51 = json.loads(LABELS51.read_text(encoding="utf-8"))
+        labels["issue51"] = issue51
+        facts = labels.setdefault("facts", {})
+        for turn_id, verdicts in issue51["facts"].items():
+            facts.setdefault(turn_id, {}).update(verdicts)
     return labels
 
 
@@ -380,8 +415,9 @@ def main(argv: list[str] | None = None) -> int:
     holdout3 = score_set(offline, load_set(HOLDOUT3), misses if args.show_misses else None)
     result["offline_holdout3"] = {k: holdout3[k] for k in ("recall", "precision", "expected", "extracted")}
     result["offline_holdout4"] = score_set(offline, load_set(HOLDOUT4), misses if args.show_misses else None)
+    result["offline_holdout5"] = score_set(offline, load_set(HOLDOUT5), misses if args.show_misses else None)
     result["revisions"] = score_revisions(None, misses=misses if args.show_misses else None)
-    result["offline_messages_per_s"] = throughput(offline)
+    result["offline_messages_per_s"], result["offline_messages_per_cpu_s"] = throughputs(offline)
     if args.baseline:
         result["throughput_against_baseline"] = throughput_against(args.baseline)
     if args.llm:
@@ -432,11 +468,17 @@ def main(argv: list[str] | None = None) -> int:
         for family, row in h4["families"].items():
             print(f"  {family:12} recall {row['recall']}  precision {row['precision']}  "
                   f"({row['expected']} expected, {row['extracted']} extracted)")
+        h5 = result["offline_holdout5"]
+        print(f"offline, held-out set 5 (issues 51 and 50): recall {h5['recall']}  "
+              f"precision {h5['precision']}  ({h5['expected']} expected, {h5['extracted']} extracted)")
+        for family, row in h5["families"].items():
+            print(f"  {family:12} recall {row['recall']}  precision {row['precision']}  "
+                  f"({row['expected']} expected, {row['extracted']} extracted)")
         rv = result["revisions"]
         print(f"revisions replayed into a memory: {rv['passed']}/{rv['checks']} checks right "
               f"(now {rv.get('now', '0/0')}, as_of {rv.get('as_of', '0/0')})")
-        print(f"offline throughput: {result['offline_messages_per_s']} messages/s "
-              "(LoCoMo turns, median of 3)")
+        print(f"offline throughput: {result['offline_messages_per_s']} messages/s, "
+              f"{result['offline_messages_per_cpu_s']} messages per CPU second (LoCoMo turns, median of 3)")
         if "throughput_against_baseline" in result:
             tb = result["throughput_against_baseline"]
             print(f"offline throughput beside {args.baseline} (fresh processes in turn, median of "
@@ -458,6 +500,10 @@ def main(argv: list[str] | None = None) -> int:
               f"({locomo['fact_sample']['correct']}/{locomo['fact_sample']['judged']}); "
               f"on all facts {locomo['all_facts']['precision']} ({locomo['all_facts']['correct']}/"
               f"{locomo['all_facts']['judged']}, {locomo['all_facts']['unlabeled']} unlabelled)")
+        s51 = locomo["issue51_sample"]
+        print("LoCoMo, issue 51's sample of 100 facts judged by hand "
+              f"(benchmarks/data/locomo_labels_issue51.json): precision {s51['precision']} "
+              f"({s51['correct']}/{s51['judged']}, {s51['unlabeled']} unlabelled)")
         added = locomo["issue37_added"]
         print(f"LoCoMo, the facts issue 37's chat rules added (every one labelled by hand, "
               f"benchmarks/data/locomo_labels_issue37.json): {added['judged']} facts, precision "

@@ -29,7 +29,7 @@ from temporal_graph.core.writer import FactWriter, episode_id_for
 
 from .denials import deny
 from .masking import mask_text, without_masked_names
-from .plans import PLAN_RELATIONS, end_plans, fulfil_plans, plan_text, planned_for
+from .plans import PLAN_RELATIONS, end_plans, fulfil_plans, plan_text, planned_for, start_plan
 from .resolution import EntityResolver
 
 log = logging.getLogger(__name__)
@@ -302,6 +302,15 @@ def _apply_fact(
     out.added += outcome.added
     out.merged += outcome.merged
     out.ended += outcome.ended
+    plan = start_plan(relation, obj.name) if fact.future and start is not None and start > ref else None
+    if fact.kind == "state" and plan is not None:  # "I start at Monzo next week": a plan until then
+        plan_entity = resolver.resolve(w, plan, "Activity", speaker=speaker)
+        planned = w.start(subject, "PLANS", plan_entity, valid_at=ref, invalid_at=start, default_start=ref,
+                          text=plan_text(f"{subject.name} plans to {plan}.", span),
+                          episode_id=episode.id, confidence=fact.confidence, claimed_by=claimed_by,
+                          importance=core.ontology.importance("PLANS"), attributes=planned_for(span))
+        out.added += planned.added
+        out.merged += planned.merged
     if fact.kind == "state" and relation not in PLAN_RELATIONS:  # the plan it fulfils ends as it starts
         fulfilled = fulfil_plans(w, subject, relation, obj, at=start or ref, episode_id=episode.id,
                                  claimed_by=claimed_by)

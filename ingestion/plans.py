@@ -6,6 +6,10 @@ as the state it plans (a plan to move to Lyon is not ``LIVES_IN Lyon``). Its tar
 forward from the message ("in January" said in December is next January), is kept in the fact's
 attributes (``planned_for``, ``planned_for_granularity``) and in its text.
 
+A state told as starting ahead ("I start at Monzo next week as a product manager") is such a plan
+until it starts, and the state from then: the pipeline writes both (:func:`start_plan`), the plan ending
+where the state begins.
+
 A plan ends when:
 * it is called off ("the Lyon plan fell through", "we called off the move"): the ending names a cue
   (a place, "move", "trip"), and the subject's current plans whose words include the cue end; an
@@ -67,6 +71,19 @@ def fulfils(relation: str, obj: str, plan_relation: str, plan_object: str) -> bo
     to it, the planned job or wedding."""
     kind = _FULFILLED_BY.get(relation)
     return kind is not None and {kind} | _words(obj) <= plan_words(plan_relation, plan_object)
+
+
+# What a state told as starting ahead is a plan to do until it starts ("I start at Monzo next week": a
+# plan to start work at Monzo, then WORKS_AT Monzo from that week).
+_STARTS_AS_PLAN = {"WORKS_AT": "start work at {o}", "LIVES_IN": "move to {o}", "STUDIES_AT": "start at {o}",
+                   "MARRIED_TO": "marry {o}"}
+
+
+def start_plan(relation: str, obj: str) -> str | None:
+    """The plan a state starting ahead is until it starts (WORKS_AT Monzo -> "start work at Monzo"), or
+    None for a relation nobody plans that way."""
+    wording = _STARTS_AS_PLAN.get(relation)
+    return wording.format(o=obj) if wording else None
 
 
 def planned_for(span: TimeSpan | None) -> dict[str, Any]:

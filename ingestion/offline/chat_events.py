@@ -85,7 +85,7 @@ CHAT_STATE_RULES: list[Rule] = [
            N("o", "LIKES", "Activity"), opens_clause=True, cue=("love", "enjoy", "like", "adore")),
     # ongoing work on something: "I have been working on my online store"
     *_rule(r"<S>\s+<ADV>(?i:am|is|are|have been|has been)\s+(?:(?i:still|also|currently|busy|really)\s+)*"
-           r"(?i:working)\s+(?i:on)\s+(?P<det>a|an|my|our|the|some)\s+"
+           r"(?i:working)\s+(?:(?i:hard|really hard|a lot)\s+)?(?i:on)\s+(?P<det>a|an|my|our|the|some)\s+"
            r"(?!(?i:new\s+)?(?i:project|projects|thing|things|stuff)\b)(?P<o><NP>)",
            N("o", "WORKS_ON", "Project"), opens_clause=True, cue=("working",)),
     # a class taken: "I'm taking a dog training course", "I have been taking a poetry class"
@@ -125,7 +125,8 @@ _NARRATED = re.compile(
     r"^(?:had|got|made|saw|found|met|took|spent|watched|received|held|submitted|pitched|tried out|set up|"
     r"signed with|teamed up with|contacted|discovered|upgraded|reorganized|reorganised|revised|"
     r"participated in|took part in|checked out|dropped off|picked up|threw|entered|earned|filmed|crafted|"
-    r"went to|did|finished|started|tried|celebrated|attended)"
+    r"went to|did|finished|started|tried|celebrated|attended|wrapped up|completed|started on|decorated|"
+    r"organized|organised|hosted|launched|published|released|won|ran)"
     r"\s+(?:a|an|the|their|some|another|two|three|four|five)\s+[\w'’-]+"
     r"|^(?:started|began)\s+(?!(?:feeling|thinking|wondering|getting|being|having|wanting|hoping)\b)"
     r"[a-z]+ing\s+[\w'’-]+")  # "started doing seminars", never "started feeling better"

@@ -65,6 +65,19 @@ HOBBY_MORE_RULES: list[Rule] = [
            ("o", "HAS_HOBBY", "lower", "Activity"), opens_clause=True, cue=("part of my",)),
     *_rule(r"(?:^\s*|[,!]\s+)(?P<o>(?i:" + _alt(GAMES + GAME_PHRASES + INSTRUMENTS) + r"))\s+" + _LIFE_PART,
            ("o", "PLAYS", "lower", "Activity"), opens_clause=True, cue=("part of my",)),
+    # "Hiking has opened up a whole new world for me", "Painting has always been my escape"
+    *_rule(r"(?:^\s*|[,!]\s+)(?P<o>(?i:" + _HOBBY + r"))\s+(?i:has|have)\s+"
+           r"(?:(?i:really|truly|always|also)\s+)?"
+           r"(?:(?i:opened up|opened|changed|given|taught|shaped)\s+(?:(?i:a|my|me)\b)"
+           r"|(?i:been)\s+(?i:my|a|such a)\s+(?:(?i:big|huge|great|real|true|favorite|favourite)\s+)?"
+           r"(?i:escape|outlet|passion|therapy|haven|refuge|lifeline|release|happy place|sanctuary|go-to)"
+           r"(?!\s+(?i:of|for)\b))",  # "a passion of mine" is a taste (TASTE_MORE_RULES)
+           ("o", "HAS_HOBBY", "lower", "Activity"), opens_clause=True,
+           cue=("opened", "changed", "given", "taught", "shaped", "been my", "been a", "been such")),
+    # "I'm volunteering as a mentor", "I'm carrying on volunteering at the youth center"
+    *_rule(r"<S>\s+<ADV>(?i:am|is|are)\s+<ADV>(?:(?i:carrying on|continuing|keeping up)\s+)?"
+           r"(?P<o>(?i:volunteering))\s+(?i:at|with|as|for|in)\b", _plain("o", "HAS_HOBBY", "Activity"),
+           opens_clause=True, cue=("volunteering",)),
 ]
 
 # A taste told as being a fan: a name, or a phrase with no pronoun and no determiner pointing at the
@@ -104,8 +117,10 @@ TASTE_MORE_RULES: list[Rule] = [
            r"shared))\s+(?i:a|such a)\s+(?:(?i:deep|strong|big|huge|real|true|lifelong|great)\s+)?"
            r"(?i:love|passion)\s+(?i:for|of)\s+" + _LOVED,
            N("o", "LIKES", "Thing"), opens_clause=True, cue=("love for", "love of", "passion for")),
-    # "Art gives me so much joy", "Turtles really bring me joy and peace"
-    *_rule(_THING + r"\s+(?:(?i:really|always|truly|just|also|still)\s+)?(?i:brings|bring|gives|give)\s+"
+    # "Art gives me so much joy", "Turtles really bring me joy and peace" (what "used to" give joy no
+    # longer does)
+    *_rule(_THING + r"(?<!used to)(?<!going to)\s+(?:(?i:really|always|truly|just|also|still)\s+)?"
+           r"(?i:brings|bring|gives|give)\s+"
            r"(?i:me)\s+(?:(?i:so much|such|a lot of|great|real|pure)\s+)?"
            r"(?i:joy|happiness|peace|comfort)\b", ("o", "LIKES", "taste", "Thing"), opens_clause=True,
            cue=("joy", "happiness", "peace", "comfort")),
@@ -134,6 +149,17 @@ _GOOD_TIME = (r"(?i:had|have had|has had)\s+(?:(?i:a|an|such a|the)\s+)?(?:(?i:g
               r"really|so|super)\s+){0,2}(?:(?i:time|blast|ball)\s+)?")
 
 EVENT_MORE_RULES: list[Rule] = [
+    # "This was my Rocky Mountains trip last year": a trip taken (dated in the past), to the place named
+    *_rule(r"\b(?i:my|our)\s+(?P<o>(?-i:[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*){0,3}))\s+(?:(?i:road|family|camping|"
+           r"hiking|ski|beach|girls|boys)\s+)?(?i:trip|vacation|holiday)\b",
+           ("o", "VISITED", "proper", "Place"), needs_time=True, cue=("trip", "vacation", "holiday")),
+    # "Adding NYC to my travel list", "Japan is on my bucket list": a place one means to visit
+    *_rule(r"\b(?i:add|adding|added|put|putting)\s+(?P<o>(?-i:[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*){0,3}))\s+"
+           r"(?i:to|on)\s+(?i:my|our)\s+(?i:bucket|travel|to-do|wish)\s+(?i:list)\b",
+           ("o", "PLANS_TO_VISIT", "proper", "Place"), cue=("list",)),
+    *_rule(r"(?:^\s*|[,!]\s+)(?P<o>(?-i:[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*){0,3}))\s+(?i:is|are)\s+"
+           r"(?:(?i:definitely|still|high|also|top)\s+)?(?i:on)\s+(?i:my|our)\s+(?i:bucket|travel|to-do|wish)\s+"
+           r"(?i:list)\b", ("o", "PLANS_TO_VISIT", "proper", "Place"), cue=("list",)),
     # "We had a great time at the LGBT pride event last month", "We had a blast last year at the Pride
     # fest": attended, dated by the clause's time phrase
     *_rule(r"<S>\s+<ADV>" + _GOOD_TIME + r"(?i:at)\s+(?P<det>the|a|an|this|that|our|my)\s+(?P<o><NP>)",
@@ -169,10 +195,12 @@ _NOT_HEAD = (r"(?!(?i:one|ones|pic|pics|photo|photos|picture|pictures|shot|shots
 _REL_WORD = (r"(?!(?i:I|we|was|is|are|were|be|been|from|of|in|at|to|for|with|on|about|by|and|or|but|that|"
              r"which|who|me|you|it|reminds|remind)\b)[\w'’-]+")
 _REL_NP = _REL_DET + r"\s+(?:" + _REL_WORD + r"\s+){0,4}?" + _NOT_HEAD + r"[a-z][\w'’-]*"
-_REL_VERB = _alt(("took", "made", "bought", "read", "did", "painted", "drew", "wrote", "built", "baked",
-                  "cooked", "knitted", "designed", "created", "planted", "crafted", "sewed", "finished",
-                  "watched", "saw", "visited", "adopted", "won", "ran", "played", "hosted", "organized",
-                  "organised", "started", "joined", "went on", "got"))
+_REL_VERBS = ("took", "made", "bought", "read", "did", "painted", "drew", "wrote", "built", "baked",
+              "cooked", "knitted", "designed", "created", "planted", "crafted", "sewed", "finished",
+              "watched", "saw", "visited", "adopted", "won", "ran", "played", "hosted", "organized",
+              "organised", "started", "joined", "went on", "got")
+_REL_VERB = _alt(_REL_VERBS)
+_REL_CUES = tuple(sorted({verb.split()[0] for verb in _REL_VERBS}))
 
 RELATIVE_DONE_RULES: list[Rule] = [
     # "this pride parade I went to a few weeks ago": attended (an event word is needed)
@@ -183,7 +211,7 @@ RELATIVE_DONE_RULES: list[Rule] = [
     # "a road trip we took last year", "a recent self-portrait I made last week": the thing done
     *_rule(_NOT_SUBJECT + r"(?P<o>" + _REL_NP + r"\s+(?P<subj>I|[Ww]e)\s+"
            r"(?:(?i:just|recently|finally|first|all)\s+)?(?i:" + _REL_VERB + r"))" + _TIME_GAP,
-           ("o", "DID", "reldone", "Activity"), needs_time=True, cue=()),
+           ("o", "DID", "reldone", "Activity"), needs_time=True, cue=_REL_CUES),
 ]
 
 # Works being written: "I am writing another movie script", "I'm writing articles about fantasy novels"

@@ -22,6 +22,7 @@ from temporal_graph.core.names import name_key, normalize_relation
 
 from .chat_events import species_told
 from .grammar import _HOBBY, PROPER, Rule, _rule
+from .possessors import UNIQUE_KIN_RE
 from .tables import PRONOUNS
 
 # A title in double quotes, straight or curly.
@@ -68,6 +69,8 @@ MEDIA_RULES: list[Rule] = [
            ("tq", "LIKES", "title", "Work"), opens_clause=True, cue=("love", "like", "adore", "enjoy")),
 ]
 
+# "my mum's favourite book", "my husband's new hobby": a relative's (the extractor settles whom).
+_KIN_OF = rf"(?:(?P<kin>{UNIQUE_KIN_RE})['’]s\s+)?"
 # What a favourite or a pastime told first may be: a title, or a few words of a phrase with no
 # pronoun, no determiner that points at the chat ("this series") and no conjunction (one thing).
 _THING = (r"(?P<o>[\"“][A-Z0-9][^\"“”\n]{0,60}[\"”]|(?!(?i:this|that|these|those|it|which|what|there|here|"
@@ -82,7 +85,8 @@ _FAVORITE_END = r"(?=\s*(?:[,.!;:-]|$)|\s+(?i:too|now|as well|of all time|ever|a
 FAVORITE_RULES: list[Rule] = [
     # "Harry Potter is my favorite book": that favourite (one at a time), and a taste
     *_rule(_THING + r"\s+(?i:is)\s+(?:(?i:definitely|probably|totally|really|still|easily)\s+)?"
-           r"(?i:my|our)\s+(?:(?i:all-time|absolute|personal)\s+)?(?i:favorite|favourite|fave)\s+"
+           r"(?i:my|our)\s+" + _KIN_OF + r"(?:(?i:all-time|absolute|personal)\s+)?"
+           r"(?i:favorite|favourite|fave)\s+"
            + _NOT_FAVORITE_KIND + r"(?P<fav>[a-z][\w-]*)" + _FAVORITE_END,
            ("o", "FAVORITE?", "taste", "Thing"), ("o", "LIKES", "taste", "Thing"), opens_clause=True,
            cue=("favorite", "favourite", "fave")),
@@ -100,7 +104,8 @@ HOBBY_NAMED_RULES: list[Rule] = [
     # "Playing video games and watching movies are my main hobbies", "Dance is my passion"
     *_rule(r"(?P<o>(?!(?i:this|that|these|those|it|which|what|there|here|he|she|they|we|you|i|family|"
            r"friends|work|school|life)\b)[A-Za-z][\w'’-]*(?:\s+[\w'’-]+){0,7}?)\s+(?i:is|are)\s+"
-           r"(?:(?i:one of)\s+)?(?i:my|our)\s+(?:(?i:main|biggest|big|true|real|first|new|favou?rite)\s+)?"
+           r"(?:(?i:one of)\s+)?(?i:my|our)\s+" + _KIN_OF + r"(?:(?i:main|biggest|big|true|real|first|new|"
+           r"favou?rite)\s+)?"
            r"(?i:hobby|hobbies|pastime|pastimes|passion|passions)"
            r"(?=\s*(?:[,.!;-]|$)|\s+(?i:and|but|so|too|now)\b)",
            ("o", "HAS_HOBBY", "taste", "Activity"), opens_clause=True, cue=("hobb", "pastime", "passion")),

@@ -4,17 +4,20 @@ corrections are settled against earlier statements; each fact is dated by its cl
 from __future__ import annotations
 
 import re
+import threading
+from collections import OrderedDict
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from datetime import datetime
+from functools import lru_cache
 
-from temporal_graph.core.extraction import ExtractedEntity, ExtractedFact, Extraction, StatementKind
+from temporal_graph.core.extraction import ExtractedEntity, ExtractedFact, Extraction
 from temporal_graph.core.model import Episode
-from temporal_graph.core.names import name_key
+from temporal_graph.core.names import name_key, normalize_relation
 from temporal_graph.core.sentences import statement_sentence
 from temporal_graph.core.time import Prefer, TimeMatch, find_time_expressions, resolve_time
 
 from ..plans import PLAN_RELATIONS, cue_matches
-from .attributes import ORG_WORD, REPORTED, colon_attribute, find_attributes
+from .attributes import ORG_WORD
 from .chat_events import (
     CHAT_STATE_RULES,
     RECENT_DONE_RULES,
@@ -24,6 +27,9 @@ from .chat_events import (
 )
 from .chat_more import MORE_RULES, PHRASAL_DONE_RULES, more_object
 from .chat_tastes import TASTE_RULES, addressee, favorite_relation, joined_group, pets_of_addressee
+from .clauses import statements
+from .drafts import Draft as _Draft
+from .framing import framed, is_assistant, reported
 from .grammar import (
     BORN_ON,
     COMPOUND,
@@ -38,6 +44,7 @@ from .grammar import (
     ISSUE37_STATE_RULES,
     KIN_ADJ,
     KIN_ALONE,
+    KIN_APPOSITION,
     KIN_COUNTED,
     KIN_IS,
     KIN_MENTION,
@@ -61,6 +68,7 @@ from .grammar import (
     UNDATED_DID,
     WITH_COMPANY,
     Rule,
+    RuleSet,
     bounded_clauses,
     cues_in,
     expand,
@@ -71,29 +79,33 @@ from .grammar import (
     unframed,
 )
 from .objects import ANY_OBJECT, HERE, PARTNER, clean_name, clean_object, clean_proper, emissions
+from .possessors import UNIQUE_KIN_RE, followable, kin_name, kin_relation, kin_word
 from .quotes import quoted_name, split_quotes
+from .records import read_clause, read_sentence
+from .segments import bounded_segments
+from .statuses import things_named
 from .tables import BASE_FORMS, COMPANIES, FEMININE_KIN, KIN, MASCULINE_KIN, PETS, THIRD_PERSON
 
+_WORDS = re.compile(r"[A-Za-z]+")
+
+
+@lru_cache(maxsize=512)  # a message is read again as the context of the next few
+def _found_times(text: str) -> tuple[TimeMatch, ...]:
+    return tuple(find_time_expressions(text))
+
+
+def _times(text: str) -> list[TimeMatch]:
+    """The time phrases of a clause (``find_time_expressions``), worked out once per text."""
+    return list(_found_times(text))
+_CLAUSE_RULES = (*ENDING_RULES, *ISSUE37_ENDING_RULES, *PASTIME_RULES, *STATE_RULES, *ISSUE37_STATE_RULES,
+                 *CHAT_STATE_RULES, *TASTE_RULES, *MORE_RULES)
+# (the clause holds a negation, the fallback rules): the rules tried, in order; a negated clause tries
+# only the rules that allow one
+_RULE_SETS = {(negated, fallback): RuleSet([r for r in _CLAUSE_RULES if r.fallback == fallback
+                                            and not (r.positive and negated)])
+              for negated in (False, True) for fallback in (False, True)}
 # Rules of things done that keep an undated match told as just done ("I just signed with a new team").
 _DONE_RULES = (*RECENT_DONE_RULES, *PHRASAL_DONE_RULES)
-
-
-@dataclass
-class _Draft:
-    """A fact being assembled, before it becomes an immutable ExtractedFact."""
-
-    subject: str
-    relation: str
-    object: str
-    object_type: str
-    kind: StatementKind = "state"
-    time: TimeMatch | None = None
-    replaces: str | None = None
-    det: str | None = None
-    extra: dict[str, str] = field(default_factory=dict)
-    confidence: float = 0.9
-    future: bool = False  # told as still to come: its time phrase names the next such time
-    subject_type: str = "Person"
 
 
 class _Context:
@@ -110,8 +122,7 @@ class _Context:
 
     def drafts_of(self, episode: Episode) -> list[_Draft]:
         if episode.id not in self._by_episode:
-            self._by_episode[episode.id] = self.extractor._drafts(
-                episode, _Context(self.extractor, ()), corrections=False)
+            self._by_episode[episode.id] = self.extractor.context_drafts(episode)
         return self._by_episode[episode.id]
 
     def drafts(self) -> list[_Draft]:
@@ -121,8 +132,111 @@ class _Context:
         return self._drafts
 
 
+# "my sister" with no name after it: a relative the speaker did not name.
+_UNNAMED_KIN = re.compile(rf"^(?:[Mm]y|[Oo]ur)\s+(?:{KIN_ADJ}\s+)?(?P<kin>{UNIQUE_KIN_RE})$")
+# "raised the rent": an attribute of the speaker's named without its value, which "it" may revise.
+_MENTIONED = re.compile(r"\b(?i:my|our|the)\s+(?P<attr>rent|salary|pay|wage|income|mortgage|budget|"
+                        r"council tax|phone plan|price|fee)\b")
+
+
+class _ContextCache:
+    """The facts of recent context messages, latest used last; safe to share between threads."""
+
+    def __init__(self) -> None:
+        self._items: OrderedDict[tuple[str, str | None, str, datetime], list[_Draft]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: tuple[str, str | None, str, datetime]) -> list[_Draft] | None:
+        with self._lock:
+            found = self._items.get(key)
+            if found is not None:
+                self._items.move_to_end(key)
+            return found
+
+    def put(self, key: tuple[str, str | None, str, datetime], drafts: list[_Draft], size: int) -> None:
+        with self._lock:
+            self._items[key] = drafts
+            while len(self._items) > size:
+                self._items.popitem(last=False)
+
+
+class _Resolver:
+    """Who and what one clause's words mean, from the message and its last turns (``records.Resolver``)."""
+
+    def __init__(self, extractor: OfflineExtractor, episode: Episode, context: _Context,
+                 earlier: list[_Draft]) -> None:
+        self.extractor, self.episode, self.context, self.earlier = extractor, episode, context, earlier
+        self.speaker = episode.speaker
+
+    def person(self, raw: str | None) -> tuple[str | None, list[_Draft]]:
+        if raw is None or raw in ("I", "i", "we", "We"):
+            return self.speaker, []
+        if raw.lower() in THIRD_PERSON:
+            return _resolve_pronoun(raw.lower(), self.episode, self.context, self.earlier), []
+        kin = _UNNAMED_KIN.match(raw)
+        if kin is not None:
+            return self.relative(self.speaker, kin.group("kin")) if self.speaker else (None, [])
+        return OfflineExtractor._subject(raw, self.speaker), []
+
+    def relative(self, base: str, kin: str) -> tuple[str | None, list[_Draft]]:
+        kin = kin_word(kin)
+        relation = kin_relation(kin)
+        if not followable(kin) or relation is None:
+            return None, []
+        for d in self.extractor._history(self.context, self.earlier):
+            if (d.extra.get("kin") == kin and name_key(d.subject) == name_key(base)
+                    and "unnamed" not in d.extra):
+                return d.object, []  # "my sister Meera" before: Meera
+        name = kin_name(base, kin)
+        return name, [_Draft(base, relation, name, "Person", extra={"kin": kin, "unnamed": "1"})]
+
+    def _texts(self, own: bool = False) -> list[str]:
+        """This message's text, then the last turns' (latest first); ``own``: the speaker's only."""
+        turns = [e for e in reversed(self.context.episodes[-4:]) if not own or e.speaker == self.speaker]
+        return [self.episode.content, *(e.content for e in turns)]
+
+    def thing(self, noun: str | None) -> str | None:
+        for text in self._texts():
+            named = [name for kind, name in things_named(text) if noun is None or kind == noun]
+            if named:
+                return named[-1]
+        return None
+
+    def own_thing(self, owner: str, noun: str) -> str:
+        if owner == self.speaker:
+            for text in self._texts(own=True):
+                named = [name for kind, name in things_named(text) if kind == noun]
+                if named:
+                    return named[-1]  # "order 7781 ... my order has shipped": that order
+        return f"{owner}'s {noun}"
+
+    def antecedents(self) -> list[_Draft]:
+        out = [d for d in reversed(self.earlier) if d.object_type == "Value"]
+        if self.speaker is not None:  # "My landlord raised the rent, it's 1,050 a month now"
+            out.extend(_Draft(self.speaker, normalize_relation(m.group("attr")), "", "Value")
+                       for m in reversed(list(_MENTIONED.finditer(self.episode.content[:2000]))))
+        out.extend(d for d in self.context.drafts() if d.object_type == "Value")
+        return out
+
+
 class OfflineExtractor:
     """Deterministic rule-based extraction of personal facts from English chat (no model, no network)."""
+
+    # A message is context for the few after it: its own facts (read without context) are kept for
+    # that many extractions, not worked out again for each (read only once made).
+    CONTEXT_CACHE = 64
+
+    def context_drafts(self, episode: Episode) -> list[_Draft]:
+        """The facts one context message states by itself (no context of its own, no corrections)."""
+        cache = self.__dict__.get("_context_cache")
+        if cache is None:  # made on first use: a subclass need not call __init__
+            cache = self.__dict__.setdefault("_context_cache", _ContextCache())
+        key = (episode.id, episode.speaker, episode.content, episode.reference_time)
+        found = cache.get(key)
+        if found is None:
+            found = self._drafts(episode, _Context(self, ()), corrections=False)
+            cache.put(key, found, self.CONTEXT_CACHE)
+        return found
 
     def extract(self, episode: Episode, context: Sequence[Episode] = ()) -> Extraction:
         drafts = self._drafts(episode, _Context(self, context), corrections=True)
@@ -143,7 +257,8 @@ class OfflineExtractor:
                 ExtractedFact(
                     subject=d.subject, relation=d.relation, object=d.object,
                     text=statement_sentence(d.subject, d.relation, d.object, d.kind, det=d.det,
-                                            kin=d.extra.get("kin"), species=d.extra.get("species")),
+                                            kin=None if "unnamed" in d.extra else d.extra.get("kin"),
+                                            species=d.extra.get("species")),
                     kind=d.kind, time_text=_phrase(d.time.time_text) if d.time else None,
                     end_time_text=d.time.end_time_text if d.time else None, replaces=d.replaces,
                     subject_type=d.subject_type, object_type=d.object_type, confidence=d.confidence,
@@ -161,18 +276,21 @@ class OfflineExtractor:
         out: list[_Draft] = []
         pending_pet: _Draft | None = None
         pending_partner = False
-        if SARCASM.search(episode.content):
-            return out  # a joke or sarcasm anywhere: nothing in the message is taken at face value
-        text, quotes = split_quotes(expand(episode.content))
-        for who, quote in quotes:  # the quoted person's words, with "I" meaning them
-            out.extend(self._quoted(episode, who, quote))
-        for sentence in sentences(text):
+        if SARCASM.search(episode.content) or is_assistant(episode.speaker):
+            return out  # a joke or sarcasm anywhere, or an assistant's turn: nothing taken at face value
+        told: list[str] = []
+        for segment in bounded_segments(episode.content):  # bounded pieces: linear in the message
+            text, quotes = split_quotes(expand(segment))
+            for who, quote in quotes:  # the quoted person's words, with "I" meaning them
+                out.extend(self._quoted(episode, who, quote))
+            told.extend(sentences(text))
+        for sentence in told:
             pieces = unframed(sentence)
             if is_question(" ".join(pieces)):  # "let you know" asks nothing
                 sentence = told_before_question(sentence)
                 pieces = unframed(sentence)
-            if not sentence or HEARSAY.search(sentence):
-                pending_pet = None
+            if not sentence or HEARSAY.search(sentence) or framed(sentence) or reported(sentence):
+                pending_pet = None  # someone else's word, a story, a game, a dream, a supposition
                 continue
             partner = PARTNER_NAME.match(sentence)
             if partner and pending_partner and episode.speaker:  # "I'm seeing someone. His name is Sam"
@@ -189,14 +307,14 @@ class OfflineExtractor:
                 pending_pet = None
                 continue
             pending_pet = None
-            colon = self._attributes(sentence, episode, colon=True)  # "Order 7730 status: cancelled"
-            if colon:
-                out.extend(colon)
+            shorthand = self._shorthand(sentence, episode, context, out)  # "Order 7730 status: cancelled"
+            if shorthand:
+                out.extend(shorthand)
                 continue
             context.mentions.extend(m.group("name") for m in MENTION.finditer(sentence)
                                     if clean_name(m.group("name")))
-            for clause in (part for piece in pieces for whole in bounded_clauses(piece)
-                           for part in _compound(whole)):
+            for clause in (said for piece in pieces for whole in bounded_clauses(piece)
+                           for part in _compound(whole) for said in statements(part)):
                 found = self._clause(clause, episode, context, out, corrections)
                 out.extend(found)
                 pets = [d for d in found
@@ -222,8 +340,10 @@ class OfflineExtractor:
     def _clause(
         self, clause: str, episode: Episode, context: _Context, earlier: list[_Draft], corrections: bool
     ) -> list[_Draft]:
+        if len(_WORDS.findall(clause, 0, 200)) < 2:
+            return []  # "!!!", "Wow.": no rule reads fewer than two words
         clause = self._name_kin(WITH_COMPANY.sub("I", clause), episode.speaker, context, earlier)
-        times = find_time_expressions(clause)
+        times = _times(clause)
         text, anchors = _strip_times(clause, times)
         if HYPOTHETICAL.search(text):
             return []
@@ -233,7 +353,8 @@ class OfflineExtractor:
             if fixed is not None:
                 return fixed
         drafts = self._kinship(text, speaker)
-        if speaker is not None:  # "my dogs love the park": the speaker has dogs
+        named_pet = any(d.relation == "HAS_PET" for d in drafts)  # "Rocket, my hamster": not a second pet
+        if speaker is not None and not named_pet:  # "my dogs love the park": the speaker has dogs
             drafts.extend(_Draft(speaker, "HAS_PET", kind, "Animal", extra={"species": kind})
                           for kind in pets_of_speaker(text))
         spoken_to = addressee(episode, context.episodes) if "your" in text.lower() else None
@@ -241,21 +362,17 @@ class OfflineExtractor:
             drafts.extend(_Draft(spoken_to, "HAS_PET", kind, "Animal", extra={"species": kind})
                           for kind in pets_of_addressee(text))
         drafts.extend(self._born_on(clause, times, speaker))
-        attributes = self._attributes(clause, episode, times=times)
-        if attributes:  # the clause is about a thing's attribute: no other rule reads its words
-            return drafts + attributes
+        records = self._records(clause, times, text, anchors, episode, context, earlier)
+        if records:  # the clause tells a value (an attribute, a status, an address): no rule reads it
+            return drafts + records
         denials = self._run(DENIAL_RULES, text, times, anchors, episode, context, earlier)
         # a denial's negation is its own: "I never lived in Oslo, we live in Bergen" states Bergen
         text = _blank(text, [span for _, span in denials])
         drafts.extend(d for d, _ in denials)
         # "Lyon, not Paris" and "I cannot wait" are no negation
         negated = bool(NEGATION.search(NOT_DENIED.sub("", NOT_OBJECT.sub("", text))))
-        rules = [r for r in (*ENDING_RULES, *ISSUE37_ENDING_RULES, *PASTIME_RULES, *STATE_RULES,
-                             *ISSUE37_STATE_RULES, *CHAT_STATE_RULES, *TASTE_RULES, *MORE_RULES)
-                 if not (r.positive and negated)]
         for fallback in (False, True):  # the fallback rules only when no other rule matched
-            found = self._run([r for r in rules if r.fallback == fallback], text, times, anchors, episode,
-                              context, earlier)
+            found = self._run(_RULE_SETS[negated, fallback], text, times, anchors, episode, context, earlier)
             drafts.extend(d for d, _ in found)
             if found:
                 break
@@ -267,15 +384,16 @@ class OfflineExtractor:
         return drafts
 
     def _run(
-        self, rules: Sequence[Rule], text: str, times: list[TimeMatch], anchors: list[int], episode: Episode,
-        context: _Context, earlier: list[_Draft],
+        self, rules: RuleSet | Sequence[Rule], text: str, times: list[TimeMatch], anchors: list[int],
+        episode: Episode, context: _Context, earlier: list[_Draft],
     ) -> list[tuple[_Draft, tuple[int, int]]]:
         """The drafts of every match of these rules, each with the span it matched."""
         out: list[tuple[_Draft, tuple[int, int]]] = []
         present = cues_in(text.lower())
-        for rule in rules:
+        # only the rules one of whose words the clause holds: the others' regexes cannot match
+        for rule in rules.candidates(present) if isinstance(rules, RuleSet) else rules:
             if rule.cue and present.isdisjoint(rule.cue):
-                continue  # none of the words the rule needs: its regex cannot match
+                continue
             for m in rule.pattern.finditer(text):
                 out.extend((d, m.span()) for d in self._apply(rule, m, text, times, anchors, episode, context,
                                                               earlier))
@@ -287,10 +405,11 @@ class OfflineExtractor:
     ) -> list[_Draft]:
         groups = m.groupdict()
         raw_subject = groups.get("subj")
-        if raw_subject and raw_subject.lower() in THIRD_PERSON:
-            subject = _resolve_pronoun(raw_subject.lower(), episode, context, earlier)
-        else:
-            subject = self._subject(raw_subject, episode.speaker)
+        resolver = _Resolver(self, episode, context, earlier)
+        subject, links = resolver.person(raw_subject)
+        if subject is not None and groups.get("kin"):  # "Jane Eyre is my mum's favourite book"
+            subject, kin_links = resolver.relative(subject, groups["kin"])
+            links = [*links, *kin_links]
         if subject is None or (rule.kind == "denial" and times):
             return []  # a denial with a time ("never in winter") denies less than the value
         if raw_subject and REPORTING.search(text[:m.start("subj")]):
@@ -299,6 +418,8 @@ class OfflineExtractor:
             following = text[m.end("subj"):].split()
             if following and following[0].lower() in BASE_FORMS:
                 return []  # "Themes like sisterhood": a name needs "likes", so this is no subject
+            if rule.fallback and " " not in raw_subject.strip() and raw_subject.lower().endswith("ing"):
+                return []  # "Shipping took a lifetime": a doing, not someone
         time = _nearest_time(m.span(), times, anchors)
         if rule.fallback and time is not None and time_belongs_elsewhere(text, m.end(), times, anchors, time):
             time = None  # "I had a quiet weekend after we went camping two weekends ago": not its time
@@ -333,7 +454,7 @@ class OfflineExtractor:
                 if relation == "JOINED?" and not org:  # "left Initech and joined Hooli": a new job
                     org = any(d.relation in ("WORKS_AT", "WORKED_AT")
                               and name_key(d.subject) == name_key(subject) for d in earlier)
-                if relation in ("AT_ORG?", "SWITCHED?", "SWITCHED_FROM?", "JOINED?") and not org:
+                if relation in ("AT_ORG?", "SWITCHED?", "SWITCHED_FROM?", "JOINED?", "IN_ORG?") and not org:
                     continue  # "is at the station", "switched from tea to coffee": no job said
                 relation, object_type = ("WORKS_AT", "Organization") if org else ("LIVES_IN", "Place")
                 if emit.relation.endswith("_FROM?"):
@@ -376,37 +497,29 @@ class OfflineExtractor:
             if old and kind == "state" and emit.object_kind == "proper":
                 draft.kind, draft.replaces = "correction", clean_proper(old.group("old"))
             drafts.append(draft)
-        return drafts
+        return [*drafts, *links] if drafts else drafts
 
     # -- pieces ----------------------------------------------------------------------------------
 
-    @staticmethod
-    def _attributes(clause: str, episode: Episode, *, times: list[TimeMatch] | None = None,
-                    colon: bool = False) -> list[_Draft]:
-        """Attribute statements of a clause (or, with ``colon``, of a whole "X A: V" sentence)."""
-        if colon and ":" not in clause:
-            return []
-        if times is None:
-            times = find_time_expressions(clause)
+    def _records(self, clause: str, times: list[TimeMatch], text: str, anchors: list[int], episode: Episode,
+                 context: _Context, earlier: list[_Draft]) -> list[_Draft]:
+        """The values a clause tells (``records``): attributes, statuses, addresses, durations, settings,
+        revisions; none in a negated or hypothetical clause."""
         words = _blank(clause, [(t.start, t.end) for t in times])  # "14 May" is no "may"
         if NEGATION.search(words) or HYPOTHETICAL.search(words):
             return []
-        found = colon_attribute(clause, times) if colon else find_attributes(clause, times)
-        drafts = []
-        for attribute, (start, _) in found:
-            if REPORTED.search(words[:start]):
-                continue  # "she told me Order 5512 status is shipped": someone else's word
-            if attribute.past and attribute.time is None:
-                continue  # "the price was $499": when, and is it still? Unknown
-            subject = attribute.subject or episode.speaker
-            if subject is None:
-                continue
-            kind = "Person" if attribute.subject is None else attribute.subject_type
-            drafts.append(_Draft(subject, attribute.relation, attribute.value, "Value", time=attribute.time,
-                                 subject_type=kind))
-            if attribute.relation.startswith("FAVORITE_") and attribute.subject is None:
-                drafts.append(_Draft(subject, "LIKES", attribute.value, "Thing"))  # a favourite is liked
-        return drafts
+        return read_clause(clause, times, text, anchors, _Resolver(self, episode, context, earlier))
+
+    def _shorthand(self, sentence: str, episode: Episode, context: _Context, earlier: list[_Draft]
+                   ) -> list[_Draft]:
+        """A whole sentence in shorthand ("Order 7730 status: cancelled", "ticket 88: closed")."""
+        if ":" not in sentence and "-" not in sentence and "→" not in sentence:
+            return []
+        times = _times(sentence)
+        words = _blank(sentence, [(t.start, t.end) for t in times])
+        if NEGATION.search(words) or HYPOTHETICAL.search(words):
+            return []
+        return read_sentence(sentence, times, _Resolver(self, episode, context, earlier))
 
     @staticmethod
     def _subject(raw: str | None, speaker: str | None) -> str | None:
@@ -425,7 +538,8 @@ class OfflineExtractor:
         if KIN.get(kin) in ("FRIEND_OF", "KNOWS", "MANAGED_BY", "HAS_PET"):
             return clause  # one has many friends and colleagues: "my friend" names no one in particular
         names = {name_key(d.object): d.object for d in self._history(context, earlier)
-                 if d.extra.get("kin") == kin and name_key(d.subject) == name_key(speaker)}
+                 if d.extra.get("kin") == kin and name_key(d.subject) == name_key(speaker)
+                 and "unnamed" not in d.extra}
         if len(names) != 1:
             return clause
         return clause[:m.start()] + next(iter(names.values())) + clause[m.end():]
@@ -514,6 +628,8 @@ class OfflineExtractor:
         found = [(m.group("name"), m.group("kin").lower())
                  for pattern in (KIN_MENTION, KIN_IS, KIN_NAMED, KIN_NAME_IS)
                  for m in pattern.finditer(text)]
+        found.extend((m.group("name"), m.group("kin").lower()) for m in KIN_APPOSITION.finditer(text)
+                     if KIN.get(m.group("kin").lower()) not in ("FRIEND_OF", "KNOWS", "MANAGED_BY"))
         for m in KIN_COUNTED.finditer(text):
             kin = m.group("kin").lower()
             kin = {"children": "child", "puppies": "puppy"}.get(kin, kin.removesuffix("s"))
@@ -647,12 +763,12 @@ def _pronoun_from_facts(pronoun: str, episode: Episode, context: _Context, earli
         pairs: list[tuple[str, str | None]] = [(d.object, kin)] if kin else []
         if d.subject and name_key(d.subject) not in speakers:
             pairs.append((d.subject, None))
-        for name, kin_word in pairs:
+        for name, word in pairs:
             key = name_key(name)
             if key in speakers or not name[:1].isupper():
                 continue
-            gender = ("she" if kin_word in FEMININE_KIN
-                      else "he" if kin_word in MASCULINE_KIN else None)
+            gender = ("she" if word in FEMININE_KIN
+                      else "he" if word in MASCULINE_KIN else None)
             if key not in people or people[key][1] is None:
                 people[key] = (name, gender)
     fitting = [name for name, gender in people.values()

@@ -4,7 +4,7 @@ the patterns that cut a message into clauses and spot hedges, negations, hearsay
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -70,13 +70,18 @@ PROPER = (r"(?:[Tt]he\s+)?[A-Z][\w.&'’-]*"
 # A lowercase noun phrase: a few words, no punctuation.
 NP = r"[\w+'’-]+(?:\s+[\w+'’-]+){0,7}"
 LIST = r"[\w+'’-]+(?:(?:,\s+|\s+)[\w+'’-]+){0,11}"  # "hiking, painting and pottery"
-ADV = (r"(?:(?:just|really|also|finally|recently|still|now|actually|officially|already|absolutely|totally|"
-       r"truly|especially|currently|even|so)\s+)*")
+# (a capital only where the adverb opens a clause without a subject: "Still working at ...")
+ADV = (r"(?:(?:[Jj]ust|[Rr]eally|[Aa]lso|[Ff]inally|[Rr]ecently|[Ss]till|[Nn]ow|[Aa]ctually|[Oo]fficially|"
+       r"[Aa]lready|[Aa]bsolutely|[Tt]otally|[Tt]ruly|[Ee]specially|[Cc]urrently|[Ee]ven|[Ss]o|[Bb]oth)\s+)*")
 _TITLE_WORD = (r"(?!(?i:of|the|a|an|and|or|to|in|at|for|with|my|your|his|her|their|our|who|that|is|was|"
                r"not)\b)"
                r"[\w+#.-]+")
 ROLE = rf"(?:{_TITLE_WORD}\s+){{0,4}}?(?i:{_alt(JOBS)})(?:\s+(?i:{_alt(JOBS)}))*s?(?!\w|-\w)"
 DET = r"(?:(?P<det>a|an|the|this|that|my|our|some)\s+)"
+# A title with "of" written with capitals: "Head of Design"
+_ROLE_OF_NAMED = (r"(?i:head|director|vice president|vp|chief|manager|lead|dean|chair)\s+of\s+"
+                  r"(?!(?i:the|a|an|my|our|at|for|in|with|and)\b)[A-Za-z][a-z]+"
+                  r"(?:\s+(?!(?i:at|for|in|with|and|since)\b)[A-Za-z][a-z]+)?")
 
 
 def _o(name: str, body: str) -> str:
@@ -104,53 +109,145 @@ class Rule:
     fallback: bool = False  # only when no other rule matched the clause
     opens_clause: bool = False  # the subject must open a clause ("a job I enjoy" is no taste)
     future: bool = False  # a plan: only with a time phrase after the message's time, or none at all
-    # Words one of which the clause must hold (lowercase, as substrings) for the rule to be tried: a
-    # cheap test that spares most clauses the regex. Empty: always tried.
+    # Words one of which the clause must hold for the rule to be tried (as ``cues_in`` names them: a
+    # word, a prefix "word*", or a text with spaces): a cheap test that spares most clauses the regex.
+    # Empty: always tried.
     cue: tuple[str, ...] = ()
 
 
-def _cue(pattern: str) -> tuple[str, ...]:
-    """The words a rule cannot match without: the first word of each alternative of the verb group
-    right after ``<ADV>`` (``<ADV>(?i:quit|resigned from)`` -> ("quit", "resigned")); none when the
-    pattern has no such group."""
-    start = pattern.find("<ADV>(?i:")
-    if start < 0 or start != pattern.find("<ADV>"):  # only the verb group that follows the subject
-        return ()
-    i, depth, alternatives, current = start + len("<ADV>(?i:"), 1, [], ""
-    while i < len(pattern) and depth:
+def _group_end(pattern: str, i: int) -> int:
+    """The index just past the group opening at ``pattern[i]`` ("(")."""
+    depth = 0
+    while i < len(pattern):
         ch = pattern[i]
-        depth += ch == "(" and pattern[i - 1] != "\\"
-        depth -= ch == ")" and pattern[i - 1] != "\\"
-        if depth == 1 and ch == "|":
-            alternatives.append(current)
+        if ch == "\\":
+            i += 2
+            continue
+        depth += ch == "("
+        depth -= ch == ")"
+        i += 1
+        if depth == 0:
+            return i
+    return i
+
+
+def _alternatives(body: str) -> list[str]:
+    """A group's body split at its top-level "|"."""
+    out, depth, current, i = [], 0, "", 0
+    while i < len(body):
+        ch = body[i]
+        if ch == "\\":
+            current += body[i:i + 2]
+            i += 2
+            continue
+        depth += ch == "("
+        depth -= ch == ")"
+        if ch == "|" and depth == 0:
+            out.append(current)
             current = ""
-        elif depth:
+        else:
             current += ch
         i += 1
-    alternatives.append(current)
-    words = [re.match(r"[a-z]*", a.lower()).group(0) for a in alternatives]  # type: ignore[union-attr]
-    return () if not all(words) else tuple(sorted(set(words)))
+    return [*out, current]
 
 
-# Every rule's cue words: a clause is searched for each once (cues_in), not once per rule holding it.
-CUE_WORDS: set[str] = set()
+def _first_words(pattern: str) -> set[str] | None:
+    """The words a match of ``pattern`` can start with ("word", or "word*" when the pattern goes on
+    without a space), or None when it can start otherwise (a class, an optional group, a name)."""
+    for opener in ("(?i:", "(?:", "(?P<"):
+        if pattern.startswith(opener):
+            end = _group_end(pattern, 0)
+            optional = end < len(pattern) and (pattern[end] in "?*" or pattern.startswith("{0,", end))
+            after: set[str] = set()
+            if optional:  # the match may start after the group: with what follows it
+                rest = pattern[end:]
+                rest = rest[rest.index("}") + 1:] if rest.startswith("{") else rest[1:]
+                following = _first_words(rest.lstrip("?"))
+                if following is None:
+                    return None
+                after = following
+            body = pattern[len(opener):end - 1]
+            if opener == "(?P<":
+                body = body[body.index(">") + 1:]
+            words: set[str] = set()
+            for alternative in _alternatives(body):
+                first = _first_words(alternative + pattern[end:] if not alternative else alternative)
+                if first is None:
+                    return None
+                words |= first
+            return words | after
+    word = re.match(r"[a-z]+", pattern)
+    if word is None:
+        return None
+    rest = pattern[word.end():]
+    whole = not rest or rest.startswith((" ", "\\s", "\\b"))
+    return {word.group(0) if whole else word.group(0) + "*"}
+
+
+def _cue(pattern: str) -> tuple[str, ...]:
+    """The words a rule cannot match without: the first words its verb group (right after
+    ``<S>\\s+<ADV>``) can start with (``<ADV>(?i:quit|resigned from)`` -> ("quit", "resigned")); none
+    when that is not a list of words. A word the pattern goes on after without a space ("cancell" of
+    "cancell?ed") is a prefix cue ("cancell*"); the others must be whole words of the clause."""
+    for lead in ("<S>\\s+<ADV>", "<ADV>", "<S>\\s+"):
+        start = pattern.find(lead)
+        if start >= 0:
+            words = _first_words(pattern[start + len(lead):])
+            return tuple(sorted(words)) if words else ()
+    return ()
+
+
+# Every rule's cue words: a clause's words are looked up once (cues_in), not searched once per rule.
+# "word": the clause must hold that word; "word*": a word starting so; a hand-written cue, or one with
+# another character than a letter ("part in"): that text anywhere in the clause.
+CUE_WHOLE: set[str] = set()
+CUE_PREFIX: set[str] = set()
+CUE_TEXT: set[str] = set()
+_LONGEST_PREFIX = [0]
+_WORD = re.compile(r"[a-z]+")
+
+
+def _register(cues: tuple[str, ...], hand_written: bool) -> tuple[str, ...]:
+    """Files each cue under how it is looked for; the rule keeps the cues as ``cues_in`` names them."""
+    out = []
+    for cue in cues:
+        word = cue.rstrip("*")
+        if hand_written or not word.isalpha():
+            CUE_TEXT.add(word)
+            out.append(word)
+        elif cue.endswith("*"):
+            CUE_PREFIX.add(word)
+            _LONGEST_PREFIX[0] = max(_LONGEST_PREFIX[0], len(word))
+            out.append(word + "*")
+        else:
+            CUE_WHOLE.add(word)
+            out.append(word)
+    return tuple(out)
 
 
 def cues_in(low: str) -> frozenset[str]:
-    """The cue words that occur in ``low`` (a lowercased clause): a rule whose cue words are all
-    missing from it cannot match."""
-    return _cues_in(low, len(CUE_WORDS))
+    """The cues ``low`` (a lowercased clause) holds, named as rules name them ("am", "cancell*",
+    "part in"): a rule none of whose cues is among them cannot match."""
+    return _cues_in(low, len(CUE_WHOLE) + len(CUE_PREFIX) + len(CUE_TEXT))
 
 
 @lru_cache(maxsize=32)  # a clause is tried by several rule lists in turn
 def _cues_in(low: str, known: int) -> frozenset[str]:  # ``known``: a rule added later is not missed
-    return frozenset(word for word in CUE_WORDS if word in low)
+    words = set(_WORD.findall(low))
+    found = {w for w in words if w in CUE_WHOLE}
+    longest = _LONGEST_PREFIX[0]
+    for w in words:
+        for i in range(1, min(len(w), longest) + 1):
+            if w[:i] in CUE_PREFIX:
+                found.add(w[:i] + "*")
+    found.update(text for text in CUE_TEXT if text in low)
+    return frozenset(found)
 
 
 def _rule(pattern: str, *emits: tuple[str, str, str, str], implicit: bool = False, **options) -> list[Rule]:
     """Compile a rule; ``implicit`` adds the chat form without "I" ("Lost my job ...")."""
-    options.setdefault("cue", _cue(pattern))
-    CUE_WORDS.update(options["cue"])
+    hand_written = "cue" in options
+    options["cue"] = _register(options["cue"] if hand_written else _cue(pattern), hand_written)
     bodies = [pattern.replace("<S>", SUBJ)]
     if implicit:
         bodies.append(pattern.replace("<S>\\s+", r"(?:^\s*|[,!]\s+)(?:[Jj]ust\s+|[Aa]lso\s+|[Ff]inally\s+)?"))
@@ -160,6 +257,26 @@ def _rule(pattern: str, *emits: tuple[str, str, str, str], implicit: bool = Fals
                 .replace("<ADV>", ADV).replace("<DET>", DET).replace("<LIST>", LIST))
         compiled.append(Rule(re.compile(body), tuple(Emit(*e) for e in emits), **options))
     return compiled
+
+
+class RuleSet:
+    """Rules in their order, indexed by cue: the rules a clause's cues allow are found by looking its
+    cues up, not by testing every rule."""
+
+    def __init__(self, rules: Sequence[Rule]) -> None:
+        self.rules = tuple(rules)
+        self._by_cue: dict[str, list[int]] = {}
+        for i, rule in enumerate(self.rules):
+            for cue in rule.cue:
+                self._by_cue.setdefault(cue, []).append(i)
+        self._always = [i for i, rule in enumerate(self.rules) if not rule.cue]
+
+    def candidates(self, present: frozenset[str]) -> list[Rule]:
+        """The rules, in order, that one of the cues ``present`` (``cues_in``) allows."""
+        chosen = set(self._always)
+        for cue in present:
+            chosen.update(self._by_cue.get(cue, ()))
+        return [self.rules[i] for i in sorted(chosen)]
 
 
 # Short emit builders keep the rule tables readable: a proper-noun, noun-phrase or role object.
@@ -256,7 +373,9 @@ ENDING_RULES: list[Rule] = [
            + r"\s+(?:(?i:has|have|had)\s+)?(?:(?i:is|was|are|were|got|been|has been)\s+)?"
            r"(?i:fell through|fallen through|falls through|off(?!\s+to\b)|cancell?ed|called off|scrapped|"
            r"not happening|dead|did not work out|is not going to happen)\b",
-           ("o", "PLANS", "cue", "Activity"), kind="ending", positive=False),
+           ("o", "PLANS", "cue", "Activity"), kind="ending", positive=False,
+           cue=("through", "off", "cancel", "scrapped", "not happening", "dead", "did not work out",
+                "not going to happen")),
     *_rule(r"<S>\s+<ADV>(?i:called off|call off|cancell?ed|scrapped|dropped|gave up on|abandoned|shelved)\s+"
            r"(?i:the|our|my|his|her|their)\s+" + _o("o", _PLAN_NOUN),
            ("o", "PLANS", "cue", "Activity"), kind="ending", positive=False, implicit=True),
@@ -265,16 +384,18 @@ ENDING_RULES: list[Rule] = [
            ("o", "PLANS", "cue", "Activity"), kind="ending", positive=False),
     *_rule(r"(?:^\s*|[,!]\s+)(?i:not|no longer)\s+" + _o("o", _PLAN_GOING)
            + r"\s+(?i:after all|anymore|any more)",
-           ("o", "PLANS", "cue", "Activity"), kind="ending", positive=False),
+           ("o", "PLANS", "cue", "Activity"), kind="ending", positive=False, cue=("after all", "any")),
     *_rule(r"<S>\s+<ADV>(?i:decided|have decided|has decided|chose)\s+(?i:not)\s+to\s+"
            + _o("o", r"(?i:move|relocate|go|travel|fly)(?:\s+(?i:to)\s+<PROPER>)?"),
            ("o", "PLANS", "cue", "Activity"), kind="ending", positive=False, implicit=True),
     *_rule(r"<S>\s+<ADV>(?i:changed)\s+(?i:my|our|his|her|their)\s+(?i:mind|minds)\s+(?i:about)\s+"
            + _o("o", _PLAN_GOING + r"|(?i:the)\s+" + _PLAN_NOUN),
            ("o", "PLANS", "cue", "Activity"), kind="ending", positive=False, implicit=True),
-    *_rule(r"(?!.*\b(?:anymore|any more)\b)<S>\s+<ADV>"
+    # (the "anymore" test after the verb: tried only where the verb is, not from every position)
+    *_rule(r"<S>\s+<ADV>"
            r"(?:(?i:do not|does not)\s+(?i:really\s+)?(?i:like|enjoy|care for)|(?i:hate|hates|dislike|"
-           r"dislikes|detest|cannot stand|can not stand|am not a fan of|is not a fan of|am not into))\s+"
+           r"dislikes|detest|cannot stand|can not stand|am not a fan of|is not a fan of|am not into))"
+           r"(?!.*\b(?:anymore|any more)\b)\s+"
            + _o("o", "<LIST>"), N("o", "DISLIKES", "Thing"), kind="state", positive=False),
 ]
 
@@ -339,9 +460,23 @@ STATE_RULES: list[Rule] = [
     *_rule(r"<S>\s+<ADV>(?i:worked)\s+as\s+(?:an?\s+)?" + _o("role", "<ROLE>") + r"(?:\s+(?:at|for)\s+"
            + _o("o", "<PROPER>") + ")?", R("role", "WORKS_AS"), P("o", "WORKS_AT", "Organization"),
            past=True),
-    *_rule(r"<S>\s+<ADV>(?i:am|is|are)\s+(?:(?i:now)\s+)?(?:an?|the)\s+" + _o("role", "<ROLE>")
+    *_rule(r"<S>\s+<ADV>(?i:am|is|are|have been|has been)\s+(?:(?i:now)\s+)?(?:an?|the)\s+"
+           + _o("role", "<ROLE>")
            + r"(?:\s+(?:at|for|of|with)\s+" + _o("o", "<PROPER>") + r")?(?![\w'’])",
            R("role", "WORKS_AS"), P("o", "WORKS_AT", "Organization")),
+    # "I'm Head of Design at Canva"
+    *_rule(r"<S>\s+<ADV>(?i:am|is|are)\s+(?:(?i:now)\s+)?(?:(?i:the)\s+)?" + _o("role", _ROLE_OF_NAMED)
+           + r"\s+(?:at|for|with)\s+" + _o("o", "<PROPER>"), R("role", "WORKS_AS"),
+           P("o", "WORKS_AT", "Organization")),
+    # "Working as a barista at Pret these days"
+    *_rule(r"(?P<we>(?:^\s*|[,!]\s+))(?:(?i:still|now|currently|been|also)\s+)?(?i:working)\s+as\s+(?:an?\s+)?"
+           + _o("role", "<ROLE>") + r"(?:\s+(?:at|for|with)\s+" + _o("o", "<PROPER>") + ")?",
+           R("role", "WORKS_AS"), P("o", "WORKS_AT", "Organization"), cue=("working",)),
+    # "My role at Spotify is data engineer"
+    *_rule(r"\b(?P<we>[Mm]y)\s+(?i:role|job|position|title|job title)\s+(?i:at|with)\s+" + _o("o", "<PROPER>")
+           + r"\s+(?i:is)\s+(?:(?i:now)\s+)?(?:an?\s+)?" + _o("role", "<ROLE>"),
+           P("o", "WORKS_AT", "Organization"),
+           R("role", "WORKS_AS"), cue=("role", "job", "position", "title")),
     *_rule(r"<S>\s+<ADV>(?i:became|become|will become|have become|was promoted to|got promoted to|"
            r"was hired as|got hired as|got a job as|got a new job as|landed a job as|took a job as|"
            r"started a job as|started a new job as|started working as|started as)\s+"
@@ -360,6 +495,51 @@ STATE_RULES: list[Rule] = [
            r"was hired by|got hired by|got hired at|was hired at)\s+" + _o("o", "<PROPER>")
            + r"(?:\s+as\s+(?:an?\s+)?" + _o("role", "<ROLE>") + ")?", P("o", "WORKS_AT", "Organization"),
            R("role", "WORKS_AS"), implicit=True),
+    # employer and role in one clause: "I'm still at Deloitte as a data analyst", "Giulia is with Pirelli
+    # as an accountant", "been at Asos as a copywriter", "I am working in Siemens as engineer" (the role
+    # after "as" says the place is an employer, even with "in")
+    *_rule(r"<S>\s+<ADV>(?i:am|is|are|have been|has been|been|am working|is working|are working|work|works|"
+           r"working|have been working|has been working|am employed|is employed|are employed|employed)"
+           r"\s+<ADV>"
+           r"(?i:at|with|in|for|by)\s+" + _o("o", "<PROPER>")
+           + r"(?:\s+(?i:now|currently|still|these days))?,?\s+(?:(?i:working)\s+)?(?i:as)\s+(?:an?\s+)?"
+           + _o("role", "<ROLE>"),
+           P("o", "WORKS_AT", "Organization"), R("role", "WORKS_AS"), implicit=True),
+    # "Still at Fiat, still a designer", "Still with Monzo, as a data analyst now", "Still a teacher, still
+    # at Oakwood Primary"
+    *_rule(r"(?P<we>(?:^\s*|[,!]\s+))(?i:still)\s+(?i:at|with)\s+" + _o("o", "<PROPER>")
+           + r",?\s+(?:(?i:and)\s+)?"
+           r"(?:(?i:still)\s+)?(?:(?i:as)\s+)?(?:an?\s+)?" + _o("role", "<ROLE>"),
+           P("o", "WORKS_AT", "Organization"),
+           R("role", "WORKS_AS"), cue=("still",)),
+    *_rule(r"(?P<we>(?:^\s*|[,!]\s+))(?i:still)\s+(?:an?\s+)?" + _o("role", "<ROLE>")
+           + r",?\s+(?:(?i:and)\s+)?"
+           r"(?i:still)\s+(?i:at|with)\s+" + _o("o", "<PROPER>"), R("role", "WORKS_AS"),
+           P("o", "WORKS_AT", "Organization"), cue=("still",)),
+    # "I work as nurse in King Hussein Hospital", "I am software developer in Comarch": "in" an
+    # organisation only (a nurse in London works in a city)
+    *_rule(r"<S>\s+<ADV>(?:" + _WORK + r"\s+as|(?i:am|is|are))\s+(?:an?\s+)?" + _o("role", "<ROLE>")
+           + r"\s+(?i:in|at)\s+" + _o("o", "<PROPER>"), R("role", "WORKS_AS"),
+           P("o", "IN_ORG?", "Organization")),
+    # "I am working in Nokia": an organisation only ("working in London" is a city)
+    *_rule(r"<S>\s+<ADV>" + _WORK + r"\s+(?i:in)\s+" + _o("o", "<PROPER>"), P("o", "IN_ORG?", "Organization"),
+           implicit=True),
+    # "I start my new job at Canva on Monday"
+    *_rule(r"<S>\s+<ADV>(?i:start|starts|begin|begins)\s+(?i:my|his|her|their|a)\s+(?:(?i:new)\s+)?"
+           r"(?i:job|position|role|internship)\s+(?i:at|with)\s+" + _o("o", "<PROPER>")
+           + r"(?:,?\s+(?i:as)\s+(?:an?\s+)?" + _o("role", "<ROLE>") + ")?",
+           P("o", "WORKS_AT", "Organization"), R("role", "WORKS_AS"), implicit=True, future=True),
+    # starting a job ahead, told in the present: "I start at Monzo next week as a product manager"
+    *_rule(r"<S>\s+<ADV>(?i:start|starts|begin|begins|start work|starts work|begin work|begins work|"
+           r"start working|starts working|will be starting|will begin|will begin work|will start work)\s+"
+           r"(?i:at|with)\s+" + _o("o", "<PROPER>") + r"(?:,?\s+(?i:as)\s+(?:an?\s+)?" + _o("role", "<ROLE>")
+           + ")?",
+           P("o", "WORKS_AT", "Organization"), R("role", "WORKS_AS"), implicit=True, future=True),
+    *_rule(r"<S>\s+<ADV>(?i:start|starts|begin|begins|will start|will begin|am starting|is starting|"
+           r"will be starting)\s+(?:(?i:work|working)\s+)?(?i:in)\s+" + _o("o", "<PROPER>")
+           + r",?\s+(?i:as)\s+"
+           r"(?:an?\s+)?" + _o("role", "<ROLE>"), P("o", "WORKS_AT", "Organization"), R("role", "WORKS_AS"),
+           implicit=True, future=True),
     # study
     *_rule(r"<S>\s+<ADV>(?i:study|studies|am studying|is studying|are studying)\s+(?:[a-z]+\s+){0,3}?at\s+"
            + _o("o", "<PROPER>"), P("o", "STUDIES_AT", "Organization")),
@@ -404,7 +584,7 @@ STATE_RULES: list[Rule] = [
            r"obsessed with))\s+"
            + _o("o", "<LIST>"), N("o", "LIKES", "Thing"), opens_clause=True),
     *_rule(r"\b[Mm]y\s+(?:all-time\s+)?favou?rite\s+(?:[a-z]+\s+){1,2}is\s+" + _o("o", "<NP>"),
-           N("o", "LIKES", "Thing")),
+           N("o", "LIKES", "Thing"), cue=("favorite", "favourite")),
     *_rule(r"<S>\s+<ADV>(?i:am|is|are)\s+(?:(?i:very|severely|deathly|mildly|super)\s+)?(?i:allergic)\s+to\s+"
            + _o("o", "<LIST>"), N("o", "ALLERGIC_TO", "Substance")),
     *_rule(r"<S>\s+<ADV>(?i:have|has)\s+(?:an?\s+)?" + _o("o", r"[\w-]+(?:\s+[\w-]+)?")
@@ -447,7 +627,7 @@ STATE_RULES: list[Rule] = [
     # "I snapped that pic on my trip to the Smoky Mountains": the trip was taken (a coming one is not)
     *_rule(r"(?<![\w'])(?i:on|during|from)\s+(?i:my|our)\s+(?!(?i:next|upcoming|future|planned|dream)\b)"
            r"(?:[a-z]+\s+){0,2}(?i:trip|vacation|holiday|visit|journey)\s+to\s+" + _o("o", "<PROPER>"),
-           P("o", "VISITED", "Place")),
+           P("o", "VISITED", "Place"), cue=("trip", "vacation", "holiday", "visit", "journey")),
     *_rule(r"<S>\s+<ADV>(?i:got back from|came back from|returned from|have been to|has been to|was in|"
            r"were in)\s+" + _o("o", "<PROPER>"), P("o", "VISITED", "Place"), implicit=True),
     *_rule(r"<S>\s+<ADV>(?i:went to|attended|go to|was at|were at)\s+<DET>?" + _o("o", "<NP>"),
@@ -510,7 +690,8 @@ PASTIME_RULES: list[Rule] = [
            opens_clause=True),
     *_rule(r"\b(?:[Mm]y|[Oo]ur)\s+(?:(?i:main|favou?rite|new|biggest)\s+)?"
            r"(?i:hobby|hobbies|pastime|pastimes|passion)\s+"
-           r"(?i:is|are|include|includes)\s+" + _o("o", "<LIST>"), N("o", "HAS_HOBBY", "Activity")),
+           r"(?i:is|are|include|includes)\s+" + _o("o", "<LIST>"), N("o", "HAS_HOBBY", "Activity"),
+           cue=("hobb", "pastime", "passion")),
     *_rule(r"<S>\s+<ADV>(?i:love|loves|like|likes|enjoy|enjoys|adore|adores)\s+to\s+"
            + _o("o", f"(?i:{_HOBBY_VERB})") + r"(?![\w-])(?!\s+(?i:it|that|this|them|you|with you|there)\b)",
            _plain("o", "LIKES", "Activity", "hobbyverb"), opens_clause=True),
@@ -607,6 +788,10 @@ NOT_AFTER = re.compile(r"^,?\s+(?:(?i:and\s+)?not\s+(?:in\s+|at\s+|to\s+)?)(?P<o
 KIN_MENTION = re.compile(
     rf"\b(?:[Mm]y|[Oo]ur)\s+(?:{KIN_ADJ}\s+)?(?P<kin>(?i:{KIN_RE}))(?:\s+|,\s+(?!{NAME}\s+and\s+I\b))"
     rf"(?P<name>{NAME})(?![\w])")  # "my girlfriend, Toby and I": a list of three, not her name
+# "Oscar, my guinea pig", "Max, our new puppy": a name told with its kin (one of the family or a pet;
+# "Mel, my friend" is how one speaks to a friend, not a fact)
+KIN_APPOSITION = re.compile(
+    rf"(?<![\w'’])(?P<name>{NAME}),\s+(?:[Mm]y|[Oo]ur)\s+(?:{KIN_ADJ}\s+)?(?P<kin>(?i:{KIN_RE}))\b(?!['’-])")
 KIN_NAME_IS = re.compile(
     rf"\b(?:[Mm]y|[Oo]ur)\s+(?:{KIN_ADJ}\s+)?(?P<kin>(?i:{KIN_RE}))['’]s\s+name\s+is\s+"
     rf"(?P<name>{NAME})(?![\w])")
@@ -617,7 +802,7 @@ KIN_COUNTED = re.compile(
 # "My brother was born in Kyoto": a kin word as a clause's subject, with no name after it.
 KIN_ALONE = re.compile(
     rf"\b(?:[Mm]y|[Oo]ur)\s+(?:{KIN_ADJ}\s+)?(?P<kin>(?i:{KIN_RE}))\b(?!['’]s\b)(?!,?\s+{NAME})(?=\s+[a-z])")
-KIN_IS = re.compile(rf"(?<![\w'])(?P<name>{NAME})\s+is\s+my\s+(?:{KIN_ADJ}\s+)?(?P<kin>{KIN_RE})\b")
+KIN_IS = re.compile(rf"(?<![\w'])(?P<name>{NAME})\s+is\s+my\s+(?:{KIN_ADJ}\s+)?(?P<kin>{KIN_RE})\b(?!['’])")
 KIN_NAMED = re.compile(
     rf"\bI\s+(?:have|had)\s+(?:an?|one)\s+(?:{KIN_ADJ}\s+)?(?P<kin>{KIN_RE})\s+(?:named|called)\s+"
     rf"(?P<name>{NAME})")
@@ -636,7 +821,7 @@ HYPOTHETICAL = re.compile(
     r"\b(?i:if|unless|wish|wished|would|could(?!\s+not\b)|should|might|may|maybe|perhaps|probably|possibly|hopefully|"
     r"hope|hoping|suppose|imagine|whether|thinking about|thinking of|considering|want to|wants to|wanted to|"
     r"would like|dream of|dreaming of|someday|some day|one day|pretend|supposed to|in case|as if|"
-    r"i think|i guess|not sure|kind of want)\b"
+    r"i think|i guess|not sure|kind of want|(?:love|loves|hate|hates|like|likes|adore)\s+it\s+when)\b"
 )
 NEGATION = re.compile(r"\b(?i:not|never|no longer|nobody|neither|nor|cannot)\b")
 _QUESTION_START = re.compile(
@@ -648,8 +833,16 @@ _CONTRACTIONS = [
     (r"\b([Cc])an['’]t\b", r"\1annot"), (r"\b([Ww])on['’]t\b", r"\1ill not"), (r"\b(\w+)n['’]t\b", r"\1 not"),
     (r"\b([Ii]t|[Tt]hat|[Tt]here|[Ww]hat|[Hh]ere|[Hh]e|[Ss]he|[Ww]ho|[Nn]ame)['’]s\b", r"\1 is"),
     (r"\b([Gg])onna\b", r"\1oing to"), (r"\b([Ww])anna\b", r"\1ant to"), (r"\b([Gg])otta\b", r"\1ot to"),
+    # texting without apostrophes or capitals: "im at Boots", "i live in Leeds", "we r moving"
+    (r"(?<![\w'’])i(?![\w'’])", "I"), (r"\b[Ii]m\b", "I am"), (r"\b[Ii]ve\b", "I have"),
+    (r"\b([Dd]o|[Dd]oes|[Dd]id|[Ii]s|[Ww]as|[Aa]re|[Hh]ave|[Hh]as)nt\b", r"\1 not"),
+    (r"\b([Dd])ont\b", r"\1o not"),
+    (r"\b([Cc])ant\b", r"\1annot"), (r"\b([Tt])hats\b", r"\1hat is"),
+    (r"\b([Ww]e|[Tt]hey|[Yy]ou)\s+r\b", r"\1 are"),
 ]
-_SENTENCE_END = re.compile(r"(?<!\bMr\.)(?<!\bMrs\.)(?<!\bMs\.)(?<!\bDr\.)(?<!\bSt\.)(?<=[.!?])\s+|\n+")
+_SENTENCE_END = re.compile(r"(?<!\bMr\.)(?<!\bMrs\.)(?<!\bMs\.)(?<!\bDr\.)(?<!\bSt\.)"
+                           r"(?<![Ee]\.g\.)(?<![Ii]\.e\.)"
+                           r"(?<=[.!?])\s+|\n+")
 _CLAUSE_BREAK = re.compile(
     r"\s+[–—-]\s+|;\s*|:\s+|,?\s+\b(?:but|because|although|though|whereas)\b\s+|,\s+so\s+"
     r"|,\s+(?=(?:just\s+)?in\s+case\b)")  # "..., just in case I end up in Europe" hedges only itself
@@ -679,10 +872,13 @@ LEADING_SUBJECT = re.compile(
 BORN_ON = re.compile(SUBJ + r"\s+(?i:was|were)\s+(?i:born)\s+$")  # "Iris was born" + "on 2 May"
 
 
+_EXPANSIONS = [(re.compile(pattern), repl) for pattern, repl in _CONTRACTIONS]
+
+
 def expand(text: str) -> str:
     text = text.replace("’", "'")
-    for pattern, repl in _CONTRACTIONS:
-        text = re.sub(pattern, repl, text)
+    for pattern, repl in _EXPANSIONS:
+        text = pattern.sub(repl, text)
     return text
 
 
@@ -710,8 +906,14 @@ def sentences(text: str) -> list[str]:
     return [s.strip() for s in _SENTENCE_END.split(text) if s and s.strip()]
 
 
+# A question typed without its mark: "is my parcel delivered", "did the office move".
+_ASKED = re.compile(r"^(?i:is|are|was|were|has|have|had|did|does|do|can|could|will|would|should)\s+"
+                    r"(?i:my|your|our|his|her|their|the|this|that|it|he|she|they|we|I|you|order|ticket)\b")
+
+
 def is_question(sentence: str) -> bool:
-    return sentence.rstrip().endswith("?") or bool(_QUESTION_START.match(sentence.strip()))
+    text = sentence.strip()
+    return text.endswith("?") or bool(_QUESTION_START.match(text)) or bool(_ASKED.match(text))
 
 
 _DASH = re.compile(r"\s+[–—-]\s+")
@@ -744,7 +946,7 @@ TELLING_FRAME = re.compile(
 
 # The speaker and company opening a clause ("my kids and I just finished a painting"): the speaker did
 # it, whoever came along. (A named companion is left to the rules that name them: "Tom and I got married".)
-WITH_COMPANY = re.compile(r"(?:^|(?<=[,.!;:–—-]\s))[Mm]y\s+[a-z]+\s+and\s+I\b")
+WITH_COMPANY = re.compile(r"(?:^|(?<=[,.!;:–—-]\s))(?:[Mm]y\s+[a-z]+\s+and\s+I|[Mm]e\s+and\s+my\s+[a-z]+)\b")
 
 
 def unframed(sentence: str) -> list[str]:
@@ -780,7 +982,8 @@ SARCASM = re.compile(
     r"|\bsarcasm\b)", re.IGNORECASE)
 # Markers that the speaker passes on what others say or believe, not what they know.
 HEARSAY = re.compile(
-    r"\b(?:apparently|supposedly|allegedly|reportedly|rumou?r has it|according to)\b", re.IGNORECASE)
+    r"\b(?:apparently|supposedly|allegedly|reportedly|rumou?r has it|according to|word is|word has it|"
+    r"people say|they say|so I hear|I hear that)\b", re.IGNORECASE)
 PASTIME_DETAIL = re.compile(
     rf"^(?P<p>(?i:{_HOBBY}))\s+(?:in|on|at|with|around|along|through|by|near|every|during)\s+.*$")
 
@@ -838,7 +1041,7 @@ ISSUE37_ENDING_RULES: list[Rule] = [
            + _o("o", r"(?:[A-Z][\w'-]*\s+){0,3}(?i:plan|plans|move|trip|visit|house|flat|apartment|"
                      r"purchase|idea)")
            + r"\b",
-           ("o", "PLANS", "cue", "Activity"), kind="ending", positive=False),
+           ("o", "PLANS", "cue", "Activity"), kind="ending", positive=False, cue=("scratch", "forget")),
     *_rule(r"<S>\s+<ADV>(?i:defended|submitted and defended)\s+(?i:my|his|her|their)\s+"
            r"(?i:thesis|dissertation|phd|doctoral thesis)\b", ("none", "STUDIES_AT", "any", "Organization"),
            kind="ending", positive=False, implicit=True),
@@ -861,11 +1064,12 @@ ISSUE37_STATE_RULES: list[Rule] = [
     *_rule(r"(?P<we>(?:^\s*|[,!]\s+))(?:(?i:an?|the)\s+)?" + _o("role", "<ROLE>") + r"\s+(?i:at)\s+"
            + _o("o", "<PROPER>") + r"(?=[^.!?]*\b(?i:starting|start|from)\b)",
            ("role", "WORKS_AS", "role_start", "Role"), P("o", "WORKS_AT", "Organization"), future=True,
-           needs_time=True),
+           needs_time=True, cue=("start", "from")),
     # chat: answers without a subject, places and jobs named by "here" / "there"
-    *_rule(r"(?P<we>" + _ANSWER + r")(?i:in)\s+" + _o("o", "<PROPER>"), P("o", "LIVES_IN", "Place")),
+    *_rule(r"(?P<we>" + _ANSWER + r")(?i:in)\s+" + _o("o", "<PROPER>"), P("o", "LIVES_IN", "Place"),
+           cue=("still",)),
     *_rule(r"(?P<we>" + _ANSWER + r")(?i:at)\s+" + _o("o", "<PROPER>"),
-           ("o", "AT_ORG?", "proper", "Organization")),
+           ("o", "AT_ORG?", "proper", "Organization"), cue=("still",)),
     *_rule(r"<S>\s+<ADV>" + _LIVE + r"\s+(?P<o>here)\b", ("o", "LIVES_IN", "here", "Place")),
     *_rule(r"<S>\s+<ADV>(?i:have been|has been)\s+(?:an?\s+)" + _o("role", "<ROLE>")
            + r"(?:\s+(?P<o>there)\b)?", R("role", "WORKS_AS"), ("o", "WORKS_AT", "there", "Organization")),
@@ -876,7 +1080,7 @@ ISSUE37_STATE_RULES: list[Rule] = [
     *_rule(r"(?:\b(?P<we>[Ww]e)|(?P<o>" + NAME + r")\s+and\s+I)\s+<ADV>(?i:started dating|have been dating|"
            r"began dating)\b(?!\s+[A-Z])", ("o", "DATING", "partner", "Person")),
     *_rule(r"(?P<we>\b)(?i:was|is)\s+(?i:my)\s+(?i:last)\s+(?i:day)\s+(?i:at)\s+" + _o("o", "<PROPER>"),
-           P("o", "WORKS_AT", "Organization"), kind="ending", positive=False),
+           P("o", "WORKS_AT", "Organization"), kind="ending", positive=False, cue=("last day",)),
     *_rule(r"<S>\s+<ADV>(?i:am|is|are)\s+(?:(?i:now|currently)\s+)?in\s+" + _o("o", "<PROPER>")
            + r"\s+(?i:now|these days|nowadays)\b", P("o", "LIVES_IN", "Place")),
     *_rule(r"<S>\s+<ADV>(?i:am|is|are)\s+in\s+(?i:my|his|her|their)\s+(?i:first|second|third|fourth|fifth|"
@@ -914,7 +1118,7 @@ ISSUE37_STATE_RULES: list[Rule] = [
            ("o", "JOINED?", "proper", "Organization"), implicit=True),
     *_rule(r"(?P<org>" + PROPER + r")\s+(?i:employs|hired|has hired|just hired)\s+" + _o("subj", NAME)
            + r"(?=\s*(?:[,.!;]|$|\s+as\b))(?:\s+as\s+(?:an?\s+)?" + _o("role", "<ROLE>") + ")?",
-           ("org", "WORKS_AT", "proper", "Organization"), R("role", "WORKS_AS")),
+           ("org", "WORKS_AT", "proper", "Organization"), R("role", "WORKS_AS"), cue=("employs", "hired")),
     # life events
     *_rule(r"<S>\s+<ADV>(?i:got engaged|just got engaged|have gotten engaged|have got engaged)\s+to\s+"
            + _o("o", NAME), _c("engaged", "RELATIONSHIP_STATUS", "Status")),
@@ -978,7 +1182,7 @@ ISSUE37_STATE_RULES: list[Rule] = [
     *_rule(r"<S>\s+<ADV>(?i:am|is|are)\s+(?i:managed by)\s+" + _o("o", NAME) + r"(?![\w'])",
            P("o", "MANAGED_BY", "Person")),
     *_rule(r"(?P<o>" + NAME + r")\s+(?i:is)\s+(?P<subj>" + NAME + r")['’]s\s+(?i:manager|boss|supervisor)\b",
-           P("o", "MANAGED_BY", "Person")),
+           P("o", "MANAGED_BY", "Person"), cue=("manager", "boss", "supervisor")),
     *_rule(r"<S>\s+<ADV>(?i:am|is|are)\s+(?:(?i:a|an)\s+)?(?:(?i:proud|new|longtime|long-time|active)\s+)?"
            r"(?i:member|members)\s+of\s+" + _o("o", r"(?:(?i:the)\s+)?(?:[A-Z][\w'&-]*\s*){1,4}|(?i:the)\s+"
                                                   r"(?:[a-z][\w-]*\s+){0,2}?" + _GROUP + r"(?![\w-])"),
@@ -987,12 +1191,12 @@ ISSUE37_STATE_RULES: list[Rule] = [
            N("o", "MEMBER_OF", "Organization"), implicit=True),
     *_rule(r"(?:^|(?<=[\s,]))(?P<subj>" + NAME + r")\s+(?i:is)\s+(?i:the)\s+"
            r"(?i:parent|father|mother|dad|mom|mum)\s+of\s+" + _o("o", NAME) + r"(?![\w'])",
-           P("o", "HAS_CHILD", "Person")),
+           P("o", "HAS_CHILD", "Person"), cue=(" of ",)),
     *_rule(r"(?:^|(?<=[\s,]))(?P<subj>" + NAME + r")\s+(?i:is)\s+(?i:the)\s+(?i:son|daughter|child|kid)"
-           r"\s+of\s+" + _o("o", NAME) + r"(?![\w'])", P("o", "HAS_PARENT", "Person")),
+           r"\s+of\s+" + _o("o", NAME) + r"(?![\w'])", P("o", "HAS_PARENT", "Person"), cue=(" of ",)),
     *_rule(r"(?:^|(?<=[\s,]))(?P<subj>" + NAME + r")\s+(?i:knows)\s+" + _o("o", NAME)
            + r"(?=\s*(?:[,.!;]|$))",
-           P("o", "KNOWS", "Person")),
+           P("o", "KNOWS", "Person"), cue=("knows",)),
     *_rule(r"<S>\s+<ADV>(?:(?i:often|frequently|regularly)\s+(?i:visit|visits|go to|goes to)|"
            r"(?i:visit|visits)(?=\s+[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)*\s+"
            r"(?i:often|a lot|regularly|frequently)))\s+"

@@ -41,9 +41,13 @@ from .tables import (
     SPECIFIC,
     TRAILING_PREPOSITIONS,
     VAGUE_TASTES,
+    VERB_OPENERS,
 )
 
 ANY_OBJECT = ""  # the object of an ending that names none ("we divorced"): whatever held
+# Verbs whose object follows a particle: "decided to run for office", "started on a book".
+PHRASAL_STARTS = frozenset({"decided to", "started on", "worked on", "started to", "began to", "signed up",
+                            "learned to", "learnt to", "managed to"})
 PARTNER = "\x00partner"  # "we got engaged": the partner the chat named, found by the extractor
 HERE = "\x00here"  # "I have been living here": the place (or, for "there", the workplace) just named
 _DEGREES = {"phd": "PhD", "ph.d.": "PhD", "doctorate": "doctorate", "master's": "master's degree",
@@ -57,6 +61,8 @@ def _article(word: str) -> str:
 def clean_name(name: str) -> str | None:
     """A person's name from a subject match; None when it is a sentence word, not a name."""
     words = name.split()
+    if words and words[0] in VERB_OPENERS:
+        return None  # "Left Google last year": a verb without its subject, no name
     while words and words[0].strip("'’") in NAME_STOP:
         words.pop(0)
     if not words or any(w in NAME_STOP for w in words):
@@ -315,7 +321,8 @@ def clean_object(emit: Emit, raw: str | None, groups: dict[str, str | None]) -> 
         value = _clean_phrase(raw)
         if kind == "activity" and value is not None:
             words = value.split()
-            if words[0].lower() not in INTRANSITIVE and (
+            phrasal = len(words) > 2 and " ".join(w.lower() for w in words[:2]) in PHRASAL_STARTS
+            if words[0].lower() not in INTRANSITIVE and not phrasal and (
                     len(words) == 1 or words[1].lower() in PREPOSITIONS):
                 return None, None  # "we took for ...": the object was elsewhere
         if value is None or (

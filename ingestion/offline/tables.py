@@ -135,6 +135,12 @@ NAME_STOP = frozenset(
     Still Not Never Did Do Does Is Are Was Were Have Has Had Can Could Would Should Speaking
     Good Nice Love Like Lately Recently Finally Really Sounds Looks Being Going Gonna Got""".split()
 )
+# Verbs that open a sentence without its subject ("Left Google last year, ..."): a capitalised word
+# sequence starting with one is no name at all.
+VERB_OPENERS = frozenset(
+    """Left Joined Moved Started Quit Went Lost Took Made Found Switched Changed Finished Bought Sold Became
+    Retired Graduated Working Living Still""".split()
+)
 JOBS = """engineer developer programmer architect designer manager director teacher professor
 lecturer nurse doctor physician surgeon dentist lawyer attorney accountant banker analyst consultant
 scientist researcher chef cook baker waiter waitress bartender barista cashier clerk driver pilot
@@ -148,7 +154,8 @@ worker strategist planner economist statistician mathematician physicist chemist
 translator interpreter policeman policewoman detective judge politician senator mayor
 choreographer animator illustrator copywriter programmer tester admin sysadmin attendant hygienist
 paralegal nanny babysitter housekeeper surveyor welder machinist optometrist midwife dietitian nutritionist
-principal dean paramedic""".split()
+principal dean paramedic auditor buyer courier dev pm sre swe sde apprentice trainee underwriter actuary
+merchandiser""".split()
 PETS = """dog puppy pup cat kitten hamster rabbit bunny parrot bird fish turtle tortoise horse
 snake lizard ferret goldfish guinea-pig""".split() + PET_BREEDS + PET_BREED_PHRASES
 CONDITIONS = """asthma diabetes adhd autism anxiety depression migraines epilepsy arthritis cancer
