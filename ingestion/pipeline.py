@@ -143,6 +143,11 @@ def apply_episode(
     warnings: Sequence[str] = (),
 ) -> IngestResult:
     """Write one episode and its facts with the writer of an open transaction."""
+    # One round trip for what the write reads first, on a store behind a network.
+    names = [n for f in extraction.facts for n in (f.subject, f.object)] + [episode.speaker or ""]
+    speaker = episode.speaker or ""
+    keys = [(s, f.relation) for f in extraction.facts for s in dict.fromkeys((f.subject, speaker))]
+    w.read_ahead(names=[n for n in names if n], keys=[k for k in keys if k[0]], episodes=[episode.id])
     if w.has_episode(episode.id):
         return IngestResult(episode=episode, skipped=True)
     episode = episode.model_copy(update={"created_at": w.now})

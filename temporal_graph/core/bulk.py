@@ -137,6 +137,8 @@ def _load(
                 found = resolved[name] = w.entity(name, type=types[name_key(name)], what=what)
             return found
 
+        w.read_ahead(names=list(dict.fromkeys(name for items in batch for p in items
+                                              for name in (p.fact.subject, p.fact.object))))
         with w.rows_together():
             # Every name first: a lookup is a read, which would wait for the rows being inserted.
             for items in batch:

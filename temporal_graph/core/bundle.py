@@ -146,6 +146,7 @@ class Core:
             if embedding:
                 self._embed_written(w, ready)
             if summarize is not None and w.touched:
+                w.read_ahead_summaries()
                 summarize(w)
             elif w.touched:
                 w.summaries_due(list(w.touched))

@@ -224,6 +224,18 @@ class StoreTx(Protocol):
 
     def apply(self, changes: ChangeSet) -> None: ...
 
+    def read_ahead(
+        self, group_id: str, *, names: Sequence[str] = (), keys: Sequence[tuple[str, str]] = (),
+        episodes: Sequence[str] = (), summaries_of: Sequence[str] = (), at: datetime | None = None,
+    ) -> None:
+        """A hint, changing no answer: the write is about to look up the entities ``names`` answer
+        to, read the timelines of ``keys`` ((subject name, relation)) and ask whether it holds
+        ``episodes``; or (``summaries_of`` and ``at``) to refresh the summaries of these entities
+        after what it changed so far, reading each one, its current summary and its newest facts
+        not ended at ``at``. A store with round trips to a server reads them in one go (Neo4j);
+        the embedded store reads as asked and ignores it."""
+        ...
+
 
 class Store(Protocol):
     """A durable home for one or many groups."""
