@@ -371,8 +371,11 @@ class _Reads:
                   "skip": max(0, int(offset)), "limit": max(0, int(limit))}
         return self._seen([records.fact(r, NEO4J) for r in self._r.run("facts_newest", params)])
 
-    def fact_vectors(self, group_id: str, fact_ids: Sequence[str]) -> dict[str, list[float]]:
-        relations = self.listed_relations(group_id)
+    def fact_vectors(
+        self, group_id: str, fact_ids: Sequence[str], relations: Sequence[str] | None = None
+    ) -> dict[str, list[float]]:
+        """``relations``: the types of those facts, when known (else the group's, read first)."""
+        relations = self.listed_relations(group_id) if relations is None else sorted(set(relations))
         if not fact_ids or not relations:
             return {}
         rows = self._r.run("fact_vectors", {"group_id": group_id, "fact_ids": list(dict.fromkeys(fact_ids))},
@@ -500,6 +503,7 @@ class Neo4jTx(_Reads):
         self._pending: PendingWrites | None = None
         # Entities whose rows this write changed, by group (their summaries are read together).
         self._row_entities: dict[str, tuple[str, str]] = {}  # row id -> (subject id, object id)
+        self._fact_relation: dict[str, str] = {}  # fact id -> relation, of the rows read or written
         self._episodes: dict[tuple[str, str], Episode | None] = {}  # (group, id): read or written here
         self._entity_rows: dict[tuple[str, str], tuple[int, Entity]] = {}  # (group, id): (seq, entity)
         # What a summary refresh reads, read with the changes it follows (read_ahead summaries_of):
@@ -518,6 +522,7 @@ class Neo4jTx(_Reads):
     def _seen(self, facts: list[Fact]) -> list[Fact]:
         for f in facts:
             self._row_entities[f.id] = (f.subject_id, f.object_id)
+            self._fact_relation[f.fact_id] = f.relation
         return super()._seen(facts)
 
     # -- reading ahead -----------------------------------------------------------------------
@@ -670,9 +675,14 @@ class Neo4jTx(_Reads):
         self._lock(group_id)
         return super().insights(group_id, subject_id=subject_id, known_at=known_at, all_versions=all_versions)
 
-    def fact_vectors(self, group_id: str, fact_ids: Sequence[str]) -> dict[str, list[float]]:
+    def fact_vectors(
+        self, group_id: str, fact_ids: Sequence[str], relations: Sequence[str] | None = None
+    ) -> dict[str, list[float]]:
         self._lock(group_id)
-        return super().fact_vectors(group_id, fact_ids)
+        known = [self._fact_relation.get(i) for i in fact_ids]
+        if relations is None and all(known):  # facts this write read or wrote: their types are known
+            relations = [r for r in known if r is not None]
+        return super().fact_vectors(group_id, fact_ids, relations)
 
     def episode_assertions(self, group_id: str, episode_id: str) -> list[Assertion]:
         self._lock(group_id)
@@ -726,6 +736,7 @@ class Neo4jTx(_Reads):
             self.relation_of[f.id] = f.relation
             self.row_group[f.id] = f.group_id
             self._row_entities[f.id] = (f.subject_id, f.object_id)
+            self._fact_relation[f.fact_id] = f.relation
         for ep in changes.episodes:
             self._episodes[(ep.group_id, ep.id)] = ep
         for e in changes.entities:

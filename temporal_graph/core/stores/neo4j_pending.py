@@ -58,7 +58,7 @@ class PendingWrites:
     sets: list[ChangeSet] = field(default_factory=list)
 
     def __bool__(self) -> bool:
-        return any(self.sets)
+        return bool(self.sets)  # not any(): a change set of vectors alone is falsy
 
     def accepts(self, changes: ChangeSet) -> bool:
         """Whether ``changes`` can join what is held without changing the result: summaries are
