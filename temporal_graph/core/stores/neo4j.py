@@ -607,9 +607,24 @@ class Neo4jTx(_Reads):
         if held:
             return found
         self._lock(group_id)
-        found = super().entity_by_key(group_id, key)
+        with self._unheld(lambda cs: bool(cs.entities)):
+            found = super().entity_by_key(group_id, key)
         self._ahead.entities[(group_id, key)] = found
         return found
+
+    @contextmanager
+    def _unheld(self, affects: Callable[[ChangeSet], bool]) -> Iterator[None]:
+        """Reads inside go to the server without sending the held changes first, unless one of
+        them ``affects`` what is read."""
+        pending = self._pending
+        if pending is not None and any(affects(cs) for cs in pending.sets):
+            yield
+            return
+        self._w.before = None
+        try:
+            yield
+        finally:
+            self._w.before = self.flush
 
     def assertions(self, group_id: str, subject_id: str, relation: str) -> list[Assertion]:
         self._lock(group_id)
@@ -682,7 +697,8 @@ class Neo4jTx(_Reads):
         known = [self._fact_relation.get(i) for i in fact_ids]
         if relations is None and all(known):  # facts this write read or wrote: their types are known
             relations = [r for r in known if r is not None]
-        return super().fact_vectors(group_id, fact_ids, relations)
+        with self._unheld(lambda cs: bool(cs.fact_embeddings)):  # held rows have no vector yet
+            return super().fact_vectors(group_id, fact_ids, relations)
 
     def episode_assertions(self, group_id: str, episode_id: str) -> list[Assertion]:
         self._lock(group_id)
