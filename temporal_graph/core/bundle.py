@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from .embeddings import Embedder, embedding_changes, encode_texts, item_text
 from .errors import InvalidInput
-from .identity import entity_named
+from .identity import entities_named, entity_named
 from .mask_policy import MaskingPolicy
 from .model import Entity, Episode, Fact
 from .names import check_group
@@ -114,6 +114,10 @@ class Core:
     def find_entity(self, name: str, group_id: str = DEFAULT_GROUP) -> Entity | None:
         """The entity ``name`` refers to: spelled exactly so, else case- and space-insensitively."""
         return entity_named(self.store, check_group(group_id), name)
+
+    def find_entities(self, names: Iterable[str], group_id: str = DEFAULT_GROUP) -> dict[str, Entity | None]:
+        """:meth:`find_entity` of each name, read together (two round trips at most on a server)."""
+        return entities_named(self.store, check_group(group_id), names)
 
     def write(
         self, group_id: str, fn: Callable[[FactWriter], T], *, embed: bool | None = None,

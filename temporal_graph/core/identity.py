@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import unicodedata
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from itertools import combinations
 from typing import Protocol
 
@@ -37,6 +37,28 @@ def entity_named(reader: EntityKeyReader, group_id: str, name: str) -> Entity | 
     is found only this way), else the one matching case- and space-insensitively."""
     exact, folded = _spellings(reader, group_id, clean_name(name))
     return exact if exact is not None else folded
+
+
+class EntityKeysReader(Protocol):
+    """A store: finds the entities of many keys at once."""
+
+    def entities_by_keys(self, group_id: str, keys: Sequence[str]) -> dict[str, Entity]: ...
+
+
+def entities_named(reader: EntityKeysReader, group_id: str, names: Iterable[str]) -> dict[str, Entity | None]:
+    """:func:`entity_named` of each of ``names``, in two reads at most (name keys, then the exact
+    keys of the names whose name key finds an entity not spelled so)."""
+    displays = {name: clean_name(name) for name in dict.fromkeys(names)}
+    folded = reader.entities_by_keys(group_id, [name_key(d) for d in displays.values()])
+
+    def spelled(display: str) -> bool:
+        found = folded.get(name_key(display))
+        return found is None or display in (found.name, *found.aliases)
+
+    exact_keys = [exact_key(d) for d in displays.values() if not spelled(d)]
+    exact = reader.entities_by_keys(group_id, exact_keys) if exact_keys else {}
+    return {name: folded.get(name_key(d)) if spelled(d)
+            else exact.get(exact_key(d)) or folded.get(name_key(d)) for name, d in displays.items()}
 
 
 def speaker_entity(reader: EntityKeyReader, group_id: str, speaker: str) -> Entity | None:

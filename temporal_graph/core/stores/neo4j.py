@@ -328,6 +328,15 @@ class _Reads:
     def facts(self, query: FactQuery) -> list[Fact]:
         if query.relation is not None and not _safe(query.relation):
             return []  # no fact row can have a relation that is not a safe identifier
+        if query.ids is not None and query == FactQuery(query.group_id, ids=query.ids, limit=query.limit,
+                                                        valid_time=query.valid_time):
+            # Current rows by id (search candidates): through their :CurrentFact nodes, one statement.
+            if not query.ids:
+                return []
+            params = {"group_id": query.group_id, "ids": list(query.ids),
+                      "valid_time": _utc(query.valid_time),
+                      "limit": _NO_LIMIT if query.limit is None else max(0, int(query.limit))}
+            return self._seen([records.fact(r, NEO4J) for r in self._r.run("current_facts_by_ids", params)])
         relations = self.listed_relations(query.group_id) if query.ids is not None else []
         if query.ids is not None and not (query.ids and relations):
             return []
@@ -1272,6 +1281,42 @@ class Neo4jStore:
     @_edge
     def entity_by_key(self, group_id: str, key: str) -> Entity | None:
         return self._read(lambda r: r.entity_by_key(group_id, key))
+
+    @_edge
+    def entities_by_keys(self, group_id: str, keys: Sequence[str]) -> dict[str, Entity]:
+        wanted = list(dict.fromkeys(keys))
+        if not wanted:
+            return {}
+        rows = self._read(lambda r: r._r.run("entities_by_keys", {"group_id": group_id, "keys": wanted}))
+        return {row["key"]: records.entity(row, NEO4J) for row in rows}
+
+    @_edge
+    def entity_fact_presence(
+        self, group_id: str, entity_ids: Sequence[str], *, valid_time: datetime | None,
+        known_at: datetime | None,
+    ) -> dict[str, tuple[bool, bool]]:
+        ids = list(dict.fromkeys(entity_ids))
+        out = dict.fromkeys(ids, (False, False))
+        if ids:
+            params = {"group_id": group_id, "entity_ids": ids, "valid_time": _utc(valid_time),
+                      "known_at": _utc(known_at), "all_versions": False}
+            for row in self._read(lambda r: r._r.run("entities_fact_presence", params)):
+                out[row["entity_id"]] = (bool(row["holds"]), bool(row["recorded"]))
+        return out
+
+    @_edge
+    def facts_around(
+        self, group_id: str, entity_ids: Sequence[str], *, valid_time: datetime | None,
+        known_at: datetime | None, limit: int,
+    ) -> dict[str, tuple[int, list[Fact]]]:
+        ids = list(dict.fromkeys(entity_ids))
+        out: dict[str, tuple[int, list[Fact]]] = {i: (0, []) for i in ids}
+        if ids:
+            params = {"group_id": group_id, "entity_ids": ids, "valid_time": _utc(valid_time),
+                      "known_at": _utc(known_at), "all_versions": False, "limit": max(0, int(limit))}
+            for row in self._read(lambda r: r._r.run("facts_around_entities", params)):
+                out[row["entity_id"]] = (int(row["near"]), [records.fact(f, NEO4J) for f in row["rows"]])
+        return out
 
     @_edge
     def episodes(self, group_id: str, *, ids: Sequence[str] | None = None) -> list[Episode]:

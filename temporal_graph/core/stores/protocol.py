@@ -260,6 +260,30 @@ class Store(Protocol):
 
     def entity_by_key(self, group_id: str, key: str) -> Entity | None: ...
 
+    def entities_by_keys(self, group_id: str, keys: Sequence[str]) -> dict[str, Entity]:
+        """:meth:`entity_by_key` for many keys at once: the entity each key answers to, by key
+        (keys no entity answers to are left out)."""
+        ...
+
+    def entity_fact_presence(
+        self, group_id: str, entity_ids: Sequence[str], *, valid_time: datetime | None,
+        known_at: datetime | None,
+    ) -> dict[str, tuple[bool, bool]]:
+        """For each entity (of those that exist): (whether a fact row naming it, as subject or
+        object, is valid at ``valid_time`` as believed at ``known_at``, as :meth:`count_facts`
+        counts them; whether any version naming it was recorded by ``known_at``, any at all
+        when None)."""
+        ...
+
+    def facts_around(
+        self, group_id: str, entity_ids: Sequence[str], *, valid_time: datetime | None,
+        known_at: datetime | None, limit: int,
+    ) -> dict[str, tuple[int, list[Fact]]]:
+        """For each entity: how many fact rows name it (valid at ``valid_time``, believed at
+        ``known_at``), as subject plus as object (:meth:`count_facts` of each side), and the rows
+        ``facts`` reads for each side with ``limit`` (a row naming it on both sides twice)."""
+        ...
+
     def episodes(self, group_id: str, *, ids: Sequence[str] | None = None) -> list[Episode]: ...
 
     def episode_by_source(self, group_id: str, source_id: str) -> Episode | None: ...
