@@ -115,11 +115,12 @@ def new_names(
     speaker id of ``speakers`` is new without an entity of exactly that id, even beside a lookalike."""
     names = {n for x in extractions for f in x.facts for n in (f.subject, f.object, f.replaces) if n}
     own = {s for s in speakers if s}
+    found = core.find_entities(sorted(n for n in names if n.strip() and n not in own), group_id)
 
     def known(name: str) -> bool:
         if name in own:
             return speaker_entity(core.store, group_id, name) is not None
-        return core.find_entity(name, group_id) is not None
+        return found[name] is not None
 
     return [n for n in names if n.strip() and not known(n)]
 

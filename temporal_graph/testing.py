@@ -159,10 +159,12 @@ class BoltCounter:
         self.transactions = 0
         self.round_trips = 0
         self.texts: list[str] = []  # the first line of each statement, in order
+        self.modes: list[str] = []  # "read" or "write", of each transaction in order
 
     def reset(self) -> None:
         self.statements = self.transactions = self.round_trips = 0
         self.texts.clear()
+        self.modes.clear()
 
     def counts(self) -> dict[str, int]:
         return {"statements": self.statements, "transactions": self.transactions,
@@ -179,6 +181,9 @@ class BoltCounter:
         return _CountingSession(self._driver.session(**config), self)
 
     def execute_query(self, query: Any, *args: Any, **kwargs: Any) -> Any:
+        import neo4j
+
+        self.modes.append("read" if kwargs.get("routing_") == neo4j.RoutingControl.READ else "write")
         self.transactions += 1
         self.round_trips += 1  # BEGIN goes with the statement; COMMIT is the second
         self._ran(query)
@@ -199,10 +204,11 @@ class _CountingSession:
     def __exit__(self, *exc: Any) -> Any:
         return self._session.__exit__(*exc)
 
-    def _wrapped(self, fn: Any) -> Any:
+    def _wrapped(self, fn: Any, mode: str) -> Any:
         counter = self._counter
 
         def work(tx: Any, *args: Any, **kwargs: Any) -> Any:
+            counter.modes.append(mode)
             counter.transactions += 1
             counter.round_trips += 2  # BEGIN and COMMIT
             return fn(_CountingTx(tx, counter), *args, **kwargs)
@@ -210,10 +216,10 @@ class _CountingSession:
         return work
 
     def execute_read(self, fn: Any, *args: Any, **kwargs: Any) -> Any:
-        return self._session.execute_read(self._wrapped(fn), *args, **kwargs)
+        return self._session.execute_read(self._wrapped(fn, "read"), *args, **kwargs)
 
     def execute_write(self, fn: Any, *args: Any, **kwargs: Any) -> Any:
-        return self._session.execute_write(self._wrapped(fn), *args, **kwargs)
+        return self._session.execute_write(self._wrapped(fn, "write"), *args, **kwargs)
 
     def run(self, query: Any, *args: Any, **kwargs: Any) -> Any:
         self._counter.transactions += 1

@@ -262,6 +262,8 @@ class _Reads:
         return records.entity(rows[0], NEO4J) if rows else None
 
     def entities(self, group_id: str, *, ids: Sequence[str] | None = None) -> list[Entity]:
+        if ids is not None and not ids:
+            return []
         if ids is None:
             rows = self._r.run("entities_all", {"group_id": group_id})
         else:
@@ -269,6 +271,8 @@ class _Reads:
         return [records.entity(r, NEO4J) for r in rows]
 
     def episodes(self, group_id: str, *, ids: Sequence[str] | None = None) -> list[Episode]:
+        if ids is not None and not ids:
+            return []
         if ids is None:
             rows = self._r.run("episodes_all", {"group_id": group_id})
         else:
