@@ -84,7 +84,8 @@ def test_a_search_sends_the_same_statements_however_many_entities_it_names(memor
                  + [(f"Person {i}", "works at", f"Firm {i % 3}", "2021") for i in range(30)], group_id=group)
     tg.search("Person 1", group_id=group)  # the relation types' indexes are ready
     sent = []
-    for query in ("where does Person 3 live", "Person 3, Person 4, Person 5 and Person 6 at Firm 1 in City 2"):
+    many = "Person 3, Person 4, Person 5 and Person 6 at Firm 1 in City 2"
+    for query in ("where does Person 3 live", many):
         counter.reset()
         hits = tg.search(query, group_id=group, limit=10)
         assert any(h.entity is not None and h.entity.name == "Person 3" for h in hits)
