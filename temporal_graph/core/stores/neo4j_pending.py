@@ -46,8 +46,10 @@ def holdable(changes: ChangeSet) -> bool:
                 or changes.episodes_retracted or changes.episode_texts_erased)
 
 
-def _has_summaries(changes: ChangeSet) -> bool:
-    return bool(changes.summaries or changes.summaries_ended or changes.summary_due)
+def _summarised(changes: ChangeSet) -> set[str]:
+    """The entities whose summaries (or their wait for a refresh) ``changes`` changes."""
+    return {*(v.entity_id for v in changes.summaries), *(e for _, e, _ in changes.summaries_ended),
+            *(e for _, e, _ in changes.summary_due)}
 
 
 @dataclass
@@ -62,8 +64,9 @@ class PendingWrites:
 
     def accepts(self, changes: ChangeSet) -> bool:
         """Whether ``changes`` can join what is held without changing the result: summaries are
-        ended before new versions are made, so a second batch of summary changes waits."""
-        return not (_has_summaries(changes) and any(_has_summaries(s) for s in self.sets))
+        ended before new versions are made, so a second change to one entity's summary waits."""
+        ours = _summarised(changes)
+        return not ours or not any(ours & _summarised(s) for s in self.sets)
 
     def add(self, changes: ChangeSet) -> None:
         self.sets.append(changes)
