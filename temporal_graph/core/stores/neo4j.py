@@ -1198,6 +1198,7 @@ class Neo4jStore:
                 while self._schema(render("layout_current_vectors", rel=relation),
                                    {"batch": _UPGRADE_BATCH})[0]["upgraded"]:
                     pass
+            self._schema(load("await_indexes"), {"timeout_seconds": _INDEX_WAIT_SECONDS})
         for row in self._schema(load("layout_fact_vector_indexes")):
             relation = row["name"].removeprefix("fact_embedding_")
             if _safe(relation):
