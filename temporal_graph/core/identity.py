@@ -12,6 +12,7 @@ from __future__ import annotations
 import unicodedata
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from itertools import combinations
 from typing import Protocol
 
@@ -85,14 +86,27 @@ def lookalike_key(name: str) -> str:
     return name_key(kept)
 
 
+@dataclass(frozen=True)
+class _HeldKeys:
+    """Entities read by key in one batch, answering :class:`EntityKeyReader`'s lookups."""
+
+    found: dict[str, Entity]
+
+    def entity_by_key(self, group_id: str, key: str) -> Entity | None:
+        return self.found.get(key)
+
+
 def lookalike_speakers(
-    reader: EntityKeyReader, group_id: str, speakers: Iterable[str]
+    reader: EntityKeysReader, group_id: str, speakers: Iterable[str]
 ) -> list[tuple[str, str]]:
     """Pairs of ids that look alike but are different people in the group, each pair in sorted
     order: two of ``speakers``, or one of them and an entity of the memory. Ids that an alias makes
-    one person are no pair."""
+    one person are no pair. Every key it looks up is read in one batch."""
     ids = sorted(set(speakers))
-    own = {s: speaker_entity(reader, group_id, s) for s in ids}
+    keys = [k for s in ids for k in (name_key(clean_name(s, "speaker")), exact_key(clean_name(s, "speaker")),
+                                      lookalike_key(s)) if k]
+    held = _HeldKeys(reader.entities_by_keys(group_id, keys) if keys else {})
+    own = {s: speaker_entity(held, group_id, s) for s in ids}
     pairs: set[tuple[str, str]] = set()
     by_look: dict[str, list[str]] = defaultdict(list)
     for s in ids:
@@ -101,7 +115,7 @@ def lookalike_speakers(
         pairs.update((a, b) for a, b in combinations(same, 2) if not _same(own[a], own[b]))
     for s in ids:
         look = lookalike_key(s)
-        other = reader.entity_by_key(group_id, look) if look else None
+        other = held.entity_by_key(group_id, look) if look else None
         if other is not None and other.name != s and not _same(own[s], other):
             a, b = sorted((s, other.name))
             pairs.add((a, b))
