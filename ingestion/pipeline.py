@@ -17,7 +17,7 @@ from temporal_graph.core import Core
 from temporal_graph.core.embeddings import item_text
 from temporal_graph.core.errors import InvalidInput, LLMOutputError
 from temporal_graph.core.extraction import ExtractedFact, Extraction, Extractor
-from temporal_graph.core.identity import lookalike_speakers, speaker_entity
+from temporal_graph.core.identity import entity_named, lookalike_speakers, read_keys, speaker_entity
 from temporal_graph.core.limits import MAX_SOURCE_CHARS, checked_text, lone_surrogate
 from temporal_graph.core.model import Entity, Episode, Fact, IngestResult
 from temporal_graph.core.names import check_group, clean_name, fact_words, normalize_relation
@@ -115,12 +115,12 @@ def new_names(
     speaker id of ``speakers`` is new without an entity of exactly that id, even beside a lookalike."""
     names = {n for x in extractions for f in x.facts for n in (f.subject, f.object, f.replaces) if n}
     own = {s for s in speakers if s}
-    found = core.find_entities(sorted(n for n in names if n.strip() and n not in own), group_id)
+    held = read_keys(core.store, group_id, sorted(n for n in names if n.strip()))  # one read for all
 
     def known(name: str) -> bool:
         if name in own:
-            return speaker_entity(core.store, group_id, name) is not None
-        return found[name] is not None
+            return speaker_entity(held, group_id, name) is not None
+        return entity_named(held, group_id, name) is not None
 
     return [n for n in names if n.strip() and not known(n)]
 

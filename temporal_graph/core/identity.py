@@ -46,20 +46,32 @@ class EntityKeysReader(Protocol):
     def entities_by_keys(self, group_id: str, keys: Sequence[str]) -> dict[str, Entity]: ...
 
 
+@dataclass(frozen=True)
+class HeldKeys:
+    """Entities read by key in one batch (:func:`read_keys`), answering the lookups of
+    :func:`entity_named` and :func:`speaker_entity` of the names it was read for."""
+
+    found: dict[str, Entity]
+
+    def entity_by_key(self, group_id: str, key: str) -> Entity | None:
+        return self.found.get(key)
+
+
+def read_keys(reader: EntityKeysReader, group_id: str, names: Iterable[str], *,
+              also: Iterable[str] = ()) -> HeldKeys:
+    """Every key the lookups of ``names`` may read (name key and exact key of each), and the keys
+    ``also``, in one read."""
+    displays = [clean_name(name) for name in dict.fromkeys(names)]
+    keys = [k for d in displays for k in (name_key(d), exact_key(d))]
+    keys = list(dict.fromkeys([*keys, *(k for k in also if k)]))
+    return HeldKeys(reader.entities_by_keys(group_id, keys) if keys else {})
+
+
 def entities_named(reader: EntityKeysReader, group_id: str, names: Iterable[str]) -> dict[str, Entity | None]:
-    """:func:`entity_named` of each of ``names``, in two reads at most (name keys, then the exact
-    keys of the names whose name key finds an entity not spelled so)."""
-    displays = {name: clean_name(name) for name in dict.fromkeys(names)}
-    folded = reader.entities_by_keys(group_id, [name_key(d) for d in displays.values()])
-
-    def spelled(display: str) -> bool:
-        found = folded.get(name_key(display))
-        return found is None or display in (found.name, *found.aliases)
-
-    exact_keys = [exact_key(d) for d in displays.values() if not spelled(d)]
-    exact = reader.entities_by_keys(group_id, exact_keys) if exact_keys else {}
-    return {name: folded.get(name_key(d)) if spelled(d)
-            else exact.get(exact_key(d)) or folded.get(name_key(d)) for name, d in displays.items()}
+    """:func:`entity_named` of each of ``names``, in one read."""
+    wanted = list(dict.fromkeys(names))
+    held = read_keys(reader, group_id, wanted)
+    return {name: entity_named(held, group_id, name) for name in wanted}
 
 
 def speaker_entity(reader: EntityKeyReader, group_id: str, speaker: str) -> Entity | None:
@@ -86,16 +98,6 @@ def lookalike_key(name: str) -> str:
     return name_key(kept)
 
 
-@dataclass(frozen=True)
-class _HeldKeys:
-    """Entities read by key in one batch, answering :class:`EntityKeyReader`'s lookups."""
-
-    found: dict[str, Entity]
-
-    def entity_by_key(self, group_id: str, key: str) -> Entity | None:
-        return self.found.get(key)
-
-
 def lookalike_speakers(
     reader: EntityKeysReader, group_id: str, speakers: Iterable[str]
 ) -> list[tuple[str, str]]:
@@ -103,9 +105,8 @@ def lookalike_speakers(
     order: two of ``speakers``, or one of them and an entity of the memory. Ids that an alias makes
     one person are no pair. Every key it looks up is read in one batch."""
     ids = sorted(set(speakers))
-    keys = [k for s in ids for k in (name_key(clean_name(s, "speaker")), exact_key(clean_name(s, "speaker")),
-                                      lookalike_key(s)) if k]
-    held = _HeldKeys(reader.entities_by_keys(group_id, keys) if keys else {})
+    held = read_keys(reader, group_id, [clean_name(s, "speaker") for s in ids],
+                     also=[lookalike_key(s) for s in ids])
     own = {s: speaker_entity(held, group_id, s) for s in ids}
     pairs: set[tuple[str, str]] = set()
     by_look: dict[str, list[str]] = defaultdict(list)
