@@ -645,7 +645,15 @@ class Neo4jTx(_Reads):
 
     def current_rows(self, group_id: str, subject_id: str, relation: str) -> list[Fact]:
         self._lock(group_id)
-        return super().current_rows(group_id, subject_id, relation)
+
+        def affects(cs: ChangeSet) -> bool:  # rows of the key inserted, expired or cited (unknown: maybe)
+            rows = [*(i for i, _ in cs.expire), *cs.provenance]
+            return (any((f.subject_id, f.relation) == (subject_id, relation) for f in cs.insert)
+                    or any(self.relation_of.get(i, relation) == relation
+                           and self._row_entities.get(i, (subject_id,))[0] == subject_id for i in rows))
+
+        with self._unheld(affects):
+            return super().current_rows(group_id, subject_id, relation)
 
     def key_rows(self, query: RowQuery) -> list[Fact]:
         window = self._window(query.group_id, query.subject_id, query.relation)
