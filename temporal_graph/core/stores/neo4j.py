@@ -16,19 +16,25 @@ Graph shape, for exploring by hand with Cypher:
   interleave (the embedded store has one writer), an insertion-order counter, and the relation
   types the group has written;
 - ``(:CurrentFact {group_id, row_id, rel, relation, subject_id, object_id, key_start, newest,
-  ends})``: one per current fact row, made with it and deleted when it expires: the index entry
-  through which a write reads a key's timeline or an entity's newest facts (``rel`` is the row's
-  element id), so the expired versions that pile up behind them are never walked;
+  ends, embedding})``: one per current fact row, made with it and deleted when it expires: the
+  index entry through which a write reads a key's timeline or an entity's newest facts (``rel``
+  is the row's element id), so the expired versions that pile up behind them are never walked,
+  and the holder of the row's vector under the one vector index of facts (every relation type);
 - ``(:MemoryLayout {version})``: the version of this layout; an older database is upgraded on
   connect.
 
 Times are native ``DATETIME`` values. Every statement is a file under ``cypher/``; values go
 as parameters, and relation types and labels are validated before they are placed in a template.
 Schema that depends on a relation type (constraint on ``r.id``, range indexes on group_id,
-fact_id and the four times, a vector index) is created before the first row of that relation is
+fact_id and the four times) is created before the first row of that relation is
 written (schema and data cannot share a transaction: the write is rolled back, the schema made,
 the write run again), and the single fact full-text index is widened to cover it. The store holds
 no temporal rules.
+
+Round trips: a write holds its changes back and sends them in one statement, and reads ahead
+what it will read (:class:`Neo4jTx`); a read outside a write is one statement in a transaction of
+its own (:class:`_QueryRunner`); every transaction of the store is causally chained to the ones
+it committed before by one bookmark manager, so a read routed to another cluster member sees them.
 """
 
 from __future__ import annotations
