@@ -70,8 +70,7 @@ CALL () {
 }
 CALL () {
   UNWIND $provenance AS row
-  MATCH (c:CurrentFact {row_id: row.id})
-  WHERE c.group_id = $group_id
+  MATCH (c:CurrentFact {group_id: $group_id, row_id: row.id})
   CALL (c, row) {
     MATCH ()-[r]->()
     WHERE elementId(r) = c.rel
@@ -83,8 +82,7 @@ CALL () {
 }
 CALL () {
   UNWIND $fact_vectors AS row
-  MATCH (c:CurrentFact {row_id: row.id})
-  WHERE c.group_id = $group_id
+  MATCH (c:CurrentFact {group_id: $group_id, row_id: row.id})
   SET c.embedding = row.vector
   WITH c, row
   CALL (c, row) {
@@ -111,8 +109,7 @@ CALL () {
 }
 CALL () {
   UNWIND $expire AS row
-  MATCH (c:CurrentFact {row_id: row.id})
-  WHERE c.group_id = $group_id
+  MATCH (c:CurrentFact {group_id: $group_id, row_id: row.id})
   CALL (c, row) {
     MATCH ()-[r]->()
     WHERE elementId(r) = c.rel AND r.expired_at IS NULL

@@ -3,8 +3,7 @@
 // $valid_time. A row no longer current is not found (facts_by_ids reads any version).
 // params: group_id, ids, valid_time, limit
 UNWIND $ids AS row_id
-MATCH (c:CurrentFact {row_id: row_id})
-WHERE c.group_id = $group_id
+MATCH (c:CurrentFact {group_id: $group_id, row_id: row_id})
 CALL (c) {
   MATCH (s:Entity {group_id: $group_id})-[r]->(o:Entity {group_id: $group_id})
   WHERE elementId(r) = c.rel AND r.id = c.row_id AND r.group_id = $group_id AND r.expired_at IS NULL

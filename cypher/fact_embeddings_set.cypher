@@ -8,6 +8,6 @@ USING INDEX r:{{rel}}(id)
 WHERE r.group_id = $group_id
 SET r.embedding = row.vector
 WITH r, row
-OPTIONAL MATCH (c:CurrentFact {row_id: r.id})
+OPTIONAL MATCH (c:CurrentFact {group_id: $group_id, row_id: r.id})
 SET c.embedding = row.vector
 RETURN count(r) AS written
