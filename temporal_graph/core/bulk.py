@@ -146,6 +146,8 @@ def _load(
                 for p in items:
                     entity(p.fact.object, "object")
             fresh = created | {e.id for e in w.entities_created}
+            w.read_ahead_keys([(resolved[items[0].fact.subject], items[0].fact.relation) for items in batch
+                               if resolved[items[0].fact.subject].id not in fresh])
             held = 0
             for items in batch:
                 first = items[0].fact

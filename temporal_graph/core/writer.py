@@ -194,6 +194,14 @@ class FactWriter:
         store behind a network reads them in one round trip. Answers are the same without it."""
         self._tx.read_ahead(self.group_id, names=names, keys=keys, episodes=episodes)
 
+    def read_ahead_keys(self, keys: Sequence[tuple[Entity, str]]) -> None:
+        """Tell the store this write will read every assertion and current row of these
+        (subject, relation) keys (:meth:`start_many` of keys with a history), so a store behind a
+        network reads them in one round trip."""
+        whole = [(subject.id, normalize_relation(relation)) for subject, relation in keys]
+        if whole:
+            self._tx.read_ahead(self.group_id, whole_keys=whole)
+
     def read_ahead_summaries(self) -> None:
         """Before a summary refresh: tell the store which entities' summaries and newest facts it
         will read (those this write changed and did not create, whose facts it knows itself)."""

@@ -529,6 +529,10 @@ class Neo4jTx(_Reads):
         # (group, entity id) -> (at, its newest rows, whether that is all of them), current summaries.
         self._newest: dict[tuple[str, str], tuple[int, list[Fact], bool]] = {}
         self._current_summaries: dict[tuple[str, str], list[EntitySummary]] = {}
+        # Keys read whole (a bulk load's keys with a history): (group, subject, relation) -> (every
+        # assertion in arrival order, the current rows), and the key of each of those rows.
+        self._whole: dict[tuple[str, str, str], tuple[list[Assertion], list[Fact]]] = {}
+        self._whole_rows: dict[str, tuple[str, str, str]] = {}
 
     def _lock(self, group_id: str, count: int = 0) -> int:
         """Take the group's lock (once) and reserve ``count`` sequence numbers; returns the first."""
@@ -548,10 +552,13 @@ class Neo4jTx(_Reads):
     def read_ahead(
         self, group_id: str, *, names: Sequence[str] = (), keys: Sequence[tuple[str, str]] = (),
         episodes: Sequence[str] = (), summaries_of: Sequence[str] = (), at: datetime | None = None,
+        whole_keys: Sequence[tuple[str, str]] = (),
     ) -> None:
         """See :meth:`StoreTx.read_ahead`. Names, keys and episodes are read in one statement that
         also takes the group's lock; ``summaries_of`` with the held changes, in the statement that
-        sends them."""
+        sends them; ``whole_keys`` in one statement of their own."""
+        if whole_keys:
+            self._read_whole_keys(group_id, whole_keys)
         if summaries_of and at is not None:
             unread = [i for i in dict.fromkeys(summaries_of) if (group_id, i) not in self._newest]
             self.flush(group_id, unread, at)
@@ -591,6 +598,22 @@ class Neo4jTx(_Reads):
                 events=None if len(events) > EVENTS_AHEAD else [records.assertion(a, NEO4J) for a in events],
                 voids=None if len(voids) > EVENTS_AHEAD else [records.assertion(a, NEO4J) for a in voids],
             )
+
+    def _read_whole_keys(self, group_id: str, keys: Sequence[tuple[str, str]]) -> None:
+        wanted = [{"subject_id": s, "relation": r} for s, r in dict.fromkeys(keys)
+                  if _safe(r) and (group_id, s, r) not in self._whole]
+        if not wanted:
+            return
+        self._lock(group_id)
+        params = {"group_id": group_id, "keys": wanted, "undated": UNDATED}
+        for row in self._r.run("keys_read_ahead", params):
+            key = (group_id, row["subject_id"], row["relation"])
+            told = sorted((records.assertion(a, NEO4J) for a in row["assertions"]),
+                          key=lambda a: (a.created_at, a.seq, a.id))  # as assertions_for orders them
+            rows = self._seen([records.fact(f, NEO4J) for f in row["rows"] if f is not None])
+            self._whole[key] = (told, rows)
+            for f in rows:
+                self._whole_rows[f.id] = key
 
     def _entity_read(self, row: Mapping[str, Any]) -> Entity:
         entity = records.entity(row, NEO4J)
@@ -646,10 +669,16 @@ class Neo4jTx(_Reads):
             self._w.before = self.flush
 
     def assertions(self, group_id: str, subject_id: str, relation: str) -> list[Assertion]:
+        whole = self._whole.get((group_id, subject_id, relation))
+        if whole is not None:
+            return list(whole[0])
         self._lock(group_id)
         return super().assertions(group_id, subject_id, relation)
 
     def current_rows(self, group_id: str, subject_id: str, relation: str) -> list[Fact]:
+        whole = self._whole.get((group_id, subject_id, relation))
+        if whole is not None:
+            return list(whole[1])
         self._lock(group_id)
 
         def affects(cs: ChangeSet) -> bool:  # rows of the key inserted, expired or cited (unknown: maybe)
@@ -678,6 +707,9 @@ class Neo4jTx(_Reads):
         return super().key_assertions(query)
 
     def latest_assertion(self, group_id: str, subject_id: str, relation: str) -> Assertion | None:
+        whole = self._whole.get((group_id, subject_id, relation))
+        if whole is not None:  # the one that arrived last (assertion_latest.cypher's order)
+            return max(whole[0], key=lambda a: (a.created_at, a.seq), default=None)
         window = self._window(group_id, subject_id, relation)
         if window is not None:
             return window.latest
@@ -768,6 +800,12 @@ class Neo4jTx(_Reads):
     def _held(self, group_id: str, changes: ChangeSet) -> None:
         """What reads answered here see of held ``changes`` (of ``group_id``)."""
         ahead = self._ahead
+        # Keys read whole are read again if they change (a bulk load writes each once, after reading it).
+        for key in {*((a.group_id, a.subject_id, a.relation) for a in changes.assertions),
+                    *((f.group_id, f.subject_id, f.relation) for f in changes.insert),
+                    *(self._whole_rows[i] for i in (*(i for i, _ in changes.expire), *changes.provenance)
+                      if i in self._whole_rows)}:
+            self._whole.pop(key, None)
         for e in changes.entities:
             ahead.entity_written(e, entity_keys((e.name, *e.aliases)))
         for a in changes.assertions:
@@ -792,6 +830,7 @@ class Neo4jTx(_Reads):
         self._current_summaries.clear()
 
     def _forget_reads(self) -> None:
+        self._whole.clear()
         self._ahead = ReadAhead()
         self._episodes.clear()
         self._entity_rows.clear()
