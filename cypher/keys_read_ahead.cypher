@@ -15,14 +15,16 @@ CALL (key) {
   USING INDEX SEEK c:CurrentFact(group_id, subject_id, relation, key_start)
   WHERE c.key_start >= $undated
   CALL (c) {
-    OPTIONAL MATCH (s:Entity {group_id: $group_id})-[r]->(o:Entity {group_id: $group_id})
-    WHERE elementId(r) = c.rel AND r.id = c.row_id AND r.group_id = $group_id AND r.expired_at IS NULL
-    RETURN CASE WHEN r IS NULL THEN null ELSE {
-             id: r.id, fact_id: r.fact_id, group_id: r.group_id, subject_id: s.id, subject: s.name,
-             relation: type(r), object_id: o.id, object: o.name, text: r.text,
-             valid_at: r.valid_at, invalid_at: r.invalid_at, created_at: r.created_at,
-             expired_at: r.expired_at, episode_ids: r.episode_ids, confidence: r.confidence,
-             importance: r.importance, attributes: r.attributes_json} END AS row
+    // by element id alone (a seek), its ends taken from the relationship
+    MATCH ()-[r]->()
+    WHERE elementId(r) = c.rel
+    WITH r, startNode(r) AS s, endNode(r) AS o
+    WHERE r.id = c.row_id AND r.group_id = $group_id AND r.expired_at IS NULL
+    RETURN {id: r.id, fact_id: r.fact_id, group_id: r.group_id, subject_id: s.id, subject: s.name,
+            relation: type(r), object_id: o.id, object: o.name, text: r.text,
+            valid_at: r.valid_at, invalid_at: r.invalid_at, created_at: r.created_at,
+            expired_at: r.expired_at, episode_ids: r.episode_ids, confidence: r.confidence,
+            importance: r.importance, attributes: r.attributes_json} AS row
   }
   RETURN collect(row) AS rows
 }

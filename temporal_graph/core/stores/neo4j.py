@@ -581,7 +581,7 @@ class Neo4jTx(_Reads):
         for key in keys:
             self._ahead.entities.setdefault((group_id, key), None)
         for row in found["entities"]:
-            self._ahead.entities[(group_id, row["key"])] = self._entity_read(row)
+            self._ahead.hold(group_id, row["key"], self._entity_read(row))
         for i in episode_ids:
             self._episodes[(group_id, i)] = None
         for row in found["episodes"]:
@@ -651,7 +651,7 @@ class Neo4jTx(_Reads):
         self._lock(group_id)
         with self._unheld(lambda cs: bool(cs.entities)):
             found = super().entity_by_key(group_id, key)
-        self._ahead.entities[(group_id, key)] = found
+        self._ahead.hold(group_id, key, found)
         return found
 
     @contextmanager

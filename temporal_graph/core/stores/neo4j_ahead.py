@@ -104,11 +104,18 @@ class ReadAhead:
 
     entities: dict[tuple[str, str], Entity | None] = field(default_factory=dict)  # (group, key)
     windows: dict[tuple[str, str, str], KeyWindow] = field(default_factory=dict)  # (group, subject, rel)
+    _keys_of: dict[tuple[str, str], set[str]] = field(default_factory=dict)  # (group, entity id) -> keys held
 
     def entity_by_key(self, group_id: str, key: str) -> tuple[bool, Entity | None]:
         """(whether the answer is held, the entity)."""
         found = self.entities.get((group_id, key), _MISSING)
         return (False, None) if found is _MISSING else (True, found)  # type: ignore[return-value]
+
+    def hold(self, group_id: str, key: str, entity: Entity | None) -> None:
+        """The answer of a lookup of ``key``."""
+        self.entities[(group_id, key)] = entity
+        if entity is not None:
+            self._keys_of.setdefault((group_id, entity.id), set()).add(key)
 
     def window(self, group_id: str, subject_id: str, relation: str) -> KeyWindow | None:
         return self.windows.get((group_id, subject_id, relation))
@@ -117,14 +124,15 @@ class ReadAhead:
         """``e`` was created or updated (its type, aliases, summary); ``keys`` are the keys it
         claims, each kept only where no entity held it (as ``entity_keys_add`` does)."""
         stored = e
-        for k, held in self.entities.items():
-            if held is not None and held.id == e.id:
+        for k in self._keys_of.get((e.group_id, e.id), ()):
+            held = self.entities[(e.group_id, k)]
+            if held is not None:
                 # An update keeps the stored name and creation time (entity_upsert sets them once).
                 stored = held.model_copy(update={"type": e.type, "aliases": e.aliases, "summary": e.summary})
-                self.entities[k] = stored
+                self.entities[(e.group_id, k)] = stored
         for key in keys:
             if (e.group_id, key) in self.entities and self.entities[(e.group_id, key)] is None:
-                self.entities[(e.group_id, key)] = stored
+                self.hold(e.group_id, key, stored)
 
     def told(self, a: Assertion) -> None:
         window = self.windows.get((a.group_id, a.subject_id, a.relation))
