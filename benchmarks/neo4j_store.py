@@ -1,7 +1,10 @@
 """The Neo4j store beside the embedded one: the same data, the same run, both stores.
 
-    .venv/bin/python benchmarks/neo4j_store.py [--sizes 10,1000,10000] [--repeats 15]
-        [--facts 100000] [--bulk 100000] [--copy 100000] [--json]
+    .venv/bin/python benchmarks/neo4j_store.py [--sizes 10,1000] [--repeats 10]
+        [--facts 20000] [--bulk 0] [--copy 20000] [--profile] [--json]
+
+The defaults run in minutes on a loaded two-core machine; the issue's sizes are ``--sizes
+10,1000,10000 --facts 100000 --copy 100000``.
 
 With ``NEO4J_URI`` set (``NEO4J_USER`` / ``NEO4J_PASSWORD``) it measures that server, in groups of
 its own that it forgets afterwards; without it, it starts one with ``scripts/neo4j.sh`` (Neo4j
@@ -18,8 +21,11 @@ Community from Maven Central) and stops it at the end. Medians and p95, in milli
   one-by-one oracle on a 2,000-fact sample on Neo4j;
 - ``copy``: ``copy_to`` of a ``--copy``-fact embedded memory into Neo4j, with its comparison.
 
-``--profile`` adds, for one ``as_of`` and one ``search`` on each store, the statements each sent
-and their time (where Neo4j's time goes when it is slower).
+``--profile`` adds, for one ``as_of`` and one ``search`` on each store, the store calls each made
+and their time; and for Neo4j, what each operation sends, counted at the driver
+(``testing.BoltCounter``): statements, transactions and Bolt round trips of one ``add_fact`` and
+one ``add_episode`` (at the smallest and largest history), one ``search`` and one ``as_of``, the
+bulk load and the copy.
 """
 
 from __future__ import annotations
@@ -48,7 +54,7 @@ import numpy as np  # noqa: E402
 from benchmarks.write_growth import episode_write, fact_write, history, percentiles, timed  # noqa: E402
 from temporal_graph import Ontology, TemporalGraph  # noqa: E402
 from temporal_graph.core.stores.protocol import ChangeSet, FactQuery  # noqa: E402
-from temporal_graph.testing import neo4j_store_from_env, unique_test_group  # noqa: E402
+from temporal_graph.testing import BoltCounter, neo4j_store_from_env, unique_test_group  # noqa: E402
 from temporal_graph.times import ManualClock  # noqa: E402
 
 STORES = ("sqlite", "neo4j")
@@ -154,7 +160,20 @@ def warm_up(workdir: Path) -> None:
         m.close()
 
 
-def writes(sizes: list[int], repeats: int, workdir: Path) -> dict:
+def counted(m: Memory) -> BoltCounter:
+    """The driver of ``m``'s Neo4j store, counting from now on (see :class:`BoltCounter`)."""
+    store = m.tg.core.store
+    if not isinstance(store.driver, BoltCounter):
+        store.driver = BoltCounter(store.driver)
+    store.driver.reset()
+    return store.driver
+
+
+def _trips(counter: BoltCounter, times: int = 1) -> dict[str, float]:
+    return {k: round(v / times, 1) for k, v in counter.counts().items()}
+
+
+def writes(sizes: list[int], repeats: int, workdir: Path, trips: dict | None = None) -> dict:
     warm_up(workdir)
     out: dict = {}
     done: list[Memory] = []  # forgotten at the end: a large delete keeps the server busy a while after
@@ -170,6 +189,10 @@ def writes(sizes: list[int], repeats: int, workdir: Path) -> dict:
                         assert report.rows_written == n, report
                         figure = timed(make(scenario, n, m.group), m.tg, repeats)
                         out.setdefault(f"{scenario}.{op}", {}).setdefault(kind, {})[str(n)] = figure
+                        if trips is not None and kind == "neo4j" and n in (sizes[0], sizes[-1]):
+                            counter = counted(m)
+                            make(scenario, n, m.group)(m.tg, repeats + 1)
+                            trips[f"{op} ({scenario}, N={n:,})"] = _trips(counter)
                         print(f"  writes {scenario} {op} N={n} {kind}: {figure}", file=sys.stderr, flush=True)
     finally:
         for m in done:
@@ -177,23 +200,33 @@ def writes(sizes: list[int], repeats: int, workdir: Path) -> dict:
     return out
 
 
-def reads_and_bulk(facts: int, bulk: int, repeats: int, workdir: Path, profile: bool) -> tuple[dict, dict]:
+def reads_and_bulk(
+    facts: int, bulk: int, repeats: int, workdir: Path, profile: bool, trips: dict | None = None,
+    oracle: int = 2000,
+) -> tuple[dict, dict]:
     items = structured_facts(facts)
     reads: dict = {}
     loads: dict = {}
     for kind in STORES:
         m = Memory(kind, workdir, "reads", ontology=ONTOLOGY, clock=ManualClock(CLOCK))
         try:
+            if kind == "neo4j":  # the relation types' schema, made once per database, is no load's cost
+                m.tg.core.store.ensure_relations(["LIVES_IN", "PLAYS_FOR", "WON"])
+            counter = counted(m) if kind == "neo4j" and trips is not None else None
             started = time.perf_counter()
             report = m.tg.add_facts(items, embed=False, group_id=m.group)
             seconds = time.perf_counter() - started
             loads.setdefault(str(facts), {})[kind] = _load_figure(facts, seconds, report)
             print(f"  bulk {facts} {kind}: {loads[str(facts)][kind]}", file=sys.stderr, flush=True)
+            if counter is not None and trips is not None:
+                trips[f"add_facts of {facts:,} (whole load)"] = _trips(counter)
             random_vectors(m)
             reads[kind] = _reads(m, repeats)
             print(f"  reads {kind}: {reads[kind]}", file=sys.stderr, flush=True)
             if profile:
                 reads[kind]["profile"] = _profile(m)
+            if counter is not None and trips is not None:
+                _read_trips(m, counter, trips)
         finally:
             m.close()
     if bulk > facts:
@@ -207,7 +240,7 @@ def reads_and_bulk(facts: int, bulk: int, repeats: int, workdir: Path, profile: 
                 print(f"  bulk {bulk} {kind}: {loads[str(bulk)][kind]}", file=sys.stderr, flush=True)
             finally:
                 m.close()
-    loads["oracle_on_neo4j"] = bulk_oracle(workdir)
+    loads["oracle_on_neo4j"] = bulk_oracle(workdir, oracle)
     return reads, loads
 
 
@@ -277,9 +310,22 @@ def _profile(m: Memory) -> dict[str, dict[str, float]]:
     return out
 
 
-def bulk_oracle(workdir: Path) -> bool:
+def _read_trips(m: Memory, counter: BoltCounter, trips: dict) -> None:
+    """What one search (each of the questions, averaged) and one as_of send."""
+    store = m.tg.core.store
+    person = next(e.id for e in store.entities(m.group) if e.name == "Person 7")
+    counter.reset()
+    for question in QUESTIONS:
+        m.tg.search(question, group_id=m.group, limit=10)
+    trips["search (mean of the 20 questions)"] = _trips(counter, len(QUESTIONS))
+    counter.reset()
+    store.facts(FactQuery(m.group, subject_id=person, valid_time=datetime(2000, 1, 1, tzinfo=UTC)))
+    trips["as_of of one subject"] = _trips(counter)
+
+
+def bulk_oracle(workdir: Path, sample: int) -> bool:
     """On Neo4j, ``add_facts`` of a sample gives the rows ``add_fact`` one by one gives."""
-    items = structured_facts(2000, seed=5)
+    items = structured_facts(sample, seed=5)
     answers = []
     for how in ("bulk", "one by one"):
         m = Memory("neo4j", workdir, "oracle", ontology=ONTOLOGY, clock=ManualClock(CLOCK), embed=False)
@@ -297,16 +343,19 @@ def bulk_oracle(workdir: Path) -> bool:
     return answers[0] == answers[1]
 
 
-def copy(facts: int, workdir: Path) -> dict:
+def copy(facts: int, workdir: Path, trips: dict | None = None) -> dict:
     options = {"ontology": ONTOLOGY, "clock": ManualClock(CLOCK), "embed": False}
     source = Memory("sqlite", workdir, "copy-source", **options)
     target = Memory("neo4j", workdir, "copy-target", **options)
     try:
         source.tg.add_facts(structured_facts(facts), group_id=target.group)  # the group it will have there
+        counter = counted(target)
         started = time.perf_counter()
         report = source.tg.copy_to(target.tg, group_id=target.group)
         seconds = time.perf_counter() - started
         copied = report.groups[0]
+        if trips is not None:
+            trips[f"copy_to of {facts:,} facts (whole copy)"] = _trips(counter)
         return {"facts": facts, "seconds": round(seconds, 1), "ok": report.ok,
                 "records": sum(copied.written.values()),
                 "records_per_s": round(sum(copied.written.values()) / seconds)}
@@ -345,31 +394,40 @@ def table(result: dict) -> str:
         lines.append(f"  {int(size):>9,} facts  sqlite {s['seconds']:7.1f} s ({s['facts_per_s']:,}/s)   "
                      f"neo4j {n['seconds']:7.1f} s ({n['facts_per_s']:,}/s)   "
                      f"{n['seconds'] / s['seconds']:.1f}x")
-    lines.append(f"  bulk == one by one on Neo4j (2,000-fact sample): {result['bulk']['oracle_on_neo4j']}")
+    lines.append(f"  bulk == one by one on Neo4j ({result['oracle']:,}-fact sample): "
+                 f"{result['bulk']['oracle_on_neo4j']}")
     c = result["copy"]
     lines += ["", f"copy of a {c['facts']:,}-fact embedded memory into Neo4j: {c['seconds']} s, "
                   f"{c['records']:,} records ({c['records_per_s']:,}/s), both sides agree: {c['ok']}"]
+    if result.get("trips"):
+        lines += ["", "sent to Neo4j per operation (driver-level count)", "",
+                  f"  {'operation':44} {'statements':>11} {'transactions':>13} {'round trips':>12}"]
+        for op, n in result["trips"].items():
+            lines.append(f"  {op:44} {n['statements']:>11,} {n['transactions']:>13,} {n['round_trips']:>12,}")
     return "\n".join(lines)
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--sizes", default="10,1000,10000", help="facts of history for the writes")
-    parser.add_argument("--repeats", type=int, default=15)
-    parser.add_argument("--facts", type=int, default=100_000, help="facts in the group the reads run on")
-    parser.add_argument("--bulk", type=int, default=100_000, help="a second, larger bulk load (1000000)")
-    parser.add_argument("--copy", type=int, default=100_000, help="facts of the memory copied into Neo4j")
+    parser.add_argument("--sizes", default="10,1000", help="facts of history for the writes")
+    parser.add_argument("--repeats", type=int, default=10)
+    parser.add_argument("--facts", type=int, default=20_000, help="facts in the group the reads run on")
+    parser.add_argument("--bulk", type=int, default=0, help="a second, larger bulk load (100000)")
+    parser.add_argument("--copy", type=int, default=20_000, help="facts of the memory copied into Neo4j")
+    parser.add_argument("--oracle", type=int, default=500, help="facts of the bulk == one-by-one sample")
     parser.add_argument("--profile", action="store_true")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
     sizes = sorted(int(s) for s in args.sizes.split(","))
     with neo4j_server() as server, tempfile.TemporaryDirectory(prefix="neo4j-bench-") as tmp:
         workdir = Path(tmp)
-        result: dict = {"server": server, "sizes": sizes, "facts": args.facts}
-        result["writes"] = writes(sizes, args.repeats, workdir)
+        result: dict = {"server": server, "sizes": sizes, "facts": args.facts, "oracle": args.oracle}
+        trips: dict | None = {} if args.profile else None
+        result["writes"] = writes(sizes, args.repeats, workdir, trips)
         result["reads"], result["bulk"] = reads_and_bulk(args.facts, args.bulk, args.repeats, workdir,
-                                                         args.profile)
-        result["copy"] = copy(args.copy, workdir)
+                                                         args.profile, trips, args.oracle)
+        result["copy"] = copy(args.copy, workdir, trips)
+        result["trips"] = trips
     print(json.dumps(result) if args.json else table(result))
     return 0
 

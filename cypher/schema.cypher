@@ -63,5 +63,10 @@ CREATE FULLTEXT INDEX entity_names IF NOT EXISTS FOR (n:Entity) ON EACH [n.name_
 CREATE FULLTEXT INDEX episode_contents IF NOT EXISTS FOR (n:Episode) ON EACH [n.content];
 CREATE VECTOR INDEX entity_embedding IF NOT EXISTS FOR (n:Entity) ON n.embedding
 OPTIONS {indexConfig: {`vector.dimensions`: 384, `vector.similarity_function`: 'cosine'}};
+// One vector index over every current fact row of every relation type: the vector is kept on the
+// row's :CurrentFact node too (a relationship vector index covers one type only, so a search
+// asked one index per type the group had written, one after another).
+CREATE VECTOR INDEX current_fact_embedding IF NOT EXISTS FOR (n:CurrentFact) ON n.embedding
+OPTIONS {indexConfig: {`vector.dimensions`: 384, `vector.similarity_function`: 'cosine'}};
 CREATE VECTOR INDEX episode_embedding IF NOT EXISTS FOR (n:Episode) ON n.embedding
 OPTIONS {indexConfig: {`vector.dimensions`: 384, `vector.similarity_function`: 'cosine'}};

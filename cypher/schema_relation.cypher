@@ -1,7 +1,7 @@
 // Schema of one fact relationship type, created the first time a relation is written
 // (relationship constraints and indexes cover exactly one type). Idempotent; split at ';'.
-// Needs Neo4j 5.7+ (relationship uniqueness) and 5.18+ (relationship vector indexes); the store
-// as a whole needs 5.26+ (CALL () { } subqueries).
+// Needs Neo4j 5.7+ (relationship uniqueness); the store as a whole needs 5.26+ (CALL () { }
+// subqueries, dynamic types and labels). Fact vectors are indexed on :CurrentFact (schema.cypher).
 // scope: schema
 // params:
 // placeholders: rel
@@ -12,5 +12,3 @@ CREATE INDEX fact_valid_at_{{rel}} IF NOT EXISTS FOR ()-[r:{{rel}}]-() ON (r.val
 CREATE INDEX fact_invalid_at_{{rel}} IF NOT EXISTS FOR ()-[r:{{rel}}]-() ON (r.invalid_at);
 CREATE INDEX fact_created_at_{{rel}} IF NOT EXISTS FOR ()-[r:{{rel}}]-() ON (r.created_at);
 CREATE INDEX fact_expired_at_{{rel}} IF NOT EXISTS FOR ()-[r:{{rel}}]-() ON (r.expired_at);
-CREATE VECTOR INDEX fact_embedding_{{rel}} IF NOT EXISTS FOR ()-[r:{{rel}}]-() ON r.embedding
-OPTIONS {indexConfig: {`vector.dimensions`: 384, `vector.similarity_function`: 'cosine'}};

@@ -17,7 +17,7 @@ from temporal_graph.core import Core
 from temporal_graph.core.embeddings import item_text
 from temporal_graph.core.errors import InvalidInput, LLMOutputError
 from temporal_graph.core.extraction import LLM_FAILED, ExtractedFact, Extraction, Extractor, NotingExtractor
-from temporal_graph.core.identity import lookalike_speakers, speaker_entity
+from temporal_graph.core.identity import entity_named, lookalike_speakers, read_keys, speaker_entity
 from temporal_graph.core.limits import MAX_SOURCE_CHARS, checked_text, lone_surrogate
 from temporal_graph.core.model import Entity, Episode, Fact, IngestResult
 from temporal_graph.core.names import check_group, clean_name, fact_words, normalize_relation
@@ -122,11 +122,12 @@ def new_names(
     speaker id of ``speakers`` is new without an entity of exactly that id, even beside a lookalike."""
     names = {n for x in extractions for f in x.facts for n in (f.subject, f.object, f.replaces) if n}
     own = {s for s in speakers if s}
+    held = read_keys(core.store, group_id, sorted(n for n in names if n.strip()))  # one read for all
 
     def known(name: str) -> bool:
         if name in own:
-            return speaker_entity(core.store, group_id, name) is not None
-        return core.find_entity(name, group_id) is not None
+            return speaker_entity(held, group_id, name) is not None
+        return entity_named(held, group_id, name) is not None
 
     return [n for n in names if n.strip() and not known(n)]
 
@@ -154,6 +155,11 @@ def apply_episode(
 ) -> IngestResult:
     """Write one episode and its facts with the writer of an open transaction; then place it on
     the timelines of its ``keys`` and make it replace ``supersedes`` (:func:`link_episode`)."""
+    # One round trip for what the write reads first, on a store behind a network.
+    names = [n for f in extraction.facts for n in (f.subject, f.object)] + [episode.speaker or ""]
+    speaker = episode.speaker or ""
+    fact_keys = [(s, f.relation) for f in extraction.facts for s in dict.fromkeys((f.subject, speaker))]
+    w.read_ahead(names=[n for n in names if n], keys=[k for k in fact_keys if k[0]], episodes=[episode.id])
     if w.has_episode(episode.id):
         return IngestResult(episode=episode, skipped=True)
     episode = episode.model_copy(update={"created_at": w.now})

@@ -113,33 +113,37 @@ def named_entities(core: Core, text: str, group_id: str) -> list[Entity]:
     """Entities of the group whose name or alias appears in ``text``, longest match first.
 
     Scans word n-grams (up to six words, possessive "'s" dropped) against the store's name keys,
-    so it costs one indexed lookup per n-gram whatever the size of the graph.
+    every spelling looked up in one batch of indexed lookups, whatever the size of the graph.
     """
     tokens = [w for w in _WORD.findall(text) if w.removesuffix("'s").removesuffix("’s").rstrip(".")]
     raw = [w.removesuffix("'s").removesuffix("’s") for w in tokens]
     words = [w.rstrip(".") for w in raw]  # a sentence's full stop is no part of a name…
-    found: list[Entity] = []
-    taken = [False] * len(words)
+    grams: list[tuple[int, int, list[str]]] = []  # (n, i, the spellings of words[i : i + n])
     for n in range(min(MAX_NAME_WORDS, len(words)), 0, -1):
         for i in range(len(words) - n + 1):
-            if any(taken[i : i + n]):
-                continue
             gram = words[i : i + n]
             if all(w.lower() in _STOP for w in gram):
                 continue
-            entity = None
             # …but a name may hold one: "John R. Pierce", "Sunderland A.F.C." at the end of a sentence;
             # and a possessive inside a name is part of it: "St. Michael's Hospital".
             head = slice(i, i + n - 1)
             spellings = (gram, [*raw[head], gram[-1]], raw[i : i + n], [*tokens[head], gram[-1]])
-            for name in dict.fromkeys(" ".join(spelling) for spelling in spellings):
-                if entity is None and len(name) <= MAX_NAME_CHARS:  # a longer "word" names nobody
-                    entity = core.find_entity(name, group_id)
-            if entity is not None:
-                for j in range(i, i + n):
-                    taken[j] = True
-                if entity.id not in {e.id for e in found}:
-                    found.append(entity)
+            names = [name for name in dict.fromkeys(" ".join(spelling) for spelling in spellings)
+                     if len(name) <= MAX_NAME_CHARS]  # a longer "word" names nobody
+            grams.append((n, i, names))
+    # Every spelling looked up at once (one read, not one per word sequence), then matched longest first.
+    known = core.find_entities((name for _, _, names in grams for name in names), group_id)
+    found: list[Entity] = []
+    taken = [False] * len(words)
+    for n, i, names in grams:
+        if any(taken[i : i + n]):
+            continue
+        entity = next((e for e in (known[name] for name in names) if e is not None), None)
+        if entity is not None:
+            for j in range(i, i + n):
+                taken[j] = True
+            if entity.id not in {e.id for e in found}:
+                found.append(entity)
     return found
 
 
@@ -289,28 +293,15 @@ def _visible(core: Core, group_id: str, hits: list[SearchHit], when: _When) -> l
     """Leave out messages told or recorded after the search's time, entities recorded after it,
     and (unless history is asked for) entities the memory holds facts about of which none holds
     at the asked time: an ended name is no answer to a "now" question."""
-    out = []
-    for h in hits:
-        record = h.episode or h.entity
-        if record is not None and not when.sees(record):
-            continue
-        if h.entity is not None and when.valid_time is not None and _ended(core, group_id, h.entity, when):
-            continue
-        out.append(h)
-    return out
-
-
-def _ended(core: Core, group_id: str, entity: Entity, when: _When) -> bool:
-    """The memory recorded facts about the entity (by the asked time), none of which holds then."""
-    for side in ("subject_id", "object_id"):
-        around = FactQuery(group_id, **{side: entity.id})  # type: ignore[arg-type]
-        if core.store.count_facts(when.facts(replace(around, limit=1))):
-            return False
-    # Any version recorded by then: a name only a withdrawn message spoke of has ended too.
-    limit = 1 if when.known is None else None  # any version will do, unless it must be an old one
-    ever = (core.store.facts(FactQuery(group_id, **{side: entity.id}, all_versions=True,  # type: ignore[arg-type]
-                                       limit=limit)) for side in ("subject_id", "object_id"))
-    return any(when.known is None or f.created_at <= when.known for rows in ever for f in rows)
+    seen = [h for h in hits if (record := h.episode or h.entity) is None or when.sees(record)]
+    entities = [h.entity.id for h in seen if h.entity is not None]
+    if when.valid_time is None or not entities:
+        return seen
+    # An entity the memory recorded facts about (by the asked time), none of which holds then;
+    # any version counts as recorded: a name only a withdrawn message spoke of has ended too.
+    presence = core.store.entity_fact_presence(group_id, entities, valid_time=when.valid_time,
+                                               known_at=when.known)
+    return [h for h in seen if h.entity is None or presence[h.entity.id] != (False, True)]
 
 
 def _facts_before_sources(hits: list[SearchHit]) -> list[SearchHit]:
@@ -491,11 +482,12 @@ def _fact_candidates(
     ids = tuple(dict.fromkeys([*(i for i, _ in bm25), *(i for i, _ in nearest)]))
     facts = {f.id: f for f in store.facts(when.facts(FactQuery(group_id, ids=ids)))} if ids else {}
     near = total = 0
+    around = store.facts_around(group_id, [e.id for e in named], valid_time=when.valid_time,
+                                known_at=when.known, limit=NEIGHBOURHOOD) if named else {}
     for entity in named:
-        as_subject = when.facts(FactQuery(group_id, subject_id=entity.id))
-        for around in (as_subject, replace(as_subject, subject_id=None, object_id=entity.id)):
-            near += store.count_facts(around)
-            facts.update((f.id, f) for f in store.facts(replace(around, limit=NEIGHBOURHOOD)))
+        count, rows = around[entity.id]
+        near += count
+        facts.update((f.id, f) for f in rows)
     if named:
         total = store.count_facts(when.facts(FactQuery(group_id)))
     return _FactCandidates(facts, bm25, dict(nearest), min(near, total), total)

@@ -142,3 +142,101 @@ def comparable_rows(entry: dict[str, Any], rows: list[list[Any]], symbols: dict[
 
     data = [[cell(i, v) for i, v in enumerate(row)] for row in json_value(rows)]
     return data if entry["ordered"] else sorted(data, key=lambda r: json.dumps(r, sort_keys=True))
+
+
+# -- Bolt round trips ---------------------------------------------------------------------------
+class BoltCounter:
+    """A stand-in for a ``neo4j`` driver that counts what goes through it, for tests and the
+    benchmark's ``--profile``: statements run, transactions (each try of a transaction function,
+    and each ``execute_query``), and Bolt round trips. A transaction function costs one round trip
+    to begin (the driver waits for BEGIN's answer), one per statement and one to commit;
+    ``execute_query`` sends BEGIN with its statement, so it costs two. Everything else is the
+    driver's own: ``store.driver = BoltCounter(store.driver)``."""
+
+    def __init__(self, driver: Any) -> None:
+        self._driver = driver
+        self.statements = 0
+        self.transactions = 0
+        self.round_trips = 0
+        self.texts: list[str] = []  # the first line of each statement, in order
+        self.modes: list[str] = []  # "read" or "write", of each transaction in order
+
+    def reset(self) -> None:
+        self.statements = self.transactions = self.round_trips = 0
+        self.texts.clear()
+        self.modes.clear()
+
+    def counts(self) -> dict[str, int]:
+        return {"statements": self.statements, "transactions": self.transactions,
+                "round_trips": self.round_trips}
+
+    def _ran(self, text: Any) -> None:
+        self.statements += 1
+        self.round_trips += 1
+        body = [line for line in str(getattr(text, "text", text)).splitlines()
+                if line.strip() and not line.lstrip().startswith("//")]
+        self.texts.append(body[0].strip() if body else "")
+
+    def session(self, **config: Any) -> _CountingSession:
+        return _CountingSession(self._driver.session(**config), self)
+
+    def execute_query(self, query: Any, *args: Any, **kwargs: Any) -> Any:
+        import neo4j
+
+        self.modes.append("read" if kwargs.get("routing_") == neo4j.RoutingControl.READ else "write")
+        self.transactions += 1
+        self.round_trips += 1  # BEGIN goes with the statement; COMMIT is the second
+        self._ran(query)
+        return self._driver.execute_query(query, *args, **kwargs)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._driver, name)
+
+
+class _CountingSession:
+    def __init__(self, session: Any, counter: BoltCounter) -> None:
+        self._session, self._counter = session, counter
+
+    def __enter__(self) -> _CountingSession:
+        self._session.__enter__()
+        return self
+
+    def __exit__(self, *exc: Any) -> Any:
+        return self._session.__exit__(*exc)
+
+    def _wrapped(self, fn: Any, mode: str) -> Any:
+        counter = self._counter
+
+        def work(tx: Any, *args: Any, **kwargs: Any) -> Any:
+            counter.modes.append(mode)
+            counter.transactions += 1
+            counter.round_trips += 2  # BEGIN and COMMIT
+            return fn(_CountingTx(tx, counter), *args, **kwargs)
+
+        return work
+
+    def execute_read(self, fn: Any, *args: Any, **kwargs: Any) -> Any:
+        return self._session.execute_read(self._wrapped(fn, "read"), *args, **kwargs)
+
+    def execute_write(self, fn: Any, *args: Any, **kwargs: Any) -> Any:
+        return self._session.execute_write(self._wrapped(fn, "write"), *args, **kwargs)
+
+    def run(self, query: Any, *args: Any, **kwargs: Any) -> Any:
+        self._counter.transactions += 1
+        self._counter._ran(query)  # an auto-commit statement: one round trip
+        return self._session.run(query, *args, **kwargs)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._session, name)
+
+
+class _CountingTx:
+    def __init__(self, tx: Any, counter: BoltCounter) -> None:
+        self._tx, self._counter = tx, counter
+
+    def run(self, query: Any, *args: Any, **kwargs: Any) -> Any:
+        self._counter._ran(query)
+        return self._tx.run(query, *args, **kwargs)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._tx, name)

@@ -45,3 +45,34 @@ def test_a_database_of_the_earlier_layout_is_upgraded_on_connect() -> None:
             assert [f.object for f in tg.now("Ana", "works at", group_id=group)] == ["Acme"]
         finally:
             tg.forget(group)
+
+
+def test_fact_vectors_of_layout_2_move_under_the_one_vector_index_on_connect() -> None:
+    group = unique_test_group("layout3")
+    store = neo4j_store_from_env()
+    assert store is not None
+    with TemporalGraph(store, clock=ManualClock("2024-01-01")) as tg:
+        tg.add_fact("Ana", "lives in", "Oslo", valid_at="2019", group_id=group, text="Ana lives in Oslo")
+        tg.add_fact("Ana", "works at", "Acme", group_id=group, text="Ana works at Acme")
+        query = tg.embedder.encode(["Ana lives in Oslo"])[0]
+        # What layout 2 left: vectors on the relationships only, one vector index per relation type.
+        with store.driver.session(database=store.database) as session:
+            session.run("MATCH (c:CurrentFact {group_id: $g}) REMOVE c.embedding", g=group).consume()
+            session.run("CREATE VECTOR INDEX fact_embedding_LIVES_IN IF NOT EXISTS "
+                        "FOR ()-[r:LIVES_IN]-() ON r.embedding OPTIONS {indexConfig: "
+                        "{`vector.dimensions`: 384, `vector.similarity_function`: 'cosine'}}").consume()
+            session.run("MATCH (l:MemoryLayout) SET l.version = 2").consume()
+        assert tg.core.store.vector_search(group, "fact", query, 5) == []
+    upgraded = neo4j_store_from_env()
+    assert upgraded is not None
+    with TemporalGraph(upgraded, clock=ManualClock("2024-01-01")) as tg:
+        try:
+            found = tg.core.store.vector_search(group, "fact", query, 5)
+            oslo = tg.now("Ana", "lives in", group_id=group)[0]
+            assert found[0][0] == oslo.id and found[0][1] > 0.99
+            assert len(found) == 2  # both relation types, from the one index
+            with upgraded.driver.session(database=upgraded.database) as session:
+                names = [r["name"] for r in session.run("SHOW VECTOR INDEXES YIELD name RETURN name")]
+            assert "fact_embedding_LIVES_IN" not in names and "current_fact_embedding" in names
+        finally:
+            tg.forget(group)

@@ -137,6 +137,8 @@ def _load(
                 found = resolved[name] = w.entity(name, type=types[name_key(name)], what=what)
             return found
 
+        w.read_ahead(names=list(dict.fromkeys(name for items in batch for p in items
+                                              for name in (p.fact.subject, p.fact.object))))
         with w.rows_together():
             # Every name first: a lookup is a read, which would wait for the rows being inserted.
             for items in batch:
@@ -144,6 +146,8 @@ def _load(
                 for p in items:
                     entity(p.fact.object, "object")
             fresh = created | {e.id for e in w.entities_created}
+            w.read_ahead_keys([(resolved[items[0].fact.subject], items[0].fact.relation) for items in batch
+                               if resolved[items[0].fact.subject].id not in fresh])
             held = 0
             for items in batch:
                 first = items[0].fact

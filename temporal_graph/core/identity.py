@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import unicodedata
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from itertools import combinations
 from typing import Protocol
 
@@ -39,6 +40,40 @@ def entity_named(reader: EntityKeyReader, group_id: str, name: str) -> Entity | 
     return exact if exact is not None else folded
 
 
+class EntityKeysReader(Protocol):
+    """A store: finds the entities of many keys at once."""
+
+    def entities_by_keys(self, group_id: str, keys: Sequence[str]) -> dict[str, Entity]: ...
+
+
+@dataclass(frozen=True)
+class HeldKeys:
+    """Entities read by key in one batch (:func:`read_keys`), answering the lookups of
+    :func:`entity_named` and :func:`speaker_entity` of the names it was read for."""
+
+    found: dict[str, Entity]
+
+    def entity_by_key(self, group_id: str, key: str) -> Entity | None:
+        return self.found.get(key)
+
+
+def read_keys(reader: EntityKeysReader, group_id: str, names: Iterable[str], *,
+              also: Iterable[str] = ()) -> HeldKeys:
+    """Every key the lookups of ``names`` may read (name key and exact key of each), and the keys
+    ``also``, in one read."""
+    displays = [clean_name(name) for name in dict.fromkeys(names)]
+    keys = [k for d in displays for k in (name_key(d), exact_key(d))]
+    keys = list(dict.fromkeys([*keys, *(k for k in also if k)]))
+    return HeldKeys(reader.entities_by_keys(group_id, keys) if keys else {})
+
+
+def entities_named(reader: EntityKeysReader, group_id: str, names: Iterable[str]) -> dict[str, Entity | None]:
+    """:func:`entity_named` of each of ``names``, in one read."""
+    wanted = list(dict.fromkeys(names))
+    held = read_keys(reader, group_id, wanted)
+    return {name: entity_named(held, group_id, name) for name in wanted}
+
+
 def speaker_entity(reader: EntityKeyReader, group_id: str, speaker: str) -> Entity | None:
     """The entity of exactly this speaker id (its name or an alias, such as a declared one), or None."""
     return _spellings(reader, group_id, clean_name(speaker, "speaker"))[0]
@@ -64,13 +99,15 @@ def lookalike_key(name: str) -> str:
 
 
 def lookalike_speakers(
-    reader: EntityKeyReader, group_id: str, speakers: Iterable[str]
+    reader: EntityKeysReader, group_id: str, speakers: Iterable[str]
 ) -> list[tuple[str, str]]:
     """Pairs of ids that look alike but are different people in the group, each pair in sorted
     order: two of ``speakers``, or one of them and an entity of the memory. Ids that an alias makes
-    one person are no pair."""
+    one person are no pair. Every key it looks up is read in one batch."""
     ids = sorted(set(speakers))
-    own = {s: speaker_entity(reader, group_id, s) for s in ids}
+    held = read_keys(reader, group_id, [clean_name(s, "speaker") for s in ids],
+                     also=[lookalike_key(s) for s in ids])
+    own = {s: speaker_entity(held, group_id, s) for s in ids}
     pairs: set[tuple[str, str]] = set()
     by_look: dict[str, list[str]] = defaultdict(list)
     for s in ids:
@@ -79,7 +116,7 @@ def lookalike_speakers(
         pairs.update((a, b) for a, b in combinations(same, 2) if not _same(own[a], own[b]))
     for s in ids:
         look = lookalike_key(s)
-        other = reader.entity_by_key(group_id, look) if look else None
+        other = held.entity_by_key(group_id, look) if look else None
         if other is not None and other.name != s and not _same(own[s], other):
             a, b = sorted((s, other.name))
             pairs.add((a, b))

@@ -202,6 +202,29 @@ class FactWriter:
     _created_rows: dict[str, list[Fact]] | None = None
 
     # -- reading inside the transaction ----------------------------------------------------------
+    def read_ahead(
+        self, *, names: Sequence[str] = (), keys: Sequence[tuple[str, str]] = (), episodes: Sequence[str] = ()
+    ) -> None:
+        """Tell the store what this write is about to read (the entities of ``names``, the
+        timelines of ``keys``: (subject name, relation), whether it holds ``episodes``), so a
+        store behind a network reads them in one round trip. Answers are the same without it."""
+        self._tx.read_ahead(self.group_id, names=names, keys=keys, episodes=episodes)
+
+    def read_ahead_keys(self, keys: Sequence[tuple[Entity, str]]) -> None:
+        """Tell the store this write will read every assertion and current row of these
+        (subject, relation) keys (:meth:`start_many` of keys with a history), so a store behind a
+        network reads them in one round trip."""
+        whole = [(subject.id, normalize_relation(relation)) for subject, relation in keys]
+        if whole:
+            self._tx.read_ahead(self.group_id, whole_keys=whole)
+
+    def read_ahead_summaries(self) -> None:
+        """Before a summary refresh: tell the store which entities' summaries and newest facts it
+        will read (those this write changed and did not create, whose facts it knows itself)."""
+        ids = [i for i in self.touched if i not in self._created_ids]
+        if ids:
+            self._tx.read_ahead(self.group_id, summaries_of=ids, at=self.now)
+
     def existing(self, name: str) -> Entity | None:
         """The entity of this group known by ``name`` (spelled exactly so, else case- and
         space-insensitively), or None; creates nothing."""

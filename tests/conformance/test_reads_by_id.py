@@ -79,3 +79,40 @@ def test_vectors_are_written_with_the_records_and_follow_expiry(store_factory, c
             assert tg.reindex(g) == 0
         finally:
             tg.forget(g)
+
+
+def test_batched_reads_answer_as_the_single_reads_they_are_made_of(tg: TemporalGraph, tick, groups) -> None:
+    """entities_by_keys, entity_fact_presence and facts_around (a search's names, the standing of
+    the entities it finds, the named entities' neighbourhood: one statement each on a server)
+    answer as the single reads they batch (temporal_graph.core.stores.composed), at every time."""
+    from temporal_graph.core.names import exact_key, name_key
+    from temporal_graph.core.stores import composed
+
+    g, other = groups(), groups("other")
+    tick()
+    tg.add_fact("Ana", "lives in", "Rome", valid_at="2019-01-01", group_id=g)
+    tg.add_fact("Ana", "likes", "chess", group_id=g)
+    tg.add_fact("Bo", "works at", "Acme", valid_at="2018-01-01", invalid_at="2021-01-01", group_id=g)
+    tg.add_fact("Cy", "knows", "Ana", valid_at="2017-05-01", group_id=g)
+    tg.add_fact("Ana", "knows", "Ana", valid_at="2016-01-01", group_id=g)  # both sides
+    tg.add_fact("Dee", "likes", "chess", group_id=other)
+    believed = tick()
+    tg.add_fact("Ana", "lives in", "Paris", valid_at="2022-01-01", group_id=g)
+    tg.retract_fact("Cy", "knows", "Ana", group_id=g)  # Cy's only fact: recorded, none holds
+    store = tg.core.store
+    ids = [e.id for e in store.entities(g)] + [e.id for e in store.entities(other)] + ["no-such-entity"]
+    keys = [k for name in ("Ana", "ana", "ACME", "Dee", "nobody") for k in (name_key(name), exact_key(name))]
+    assert store.entities_by_keys(g, keys) == composed.entities_by_keys(store, g, keys)
+    assert set(store.entities_by_keys(g, keys)) == {name_key("Ana"), exact_key("Ana"), name_key("ACME")}
+    for when in [None, *(tg.core.time(t) for t in ("2016-06-01", "2019-06-01", "2020-06-01", "2023-01-01"))]:
+        for known in (None, believed):
+            presence = store.entity_fact_presence(g, ids, valid_time=when, known_at=known)
+            assert presence == composed.entity_fact_presence(store, g, ids, valid_time=when, known_at=known)
+            around = store.facts_around(g, ids, valid_time=when, known_at=known, limit=2)
+            expected = composed.facts_around(store, g, ids, valid_time=when, known_at=known, limit=2)
+            assert {i: (n, sorted(f.id for f in rows)) for i, (n, rows) in around.items()} == \
+                   {i: (n, sorted(f.id for f in rows)) for i, (n, rows) in expected.items()}
+    cy = store.entity_by_key(g, "cy")
+    assert cy is not None
+    presence = store.entity_fact_presence(g, [cy.id], valid_time=tg.core.now(), known_at=None)
+    assert presence[cy.id] == (False, True)  # recorded, none holds: search leaves Cy out

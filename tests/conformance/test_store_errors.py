@@ -92,6 +92,8 @@ def test_a_file_locked_by_another_writer_raises_store_locked(
 
 # -- the Neo4j edge, without a server: a driver whose sessions fail as a real one does ----------------
 class _FailingDriver:
+    execute_query_bookmark_manager = None  # the store chains its transactions with it
+
     def __init__(self, failure: Exception) -> None:
         self.failure = failure
         self.closed = False
@@ -105,6 +107,9 @@ class _FailingDriver:
         if self.closed:
             raise DriverError("Driver closed")
         raise self.failure
+
+    def execute_query(self, *_: object, **__: object) -> object:  # a read is one query of its own
+        return self.session()
 
     def close(self) -> None:
         self.closed = True

@@ -16,19 +16,25 @@ Graph shape, for exploring by hand with Cypher:
   interleave (the embedded store has one writer), an insertion-order counter, and the relation
   types the group has written;
 - ``(:CurrentFact {group_id, row_id, rel, relation, subject_id, object_id, key_start, newest,
-  ends})``: one per current fact row, made with it and deleted when it expires: the index entry
-  through which a write reads a key's timeline or an entity's newest facts (``rel`` is the row's
-  element id), so the expired versions that pile up behind them are never walked;
+  ends, embedding})``: one per current fact row, made with it and deleted when it expires: the
+  index entry through which a write reads a key's timeline or an entity's newest facts (``rel``
+  is the row's element id), so the expired versions that pile up behind them are never walked,
+  and the holder of the row's vector under the one vector index of facts (every relation type);
 - ``(:MemoryLayout {version})``: the version of this layout; an older database is upgraded on
   connect.
 
 Times are native ``DATETIME`` values. Every statement is a file under ``cypher/``; values go
 as parameters, and relation types and labels are validated before they are placed in a template.
 Schema that depends on a relation type (constraint on ``r.id``, range indexes on group_id,
-fact_id and the four times, a vector index) is created before the first row of that relation is
+fact_id and the four times) is created before the first row of that relation is
 written (schema and data cannot share a transaction: the write is rolled back, the schema made,
 the write run again), and the single fact full-text index is widened to cover it. The store holds
 no temporal rules.
+
+Round trips: a write holds its changes back and sends them in one statement, and reads ahead
+what it will read (:class:`Neo4jTx`); a read outside a write is one statement in a transaction of
+its own (:class:`_QueryRunner`); every transaction of the store is causally chained to the ones
+it committed before by one bookmark manager, so a read routed to another cluster member sees them.
 """
 
 from __future__ import annotations
@@ -41,23 +47,34 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager, contextmanager, nullcontext
 from datetime import datetime
-from typing import Any, Self, TypeVar
+from typing import Any, Protocol, Self, TypeVar
 
 from ..errors import (
     ConnectionLost,
     ConstraintViolation,
     InvalidIdentifier,
+    InvalidInput,
     StoreClosed,
     StoreError,
     StoreLocked,
 )
 from ..extras import missing
 from ..model import Assertion, Entity, EntitySummary, Episode, Fact, Insight, RecordKind
-from ..names import check_identifier, entity_keys, name_key, quoted_terms
+from ..names import (
+    check_identifier,
+    clean_name,
+    entity_keys,
+    exact_key,
+    name_key,
+    normalize_relation,
+    quoted_terms,
+)
 from ..receipts import ERASED_KINDS, ErasureReceipt, ErasureRequest, group_key
 from ..time import UTC, to_micros
 from . import records
 from .edge import MapErrors
+from .neo4j_ahead import LATEST, UNDATED, KeyWindow, ReadAhead
+from .neo4j_pending import PendingWrites, group_of, holdable
 from .protocol import AssertionQuery, ChangeSet, Erasure, FactQuery, RowQuery
 from .records import NEO4J
 from .statements import load, render, split_statements, statement
@@ -71,9 +88,17 @@ OWN_LABELS = frozenset({"Entity", "Episode", "Assertion", "EntityKey", "MemoryGr
 _NO_LIMIT = 2**62
 _INDEX_WAIT_SECONDS = 300
 # The version of the data layout (raised when the stored properties change; an older database
-# is upgraded on connect): 2 added :CurrentFact nodes, assertion keys and group relation lists.
-LAYOUT_VERSION = 2
+# is upgraded on connect): 2 added :CurrentFact nodes, assertion keys and group relation lists;
+# 3 put fact vectors on :CurrentFact nodes too, under one vector index for every relation type.
+LAYOUT_VERSION = 3
 _UPGRADE_BATCH = 10_000
+# A write reads ahead the end of each timeline it writes: the rows starting latest (and any
+# starting with the last of them), and the statements told for moments there, at most so many.
+ROWS_AHEAD = 8
+EVENTS_AHEAD = 256
+# A summary refresh reads each entity's newest facts, 16 at a time (50 for an LLM summary), as
+# far as its text goes: so many are read with the write's changes.
+NEWEST_AHEAD = 64
 # Statement names spell the kinds in the plural: facts_missing_embedding, text_search_entities, ...
 _PLURAL = {RecordKind.FACT: "facts", RecordKind.ENTITY: "entities", RecordKind.EPISODE: "episodes"}
 
@@ -99,8 +124,6 @@ def _utc(moment: datetime | None) -> datetime | None:
 # versions behind them pile up with every revision, and a relationship index covers one type
 # only, so each current row has a :CurrentFact node (created with it, deleted when it expires)
 # holding the keys those reads seek: one label, one set of indexes for every relation.
-UNDATED = -(2**62)  # the key of an unknown start or moment: before every date
-LATEST = 2**62  # a bound after every date
 _SPAN = 10**18  # microseconds from year 1 to 9999, shifted by _SHIFT, fit below it
 _SHIFT = 10**17
 
@@ -178,25 +201,57 @@ class _NeedsSchema(Exception):
 
 # -- statements ---------------------------------------------------------------------------------
 class _Runner:
-    """Runs named statements in one transaction, checking each gets exactly its declared parameters."""
+    """Runs named statements in one transaction, checking each gets exactly its declared parameters.
+    ``before`` runs before each statement (a write sends what it holds back first)."""
 
-    def __init__(self, tx: Any) -> None:
+    def __init__(self, tx: Any, before: Callable[[], None] | None = None) -> None:
         self.tx = tx
+        self.before = before
 
     def run(self, name: str, params: Mapping[str, Any], **identifiers: str | Sequence[str]) -> list[dict]:
-        found = statement(name)
-        if set(params) != found.params:
-            raise StoreError(
-                f"{name}.cypher takes parameters {sorted(found.params)}, got {sorted(params)}"
-            )
-        text = render(name, **identifiers) if found.is_template else found.text
+        if self.before is not None:
+            self.before()
+        return self.run_now(name, params, **identifiers)
+
+    def run_now(self, name: str, params: Mapping[str, Any], **identifiers: str | Sequence[str]) -> list[dict]:
+        text = _text(name, params, identifiers)
         return [record.data() for record in self.tx.run(text, dict(params))]
+
+
+def _text(name: str, params: Mapping[str, Any], identifiers: Mapping[str, str | Sequence[str]]) -> str:
+    """The text of statement ``name``, checking it gets exactly its declared parameters."""
+    found = statement(name)
+    if set(params) != found.params:
+        raise StoreError(f"{name}.cypher takes parameters {sorted(found.params)}, got {sorted(params)}")
+    return render(name, **identifiers) if found.is_template else found.text
+
+
+class _QueryRunner:
+    """Runs each named statement as a read transaction of its own through the driver's
+    ``execute_query``: BEGIN goes with the statement (two round trips, not three), the driver
+    retries it on transient errors and routes it to a reader, and the store's bookmarks make it
+    see every write the store committed before."""
+
+    def __init__(self, store: Neo4jStore) -> None:
+        self.store = store
+
+    def run(self, name: str, params: Mapping[str, Any], **identifiers: str | Sequence[str]) -> list[dict]:
+        import neo4j
+
+        s = self.store
+        return s.driver.execute_query(  # type: ignore[no-any-return]
+            _text(name, params, identifiers), dict(params), routing_=neo4j.RoutingControl.READ,
+            database_=s.database, bookmark_manager_=s.bookmarks, result_transformer_=neo4j.Result.data)
+
+
+class _Runs(Protocol):
+    def run(self, name: str, params: Mapping[str, Any], **identifiers: str | Sequence[str]) -> list[dict]: ...
 
 
 class _Reads:
     """Every read, over whichever transaction the runner holds (read or write)."""
 
-    def __init__(self, runner: _Runner) -> None:
+    def __init__(self, runner: _Runs) -> None:
         self._r = runner
         # fact row id -> relation and group, of the rows read or written here (typed writes by id)
         self.relation_of: dict[str, str] = {}
@@ -213,6 +268,8 @@ class _Reads:
         return records.entity(rows[0], NEO4J) if rows else None
 
     def entities(self, group_id: str, *, ids: Sequence[str] | None = None) -> list[Entity]:
+        if ids is not None and not ids:
+            return []
         if ids is None:
             rows = self._r.run("entities_all", {"group_id": group_id})
         else:
@@ -220,6 +277,8 @@ class _Reads:
         return [records.entity(r, NEO4J) for r in rows]
 
     def episodes(self, group_id: str, *, ids: Sequence[str] | None = None) -> list[Episode]:
+        if ids is not None and not ids:
+            return []
         if ids is None:
             rows = self._r.run("episodes_all", {"group_id": group_id})
         else:
@@ -279,6 +338,15 @@ class _Reads:
     def facts(self, query: FactQuery) -> list[Fact]:
         if query.relation is not None and not _safe(query.relation):
             return []  # no fact row can have a relation that is not a safe identifier
+        if query.ids is not None and query == FactQuery(query.group_id, ids=query.ids, limit=query.limit,
+                                                        valid_time=query.valid_time):
+            # Current rows by id (search candidates): through their :CurrentFact nodes, one statement.
+            if not query.ids:
+                return []
+            params = {"group_id": query.group_id, "ids": list(query.ids),
+                      "valid_time": _utc(query.valid_time),
+                      "limit": _NO_LIMIT if query.limit is None else max(0, int(query.limit))}
+            return self._seen([records.fact(r, NEO4J) for r in self._r.run("current_facts_by_ids", params)])
         relations = self.listed_relations(query.group_id) if query.ids is not None else []
         if query.ids is not None and not (query.ids and relations):
             return []
@@ -322,8 +390,11 @@ class _Reads:
                   "skip": max(0, int(offset)), "limit": max(0, int(limit))}
         return self._seen([records.fact(r, NEO4J) for r in self._r.run("facts_newest", params)])
 
-    def fact_vectors(self, group_id: str, fact_ids: Sequence[str]) -> dict[str, list[float]]:
-        relations = self.listed_relations(group_id)
+    def fact_vectors(
+        self, group_id: str, fact_ids: Sequence[str], relations: Sequence[str] | None = None
+    ) -> dict[str, list[float]]:
+        """``relations``: the types of those facts, when known (else the group's, read first)."""
+        relations = self.listed_relations(group_id) if relations is None else sorted(set(relations))
         if not fact_ids or not relations:
             return {}
         rows = self._r.run("fact_vectors", {"group_id": group_id, "fact_ids": list(dict.fromkeys(fact_ids))},
@@ -348,6 +419,23 @@ class _Reads:
         params = {"group_id": group_id, "subject_id": subject_id, "known_at": _utc(known_at),
                   "all_versions": bool(all_versions)}
         return [records.insight(row, NEO4J) for row in self._r.run("insights_read", params)]
+
+
+def _name_keys(name: str) -> list[str]:
+    """The keys a name is looked up by (identity.entity_named): its name key and exact key; none
+    for what is no name (a hint never fails a write: the lookup itself says what is wrong)."""
+    try:
+        display = clean_name(name)
+    except (InvalidInput, TypeError):
+        return []
+    return [name_key(display), exact_key(display)]
+
+
+def _relation_or_none(relation: str) -> str | None:
+    try:
+        return normalize_relation(relation)
+    except (InvalidInput, TypeError):
+        return None
 
 
 def _safe(identifier: str) -> bool:
@@ -398,7 +486,7 @@ FORGET_STEPS = (("forget_current_facts", False), ("forget_insight_evidence", Fal
                 ("forget_entities", True))
 
 
-def _log_erasures(runner: _Runner, receipts: Iterable[ErasureReceipt]) -> None:
+def _log_erasures(runner: _Runs, receipts: Iterable[ErasureReceipt]) -> None:
     """Append ``receipts`` to the erasure log, in the runner's transaction."""
     for r in receipts:
         runner.run("erasure_log_write", {
@@ -406,7 +494,7 @@ def _log_erasures(runner: _Runner, receipts: Iterable[ErasureReceipt]) -> None:
             "operation": r.operation, "counts": json.dumps(r.counts), "digest": r.digest})
 
 
-def _record_ids(runner: _Runner, group_id: str) -> dict[str, set[str]]:
+def _record_ids(runner: _Runs, group_id: str) -> dict[str, set[str]]:
     """The ids of every record of the group, by kind (as receipts count them)."""
     ids: dict[str, set[str]] = {kind: set() for kind in ERASED_KINDS}
     for row in runner.run("group_record_ids", {"group_id": group_id}):
@@ -416,12 +504,36 @@ def _record_ids(runner: _Runner, group_id: str) -> dict[str, set[str]]:
 
 class Neo4jTx(_Reads):
     """What a write function sees: the reads of :class:`StoreTx` plus :meth:`apply`, all in one
-    managed transaction. The first touch of a group takes that group's write lock."""
+    managed transaction. The first touch of a group takes that group's write lock.
+
+    Round trips are what a write costs on a server, so a write holds its changes back and sends
+    them in one statement (:mod:`.neo4j_pending`) when it next reads the server or ends, and
+    answers what it can from what it read ahead (:mod:`.neo4j_ahead`): the entities of the names
+    it was told it would look up (:meth:`read_ahead`), and the end of each timeline it writes, read
+    with the key's first read. The summaries and newest facts of the entities it changed are read
+    together, on the first such read."""
 
     def __init__(self, runner: _Runner, relations_ready: set[str]) -> None:
         super().__init__(runner)
+        runner.before = self.flush
+        self._w = runner
         self._locked: set[str] = set()
         self._relations_ready = relations_ready
+        self._ahead = ReadAhead()
+        self._pending: PendingWrites | None = None
+        # Entities whose rows this write changed, by group (their summaries are read together).
+        self._row_entities: dict[str, tuple[str, str]] = {}  # row id -> (subject id, object id)
+        self._fact_relation: dict[str, str] = {}  # fact id -> relation, of the rows read or written
+        self._episodes: dict[tuple[str, str], Episode | None] = {}  # (group, id): read or written here
+        self._entity_rows: dict[tuple[str, str], tuple[int, Entity]] = {}  # (group, id): (seq, entity)
+        # What a summary refresh reads, read with the changes it follows (read_ahead summaries_of):
+        # (group, entity id) -> (at, its newest rows, whether that is all of them), current summaries.
+        self._newest: dict[tuple[str, str], tuple[int, list[Fact], bool]] = {}
+        self._current_summaries: dict[tuple[str, str], list[EntitySummary]] = {}
+        # Keys read whole (a bulk load's keys with a history): (group, subject, relation) -> (every
+        # assertion in arrival order, the current rows), and the key of each of those rows.
+        self._whole: dict[tuple[str, str, str], tuple[list[Assertion], list[Fact]]] = {}
+        self._whole_rows: dict[str, tuple[str, str, str]] = {}
 
     def _lock(self, group_id: str, count: int = 0) -> int:
         """Take the group's lock (once) and reserve ``count`` sequence numbers; returns the first."""
@@ -431,28 +543,177 @@ class Neo4jTx(_Reads):
         self._locked.add(group_id)
         return rows[0]["first_seq"]
 
+    def _seen(self, facts: list[Fact]) -> list[Fact]:
+        for f in facts:
+            self._row_entities[f.id] = (f.subject_id, f.object_id)
+            self._fact_relation[f.fact_id] = f.relation
+        return super()._seen(facts)
+
+    # -- reading ahead -----------------------------------------------------------------------
+    def read_ahead(
+        self, group_id: str, *, names: Sequence[str] = (), keys: Sequence[tuple[str, str]] = (),
+        episodes: Sequence[str] = (), summaries_of: Sequence[str] = (), at: datetime | None = None,
+        whole_keys: Sequence[tuple[str, str]] = (),
+    ) -> None:
+        """See :meth:`StoreTx.read_ahead`. Names, keys and episodes are read in one statement that
+        also takes the group's lock; ``summaries_of`` with the held changes, in the statement that
+        sends them; ``whole_keys`` in one statement of their own."""
+        if whole_keys:
+            self._read_whole_keys(group_id, whole_keys)
+        if summaries_of and at is not None:
+            unread = [i for i in dict.fromkeys(summaries_of) if (group_id, i) not in self._newest]
+            self.flush(group_id, unread, at)
+        wanted = [k for name in names for k in _name_keys(name) if (group_id, k) not in self._ahead.entities]
+        windows = [{"subject_key": k, "subject_id": None, "relation": rel}
+                   for subject, relation in keys if (rel := _relation_or_none(relation)) is not None
+                   for k in _name_keys(subject)]
+        windows = list({(w["subject_key"], w["relation"]): w for w in windows}.values())
+        episode_ids = [i for i in dict.fromkeys(episodes) if (group_id, i) not in self._episodes]
+        if wanted or windows or episode_ids or group_id not in self._locked:
+            self._read_windows(group_id, list(dict.fromkeys(wanted)), windows, episode_ids)
+
+    def _read_windows(
+        self, group_id: str, keys: list[str], windows: list[dict], episode_ids: Sequence[str] = ()
+    ) -> None:
+        params = {"group_id": group_id, "keys": keys, "windows": windows, "rows_ahead": ROWS_AHEAD,
+                  "events_ahead": EVENTS_AHEAD, "undated": UNDATED, "episode_ids": list(episode_ids)}
+        [found] = self._r.run("write_read_ahead", params)
+        self._locked.add(group_id)
+        for key in keys:
+            self._ahead.entities.setdefault((group_id, key), None)
+        for row in found["entities"]:
+            self._ahead.hold(group_id, row["key"], self._entity_read(row))
+        for i in episode_ids:
+            self._episodes[(group_id, i)] = None
+        for row in found["episodes"]:
+            self._episodes[(group_id, row["id"])] = records.episode(row, NEO4J)
+        for w in found["windows"]:
+            at = (group_id, w["subject_id"], w["relation"])
+            if at in self._ahead.windows:
+                continue
+            rows = self._seen([records.fact(r, NEO4J) for r in w["rows"] if r is not None])
+            events, voids = w["events"], w["voids"]
+            self._ahead.windows[at] = KeyWindow(
+                latest=None if w["latest"] is None else records.assertion(w["latest"], NEO4J),
+                bound=w["bound"], rows={f.id: f for f in rows},
+                events=None if len(events) > EVENTS_AHEAD else [records.assertion(a, NEO4J) for a in events],
+                voids=None if len(voids) > EVENTS_AHEAD else [records.assertion(a, NEO4J) for a in voids],
+            )
+
+    def _read_whole_keys(self, group_id: str, keys: Sequence[tuple[str, str]]) -> None:
+        wanted = [{"subject_id": s, "relation": r} for s, r in dict.fromkeys(keys)
+                  if _safe(r) and (group_id, s, r) not in self._whole]
+        if not wanted:
+            return
+        self._lock(group_id)
+        params = {"group_id": group_id, "keys": wanted, "undated": UNDATED}
+        for row in self._r.run("keys_read_ahead", params):
+            key = (group_id, row["subject_id"], row["relation"])
+            told = sorted((records.assertion(a, NEO4J) for a in row["assertions"]),
+                          key=lambda a: (a.created_at, a.seq, a.id))  # as assertions_for orders them
+            rows = self._seen([records.fact(f, NEO4J) for f in row["rows"] if f is not None])
+            self._whole[key] = (told, rows)
+            for f in rows:
+                self._whole_rows[f.id] = key
+
+    def _entity_read(self, row: Mapping[str, Any]) -> Entity:
+        entity = records.entity(row, NEO4J)
+        self._entity_rows[(entity.group_id, entity.id)] = (row["seq"] or 0, entity)
+        return entity
+
+    def entities(self, group_id: str, *, ids: Sequence[str] | None = None) -> list[Entity]:
+        if ids is not None and all((group_id, i) in self._entity_rows for i in ids):
+            found = sorted((self._entity_rows[(group_id, i)] for i in dict.fromkeys(ids)),
+                           key=lambda held: (held[0], held[1].id))
+            return [entity for _, entity in found]
+        return super().entities(group_id, ids=ids)
+
+    def episodes(self, group_id: str, *, ids: Sequence[str] | None = None) -> list[Episode]:
+        if ids is not None and len(ids) == 1 and (group_id, ids[0]) in self._episodes:
+            held = self._episodes[(group_id, ids[0])]
+            return [] if held is None else [held]
+        return super().episodes(group_id, ids=ids)
+
+    def _window(self, group_id: str, subject_id: str, relation: str) -> KeyWindow | None:
+        """The end of the key's timeline, read with its first read (None: not a fact relation)."""
+        if not _safe(relation):
+            return None
+        at = (group_id, subject_id, relation)
+        if at not in self._ahead.windows:
+            self._read_windows(group_id, [], [{"subject_key": None, "subject_id": subject_id,
+                                               "relation": relation}])
+        return self._ahead.windows.get(at)
+
     # Reads lock first, so what a writer reads cannot change before it commits.
     def entity_by_key(self, group_id: str, key: str) -> Entity | None:
+        held, found = self._ahead.entity_by_key(group_id, key)
+        if held:
+            return found
         self._lock(group_id)
-        return super().entity_by_key(group_id, key)
+        with self._unheld(lambda cs: bool(cs.entities)):
+            found = super().entity_by_key(group_id, key)
+        self._ahead.hold(group_id, key, found)
+        return found
+
+    @contextmanager
+    def _unheld(self, affects: Callable[[ChangeSet], bool]) -> Iterator[None]:
+        """Reads inside go to the server without sending the held changes first, unless one of
+        them ``affects`` what is read."""
+        pending = self._pending
+        if pending is not None and any(affects(cs) for cs in pending.sets):
+            yield
+            return
+        self._w.before = None
+        try:
+            yield
+        finally:
+            self._w.before = self.flush
 
     def assertions(self, group_id: str, subject_id: str, relation: str) -> list[Assertion]:
+        whole = self._whole.get((group_id, subject_id, relation))
+        if whole is not None:
+            return list(whole[0])
         self._lock(group_id)
         return super().assertions(group_id, subject_id, relation)
 
     def current_rows(self, group_id: str, subject_id: str, relation: str) -> list[Fact]:
+        whole = self._whole.get((group_id, subject_id, relation))
+        if whole is not None:
+            return list(whole[1])
         self._lock(group_id)
-        return super().current_rows(group_id, subject_id, relation)
+
+        def affects(cs: ChangeSet) -> bool:  # rows of the key inserted, expired or cited (unknown: maybe)
+            rows = [*(i for i, _ in cs.expire), *cs.provenance]
+            return (any((f.subject_id, f.relation) == (subject_id, relation) for f in cs.insert)
+                    or any(self.relation_of.get(i, relation) == relation
+                           and self._row_entities.get(i, (subject_id,))[0] == subject_id for i in rows))
+
+        with self._unheld(affects):
+            return super().current_rows(group_id, subject_id, relation)
 
     def key_rows(self, query: RowQuery) -> list[Fact]:
+        window = self._window(query.group_id, query.subject_id, query.relation)
+        found = None if window is None else window.key_rows(query)
+        if found is not None:
+            return found
         self._lock(query.group_id)
         return super().key_rows(query)
 
     def key_assertions(self, query: AssertionQuery) -> list[Assertion]:
+        window = self._window(query.group_id, query.subject_id, query.relation)
+        found = None if window is None else window.key_assertions(query)
+        if found is not None:
+            return found
         self._lock(query.group_id)
         return super().key_assertions(query)
 
     def latest_assertion(self, group_id: str, subject_id: str, relation: str) -> Assertion | None:
+        whole = self._whole.get((group_id, subject_id, relation))
+        if whole is not None:  # the one that arrived last (assertion_latest.cypher's order)
+            return max(whole[0], key=lambda a: (a.created_at, a.seq), default=None)
+        window = self._window(group_id, subject_id, relation)
+        if window is not None:
+            return window.latest
         self._lock(group_id)
         return super().latest_assertion(group_id, subject_id, relation)
 
@@ -463,6 +724,11 @@ class Neo4jTx(_Reads):
     def newest_facts(
         self, group_id: str, entity_id: str, *, at: datetime, limit: int, offset: int = 0
     ) -> list[Fact]:
+        held = self._newest.get((group_id, entity_id))
+        if held is not None and held[0] == to_micros(at):
+            _, rows, complete = held
+            if complete or offset + limit <= len(rows):
+                return self._seen(rows[max(0, offset) : max(0, offset) + max(0, limit)])
         self._lock(group_id)
         return super().newest_facts(group_id, entity_id, at=at, limit=limit, offset=offset)
 
@@ -470,6 +736,10 @@ class Neo4jTx(_Reads):
         self, group_id: str, entity_id: str | None = None, *, known_at: datetime | None = None,
         all_versions: bool = False,
     ) -> list[EntitySummary]:
+        if entity_id is not None and known_at is None and not all_versions:
+            held = self._current_summaries.get((group_id, entity_id))
+            if held is not None:
+                return list(held)
         self._lock(group_id)
         return super().summaries(group_id, entity_id, known_at=known_at, all_versions=all_versions)
 
@@ -480,9 +750,15 @@ class Neo4jTx(_Reads):
         self._lock(group_id)
         return super().insights(group_id, subject_id=subject_id, known_at=known_at, all_versions=all_versions)
 
-    def fact_vectors(self, group_id: str, fact_ids: Sequence[str]) -> dict[str, list[float]]:
+    def fact_vectors(
+        self, group_id: str, fact_ids: Sequence[str], relations: Sequence[str] | None = None
+    ) -> dict[str, list[float]]:
         self._lock(group_id)
-        return super().fact_vectors(group_id, fact_ids)
+        known = [self._fact_relation.get(i) for i in fact_ids]
+        if relations is None and all(known):  # facts this write read or wrote: their types are known
+            relations = [r for r in known if r is not None]
+        with self._unheld(lambda cs: bool(cs.fact_embeddings)):  # held rows have no vector yet
+            return super().fact_vectors(group_id, fact_ids, relations)
 
     def episode_assertions(self, group_id: str, episode_id: str) -> list[Assertion]:
         self._lock(group_id)
@@ -496,7 +772,133 @@ class Neo4jTx(_Reads):
         self._lock(group_id)
         return super().rows_citing(group_id, episode_id)
 
+    # -- writing -----------------------------------------------------------------------------
     def apply(self, changes: ChangeSet) -> None:
+        """Hold ``changes`` back when they are of the kinds sent together (:meth:`flush` sends
+        them); else send what is held, then apply them step by step (:meth:`_apply_now`)."""
+        groups = group_of(changes)
+        if not groups and len(self._locked) == 1:  # vectors only: of the group this write locked
+            groups = set(self._locked)
+        if holdable(changes) and len(groups) == 1:
+            (group_id,) = groups
+            new = {check_identifier(f.relation) for f in changes.insert} - self._relations_ready
+            if new:
+                raise _NeedsSchema(new)  # the store makes it and runs the write again
+            for a in changes.assertions:
+                check_identifier(a.relation)  # relation names must be safe before they become types
+            pending = self._pending
+            if pending is not None and (pending.group_id != group_id or not pending.accepts(changes)):
+                self.flush()
+            if self._pending is None:
+                self._pending = PendingWrites(group_id)
+            self._pending.add(changes)
+            self._held(group_id, changes)
+            return
+        self.flush()
+        self._apply_now(changes)
+        self._forget_reads()  # rarer changes (erasures, withdrawals): read again what is read
+
+    def _held(self, group_id: str, changes: ChangeSet) -> None:
+        """What reads answered here see of held ``changes`` (of ``group_id``)."""
+        ahead = self._ahead
+        # Keys read whole are read again if they change (a bulk load writes each once, after reading it).
+        for key in {*((a.group_id, a.subject_id, a.relation) for a in changes.assertions),
+                    *((f.group_id, f.subject_id, f.relation) for f in changes.insert),
+                    *(self._whole_rows[i] for i in (*(i for i, _ in changes.expire), *changes.provenance)
+                      if i in self._whole_rows)}:
+            self._whole.pop(key, None)
+        for e in changes.entities:
+            ahead.entity_written(e, entity_keys((e.name, *e.aliases)))
+        for a in changes.assertions:
+            ahead.told(a)
+        for row_id, _ in changes.expire:
+            ahead.expired(row_id)
+        for f in changes.insert:
+            ahead.inserted(f)
+            self.relation_of[f.id] = f.relation
+            self.row_group[f.id] = f.group_id
+            self._row_entities[f.id] = (f.subject_id, f.object_id)
+            self._fact_relation[f.fact_id] = f.relation
+        for ep in changes.episodes:
+            self._episodes[(ep.group_id, ep.id)] = ep
+        for e in changes.entities:
+            held_row = self._entity_rows.get((e.group_id, e.id))
+            if held_row is not None:
+                seq, old = held_row
+                self._entity_rows[(e.group_id, e.id)] = (seq, old.model_copy(
+                    update={"type": e.type, "aliases": e.aliases, "summary": e.summary}))
+        self._newest.clear()
+        self._current_summaries.clear()
+
+    def _forget_reads(self) -> None:
+        self._whole.clear()
+        self._ahead = ReadAhead()
+        self._episodes.clear()
+        self._entity_rows.clear()
+        self._newest.clear()
+        self._current_summaries.clear()
+
+    def flush(self, group_id: str | None = None, summaries_of: Sequence[str] = (),
+              at: datetime | None = None) -> None:
+        """Send the held changes, in one statement; then write by type what it could not reach
+        through a current row (provenance or vectors of expired rows), and take an old type's
+        label off an entity whose type changed. ``summaries_of`` (of ``group_id``): what a summary
+        refresh reads of them is read in the same statement, after the changes (at ``at``)."""
+        pending, self._pending = self._pending, None
+        reads = bool(summaries_of) and group_id is not None and at is not None
+        if not pending and not reads:
+            return
+        if reads and pending and pending.group_id != group_id:
+            self._pending = pending
+            self.flush()
+            pending = None
+        if not pending:
+            assert group_id is not None
+            pending = PendingWrites(group_id)
+        params = pending.params(entity_label, current_keys)
+        params.update(summaries_of=list(summaries_of) if reads else [],
+                      at_micros=to_micros(at) if reads and at is not None else 0, newest_limit=NEWEST_AHEAD)
+        [out] = self._w.run_now("changes_write", params)
+        self._locked.add(pending.group_id)
+        if reads:
+            self._summary_reads(pending.group_id, params["summaries_of"], params["at_micros"], out)
+        if out["inserted"] != len(params["insert"]):
+            raise StoreError("a subject or object entity of a new fact row does not exist")
+        if out["expired"] != len(params["expire"]):
+            raise StoreError("a fact row to expire is not current; nothing was written")
+        cited = set(out["cited"])
+        late = {r["id"]: tuple(r["episode_ids"]) for r in params["provenance"] if r["id"] not in cited}
+        known = {f.id: f.group_id for f in pending.inserted()}
+        self._add_provenance(late, known)
+        embedded = set(out["fact_vectors_set"])
+        self._set_fact_embeddings(
+            {r["id"]: r["vector"] for r in params["fact_vectors"] if r["id"] not in embedded}, known)
+        for kind, done, rows in ((RecordKind.ENTITY, out["entity_vectors_set"], params["entity_vectors"]),
+                                 (RecordKind.EPISODE, out["episode_vectors_set"], params["episode_vectors"])):
+            left = {r["id"]: r["vector"] for r in rows if r["id"] not in set(done)}
+            self._node_embeddings(kind, left, ChangeSet())
+        types = {e["id"]: e["type"] for e in params["entities"]}
+        for row in out["retyped"]:
+            old, new = entity_label(row["old_type"] or ""), entity_label(types.get(row["id"], ""))
+            if old and old != new:
+                self._w.run_now("entity_remove_label", {"group_id": pending.group_id, "ids": [row["id"]]},
+                                label=old)
+
+    def _summary_reads(self, group_id: str, ids: list[str], at_micros: int, out: Mapping[str, Any]) -> None:
+        for row in out["entities_read"]:
+            self._entity_read(row)
+        summaries: dict[str, list[EntitySummary]] = {i: [] for i in ids}
+        for row in out["summaries_read"]:
+            summaries[row["entity_id"]].append(records.summary(row, NEO4J))
+        newest: dict[str, list[Fact]] = {i: [] for i in ids}
+        for rows in out["newest_read"]:
+            for row in rows:
+                newest[row["for_entity"]].append(records.fact(row, NEO4J))
+        for i in ids:
+            self._current_summaries[(group_id, i)] = summaries[i]
+            self._newest[(group_id, i)] = (at_micros, newest[i], len(newest[i]) < NEWEST_AHEAD)
+
+    def _apply_now(self, changes: ChangeSet) -> None:
         """Write a change set inside the managed transaction, one private step per kind of change
         in the embedded store's order: entities, episodes and assertions (per group, under its
         lock); then fact rows expired, inserted, given provenance; embeddings; mentions; entity
@@ -794,6 +1196,9 @@ class Neo4jStore:
             self.driver.verify_connectivity()
         except Exception as exc:  # noqa: BLE001 - any driver failure is a store error for the user
             raise StoreError(f"cannot connect to Neo4j at {uri}: {exc}") from None
+        # Every transaction of the store waits for the ones it committed before (on a cluster, a
+        # read after a write sees it); the driver's own manager, so execute_query shares it.
+        self.bookmarks = self.driver.execute_query_bookmark_manager
         self._schema_lock = threading.Lock()
         self._relations_ready: set[str] = set()  # relation types whose schema exists
         self._fact_text_types: set[str] = set()  # types the fact full-text index covers
@@ -802,14 +1207,17 @@ class Neo4jStore:
 
     # -- sessions ----------------------------------------------------------------------------
     def _session(self, *, read: bool = False) -> Any:
+        """A session whose transactions are causally chained with every other of this store's
+        (its bookmark manager), routed to a reader (``read``) or the leader."""
         import neo4j
 
         mode = neo4j.READ_ACCESS if read else neo4j.WRITE_ACCESS
-        return self.driver.session(database=self.database, default_access_mode=mode)
+        return self.driver.session(database=self.database, default_access_mode=mode,
+                                   bookmark_manager=self.bookmarks)
 
     def _read(self, fn: Callable[[_Reads], T]) -> T:
-        with self._session(read=True) as session:
-            return session.execute_read(lambda tx: fn(_Reads(_Runner(tx))))
+        """``fn``'s statements, each a read transaction of its own (:class:`_QueryRunner`)."""
+        return fn(_Reads(_QueryRunner(self)))
 
     def _schema(self, text: str, params: Mapping[str, Any] | None = None) -> list[dict]:
         """One schema command in its own transaction (schema and data never share one)."""
@@ -833,25 +1241,40 @@ class Neo4jStore:
         the assertions' index keys and the :CurrentFact nodes of current rows (idempotent, so
         two processes connecting at once do no harm)."""
         found = self._schema(load("layout_version"))[0]
-        if found["version"] is not None and found["version"] >= LAYOUT_VERSION:
+        version = found["version"] or 0
+        if version >= LAYOUT_VERSION:
             return
         if found["written"]:
             log.warning("%s: upgrading the data layout to version %d", self.uri, LAYOUT_VERSION)
-            self._schema(load("layout_group_relations"))
-            while self._schema(load("layout_assertion_keys"),
-                               {"undated": UNDATED, "batch": _UPGRADE_BATCH})[0]["upgraded"]:
-                pass
-            for relation in sorted(self._relations_ready):
-                while rows := self._schema(render("layout_rows_without_current", rel=relation),
-                                           {"batch": _UPGRADE_BATCH}):
-                    by_group: dict[str, list[dict]] = defaultdict(list)
-                    for row in rows:
-                        keys = current_keys(records.fact(row, NEO4J))
-                        by_group[row["group_id"]].append({**row, "current": keys})
-                    for group_id, current in by_group.items():
-                        self._schema(render("layout_current_create", rel=relation),
-                                     {"group_id": group_id, "rows": current})
+            if version < 2:
+                self._upgrade_to_2()
+            for relation in sorted(self._relations_ready):  # 3: fact vectors on :CurrentFact nodes
+                while self._schema(render("layout_current_vectors", rel=relation),
+                                   {"batch": _UPGRADE_BATCH})[0]["upgraded"]:
+                    pass
+            self._schema(load("await_indexes"), {"timeout_seconds": _INDEX_WAIT_SECONDS})
+        for row in self._schema(load("layout_fact_vector_indexes")):
+            relation = row["name"].removeprefix("fact_embedding_")
+            if _safe(relation):
+                self._schema(render("layout_fact_vector_index_drop", rel=relation))
         self._schema(load("layout_set"), {"version": LAYOUT_VERSION})
+
+    def _upgrade_to_2(self) -> None:
+        """Layout 2: :CurrentFact nodes, assertion keys and group relation lists."""
+        self._schema(load("layout_group_relations"))
+        while self._schema(load("layout_assertion_keys"),
+                           {"undated": UNDATED, "batch": _UPGRADE_BATCH})[0]["upgraded"]:
+            pass
+        for relation in sorted(self._relations_ready):
+            while rows := self._schema(render("layout_rows_without_current", rel=relation),
+                                       {"batch": _UPGRADE_BATCH}):
+                by_group: dict[str, list[dict]] = defaultdict(list)
+                for row in rows:
+                    keys = current_keys(records.fact(row, NEO4J))
+                    by_group[row["group_id"]].append({**row, "current": keys})
+                for group_id, current in by_group.items():
+                    self._schema(render("layout_current_create", rel=relation),
+                                 {"group_id": group_id, "rows": current})
 
     def _current_fact_text_types(self) -> set[str]:
         rows = self._schema(load("fact_text_types"))
@@ -888,9 +1311,18 @@ class Neo4jStore:
         while True:
             try:
                 with self._session() as session:
-                    return session.execute_write(lambda tx: fn(Neo4jTx(_Runner(tx), self._relations_ready)))
+                    return session.execute_write(self._write_work(fn))
             except _NeedsSchema as needed:
                 self.ensure_relations(needed.relations)
+
+    def _write_work(self, fn: Callable[[Neo4jTx], T]) -> Callable[[Any], T]:
+        def work(tx: Any) -> T:
+            writer = Neo4jTx(_Runner(tx), self._relations_ready)
+            result = fn(writer)
+            writer.flush()  # what the write held back, before the driver commits
+            return result
+
+        return work
 
     def bulk_loading(self, group_id: str, facts: int) -> AbstractContextManager[None]:
         """Neo4j keeps its indexes up to date through a load: nothing to change around one."""
@@ -908,6 +1340,42 @@ class Neo4jStore:
     @_edge
     def entity_by_key(self, group_id: str, key: str) -> Entity | None:
         return self._read(lambda r: r.entity_by_key(group_id, key))
+
+    @_edge
+    def entities_by_keys(self, group_id: str, keys: Sequence[str]) -> dict[str, Entity]:
+        wanted = list(dict.fromkeys(keys))
+        if not wanted:
+            return {}
+        rows = self._read(lambda r: r._r.run("entities_by_keys", {"group_id": group_id, "keys": wanted}))
+        return {row["key"]: records.entity(row, NEO4J) for row in rows}
+
+    @_edge
+    def entity_fact_presence(
+        self, group_id: str, entity_ids: Sequence[str], *, valid_time: datetime | None,
+        known_at: datetime | None,
+    ) -> dict[str, tuple[bool, bool]]:
+        ids = list(dict.fromkeys(entity_ids))
+        out = dict.fromkeys(ids, (False, False))
+        if ids:
+            params = {"group_id": group_id, "entity_ids": ids, "valid_time": _utc(valid_time),
+                      "known_at": _utc(known_at), "all_versions": False}
+            for row in self._read(lambda r: r._r.run("entities_fact_presence", params)):
+                out[row["entity_id"]] = (bool(row["holds"]), bool(row["recorded"]))
+        return out
+
+    @_edge
+    def facts_around(
+        self, group_id: str, entity_ids: Sequence[str], *, valid_time: datetime | None,
+        known_at: datetime | None, limit: int,
+    ) -> dict[str, tuple[int, list[Fact]]]:
+        ids = list(dict.fromkeys(entity_ids))
+        out: dict[str, tuple[int, list[Fact]]] = {i: (0, []) for i in ids}
+        if ids:
+            params = {"group_id": group_id, "entity_ids": ids, "valid_time": _utc(valid_time),
+                      "known_at": _utc(known_at), "all_versions": False, "limit": max(0, int(limit))}
+            for row in self._read(lambda r: r._r.run("facts_around_entities", params)):
+                out[row["entity_id"]] = (int(row["near"]), [records.fact(f, NEO4J) for f in row["rows"]])
+        return out
 
     @_edge
     def episodes(self, group_id: str, *, ids: Sequence[str] | None = None) -> list[Episode]:
@@ -1037,28 +1505,23 @@ class Neo4jStore:
         if limit <= 0:
             return []
         vec = [float(x) for x in vector]
-        if kind == RecordKind.FACT:
-            ready = set(self._relations_ready)
-            relations = [r for r in self._read(lambda r: r.listed_relations(group_id)) if r in ready]
-            indexes = [f"fact_embedding_{check_identifier(r)}" for r in relations]
-            name = "vector_search_facts"
+        if kind == RecordKind.FACT:  # one index over every relation type's current rows
+            hits = self._nearest("vector_search_facts", None, group_id, vec, limit)
         else:
-            indexes = [{RecordKind.ENTITY: "entity_embedding", RecordKind.EPISODE: "episode_embedding"}[kind]]
-            name = "vector_search_nodes"
-        hits: dict[str, float] = {}
-        for index in indexes:
-            hits.update(self._nearest(name, index, group_id, vec, limit))
-        best = sorted(hits.items(), key=lambda item: (-item[1], item[0]))[:limit]
-        return best
+            index = {RecordKind.ENTITY: "entity_embedding", RecordKind.EPISODE: "episode_embedding"}[kind]
+            hits = self._nearest("vector_search_nodes", index, group_id, vec, limit)
+        return sorted(hits.items(), key=lambda item: (-item[1], item[0]))[:limit]
 
     def _nearest(
-        self, name: str, index: str, group_id: str, vec: list[float], limit: int
+        self, name: str, index: str | None, group_id: str, vec: list[float], limit: int
     ) -> dict[str, float]:
         """The group's ``limit`` nearest in one vector index. The index spans every group, so ask
         for more neighbours until enough belong to the group or the index has no more."""
         k = max(limit * 4, 32)
         while True:
-            params = {"group_id": group_id, "index_name": index, "k": k, "vector": vec}
+            params: dict[str, Any] = {"group_id": group_id, "k": k, "vector": vec}
+            if index is not None:
+                params["index_name"] = index
             row = self._read(lambda r: r._r.run(name, params))[0]  # noqa: B023 - called at once
             hits = row["hits"] or []
             if len(hits) >= limit or row["seen"] < k or k >= 100_000:

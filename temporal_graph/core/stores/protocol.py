@@ -224,6 +224,21 @@ class StoreTx(Protocol):
 
     def apply(self, changes: ChangeSet) -> None: ...
 
+    def read_ahead(
+        self, group_id: str, *, names: Sequence[str] = (), keys: Sequence[tuple[str, str]] = (),
+        episodes: Sequence[str] = (), summaries_of: Sequence[str] = (), at: datetime | None = None,
+        whole_keys: Sequence[tuple[str, str]] = (),
+    ) -> None:
+        """A hint, changing no answer: the write is about to look up the entities ``names`` answer
+        to, read the timelines of ``keys`` ((subject name, relation)) and ask whether it holds
+        ``episodes``; or (``summaries_of`` and ``at``) to refresh the summaries of these entities
+        after what it changed so far, reading each one, its current summary and its newest facts
+        not ended at ``at``; or that it will read every assertion and current row of the keys
+        ``whole_keys`` ((subject id, relation): a bulk load's keys with a history). A store with
+        round trips to a server reads them in one go (Neo4j); the embedded store reads as asked
+        and ignores it."""
+        ...
+
 
 class Store(Protocol):
     """A durable home for one or many groups."""
@@ -247,6 +262,30 @@ class Store(Protocol):
     def entities(self, group_id: str, *, ids: Sequence[str] | None = None) -> list[Entity]: ...
 
     def entity_by_key(self, group_id: str, key: str) -> Entity | None: ...
+
+    def entities_by_keys(self, group_id: str, keys: Sequence[str]) -> dict[str, Entity]:
+        """:meth:`entity_by_key` for many keys at once: the entity each key answers to, by key
+        (keys no entity answers to are left out)."""
+        ...
+
+    def entity_fact_presence(
+        self, group_id: str, entity_ids: Sequence[str], *, valid_time: datetime | None,
+        known_at: datetime | None,
+    ) -> dict[str, tuple[bool, bool]]:
+        """For each entity (of those that exist): (whether a fact row naming it, as subject or
+        object, is valid at ``valid_time`` as believed at ``known_at``, as :meth:`count_facts`
+        counts them; whether any version naming it was recorded by ``known_at``, any at all
+        when None)."""
+        ...
+
+    def facts_around(
+        self, group_id: str, entity_ids: Sequence[str], *, valid_time: datetime | None,
+        known_at: datetime | None, limit: int,
+    ) -> dict[str, tuple[int, list[Fact]]]:
+        """For each entity: how many fact rows name it (valid at ``valid_time``, believed at
+        ``known_at``), as subject plus as object (:meth:`count_facts` of each side), and the rows
+        ``facts`` reads for each side with ``limit`` (a row naming it on both sides twice)."""
+        ...
 
     def episodes(self, group_id: str, *, ids: Sequence[str] | None = None) -> list[Episode]: ...
 

@@ -34,7 +34,7 @@ from ..model import Assertion, Entity, EntitySummary, Episode, Fact, Insight, Re
 from ..names import entity_keys, quoted_terms
 from ..receipts import ErasureReceipt, ErasureRequest, group_key
 from ..time import to_micros
-from . import records, sql, vector_file
+from . import composed, records, sql, vector_file
 from .background import Background
 from .edge import MapErrors
 from .protocol import AssertionQuery, ChangeSet, Erasure, FactQuery, RowQuery
@@ -417,10 +417,35 @@ class SQLiteStore:
             return self._conn.execute(statement, tuple(params)).fetchall()
 
     # -- StoreTx reads -----------------------------------------------------------------------
+    def read_ahead(
+        self, group_id: str, *, names: Sequence[str] = (), keys: Sequence[tuple[str, str]] = (),
+        episodes: Sequence[str] = (), summaries_of: Sequence[str] = (), at: datetime | None = None,
+        whole_keys: Sequence[tuple[str, str]] = (),
+    ) -> None:
+        """A hint for stores behind a network (:meth:`StoreTx.read_ahead`): each read of the file
+        costs microseconds, so nothing is read ahead."""
+
     @_edge
     def entity_by_key(self, group_id: str, key: str) -> Entity | None:
         rows = self._rows(sql.ENTITY_BY_KEY, (group_id, key))
         return records.entity(rows[0], SQLITE) if rows else None
+
+    def entities_by_keys(self, group_id: str, keys: Sequence[str]) -> dict[str, Entity]:
+        return composed.entities_by_keys(self, group_id, keys)
+
+    def entity_fact_presence(
+        self, group_id: str, entity_ids: Sequence[str], *, valid_time: datetime | None,
+        known_at: datetime | None,
+    ) -> dict[str, tuple[bool, bool]]:
+        return composed.entity_fact_presence(self, group_id, entity_ids, valid_time=valid_time,
+                                             known_at=known_at)
+
+    def facts_around(
+        self, group_id: str, entity_ids: Sequence[str], *, valid_time: datetime | None,
+        known_at: datetime | None, limit: int,
+    ) -> dict[str, tuple[int, list[Fact]]]:
+        return composed.facts_around(self, group_id, entity_ids, valid_time=valid_time, known_at=known_at,
+                                     limit=limit)
 
     @_edge
     def assertions(self, group_id: str, subject_id: str, relation: str) -> list[Assertion]:

@@ -1,0 +1,215 @@
+// A write's changes to one group, in one statement (Neo4jTx holds them until the write reads the
+// server again or ends): the group's lock and insertion counter, new or renamed entities with
+// their keys and type labels, episodes, assertions, new fact rows (typed by their relation, each
+// current one with its :CurrentFact node), the provenance, vectors and expiry of current rows
+// (found through their :CurrentFact node and its element id, whatever their type), mentions,
+// the insights citing the rows it expires, and entity summaries. Each list may be empty. Rows
+// and vectors are put before the expiries, so a row written and expired by one write is written
+// first. What it could not find comes back (the store writes those by their type, or refuses).
+// Relation types and labels come as values checked by the store (check_identifier).
+// Then, for the entities of $summaries_of (those the write changed, whose summaries it is about
+// to refresh), what the refresh reads, as the write leaves them: each entity, its current
+// summary, and its current rows not ended at $at_micros, newest first (facts_newest.cypher),
+// the first $newest_limit of them.
+// params: group_id, seq_count, relations, entities, keys, episodes, assertions, insert, provenance, fact_vectors, entity_vectors, episode_vectors, expire, mentions, expire_citing, summaries_ended, summaries, summary_due, summaries_of, at_micros, newest_limit
+MERGE (g:MemoryGroup {group_id: $group_id})
+SET g.writes = coalesce(g.writes, 0) + 1,
+    g.next_seq = coalesce(g.next_seq, 0) + $seq_count,
+    g.relations = reduce(held = coalesce(g.relations, []), rel IN $relations |
+                         CASE WHEN rel IN held THEN held ELSE held + rel END)
+WITH g.next_seq - $seq_count AS first_seq
+CALL (first_seq) {
+  UNWIND $entities AS row
+  MERGE (n:Entity {id: row.id, group_id: $group_id})
+    ON CREATE SET n.name = row.name, n.key = row.key, n.created_at = row.created_at,
+                  n.seq = first_seq + row.seq
+  WITH n, row, n.type AS old_type
+  SET n.type = row.type, n.aliases = row.aliases, n.summary = row.summary, n.name_text = row.name_text
+  FOREACH (_ IN CASE WHEN row.label IS NULL THEN [] ELSE [1] END | SET n:$(row.label))
+  WITH n, row, old_type
+  WHERE old_type IS NOT NULL AND old_type <> row.type
+  RETURN collect({id: n.id, old_type: old_type}) AS retyped
+}
+CALL () {
+  UNWIND $keys AS row
+  MERGE (k:EntityKey {group_id: $group_id, key: row.key})
+    ON CREATE SET k.entity_id = row.entity_id
+}
+CALL (first_seq) {
+  UNWIND $episodes AS row
+  CREATE (e:Episode {id: row.id, group_id: $group_id})
+  SET e.content = row.content, e.speaker = row.speaker, e.source = row.source,
+      e.source_id = row.source_id, e.reference_time = row.reference_time,
+      e.created_at = row.created_at, e.seq = first_seq + row.seq
+}
+CALL () {
+  UNWIND $assertions AS row
+  CREATE (a:Assertion {id: row.id, group_id: $group_id})
+  SET a.subject_id = row.subject_id, a.relation = row.relation, a.object_id = row.object_id,
+      a.kind = row.kind, a.at = row.at, a.until = row.until, a.created_at = row.created_at,
+      a.seq = row.seq, a.episode_id = row.episode_id, a.text = row.text,
+      a.confidence = row.confidence, a.importance = row.importance,
+      a.attributes_json = row.attributes_json, a.at_key = row.at_key, a.object_key = row.object_key
+}
+CALL () {
+  UNWIND $insert AS row
+  MATCH (s:Entity {group_id: $group_id, id: row.subject_id})
+  USING INDEX s:Entity(id)
+  MATCH (o:Entity {group_id: $group_id, id: row.object_id})
+  USING INDEX o:Entity(id)
+  CREATE (s)-[r:$(row.relation) {id: row.id, group_id: $group_id}]->(o)
+  SET r.fact_id = row.fact_id, r.relation = row.relation, r.text = row.text,
+      r.valid_at = row.valid_at, r.invalid_at = row.invalid_at,
+      r.created_at = row.created_at, r.expired_at = row.expired_at,
+      r.episode_ids = row.episode_ids, r.confidence = row.confidence, r.importance = row.importance,
+      r.attributes_json = row.attributes_json
+  FOREACH (_ IN CASE WHEN row.current IS NULL THEN [] ELSE [1] END |
+    // include: current_fact_create
+  )
+  RETURN count(r) AS inserted
+}
+CALL () {
+  UNWIND $provenance AS row
+  MATCH (c:CurrentFact {group_id: $group_id, row_id: row.id})
+  CALL (c, row) {
+    MATCH ()-[r]->()
+    WHERE elementId(r) = c.rel
+    SET r.episode_ids = coalesce(r.episode_ids, []) +
+                        [e IN row.episode_ids WHERE NOT e IN coalesce(r.episode_ids, [])]
+    RETURN r.id AS cited_id
+  }
+  RETURN collect(cited_id) AS cited
+}
+CALL () {
+  UNWIND $fact_vectors AS row
+  MATCH (c:CurrentFact {group_id: $group_id, row_id: row.id})
+  SET c.embedding = row.vector
+  WITH c, row
+  CALL (c, row) {
+    MATCH ()-[r]->()
+    WHERE elementId(r) = c.rel
+    SET r.embedding = row.vector
+    RETURN r.id AS vector_id
+  }
+  RETURN collect(vector_id) AS fact_vectors_set
+}
+CALL () {
+  UNWIND $entity_vectors AS row
+  MATCH (n:Entity {group_id: $group_id, id: row.id})
+  USING INDEX n:Entity(id)
+  SET n.embedding = row.vector
+  RETURN collect(n.id) AS entity_vectors_set
+}
+CALL () {
+  UNWIND $episode_vectors AS row
+  MATCH (n:Episode {group_id: $group_id, id: row.id})
+  USING INDEX n:Episode(id)
+  SET n.embedding = row.vector
+  RETURN collect(n.id) AS episode_vectors_set
+}
+CALL () {
+  UNWIND $expire AS row
+  MATCH (c:CurrentFact {group_id: $group_id, row_id: row.id})
+  CALL (c, row) {
+    MATCH ()-[r]->()
+    WHERE elementId(r) = c.rel AND r.expired_at IS NULL
+    SET r.expired_at = row.expired_at
+    RETURN count(r) AS one
+  }
+  DELETE c
+  RETURN sum(one) AS expired
+}
+CALL () {
+  UNWIND $mentions AS row
+  MATCH (ep:Episode {group_id: $group_id, id: row.episode_id})
+  USING INDEX ep:Episode(id)
+  MATCH (n:Entity {group_id: $group_id, id: row.entity_id})
+  USING INDEX n:Entity(id)
+  MERGE (ep)-[:MENTIONS]->(n)
+}
+CALL () {
+  UNWIND $expire_citing AS row
+  MATCH (e:InsightEvidence {group_id: $group_id, cited_id: row.cited_id})
+  MATCH (i:Insight {group_id: $group_id, id: e.insight_id})
+  USING INDEX i:Insight(id)
+  WHERE i.expired_at IS NULL
+  SET i.expired_at = row.at
+}
+CALL () {
+  UNWIND $summaries_ended AS row
+  MATCH (s:EntitySummary {group_id: $group_id, entity_id: row.entity_id})
+  WHERE s.expired_at IS NULL
+  SET s.expired_at = row.at
+}
+CALL () {
+  UNWIND $summaries AS row
+  OPTIONAL MATCH (old:EntitySummary {group_id: $group_id, entity_id: row.entity_id})
+  WHERE old.expired_at IS NULL
+  SET old.expired_at = row.created_at
+  WITH row, count(old) AS superseded
+  CREATE (s:EntitySummary {id: row.id, group_id: $group_id})
+  SET s.entity_id = row.entity_id, s.entity = row.entity, s.text = row.text, s.method = row.method,
+      s.fact_ids = row.fact_ids, s.created_at = row.created_at
+}
+CALL () {
+  UNWIND $summary_due AS row
+  MATCH (e:Entity {group_id: $group_id, id: row.id})
+  USING INDEX e:Entity(id)
+  WHERE coalesce(e.summary_due, false) <> row.due
+  SET e.summary_due = row.due
+}
+CALL () {
+  UNWIND $summaries_of AS entity_id
+  MATCH (n:Entity {group_id: $group_id, id: entity_id})
+  USING INDEX n:Entity(id)
+  RETURN collect({id: n.id, group_id: n.group_id, name: n.name, type: n.type, aliases: n.aliases,
+                  summary: n.summary, created_at: n.created_at, seq: n.seq}) AS entities_read
+}
+CALL () {
+  UNWIND $summaries_of AS entity_id
+  MATCH (s:EntitySummary {group_id: $group_id, entity_id: entity_id})
+  USING INDEX s:EntitySummary(group_id, entity_id)
+  WHERE s.entity_id = entity_id AND s.expired_at IS NULL
+  RETURN collect(s {.id, .group_id, .entity_id, .entity, .text, .method, .fact_ids, .created_at,
+                    .expired_at}) AS summaries_read
+}
+CALL () {
+  UNWIND $summaries_of AS entity_id
+  CALL (entity_id) {
+    CALL (entity_id) {
+      MATCH (c:CurrentFact {group_id: $group_id, subject_id: entity_id})
+      USING INDEX SEEK c:CurrentFact(group_id, subject_id, newest)
+      WHERE c.newest >= ''
+      RETURN c ORDER BY c.group_id, c.subject_id, c.newest LIMIT $newest_limit
+      UNION
+      MATCH (c:CurrentFact {group_id: $group_id, object_id: entity_id})
+      USING INDEX SEEK c:CurrentFact(group_id, object_id, newest)
+      WHERE c.newest >= ''
+      RETURN c ORDER BY c.group_id, c.object_id, c.newest LIMIT $newest_limit
+      UNION
+      MATCH (c:CurrentFact {group_id: $group_id, subject_id: entity_id})
+      USING INDEX SEEK c:CurrentFact(group_id, subject_id, ends)
+      WHERE c.ends > $at_micros
+      RETURN c
+      UNION
+      MATCH (c:CurrentFact {group_id: $group_id, object_id: entity_id})
+      USING INDEX SEEK c:CurrentFact(group_id, object_id, ends)
+      WHERE c.ends > $at_micros
+      RETURN c
+    }
+    MATCH (s:Entity {group_id: $group_id})-[r]->(o:Entity {group_id: $group_id})
+    WHERE elementId(r) = c.rel AND r.id = c.row_id AND r.group_id = $group_id AND r.expired_at IS NULL
+    WITH r, s, o
+    ORDER BY coalesce(r.valid_at, r.created_at) DESC, r.created_at DESC, type(r), s.id, o.id, r.id
+    LIMIT $newest_limit
+    RETURN collect({for_entity: entity_id, id: r.id, fact_id: r.fact_id, group_id: r.group_id,
+                    subject_id: s.id, subject: s.name, relation: type(r), object_id: o.id,
+                    object: o.name, text: r.text, valid_at: r.valid_at, invalid_at: r.invalid_at,
+                    created_at: r.created_at, expired_at: r.expired_at, episode_ids: r.episode_ids,
+                    confidence: r.confidence, importance: r.importance,
+                    attributes: r.attributes_json}) AS newest
+  }
+  RETURN collect(newest) AS newest_read
+}
+RETURN retyped, inserted, cited, fact_vectors_set, entity_vectors_set, episode_vectors_set, expired,
+       entities_read, summaries_read, newest_read

@@ -1,0 +1,16 @@
+// Current fact rows by row id (search candidates), each through its :CurrentFact node and the
+// element id it keeps: no relation type to name, whatever types the group has; valid at
+// $valid_time. A row no longer current is not found (facts_by_ids reads any version).
+// params: group_id, ids, valid_time, limit
+UNWIND $ids AS row_id
+MATCH (c:CurrentFact {group_id: $group_id, row_id: row_id})
+CALL (c) {
+  MATCH (s:Entity {group_id: $group_id})-[r]->(o:Entity {group_id: $group_id})
+  WHERE elementId(r) = c.rel AND r.id = c.row_id AND r.group_id = $group_id AND r.expired_at IS NULL
+    AND r.fact_id IS NOT NULL
+    // include: valid_at
+  // include: fact_return
+}
+RETURN id, fact_id, group_id, subject_id, subject, relation, object_id, object, text, valid_at,
+       invalid_at, created_at, expired_at, episode_ids, confidence, importance, attributes
+LIMIT $limit

@@ -1,0 +1,93 @@
+// What a write is about to read, in one statement (Neo4jTx answers its reads from it): the
+// group's write lock first, so nothing read can change before the write commits; the entities
+// answering to some name keys; and, for some (subject, relation) keys (the subject given by id,
+// or by a name key), the end of the key's timeline: the assertion that arrived last, the
+// $rows_ahead current rows starting latest and every current row starting at or after the
+// earliest of them (bound: null when the key has no more rows than that, so all are read), the
+// starts and endings told for a moment at or after it (at most $events_ahead, or none are
+// kept), and the key's retractions and withdrawals (at most $events_ahead). Rows come without
+// provenance, as rows_of_key does; keys are in microseconds (see rows_of_key.cypher). And the
+// episodes of some ids (whether the group holds them yet).
+// params: group_id, keys, windows, rows_ahead, events_ahead, undated, episode_ids
+MERGE (g:MemoryGroup {group_id: $group_id})
+SET g.writes = coalesce(g.writes, 0) + 1, g.next_seq = coalesce(g.next_seq, 0)
+WITH count(g) AS locked
+CALL () {
+  UNWIND $keys AS key
+  MATCH (k:EntityKey {group_id: $group_id, key: key})
+  MATCH (n:Entity {group_id: $group_id, id: k.entity_id})
+  USING INDEX n:Entity(id)
+  RETURN collect({key: key, id: n.id, group_id: n.group_id, name: n.name, type: n.type,
+                  aliases: n.aliases, summary: n.summary, created_at: n.created_at, seq: n.seq}) AS entities
+}
+CALL () {
+  UNWIND $episode_ids AS id
+  MATCH (e:Episode {group_id: $group_id, id: id})
+  USING INDEX e:Episode(id)
+  RETURN collect(e {.id, .group_id, .content, .speaker, .source, .source_id, .reference_time,
+                    .created_at, .retracted_at, .erased_at}) AS episodes
+}
+CALL () {
+  UNWIND $windows AS w
+  OPTIONAL MATCH (k:EntityKey {group_id: $group_id, key: w.subject_key})
+  WITH w, coalesce(w.subject_id, k.entity_id) AS subject_id
+  WHERE subject_id IS NOT NULL
+  CALL (w, subject_id) {
+    OPTIONAL MATCH (a:Assertion {group_id: $group_id, subject_id: subject_id, relation: w.relation})
+    USING INDEX SEEK a:Assertion(group_id, subject_id, relation, created_at, seq)
+    WHERE a.created_at IS NOT NULL AND a.seq IS NOT NULL
+    WITH a
+    ORDER BY a.group_id DESC, a.subject_id DESC, a.relation DESC, a.created_at DESC, a.seq DESC
+    LIMIT 1
+    RETURN a {.id, .group_id, .subject_id, .relation, .object_id, .kind, .at, .until, .created_at,
+              .seq, .episode_id, .text, .confidence, .importance, attributes: a.attributes_json} AS latest
+  }
+  CALL (w, subject_id) {
+    OPTIONAL MATCH (c:CurrentFact {group_id: $group_id, subject_id: subject_id, relation: w.relation})
+    USING INDEX SEEK c:CurrentFact(group_id, subject_id, relation, key_start)
+    WHERE c.key_start >= $undated
+    WITH c
+    ORDER BY c.group_id DESC, c.subject_id DESC, c.relation DESC, c.key_start DESC
+    LIMIT $rows_ahead
+    RETURN CASE WHEN count(c) < $rows_ahead THEN null ELSE min(c.key_start) END AS bound
+  }
+  CALL (w, subject_id, bound) {
+    OPTIONAL MATCH (c:CurrentFact {group_id: $group_id, subject_id: subject_id, relation: w.relation})
+    USING INDEX SEEK c:CurrentFact(group_id, subject_id, relation, key_start)
+    WHERE c.key_start >= coalesce(bound, $undated)
+    CALL (c) {
+      OPTIONAL MATCH (s:Entity {group_id: $group_id})-[r]->(o:Entity {group_id: $group_id})
+      WHERE elementId(r) = c.rel AND r.id = c.row_id AND r.group_id = $group_id AND r.expired_at IS NULL
+      RETURN CASE WHEN r IS NULL THEN null ELSE {
+               id: r.id, fact_id: r.fact_id, group_id: r.group_id, subject_id: s.id, subject: s.name,
+               relation: type(r), object_id: o.id, object: o.name, text: r.text,
+               valid_at: r.valid_at, invalid_at: r.invalid_at, created_at: r.created_at,
+               expired_at: r.expired_at, episode_ids: [], confidence: r.confidence,
+               importance: r.importance, attributes: r.attributes_json} END AS row
+    }
+    RETURN collect(row) AS rows
+  }
+  CALL (w, subject_id, bound) {
+    OPTIONAL MATCH (a:Assertion {group_id: $group_id, subject_id: subject_id, relation: w.relation})
+    USING INDEX SEEK a:Assertion(group_id, subject_id, relation, kind, at_key)
+    WHERE a.kind IN ['start', 'end'] AND a.at_key >= coalesce(bound, $undated)
+    WITH a
+    LIMIT $events_ahead + 1
+    RETURN collect(a {.id, .group_id, .subject_id, .relation, .object_id, .kind, .at, .until,
+                      .created_at, .seq, .episode_id, .text, .confidence, .importance,
+                      attributes: a.attributes_json}) AS events
+  }
+  CALL (w, subject_id) {
+    OPTIONAL MATCH (a:Assertion {group_id: $group_id, subject_id: subject_id, relation: w.relation})
+    USING INDEX SEEK a:Assertion(group_id, subject_id, relation, kind, at_key)
+    WHERE a.kind IN ['retract', 'withdraw'] AND a.at_key >= $undated
+    WITH a
+    LIMIT $events_ahead + 1
+    RETURN collect(a {.id, .group_id, .subject_id, .relation, .object_id, .kind, .at, .until,
+                      .created_at, .seq, .episode_id, .text, .confidence, .importance,
+                      attributes: a.attributes_json}) AS voids
+  }
+  RETURN collect({subject_key: w.subject_key, subject_id: subject_id, relation: w.relation,
+                  latest: latest, bound: bound, rows: rows, events: events, voids: voids}) AS windows
+}
+RETURN locked, entities, episodes, windows

@@ -1,0 +1,125 @@
+"""What the Neo4j store sends per operation, counted at the driver (``testing.BoltCounter``): a
+write is one transaction of a few statements whatever its history, a bulk load a few statements
+per batch whatever its entities, a search the same statements however many entities it names or
+finds; and reads are read transactions that see the store's earlier writes (bookmarks), through
+a routing ``neo4j://`` driver too."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from urllib.parse import urlsplit
+
+import pytest
+
+from temporal_graph import TemporalGraph
+from temporal_graph.core.stores.neo4j import Neo4jStore
+from temporal_graph.core.stores.protocol import FactQuery
+from temporal_graph.testing import BoltCounter, neo4j_store_from_env, unique_test_group
+from temporal_graph.times import ManualClock
+
+pytestmark = pytest.mark.neo4j
+
+
+@pytest.fixture
+def memory() -> Iterator[tuple[TemporalGraph, BoltCounter, str]]:
+    store = neo4j_store_from_env()
+    assert store is not None
+    counter = BoltCounter(store.driver)
+    store.driver = counter
+    group = unique_test_group("trips")
+    tg = TemporalGraph(store, clock=ManualClock("2024-01-01"), embed=False)
+    try:
+        yield tg, counter, group
+    finally:
+        tg.forget(group)
+        tg.close()
+
+
+def _history(n: int) -> list[tuple]:
+    cities = [f"City {i}" for i in range(n)]
+    return [("Ana", "lives in", city, str(1900 + i)) for i, city in enumerate(cities)]
+
+
+def _add_fact_counts(tg: TemporalGraph, counter: BoltCounter, group: str, year: int) -> dict[str, int]:
+    counter.reset()
+    tg.add_fact("Ana", "lives in", f"Town {year}", valid_at=str(year), group_id=group)
+    return counter.counts()
+
+
+def test_an_add_fact_is_one_transaction_of_three_statements_whatever_its_history(memory) -> None:
+    tg, counter, group = memory
+    tg.add_facts(_history(10), group_id=group)
+    tg.add_fact("Ana", "lives in", "Town 0", valid_at="1990", group_id=group)  # the relation's schema exists
+    short = _add_fact_counts(tg, counter, group, 1991)
+    tg.add_facts(_history(150), group_id=group)
+    long = _add_fact_counts(tg, counter, group, 2060)
+    # Read ahead (lock, names, the key's end), the changes with what the summaries read, the summaries.
+    assert short == long == {"statements": 3, "transactions": 1, "round_trips": 5}
+    assert counter.modes == ["write"]
+    # The same answers: Ana's timeline moved on, the older home ended where the new one starts.
+    now = tg.history("Ana", "lives in", group_id=group)
+    assert [(f.object, f.valid_at.year) for f in now[-2:]] == [("City 149", 2049), ("Town 2060", 2060)]
+    assert now[-2].invalid_at is not None and now[-2].invalid_at.year == 2060
+
+
+def test_a_bulk_load_sends_a_few_statements_per_batch_whatever_its_entities(memory) -> None:
+    tg, counter, group = memory
+    tg.add_facts([("Founder", "works at", f"Firm {i}", "2019") for i in range(7)], group_id=group)
+    counts = []
+    for size in (50, 400):  # new people at firms the memory holds (their summaries are refreshed)
+        counter.reset()
+        facts = [(f"Person {i} of {size}", "works at", f"Firm {i % 7}", "2020") for i in range(size)]
+        report = tg.add_facts(facts, group_id=group)
+        assert report.rows_written == size
+        counts.append(counter.counts())
+    # One read of every name; the rows sent with what the firms' summaries read; the summaries.
+    assert counts[0] == counts[1] == {"statements": 3, "transactions": 1, "round_trips": 5}, counts
+    assert len(tg.now("Person 7 of 400", group_id=group)) == 1
+
+
+def test_a_search_sends_the_same_statements_however_many_entities_it_names(memory) -> None:
+    tg, counter, group = memory
+    tg.add_facts([(f"Person {i}", "lives in", f"City {i % 5}", "2020") for i in range(30)]
+                 + [(f"Person {i}", "works at", f"Firm {i % 3}", "2021") for i in range(30)], group_id=group)
+    tg.search("Person 1", group_id=group)  # the relation types' indexes are ready
+    sent = []
+    many = "Person 3, Person 4, Person 5 and Person 6 at Firm 1 in City 2"
+    for query in ("where does Person 3 live", many):
+        counter.reset()
+        hits = tg.search(query, group_id=group, limit=10)
+        assert any(h.entity is not None and h.entity.name == "Person 3" for h in hits)
+        facts = tg.search(query, group_id=group, limit=10, kinds=["fact"])  # its neighbourhood
+        assert any(h.fact is not None and h.fact.subject == "Person 3" for h in facts)
+        counter.reset()
+        tg.search(query, group_id=group, limit=10)
+        sent.append(counter.statements)
+        assert set(counter.modes) == {"read"}
+    # Names, each ranking, the neighbourhood, the group's count, the records by id, the standing of
+    # the entities found: one statement each (the second also reads the fact candidates by id).
+    assert sent[1] - sent[0] <= 1 and max(sent) <= 12, sent
+
+
+def test_a_read_after_a_write_sees_it_through_a_routing_driver() -> None:
+    uri = os.environ["NEO4J_URI"]
+    parts = urlsplit(uri)
+    routing = f"neo4j://{parts.hostname}:{parts.port}"
+    auth = (os.environ.get("NEO4J_USER", "neo4j"), os.environ.get("NEO4J_PASSWORD", ""))
+    group = unique_test_group("causal")
+    with TemporalGraph(Neo4jStore(routing, auth=auth), clock=ManualClock("2024-01-01"), embed=False) as tg:
+        store = tg.core.store
+        counter = BoltCounter(store.driver)
+        store.driver = counter
+        try:
+            for i in range(5):
+                counter.reset()
+                tg.add_fact("Ana", "lives in", f"City {i}", valid_at=str(2000 + i), group_id=group)
+                assert counter.modes == ["write"]
+                counter.reset()
+                # A new read transaction of another session, waiting for the write's bookmark.
+                found = store.facts(FactQuery(group, relation="LIVES_IN"))
+                assert counter.modes == ["read"]
+                assert f"City {i}" in {f.object for f in found}
+            assert store.bookmarks.get_bookmarks(), "a committed write leaves a bookmark"
+        finally:
+            tg.forget(group)
