@@ -80,7 +80,7 @@ CALL () {
   CALL (w, subject_id) {
     OPTIONAL MATCH (a:Assertion {group_id: $group_id, subject_id: subject_id, relation: w.relation})
     USING INDEX SEEK a:Assertion(group_id, subject_id, relation, kind, at_key)
-    WHERE a.kind IN ['retract', 'withdraw'] AND a.at_key >= $undated
+    WHERE a.kind IN ['retract', 'withdraw', 'restore'] AND a.at_key >= $undated
     WITH a
     LIMIT $events_ahead + 1
     RETURN collect(a {.id, .group_id, .subject_id, .relation, .object_id, .kind, .at, .until,

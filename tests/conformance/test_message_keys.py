@@ -80,7 +80,8 @@ def test_supersede_by_id_by_query_and_as_a_dry_run(tg, tick, groups) -> None:
     listed = tg.supersede("office Baker Street", "The office relocated to 5 Market Square.",
                           reference_time="2024-06-01", group_id=g, dry_run=True)
     assert listed.dry_run and [e.id for e in listed.matched] == [office] and listed.episode is None
-    assert len(tg.search("office", group_id=g, stale="show")) == 1  # nothing was written
+    messages = [h for h in tg.search("office", group_id=g, stale="show") if h.episode]
+    assert len(messages) == 1  # nothing was written
     tick()
     done = tg.supersede(office, "The office relocated to 5 Market Square.", reference_time="2024-06-01",
                         group_id=g, speaker="Ann")

@@ -9,8 +9,8 @@ changes reach the server together, later), so an answer is always what the serve
 
 A :class:`KeyWindow` holds every current row of its key starting at or after ``bound`` (all of
 them when ``bound`` is None), every start and ending told for a moment at or after it (``events``;
-None when there were too many to keep) and the key's retractions and withdrawals (``voids``; None
-likewise). Moments are keys in microseconds, an unknown one before every date.
+None when there were too many to keep) and the key's retractions, withdrawals and restorations
+(``voids``; None likewise). Moments are keys in microseconds, an unknown one before every date.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from .protocol import AssertionQuery, RowQuery
 UNDATED = -(2**62)  # the key of an unknown start or moment: before every date
 LATEST = 2**62  # a bound after every date
 _EVENT_KINDS = frozenset({"start", "end"})
-_VOID_KINDS = frozenset({"retract", "withdraw"})
+_VOID_KINDS = frozenset({"retract", "withdraw", "restore"})
 
 
 def moment_key(moment: Any) -> int:
