@@ -2,7 +2,10 @@
 
 "The nightly build takes 40 minutes" and, months later, "after the cache fix the nightly build
 takes 12 minutes": no key, and often no fact the rules read, yet the second is plainly the first
-revised (:func:`temporal_graph.core.rewording.revises` says how that is read). Such a pair makes
+revised (:func:`temporal_graph.core.rewording.revises` says how that is read). With a question,
+a newer message of the same speaker that gives another value for what the question asks is one
+too (:func:`temporal_graph.core.rewording.revises_about`: "How much RAM does the staging server
+have?", "our staging server has 16 GB", then "we bumped staging to 48 GB" in passing). Such a pair makes
 the older message ``possibly_superseded`` by the newer: a "now" read ranks it below the newer one
 and labels it, never hides it on this evidence alone. The messages a read found are compared with
 each other, and the first of them with the messages sharing their words in the store.
@@ -16,7 +19,7 @@ from datetime import datetime
 
 from temporal_graph.core import Core
 from temporal_graph.core.model import Episode, RecordKind
-from temporal_graph.core.rewording import revises, subject_words
+from temporal_graph.core.rewording import asked_words, pinned_words, revises, revises_about, subject_words
 
 from .standing import MessageStanding
 
@@ -31,7 +34,7 @@ LOOKUP_WORDS = 12  # words of their subjects the full-text read looks for at mos
 
 def marked(
     core: Core, group_id: str, messages: Sequence[Episode], found: dict[str, MessageStanding], *,
-    known_at: datetime | None, told_by: datetime | None,
+    known_at: datetime | None, told_by: datetime | None, query: str = "",
 ) -> dict[str, MessageStanding]:
     """``found`` with each current or unparsed message that a newer message revises marked
     ``possibly_superseded`` by the newest such message, for the first :data:`COMPARED` of
@@ -45,8 +48,9 @@ def marked(
     pool = {e.id: e for e in messages}
     pool.update((e.id, e) for e in _looked_up(core, group_id, open_[:LOOKED_AT], known_at, told_by))
     newest_first = sorted(pool.values(), key=lambda e: (e.reference_time, e.created_at), reverse=True)
+    asked, pinned = asked_words(query), pinned_words(query)
     for old in open_:
-        newer = _revisions(old, newest_first)
+        newer = _revisions(old, newest_first) or _answers_again(old, newest_first, asked, pinned)
         if newer:
             out[old.id] = found[old.id].model_copy(update={
                 "standing": "possibly_superseded", "by": "probable", "superseded_by": (newer[0].id,)})
@@ -66,6 +70,17 @@ def _looked_up(
     earliest = min(e.reference_time for e in olds)
     return [e for e in core.store.episodes(group_id, ids=ids) if e.reference_time > earliest
             and e.recalled(known_at) and (told_by is None or e.reference_time <= told_by)]
+
+
+def _answers_again(old: Episode, newest_first: Iterable[Episode], asked: frozenset[str],
+                   pinned: frozenset[str]) -> list[Episode]:
+    """Newer messages of the same speaker giving another value for what the question asks ("How
+    much RAM does the staging server have?": "Our staging server has 16 GB" and, months later, "we
+    bumped staging to 48 GB", in passing): the question says what both are about."""
+    if not asked:
+        return []
+    return [e for e in newest_first if e.id != old.id and e.reference_time > old.reference_time
+            and e.speaker == old.speaker and revises_about(old.content, e.content, asked, pinned)]
 
 
 def _revisions(old: Episode, newest_first: Iterable[Episode]) -> list[Episode]:

@@ -262,7 +262,7 @@ def search(
     if stale == "auto":
         stale = "show" if as_of is not None or time_cues.asks_past(query) else "hide"
     hits = _facts_before_sources(staleness.label(core, group_id, hits, valid_time=when.valid_time,
-                                                 known_at=when.known, told_by=when.told_by))
+                                                 known_at=when.known, told_by=when.told_by, query=query))
     return staleness.ordered(core, group_id, hits, stale=stale, limit=limit, valid_time=when.valid_time,
                              known_at=when.known, told_by=when.told_by)
 

@@ -32,14 +32,15 @@ ROUNDS = 3  # replacements of replacements followed at most this deep
 
 def label(
     core: Core, group_id: str, hits: Sequence[SearchHit], *, valid_time: datetime | None,
-    known_at: datetime | None, told_by: datetime | None = None,
+    known_at: datetime | None, told_by: datetime | None = None, query: str = "",
 ) -> list[SearchHit]:
-    """``hits`` with each message's standing, those withdrawn with an entity left out."""
+    """``hits`` with each message's standing, those withdrawn with an entity left out; ``query``:
+    the read's question, which tells what a newer message may give another value for."""
     found = standings(core, group_id, (h.episode for h in hits if h.episode is not None),
                       valid_time=valid_time, known_at=known_at)
     if valid_time is not None:
         found = probable.marked(core, group_id, [h.episode for h in hits if h.episode is not None], found,
-                                known_at=known_at, told_by=told_by)
+                                known_at=known_at, told_by=told_by, query=query)
     return [_labelled(h, found) for h in hits
             if h.episode is None or not found[h.episode.id].withdrawn]
 

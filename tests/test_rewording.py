@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from temporal_graph.core.rewording import revises, says_again
+from temporal_graph.core.rewording import asked_words, pinned_words, revises, revises_about, says_again
 
 DATA = Path(__file__).parent / "data"
 
@@ -59,3 +59,40 @@ def test_long_text_and_questions_are_no_revision() -> None:
     assert not revises(old, "Does the staging server have 64 GB of RAM?")
     assert not revises(old, " ".join(["word"] * 200) + " the staging server has 64 GB of RAM")
     assert revises(old, "quick one: the staging server has 64 GB now, can you help me tune postgres?")
+
+
+@pytest.mark.parametrize("question, old, new, expected", [
+    ("How much RAM does Priya's staging server have?", "Our staging server has 16 GB of RAM, and one more",
+     "Quick one (oh and we bumped staging to 48 GB of RAM last week, if that matters)?", True),
+    ("How much does Priya run per week?", "My running volume is 20 km a week.",
+     "I'm running 35 km a week now.", True),
+    ("Which Python version does the backend run?", "We're on Python 3.8 in production.",
+     "The service runs Python 3.11 since the upgrade.", True),
+    ("What is the p95 latency of the API?", "p95 on the API sits at 420 ms", "we measured the p95 at 180 ms",
+     True),
+    # the question does not tell them apart, the messages do
+    ("What is Marco's rent?", "Marco's rent is 900 euros.", "Priya's rent is 1,100 euros.", False),
+    ("What is the status of order 4471?", "Order 4471: 2 items, shipped", "Order 4472: 3 items, processing",
+     False),
+    ("How much RAM do the servers have?", "The staging server has 32 GB of RAM.",
+     "The production server has 128 GB of RAM.", False),
+    ("How much is the rent?", "My rent is 900 euros.", "My sister's rent is 1,200 euros.", False),
+    ("How long does the build take?", "The nightly build takes 40 minutes.",
+     "The release build takes 90 minutes.", False),
+    ("How much RAM does the staging server have?", "Our staging server has 16 GB of RAM.",
+     "Our staging server has 16 GB of RAM and 4 cores.", False),
+])
+def test_a_newer_value_for_what_a_question_asks(question: str, old: str, new: str, expected: bool) -> None:
+    assert revises_about(old, new, asked_words(question), pinned_words(question)) is expected
+
+
+@pytest.mark.parametrize("question, old, new", [
+    ("What is the price of the Pro plan?", "The Pro plan is 20 dollars a month.",
+     "The Team plan is 50 dollars a month."),
+    ("How many people are on the team?", "The design team has 6 people.", "The platform team has 9 people."),
+    ("What was revenue?", "Q1 revenue was 2M.", "Q2 revenue was 3M."),
+    ("How big is the flat?", "The flat is 60 square metres.", "The flat has 3 rooms."),
+    ("How old is the car?", "The car is 7 years old.", "The car has 120,000 km on it."),
+])
+def test_another_thing_or_another_measure_is_no_new_value(question: str, old: str, new: str) -> None:
+    assert not revises_about(old, new, asked_words(question), pinned_words(question))

@@ -73,7 +73,7 @@ _REGULAR = """use live work move relocate switch change raise lower bump increas
 downgrade migrate hire fire add remove ship depart return open close start end last need want plan
 prefer like love hate stay own rent earn charge book schedule push delay postpone extend shorten cross
 reach hit pass double halve triple drive commute walk cycle fly deliver process cancel refund resolve
-assign sit host base locate situate list price quote budget forecast estimate require weigh measure
+assign sit sits host base locate situate list price quote budget forecast estimate require weigh measure
 count total average""".split()
 
 
@@ -85,8 +85,11 @@ def _forms(verb: str) -> set[str]:
     return {verb, third, stem + "ed", stem + "ing"}
 
 
-_VERBS = frozenset(_IRREGULAR) | frozenset(f for v in _REGULAR for f in _forms(v))
+# "We're on Python 3.8": a contracted copula is the verb of its clause.
+_CONTRACTED = frozenset("i'm we're you're they're he's she's it's that's there's i've we've they've".split())
+_VERBS = frozenset(_IRREGULAR) | frozenset(f for v in _REGULAR for f in _forms(v)) | _CONTRACTED
 _AUXILIARIES = frozenset("be is are was were been am have has had do does did will would can could".split())
+_AUXILIARIES |= _CONTRACTED
 
 
 @dataclass(frozen=True)
@@ -154,7 +157,8 @@ def _clauses(text: str) -> list[_Clause]:
 
 def _clause(text: str, tokens: list[str]) -> _Clause:
     words = tuple(t.lower().rstrip(".,") for t in tokens)
-    split = next((n for n, w in enumerate(words) if n and (w in _VERBS or w in _MARKS)), len(words))
+    split = next((n for n, w in enumerate(words) if (n or w in _CONTRACTED) and (w in _VERBS or w in _MARKS)),
+                 len(words))
     anchors: set[str] = set()
     numbers: set[str] = set()
     for n, (token, word) in enumerate(zip(tokens, words, strict=True)):
@@ -296,3 +300,103 @@ def says_again(old: str, new: str) -> bool:
     said = {w for c in olds for w in (c.said if c.split < len(c.words) else
                                       {x for x in c.words if _content(x) and x not in _AUXILIARIES})}
     return said <= words
+
+
+# -- values about what a question asks -----------------------------------------------------------------
+# Stop words of a clause that a question asks about all the same ("per week").
+_UNITS = frozenset("week month year morning evening".split())
+
+
+def _stem(word: str) -> str:
+    """A crude stem, enough to match "run" with "running" and "runs": a question's words and a
+    message's words are compared by it."""
+    for suffix in ("ning", "ing", "ies", "es", "ed", "s"):
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
+            return word[: -len(suffix)]
+    return word
+
+
+@dataclass(frozen=True)
+class Focus:
+    """The clause of a text that says most about a question's words: which of them it holds, and
+    the values it gives (numbers), with its names and identifiers."""
+
+    matched: frozenset[str]
+    numbers: frozenset[str]
+    anchors: frozenset[str]
+    words: frozenset[str]  # every word of the clause, stemmed
+    subject: frozenset[str]  # the content words before its verb, stemmed
+    sequence: tuple[str, ...] = ()  # its words in order, stemmed
+
+
+def asked_words(question: str) -> frozenset[str]:
+    """The words of a question a message about the same thing would say (stemmed): no stop words,
+    no question words."""
+    tokens = [t.lower().rstrip(".,?!") for t in _TOKEN.findall(question)]
+    return frozenset(_stem(t) for t in tokens if len(t) > 1 and not _NUMBER.match(t) and t not in _MARKS
+                     and (t not in _STOP or t in _UNITS) and t not in _AUXILIARIES)
+
+
+def focus(text: str, asked: frozenset[str]) -> Focus | None:
+    """The clause of ``text`` holding most of ``asked`` (and giving a value), or None."""
+    best: Focus | None = None
+    for c in _parsed(text):
+        if not c.numbers:
+            continue
+        matched = frozenset(_stem(w) for w in c.words) & asked
+        if matched and (best is None or len(matched) > len(best.matched)):
+            owners = frozenset(w[:-2] for w in c.words if w.endswith(("'s", "’s")))  # "my sister's rent"
+            stemmed = tuple(_stem(w) for w in c.words)
+            best = Focus(matched, c.numbers, c.anchors | owners, frozenset(stemmed),
+                         frozenset(_stem(w) for w in c.subject if not _NUMBER.match(w)), stemmed)
+    return best
+
+
+def revises_about(old: str, new: str, asked: frozenset[str], pinned: frozenset[str] = frozenset()) -> bool:
+    """Whether ``new`` gives another value for what a question asks (``asked``, its words) than
+    ``old`` does: the clauses of each holding most of the question's words share at least one of
+    them, hold the same ``pinned`` words (the question's names and identifiers: "Marco", "4471"),
+    have the same names and identifiers, and each number ``old`` gave there is gone in ``new``."""
+    o, n = focus(old, asked), focus(new, asked)
+    if o is None or n is None or not (o.matched & n.matched):
+        return False
+    if (o.words & pinned) != (n.words & pinned):
+        return False
+    # Names and identifiers the question does not name must agree ("Marco's" is not "Priya's"), and
+    # one subject may not stand in for another ("the production server" for "the staging server").
+    o_anchors, n_anchors = (frozenset(_stem(a) for a in f.anchors) - asked for f in (o, n))
+    if not (o_anchors <= n.words | n_anchors and n_anchors <= o.words | o_anchors):
+        return False
+    if _substituted(o, n) or not _same_units(o, n):
+        return False
+    return not (o.numbers & n.numbers) and bool(o.numbers) and bool(n.numbers)
+
+
+def _units(f: Focus) -> set[str]:
+    """What the numbers of a clause count: the word after each ("16 GB", "3 rooms")."""
+    after = ((w, f.sequence[k + 1]) for k, w in enumerate(f.sequence[:-1]))
+    return {unit for w, unit in after if _NUMBER.match(w) and (_content(unit) or unit in _UNITS)}
+
+
+def _same_units(o: Focus, n: Focus) -> bool:
+    """Both count the same thing, when both say what ("60 square metres" is no revision of "3 rooms")."""
+    a, b = _units(o), _units(n)
+    return not a or not b or bool(a & b)
+
+
+def _substituted(o: Focus, n: Focus) -> bool:
+    """One subject word gave way to another beside a word both subjects hold ("the staging server"
+    -> "the production server"): another thing, not a new value."""
+    def beside(f: Focus, other: Focus, word: str) -> set[int]:
+        at = [k for k, w in enumerate(f.sequence) if w == word]
+        return {side for k in at for side in (-1, 1) if 0 <= k + side < len(f.sequence)
+                and f.sequence[k + side] in f.subject and f.sequence[k + side] not in other.words}
+    return any(beside(o, n, w) & beside(n, o, w) for w in o.subject & n.subject)
+
+
+def pinned_words(question: str) -> frozenset[str]:
+    """The words of a question that pin down which thing it asks about: owners ("Marco's rent")
+    and identifiers ("order 4471", "p95")."""
+    tokens = [t.lower() for t in _TOKEN.findall(question)]
+    owners = (t.removesuffix("'s").removesuffix("’s") for t in tokens if t.endswith(("'s", "’s")))
+    return frozenset(_stem(t) for t in (*owners, *(t for t in tokens if any(ch.isdigit() for ch in t))))
