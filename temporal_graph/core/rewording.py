@@ -50,7 +50,8 @@ on at to for from by with about as into onto over under after before and or but 
 very just really also still now again already yet even ever only not no nope yes yeah ok okay well oh
 hey hi please thanks thank all any some each every both either neither more most less least much many
 few lot lots bit back current currently anymore since until till btw fyi heads up this time
-today tonight yesterday tomorrow week month year morning evening per""".split())
+today tonight yesterday tomorrow week month year morning evening per last next ago everyone everybody someone
+somebody something everything nothing anyone anything thing things stuff""".split())
 STOP_WORDS = _STOP  # words that say nothing of what a clause is about
 
 # Words after which a changed word is a value: a place or target, or a state. A value given way
@@ -157,8 +158,10 @@ def _clauses(text: str) -> list[_Clause]:
 
 def _clause(text: str, tokens: list[str]) -> _Clause:
     words = tuple(t.lower().rstrip(".,") for t in tokens)
-    split = next((n for n, w in enumerate(words) if (n or w in _CONTRACTED) and (w in _VERBS or w in _MARKS)),
-                 len(words))
+    # The predicate begins at the first verb or mark; a word after a determiner is a noun ("my
+    # commute takes", "the plan is").
+    split = next((n for n, w in enumerate(words) if (n or w in _CONTRACTED) and (w in _VERBS or w in _MARKS)
+                  and not (n and words[n - 1] in _DETERMINERS)), len(words))
     anchors: set[str] = set()
     numbers: set[str] = set()
     for n, (token, word) in enumerate(zip(tokens, words, strict=True)):
@@ -231,8 +234,19 @@ def _clause_restates(old: _Clause, new: _Clause) -> bool:
             and all(w in new.words for w in old.said))
 
 
+# Words of feeling, courtesy and intention: a clause holding one ("that painting is awesome", "I'd
+# love to help") says how someone feels or what they mean to do, not the value of something.
+_CHATTY = frozenset("""amazing amazingly awesome great nice cool fun blast lovely beautiful wonderful
+fantastic incredible inspiring inspired exciting excited happy glad sad proud grateful thankful thanks
+thank love loved loving hate dream dreams courage hope hoping wish hard tough bad best worst special sweet
+cute wow hey yay i'd i'll we'll you'll let's gonna wanna""".split())
+
+
 def _clause_revises(old: _Clause, new: _Clause) -> bool:
-    if not _same_thing(old, new):
+    # Without a question to say what it is about, a clause must name its subject and say a value,
+    # not a feeling: "I went to a park" or "that painting is awesome" before a newer "I went to the
+    # beach" or "I made this painting" is chat, not a revision.
+    if not old.subject or (_CHATTY & old.word_set) or (_CHATTY & new.word_set) or not _same_thing(old, new):
         return False
     new_words, old_words = new.word_set, old.word_set
     shared = set(old_words & new_words)
