@@ -19,10 +19,10 @@ STALE_TEXTS = {
     "Our office is at 221 Baker Street.",         # explicitly superseded
     "I live in Chicago.",                         # its only fact was replaced
     "I live in Turin and I work at Fiat.",        # partly: the job changed
-    "The nightly build takes 40 minutes.",        # a newer message reads like its revision
+    "The office coffee machine makes 40 cups a day.",  # a newer message reads like its revision
 }
 QUERIES = ("Globex payment terms", "where is the office", "where does Sam live", "where does Ann work",
-           "nightly build minutes", "Sam office build Globex")
+           "coffee machine cups", "Sam office coffee Globex")
 LABELS = ("[superseded", "[partly superseded", "[possibly superseded")
 
 
@@ -43,8 +43,8 @@ def memory(tmp_path, clock, tick):
         tell("I moved to Denver.", "2024-06-04")
         tell("I live in Turin and I work at Fiat.", "2024-01-05", speaker="Ann")
         tell("I work at Ferrari now.", "2024-06-05", speaker="Ann")
-        tell("The nightly build takes 40 minutes.", "2024-01-06")
-        tell("After the cache fix the nightly build takes 12 minutes.", "2024-06-06")
+        tell("The office coffee machine makes 40 cups a day.", "2024-01-06")
+        tell("After the repair the office coffee machine makes 25 cups a day.", "2024-06-06")
         yield tg
 
 
@@ -70,7 +70,7 @@ def test_search_and_context_label_every_stale_message_for_every_setting(memory) 
 @pytest.mark.slow
 def test_the_tools_and_the_cli_carry_the_labels(memory, capsys) -> None:
     for stale in STALE_MODES:
-        found = call_tool(memory, "search", {"query": "Turin Fiat nightly build", "stale": stale,
+        found = call_tool(memory, "search", {"query": "Turin Fiat coffee machine", "stale": stale,
                                              "limit": 20})
         for hit in found["hits"]:
             if hit["episode"] and hit["episode"]["content"] in STALE_TEXTS:
@@ -81,8 +81,8 @@ def test_the_tools_and_the_cli_carry_the_labels(memory, capsys) -> None:
     assert main(["--db", str(path), "search", "Turin Fiat work", "--limit", "20"]) == 0
     out = capsys.readouterr().out
     assert "partly superseded" in out
-    assert main(["--db", str(path), "--json", "search", "nightly build minutes"]) == 0
+    assert main(["--db", str(path), "--json", "search", "coffee machine cups"]) == 0
     hits = json.loads(capsys.readouterr().out)
-    old = next(h for h in hits
-               if h["episode"] and h["episode"]["content"] == "The nightly build takes 40 minutes.")
+    coffee = "The office coffee machine makes 40 cups a day."
+    old = next(h for h in hits if h["episode"] and h["episode"]["content"] == coffee)
     assert old["standing"] == "possibly_superseded" and old["superseded_by"]

@@ -28,6 +28,7 @@ on the held-out histories of ``benchmarks/supersession.py``: the figures are in 
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 
@@ -255,6 +256,9 @@ def _clause_revises(old: _Clause, new: _Clause) -> bool:
     old_slots, new_slots = _slots(old, gone, shared), _slots(new, came, shared)
     slot_change = bool(old_slots & new_slots)
     number_change = bool(old.numbers - new.numbers) and bool(new.numbers - old.numbers)
+    if number_change and not slot_change:  # numbers of other things ("5 Market Square", "25 cups")
+        old_units, new_units = _counted(old.words), _counted(new.words)
+        number_change = not old_units or not new_units or bool(old_units & new_units)
     if not (slot_change or number_change):
         return False
     values = {w for w in gone if _slots(old, {w}, shared) & new_slots or _value_word(old, old.words.index(w))}
@@ -386,10 +390,14 @@ def revises_about(old: str, new: str, asked: frozenset[str], pinned: frozenset[s
     return not (o.numbers & n.numbers) and bool(o.numbers) and bool(n.numbers)
 
 
+def _counted(words: Sequence[str]) -> set[str]:
+    """What the numbers of a clause count: the word after each ("16 GB", "3 rooms"), stemmed."""
+    after = ((w, words[k + 1]) for k, w in enumerate(words[:-1]))
+    return {_stem(unit) for w, unit in after if _NUMBER.match(w) and (_content(unit) or unit in _UNITS)}
+
+
 def _units(f: Focus) -> set[str]:
-    """What the numbers of a clause count: the word after each ("16 GB", "3 rooms")."""
-    after = ((w, f.sequence[k + 1]) for k, w in enumerate(f.sequence[:-1]))
-    return {unit for w, unit in after if _NUMBER.match(w) and (_content(unit) or unit in _UNITS)}
+    return _counted(f.sequence)
 
 
 def _same_units(o: Focus, n: Focus) -> bool:
