@@ -53,7 +53,7 @@ def marked(
         newer = _revisions(old, newest_first) or _answers_again(old, newest_first, asked, pinned)
         if newer:
             out[old.id] = found[old.id].model_copy(update={
-                "standing": "possibly_superseded", "by": "probable", "superseded_by": (newer[0].id,)})
+                "standing": "possibly_superseded", "superseded_by": (newer[0].id,)})
     return out
 
 

@@ -29,7 +29,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from datetime import datetime
-from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
@@ -48,18 +47,12 @@ from temporal_graph.core.stores.protocol import FactQuery
 
 __all__ = ["MessageStanding", "standings"]
 
-# What says a message is out of date: its facts, a key, an explicit supersede, or a newer
-# near-paraphrase (only ever "possibly").
-StaleBy = Literal["facts", "key", "supersede", "probable"]
-
-
 class MessageStanding(BaseModel):
     model_config = ConfigDict(frozen=True)
 
     standing: Standing
     replaced_by: tuple[str, ...] = ()  # row ids of the facts holding for what it spoke of
     superseded_by: tuple[str, ...] = ()  # ids of the messages that replaced it
-    by: StaleBy | None = None
     stale: tuple[str, ...] = ()  # its statements that no longer hold, as sentences (partly superseded)
     withdrawn: bool = False  # retract_entity took it out of reads
 
@@ -110,11 +103,11 @@ def standings(
         replaced_by = tuple(dict.fromkeys(r for f in rows[i] for r in holds_now((f.subject_id, f.relation))))
         successors = topic.superseders(valid_time)
         if successors:
-            out[i] = MessageStanding(standing="superseded", by="supersede", superseded_by=successors,
+            out[i] = MessageStanding(standing="superseded", superseded_by=successors,
                                      replaced_by=replaced_by)
             continue
         if by_key.get(i):
-            out[i] = MessageStanding(standing="superseded", by="key", superseded_by=by_key[i],
+            out[i] = MessageStanding(standing="superseded", superseded_by=by_key[i],
                                      replaced_by=replaced_by)
             continue
         if not said[i] and not rows[i]:
@@ -128,7 +121,7 @@ def standings(
         keys = dict.fromkeys((a.subject_id, a.relation) for a in stale)
         replaced = tuple(dict.fromkeys(r for key in keys for r in holds_now(key)))
         whole = len(stale) == len(starts) and not links[i]
-        out[i] = MessageStanding(standing="superseded" if whole else "partly_superseded", by="facts",
+        out[i] = MessageStanding(standing="superseded" if whole else "partly_superseded",
                                  replaced_by=replaced,
                                  stale=() if whole else tuple(dict.fromkeys(a.text for a in stale if a.text)))
     return out
@@ -165,7 +158,7 @@ def _key_successors(
     for i, ks in keys.items():
         found: list[str] = []
         for k in ks:
-            placed = place(k, i, timelines[k])
+            placed = place(i, timelines[k])
             if placed is not None:
                 found += key_successors(placed, valid_time)
         if found:

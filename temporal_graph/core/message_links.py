@@ -86,7 +86,6 @@ def believed(assertions: Iterable[Assertion], known_at: datetime | None) -> list
 class KeyPlace:
     """Where one message stands on a key's timeline."""
 
-    key: str
     at: datetime | None  # its reference time, as the key's timeline holds it
     segment: Segment | None  # the stretch it belongs to (None: it lost a same-instant tie)
     before: Segment | None  # the stretch ending where its own begins (what it superseded)
@@ -103,7 +102,7 @@ def key_timeline(assertions: Iterable[Assertion]) -> list[Segment]:
     return sorted(derive_timeline(assertions, "one"), key=lambda s: (s.valid_at is not None, s.valid_at))
 
 
-def place(key: str, episode_id: str, assertions: Sequence[Assertion]) -> KeyPlace | None:
+def place(episode_id: str, assertions: Sequence[Assertion]) -> KeyPlace | None:
     """Where ``episode_id`` stands on the key's timeline derived from ``assertions``; None when it
     asserted nothing there that is still live (it never had the key, or was withdrawn)."""
     own = [a for a in live_assertions(assertions) if a.episode_id == episode_id and a.kind == "start"]
@@ -114,10 +113,10 @@ def place(key: str, episode_id: str, assertions: Sequence[Assertion]) -> KeyPlac
     if mine is None:  # a later arrival at the same instant took its place
         at = own[0].at
         holder = next((s for s in segments if s.valid_at == at), None)
-        return KeyPlace(key, at, None, None, holder, tuple(segments))
+        return KeyPlace(at, None, None, holder, tuple(segments))
     before = next((s for s in segments if s.invalid_at is not None and s.invalid_at == mine.valid_at), None)
     after = next((s for s in segments if mine.invalid_at is not None and s.valid_at == mine.invalid_at), None)
-    return KeyPlace(key, own[0].at, mine, before, after, tuple(segments))
+    return KeyPlace(own[0].at, mine, before, after, tuple(segments))
 
 
 def key_successors(placed: KeyPlace, valid_time: datetime | None) -> tuple[str, ...]:

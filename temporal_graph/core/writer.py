@@ -524,7 +524,7 @@ class FactWriter:
         statement = self._link(subject, KEY_RELATION, mark or content_mark(episode.content), "start",
                                at=episode.reference_time, episode_id=episode.id, text=key,
                                attributes={"key": key})
-        placed = place(key, episode.id, [*told, statement])
+        placed = place(episode.id, [*told, statement])
         assert placed is not None  # its own start arrived last: it is live and wins any tie
         return placed
 
