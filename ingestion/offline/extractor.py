@@ -289,8 +289,15 @@ class OfflineExtractor:
             if is_question(" ".join(pieces)):  # "let you know" asks nothing
                 sentence = told_before_question(sentence)
                 pieces = unframed(sentence)
-            if not sentence or HEARSAY.search(sentence) or framed(sentence) or reported(sentence):
+            if not sentence or framed(sentence) or reported(sentence):
                 pending_pet = None  # someone else's word, a story, a game, a dream, a supposition
+                continue
+            # A rumour passed on ("word is ...", "apparently ...") states nothing, except about someone who
+            # speaks in this chat: the teller's word about them, which the memory keeps as the teller's
+            # claim (theirs to confirm or deny: "Not true, I'm not moving back to Ghana").
+            about = _present(episode, context) if HEARSAY.search(sentence) else None
+            if about is not None and not about:
+                pending_pet = None
                 continue
             partner = PARTNER_NAME.match(sentence)
             if partner and pending_partner and episode.speaker:  # "I'm seeing someone. His name is Sam"
@@ -316,6 +323,8 @@ class OfflineExtractor:
             for clause in (said for piece in pieces for whole in bounded_clauses(piece)
                            for part in _compound(whole) for said in statements(part)):
                 found = self._clause(clause, episode, context, out, corrections)
+                if about is not None:
+                    found = [d for d in found if name_key(d.subject) in about and d.kind == "state"]
                 out.extend(found)
                 pets = [d for d in found
                         if d.relation == "HAS_PET" and "kin" not in d.extra and d.object.lower() in PETS]
@@ -668,6 +677,12 @@ class OfflineExtractor:
                                replaces=d.object, extra={k: v for k, v in d.extra.items() if k != "kin"})]
             return []
         return None
+
+
+def _present(episode: Episode, context: _Context) -> set[str]:
+    """The name keys of the people who speak in the last turns, other than this message's speaker."""
+    mine = name_key(episode.speaker) if episode.speaker else None
+    return {name_key(e.speaker) for e in context.episodes if e.speaker and name_key(e.speaker) != mine}
 
 
 def _compound(clause: str) -> list[str]:

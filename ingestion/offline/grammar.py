@@ -1071,6 +1071,10 @@ ISSUE37_STATE_RULES: list[Rule] = [
     *_rule(r"(?P<we>" + _ANSWER + r")(?i:at)\s+" + _o("o", "<PROPER>"),
            ("o", "AT_ORG?", "proper", "Organization"), cue=("still",)),
     *_rule(r"<S>\s+<ADV>" + _LIVE + r"\s+(?P<o>here)\b", ("o", "LIVES_IN", "here", "Place")),
+    # "I live in London now, moved here in November": the home just named, from when it was moved to
+    *_rule(r"<S>\s+<ADV>(?i:moved|relocated|have moved|has moved)\s+(?P<o>here|there)\b"
+           r"(?!\s+(?i:to|for|with)\b)",
+           ("o", "LIVES_IN", "here", "Place"), implicit=True),
     *_rule(r"<S>\s+<ADV>(?i:have been|has been)\s+(?:an?\s+)" + _o("role", "<ROLE>")
            + r"(?:\s+(?P<o>there)\b)?", R("role", "WORKS_AS"), ("o", "WORKS_AT", "there", "Organization")),
     *_rule(r"<S>\s+<ADV>(?i:started|began|started working|have worked|have been working)\s+(?P<o>there)\b",
