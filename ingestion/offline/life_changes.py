@@ -52,8 +52,9 @@ LIFE_RULES: list[Rule] = [
     # "We bought a flat in Leith, we move in next month" (dated: "we move in soon" is no date), "we moved
     # in last week": the home this message (or the speaker's last turns) names
     *_rule(r"<S>\s+<ADV>" + _MOVE_IN_AHEAD + _IN_OR_END, ("o", "LIVES_IN", "home", "Place"), implicit=True,
-           future=True, needs_time=True),
-    *_rule(r"<S>\s+<ADV>" + _MOVE_IN_DONE + _IN_OR_END, ("o", "LIVES_IN", "home", "Place"), implicit=True),
+           future=True, needs_time=True, cue=("move", "moving")),
+    *_rule(r"<S>\s+<ADV>" + _MOVE_IN_DONE + _IN_OR_END, ("o", "LIVES_IN", "home", "Place"), implicit=True,
+           cue=("moved",)),
     # "First night in the new flat in Leith!", "first week in our new place" (the place named before)
     *_rule(r"(?P<we>(?:^\s*|[,!]\s+))(?:(?i:our|my)\s+)?(?i:first)\s+(?i:night|nights|day|days|week|"
            r"morning|evening|weekend)\s+(?i:in|at)\s+(?i:the|our|my)\s+(?i:new)\s+" + _HOME
@@ -62,7 +63,7 @@ LIFE_RULES: list[Rule] = [
     # "We moved into a flat in Camden", "moved to a bigger place in Leith"
     *_rule(r"<S>\s+<ADV>(?i:moved|have moved|has moved|relocated)\s+(?i:into|to|in\s+to)\s+"
            r"(?i:a|an|the|our|my|his|her|their)\s+" + _HOME_ADJ + _HOME + r"\s+(?i:in)\s+" + _o("o", PROPER)
-           + r"(?![\w'’])", ("o", "LIVES_IN", "proper", "Place"), implicit=True),
+           + r"(?![\w'’])", ("o", "LIVES_IN", "proper", "Place"), implicit=True, cue=("moved", "relocated")),
     # "Landed in Zurich on Tuesday", "We arrived in Oslo": a move only with one in view (the extractor)
     *_rule(r"<S>\s+<ADV>(?i:landed|arrived|touched down)\s+(?i:in)\s+" + _o("o", PROPER) + r"(?![\w'’])",
            ("o", "LIVES_IN", "arrived", "Place"), implicit=True),
@@ -79,7 +80,7 @@ LIFE_RULES: list[Rule] = [
     # "I'm single now", "Tom is single again"
     *_rule(r"<S>\s+<ADV>(?i:am|is|are)\s+(?:(?i:now|officially|happily|finally|newly)\s+)*(?i:single)"
            r"(?=\s*(?:[,.!;]|$)|\s+(?i:again|now|these days|since|for now)\b)",
-           _c("single", "RELATIONSHIP_STATUS", "Status")),
+           _c("single", "RELATIONSHIP_STATUS", "Status"), cue=("single",)),
     # "Our wedding is set for 10 August in Accra", "the wedding is on 3 June" (the speaker's own only with
     # their engagement in view: the extractor)
     *_rule(r"\b(?P<owner>[Oo]ur|[Mm]y|[Tt]he)\s+(?i:wedding)\s+(?i:is|will be)\s+(?:(?i:now|officially|"
@@ -88,7 +89,8 @@ LIFE_RULES: list[Rule] = [
            ("o", "PLANS", "wedding", "Activity"), needs_time=True, future=True, cue=("wedding",)),
     # "Change of plans: we are staying in Zurich", "we're staying in Leeds after all"
     *_rule(r"<S>\s+<ADV>(?i:am|is|are|will be)\s+(?i:staying|remaining)\s+(?i:in)\s+" + _o("o", PROPER)
-           + r"(?![\w'’])", ("o", "PLANS", "staying", "Activity"), kind="ending", positive=False),
+           + r"(?![\w'’])", ("o", "PLANS", "staying", "Activity"), kind="ending", positive=False,
+           cue=("staying", "remaining")),
     # "Got a postdoc offer from ETH Zurich, starting in April" (the start date makes it a job)
     *_rule(r"<S>\s+<ADV>(?i:got|received|accepted|took|landed|have|has|signed)\s+(?i:a|an|the|my|his|her)\s+"
            r"(?:(?i:new|job|dream|full-time|permanent)\s+)*"
