@@ -111,7 +111,7 @@ _OFFER_ROLES = {"postdoc": "postdoc", "postdoctoral": "postdoc", "phd": "PhD stu
                 "lectureship": "lecturer", "fellowship": "fellow", "residency": "resident"}
 # "Starting in April." after a sentence: the start of what that sentence told (an offer, a job).
 STARTING_ALONE = re.compile(r"^(?:[Aa]nd\s+)?(?:[Ss]tarting|[Ss]tarts|[Ss]tart\s+date\s+is|[Ii]\s+start)\b"
-                            r"[^.!?]{0,40}[.!]*$")
+                            r"[^.!?,;:]{0,40}[.!]*$")  # the start and its time alone: no clause after it
 
 
 def life_object(kind: str, raw: str | None) -> str | None | Literal[False]:
