@@ -4,8 +4,9 @@ endings and life events):
 * An ending of something the memory never held ("I stopped playing football", "moved from Tokyo to
   Osaka", "we broke up" after "How's Chiara?") says it held until then: a stretch from an unknown start
   to the ending, so "Does Kwame still play football?" is "no, since November" and "Has Mei ever lived in
-  Tokyo?" is "yes". Only where it overlaps nothing: a relation of one object at a time gets it only
-  when nothing else was ever held there.
+  Tokyo?" is "yes". Only where the message tells a change (:data:`CHANGE`: "Bob does not live in
+  Paris" says nothing of before) and where it overlaps nothing: a relation of one object at a time
+  gets it only when nothing else was ever held there.
 * A pastime given up ends the same pastime under its other relations and its kinds ("I gave up
   climbing" ends a hobby of bouldering): :data:`KINDS`.
 * A relationship status told without the partner's name ("we got married", "we're engaged") names the
@@ -18,6 +19,7 @@ speaker's own, or their claim about someone else).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -48,6 +50,12 @@ KINDS: dict[str, tuple[str, ...]] = {
     "music": ("piano", "guitar", "violin", "drums", "cello", "bass", "singing"),
 }
 _PARTNERS = ("ENGAGED_TO", "DATING")
+# Words that tell a change: an ending says what held before it only with one of them ("I stopped playing
+# rugby", "moved from Tokyo", "not any more"); "Bob does not live in Paris" says nothing of before.
+CHANGE = re.compile(r"\b(?i:stopped|stop|quit|quitting|gave\s+up|giving\s+up|left|leaving|moved|moving|"
+                    r"relocated|no\s+longer|anymore|any\s+more|broke\s+up|split|separated|divorced|dumped|"
+                    r"passed\s+away|died|sold|finished|graduated|retired|resigned|dropped\s+out|fired|laid\s+off|"
+                    r"let\s+go|recovered|used\s+to|ended)\b")
 _DEATHS = frozenset({"passed away", "died", "was put down", "was put to sleep"})
 
 
@@ -103,6 +111,7 @@ def before_facts(core: Core, w: FactWriter, episode: Episode, told: Sequence[Tol
     at a time is seen as it was before the message): a pastime given up ends its kinds; an ending of
     what was never held gives the stretch it ends."""
     out = Implied([], [])
+    changed = CHANGE.search(episode.content[:5000]) is not None
     for t in told:
         f = t.fact
         if (f.kind != "ending" or not f.object or t.relation in PLAN_RELATIONS
@@ -119,6 +128,8 @@ def before_facts(core: Core, w: FactWriter, episode: Episode, told: Sequence[Tol
             # "I gave up climbing" after "I started bouldering": climbing held since bouldering began
             starts = [r.valid_at for r in others if name_key(_named(w, r).name) != name_key(f.object)]
             since = min(starts) if starts and all(starts) else None  # type: ignore[type-var]
+        if not changed:
+            continue  # "Bob does not live in Paris": no word of a change, nothing said of before
         rows = [r for r in w.current_rows(t.subject, t.relation) if _mine(r, t.claimed_by)]
         obj = resolver.resolve(w, f.object, f.object_type or core.ontology.object_type(t.relation),
                                speaker=episode.speaker)

@@ -149,6 +149,16 @@ def test_an_ending_never_crosses_what_the_memory_holds(tg) -> None:
     assert stretches(tg, "Kofi", "LIVES_IN") == [("Accra", "2019-01-05", "")]
 
 
+@pytest.mark.parametrize(("speaker", "text", "subject", "relation"), [
+    ("Mallory", "Actually Bob does not live in Paris.", "Bob", "LIVES_IN"),
+    ("Kofi", "Kofi doesn't work at Arup, that's his brother.", "Kofi", "WORKS_AT"),
+    ("Ama", "Esi does not work at Arup.", "Esi", "WORKS_AT"),
+])
+def test_a_negation_says_nothing_of_before(tg, speaker: str, text: str, subject: str, relation: str) -> None:
+    told(tg, ("2024-02-01", speaker, text))
+    assert stretches(tg, subject, relation) == []
+
+
 def test_an_ending_of_what_held_ends_only_it(tg) -> None:
     told(tg, ("2022-01-05", "Kofi", "I play rugby every Sunday."),
          ("2023-11-25", "Kofi", "I stopped playing rugby."))

@@ -33,10 +33,12 @@ _HOME_ADJ = r"(?:(?i:new|own|first|little|tiny|small|big|bigger|smaller|lovely|g
 HOME_IN = re.compile(r"\b" + _HOME_ADJ + _HOME + r"\s+(?:(?i:in|at)\s+)" + _o("place", PROPER)
                      + r"(?![\w'’])")
 
-# Sentinels of this module's objects, settled by the extractor from the message and its last turns.
-HOME_PLACE = "\x00home"  # "we move in next month": the place of the home just named
-ARRIVED = "\x00arrived"  # "landed in Oslo": a new home only when a move there was in view
-STAYING = "\x00staying"  # "change of plans: we're staying in Zurich": the move planned elsewhere ends
+# "we move in next month": the place of the home just named, which the extractor finds in the message
+# and the speaker's last turns.
+HOME_PLACE = "\x00home"
+# This module's kinds of object the extractor settles against the message and its last turns
+# (``OfflineExtractor._settle_life``): a home's place, an arrival that is a move, a plan that changed,
+# a wedding that is the speaker's, a proposal that was accepted.
 LIFE_KINDS = ("home", "firstnight", "arrived", "staying", "wedding", "proposer", "accepted")
 
 _MOVE_IN_AHEAD = r"(?i:move|moves|am moving|are moving|is moving|will move|will be moving)"
