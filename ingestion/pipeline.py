@@ -24,10 +24,11 @@ from temporal_graph.core.names import check_group, clean_name, fact_words, norma
 from temporal_graph.core.rewording import says_again
 from temporal_graph.core.rules import claimant
 from temporal_graph.core.sentences import statement_sentence
-from temporal_graph.core.time import Prefer, TimeLike, resolve_time
+from temporal_graph.core.time import Prefer, TimeLike, TimeSpan, resolve_time
 from temporal_graph.core.writer import FactWriter, episode_id_for
 
 from .denials import deny
+from .implied import Told, after_facts, before_facts, may_imply
 from .masking import mask_text, without_masked_names
 from .plans import PLAN_RELATIONS, end_plans, fulfil_plans, plan_text, planned_for, start_plan
 from .resolution import EntityResolver
@@ -168,11 +169,19 @@ def apply_episode(
     notes = list(warnings)
     created_before = len(w.entities_created)
     matched_before = len(w.entities_matched)
+    told = [t for t in (_told(core, w, episode, f, resolver) for f in extraction.facts if may_imply(f))
+            if t is not None]
+    implied = before_facts(core, w, episode, told, resolver)  # what its endings say held until then
+    result.added += implied.added
+    result.ended += implied.ended
     for fact in extraction.facts:
         try:
             _apply_fact(core, w, episode, fact, resolver, result)
         except (InvalidInput, OverflowError) as exc:  # one bad fact never loses the episode or its others
             notes.append(f"skipped {fact.subject} {fact.relation} {fact.object}: {exc}")
+    implied = after_facts(core, w, episode, told)  # what its statuses and deaths say of partners and pets
+    result.added += implied.added
+    result.ended += implied.ended
     superseded = link_episode(w, episode, keys, supersedes, result)
     return IngestResult(
         episode=episode,
@@ -238,16 +247,37 @@ class _Collector:
         self.retracted: list[Fact] = []
 
 
+def _told(core: Core, w: FactWriter, episode: Episode, fact: ExtractedFact, resolver: EntityResolver
+          ) -> Told | None:
+    """A fact as the memory reads it (relation, subject, voice, time), for what it implies; None when
+    it cannot be read (its own write then says why)."""
+    relation = normalize_relation(fact.relation)
+    try:
+        span = _span(fact, relation, episode.reference_time)
+        subject = resolver.resolve(w, fact.subject, fact.subject_type or "Entity", speaker=episode.speaker)
+    except (InvalidInput, OverflowError):
+        return None
+    speaker = w.speaker_entity(episode.speaker) if episode.speaker else None
+    return Told(fact, relation, subject, claimant_of(core.trust, episode, subject, speaker),
+                span.start if span else episode.reference_time)
+
+
+def _span(fact: ExtractedFact, relation: str, ref: datetime) -> TimeSpan | None:
+    # What is still to come is dated forward: "in January" said in December is next January.
+    ahead = fact.future or (relation in PLAN_RELATIONS and fact.kind == "state")
+    prefer: Prefer = "future" if ahead else "past"
+    return resolve_time(fact.time_text, ref, prefer=prefer) if fact.time_text else None
+
+
 def _apply_fact(
     core: Core, w: FactWriter, episode: Episode, fact: ExtractedFact, resolver: EntityResolver,
     out: _Collector,
 ) -> None:
     relation = normalize_relation(fact.relation)
     ref = episode.reference_time
-    # What is still to come is dated forward: "in January" said in December is next January.
     ahead = fact.future or (relation in PLAN_RELATIONS and fact.kind == "state")
     prefer: Prefer = "future" if ahead else "past"
-    span = resolve_time(fact.time_text, ref, prefer=prefer) if fact.time_text else None
+    span = _span(fact, relation, ref)
     end_span = resolve_time(fact.end_time_text, ref, prefer=prefer) if fact.end_time_text else None
     speaker = episode.speaker
     subject = resolver.resolve(w, fact.subject, fact.subject_type or "Entity", speaker=speaker)

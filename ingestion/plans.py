@@ -40,12 +40,16 @@ _VERB_KIND = {
     "travelling": "visit", "go": "visit", "going": "visit", "fly": "visit", "flight": "visit",
     "vacation": "visit", "holiday": "visit", "head": "visit", "see": "visit",
     "join": "work", "joining": "work", "work": "work", "job": "work", "start": "start", "starting": "start",
-    "marry": "marry", "wedding": "marry", "study": "study", "enroll": "study", "enrol": "study",
+    "marry": "marry", "wedding": "marry", "married": "marry", "study": "study", "enroll": "study",
+    "enrol": "study",
 }
 _SKIP = frozenset("a an the to at in of for my our their his her plan plans this that new".split())
 # The kind of plan a state of each relation fulfils ("we moved to Lyon" fulfils "move to Lyon").
 _FULFILLED_BY = {"LIVES_IN": "move", "VISITED": "visit", "WORKS_AT": "work", "MARRIED_TO": "marry",
-                 "STUDIES_AT": "study"}
+                 "STUDIES_AT": "study", "RELATIONSHIP_STATUS": "marry"}
+# A status is no object of a plan: "married" fulfils a plan to marry ("get married in Accra") whoever it
+# names, and no other status fulfils anything.
+_FULFILLING_STATUS = {"married": "marry"}
 
 
 def _words(text: str) -> frozenset[str]:
@@ -69,6 +73,9 @@ def cue_matches(cue: str, relation: str, plan_object: str) -> bool:
 def fulfils(relation: str, obj: str, plan_relation: str, plan_object: str) -> bool:
     """Whether ``relation obj`` starting is the plan happening: a move to the planned place, a visit
     to it, the planned job or wedding."""
+    if relation == "RELATIONSHIP_STATUS":
+        status = _FULFILLING_STATUS.get(obj.lower())
+        return status is not None and status in plan_words(plan_relation, plan_object)
     kind = _FULFILLED_BY.get(relation)
     return kind is not None and {kind} | _words(obj) <= plan_words(plan_relation, plan_object)
 

@@ -89,6 +89,7 @@ EXPECTED = {
     "RECOMMENDS": ("Dr. Patel", "Zhang Wei recommends Dr. Patel", "Zhang Wei used to recommend Dr. Patel"),
     "AVOIDS": ("gluten", "Zhang Wei avoids gluten", "Zhang Wei used to avoid gluten"),
     "LIVES_WITH": ("Li Na", "Zhang Wei lives with Li Na", "Zhang Wei used to live with Li Na"),
+    "COFOUNDER": ("Rui", "Zhang Wei's cofounder is Rui", "Zhang Wei's cofounder was Rui"),
     "DIETARY_RESTRICTION": ("gluten-free", "Zhang Wei is gluten-free", "Zhang Wei used to be gluten-free"),
     "PLANS": ("move to Shanghai", "Zhang Wei is planning to move to Shanghai",
               "Zhang Wei planned to move to Shanghai"),

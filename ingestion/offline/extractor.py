@@ -51,12 +51,15 @@ from .grammar import (
     KIN_NAME_IS,
     KIN_NAMED,
     KIN_RE,
+    KIN_ROLE_IS,
     LEADING_SUBJECT,
     MENTION,
+    NAME,
     NEGATION,
     NOT_AFTER,
     NOT_DENIED,
     NOT_OBJECT,
+    PAIR_MENTION,
     PARTNER_NAME,
     PASTIME_RULES,
     PET_NAME,
@@ -78,13 +81,34 @@ from .grammar import (
     told_before_question,
     unframed,
 )
+from .life_changes import (
+    ACCEPTED,
+    CHANGED_PLAN,
+    HOME_PLACE,
+    LIFE_KINDS,
+    LIFE_RULES,
+    STARTING_ALONE,
+    engaged_in_view,
+    home_place,
+    life_object,
+    moving_to,
+)
 from .objects import ANY_OBJECT, HERE, PARTNER, clean_name, clean_object, clean_proper, emissions
 from .possessors import UNIQUE_KIN_RE, followable, kin_name, kin_relation, kin_word
 from .quotes import quoted_name, split_quotes
 from .records import read_clause, read_sentence
 from .segments import bounded_segments
 from .statuses import things_named
-from .tables import BASE_FORMS, COMPANIES, FEMININE_KIN, KIN, MASCULINE_KIN, PETS, THIRD_PERSON
+from .tables import (
+    BASE_FORMS,
+    COMPANIES,
+    FEMININE_KIN,
+    KIN,
+    MASCULINE_KIN,
+    NOT_NAMES,
+    PETS,
+    THIRD_PERSON,
+)
 
 _WORDS = re.compile(r"[A-Za-z]+")
 
@@ -98,7 +122,7 @@ def _times(text: str) -> list[TimeMatch]:
     """The time phrases of a clause (``find_time_expressions``), worked out once per text."""
     return list(_found_times(text))
 _CLAUSE_RULES = (*ENDING_RULES, *ISSUE37_ENDING_RULES, *PASTIME_RULES, *STATE_RULES, *ISSUE37_STATE_RULES,
-                 *CHAT_STATE_RULES, *TASTE_RULES, *MORE_RULES)
+                 *CHAT_STATE_RULES, *TASTE_RULES, *MORE_RULES, *LIFE_RULES)
 # (the clause holds a negation, the fallback rules): the rules tried, in order; a negated clause tries
 # only the rules that allow one
 _RULE_SETS = {(negated, fallback): RuleSet([r for r in _CLAUSE_RULES if r.fallback == fallback
@@ -284,13 +308,21 @@ class OfflineExtractor:
             for who, quote in quotes:  # the quoted person's words, with "I" meaning them
                 out.extend(self._quoted(episode, who, quote))
             told.extend(sentences(text))
+        told = _with_start(told)
         for sentence in told:
             pieces = unframed(sentence)
             if is_question(" ".join(pieces)):  # "let you know" asks nothing
                 sentence = told_before_question(sentence)
                 pieces = unframed(sentence)
-            if not sentence or HEARSAY.search(sentence) or framed(sentence) or reported(sentence):
+            if not sentence or framed(sentence) or reported(sentence):
                 pending_pet = None  # someone else's word, a story, a game, a dream, a supposition
+                continue
+            # A rumour passed on ("word is ...", "apparently ...") states nothing, except about someone who
+            # speaks in this chat: the teller's word about them, which the memory keeps as the teller's
+            # claim (theirs to confirm or deny: "Not true, I'm not moving back to Ghana").
+            about = _present(episode, context) if HEARSAY.search(sentence) else None
+            if about is not None and not about:
+                pending_pet = None
                 continue
             partner = PARTNER_NAME.match(sentence)
             if partner and pending_partner and episode.speaker:  # "I'm seeing someone. His name is Sam"
@@ -313,9 +345,20 @@ class OfflineExtractor:
                 continue
             context.mentions.extend(m.group("name") for m in MENTION.finditer(sentence)
                                     if clean_name(m.group("name")))
+            context.mentions.extend(name for m in PAIR_MENTION.finditer(sentence)  # "Leo and Sam are fine"
+                                    for name in (m.group("a"), m.group("b")) if clean_name(name))
             for clause in (said for piece in pieces for whole in bounded_clauses(piece)
                            for part in _compound(whole) for said in statements(part)):
+                pet_name = PET_NAME.match(clause[:1].upper() + clause[1:]) if pending_pet else None
+                if pending_pet is not None and pet_name and clean_name(pet_name.group("name")):
+                    # "I have a dog now, his name is Rex": the clause cut after "now" names the pet
+                    pending_pet.extra["species"] = pending_pet.object
+                    pending_pet.object = clean_name(pet_name.group("name")) or pending_pet.object
+                    pending_pet = None
+                    continue
                 found = self._clause(clause, episode, context, out, corrections)
+                if about is not None:
+                    found = [d for d in found if name_key(d.subject) in about and d.kind == "state"]
                 out.extend(found)
                 pets = [d for d in found
                         if d.relation == "HAS_PET" and "kin" not in d.extra and d.object.lower() in PETS]
@@ -438,6 +481,8 @@ class OfflineExtractor:
         drafts: list[_Draft] = []
         for emit, raw in emissions(rule, groups):
             mine = more_object(emit.object_kind, raw)  # chat_more's own kinds of object
+            if mine is False:
+                mine = life_object(emit.object_kind, raw)  # life_changes' own
             obj, det = (mine, None) if mine is not False else clean_object(emit, raw, groups)
             if obj is None or (undated and not UNDATED_DID.match(obj) and not (
                     rule in _DONE_RULES and kept_undated(text[m.start():m.start("o")], obj))):
@@ -466,8 +511,13 @@ class OfflineExtractor:
                 if named is None:
                     continue
                 obj, relation, object_type = named.object, named.relation, named.object_type
+            if emit.object_kind in LIFE_KINDS:
+                settled = self._settle_life(emit.object_kind, obj, subject, groups, episode, context, earlier)
+                if settled is None:
+                    continue
+                obj = settled
             if emit.object_kind == "partner" and obj == PARTNER:
-                found = self._partner(subject, context, earlier)
+                found = self._partner(subject, episode, context, earlier)
                 if found is None:
                     continue  # "we got engaged" with no partner named in the chat: only the status
                 obj = found
@@ -584,16 +634,37 @@ class OfflineExtractor:
                     return False
         return bool(ORG_WORD.search(name)) or name in COMPANIES or name.split()[0] in COMPANIES
 
-    def _partner(self, subject: str, context: _Context, earlier: list[_Draft]) -> str | None:
+    def _settle_life(self, kind: str, obj: str, subject: str, groups: dict[str, str | None], episode: Episode,
+                     context: _Context, earlier: list[_Draft]) -> str | None:
+        """The object of a life change (``life_changes``) from the message and its last turns; None when
+        they do not settle it: the home moved into, an arrival that is a move, a plan that changed, a
+        wedding that is the speaker's own."""
+        texts = _Resolver(self, episode, context, earlier)._texts(own=True)
+        if obj == HOME_PLACE:
+            return home_place(texts)
+        if kind == "arrived":
+            return obj if moving_to(subject, obj, self._history(context, earlier)) else None
+        if kind in ("proposer", "accepted"):  # "Rui proposed last night!": engaged once the message says yes
+            return obj if ACCEPTED.search(episode.content[:2000]) else None
+        if kind == "staying":  # "change of plans: we're staying in Zurich": the move planned ends
+            return "move" if CHANGED_PLAN.search(episode.content[:2000]) else None
+        if kind == "wedding" and (groups.get("owner") or "").lower() == "the":
+            return obj if engaged_in_view(subject, self._history(context, earlier), texts) else None
+        return obj
+
+    def _partner(self, subject: str, episode: Episode, context: _Context, earlier: list[_Draft]
+                 ) -> str | None:
         """The partner the chat named for ``subject`` ("my boyfriend Leo"), for "we got engaged";
         else the one other person this message names ("Tom's great. We've been together since
-        2021"); else nobody."""
+        2021"); else the one person the turn before asked after ("How's Tom?"); else nobody."""
         for d in self._history(context, earlier):
             if (name_key(d.subject) == name_key(subject) and d.kind == "state" and d.object
                     and d.relation in ("DATING", "ENGAGED_TO", "MARRIED_TO", "LIVES_WITH")):
                 return d.object
         others = {name_key(n): n for n in context.mentions if name_key(n) != name_key(subject)}
-        return next(iter(others.values())) if len(others) == 1 else None
+        if others:
+            return next(iter(others.values())) if len(others) == 1 else None
+        return _asked_about(episode, context)  # "How's Tom?" "We've been together since 2021"
 
     def _disambiguate(
         self, relation: str, subject: str, obj: str, context: _Context, earlier: list[_Draft]
@@ -619,6 +690,12 @@ class OfflineExtractor:
             if (name_key(d.subject) == name_key(subject) and d.relation == relation and d.kind == "state"
                     and d.object):
                 return d.object
+        if (relation in ("DATING", "ENGAGED_TO", "MARRIED_TO")
+                and name_key(subject) == name_key(episode.speaker or "")):
+            asked = _asked_about(episode, context)  # "How is Chiara?" "We broke up in May."
+            if asked is not None and not any(name_key(d.object) == name_key(asked) and "kin" in d.extra
+                                             for d in self._history(context, earlier)):
+                return asked
         return ANY_OBJECT
 
     def _kinship(self, text: str, speaker: str | None) -> list[_Draft]:
@@ -628,6 +705,8 @@ class OfflineExtractor:
         found = [(m.group("name"), m.group("kin").lower())
                  for pattern in (KIN_MENTION, KIN_IS, KIN_NAMED, KIN_NAME_IS)
                  for m in pattern.finditer(text)]
+        found.extend((m.group("name"), m.group("kin").lower()) for m in KIN_ROLE_IS.finditer(text)
+                     if m.group("name").split()[0] not in NOT_NAMES)
         found.extend((m.group("name"), m.group("kin").lower()) for m in KIN_APPOSITION.finditer(text)
                      if KIN.get(m.group("kin").lower()) not in ("FRIEND_OF", "KNOWS", "MANAGED_BY"))
         for m in KIN_COUNTED.finditer(text):
@@ -668,6 +747,23 @@ class OfflineExtractor:
                                replaces=d.object, extra={k: v for k, v in d.extra.items() if k != "kin"})]
             return []
         return None
+
+
+def _with_start(told: list[str]) -> list[str]:
+    """"Got an offer from Arup! Starting in May." -> one sentence: the start belongs to what was told."""
+    out: list[str] = []
+    for sentence in told:
+        if out and STARTING_ALONE.match(sentence):
+            out[-1] = f"{out[-1].rstrip(' .!')}, {sentence[:1].lower()}{sentence[1:]}"
+        else:
+            out.append(sentence)
+    return out
+
+
+def _present(episode: Episode, context: _Context) -> set[str]:
+    """The name keys of the people who speak in the last turns, other than this message's speaker."""
+    mine = name_key(episode.speaker) if episode.speaker else None
+    return {name_key(e.speaker) for e in context.episodes if e.speaker and name_key(e.speaker) != mine}
 
 
 def _compound(clause: str) -> list[str]:
@@ -742,7 +838,29 @@ def _resolve_pronoun(pronoun: str, episode: Episode, context: _Context, earlier:
         return found
     speakers = {name_key(e.speaker) for e in (episode, *context.episodes) if e.speaker}
     named = {name_key(n): n for n in context.mentions if name_key(n) not in speakers}
-    return next(iter(named.values())) if len(named) == 1 else None
+    if named:
+        return next(iter(named.values())) if len(named) == 1 else None
+    return _asked_about(episode, context)  # "How's Arjun?" "He got a job at Ocado"
+
+
+# "How's Arjun?", "How is Chiara doing?", "And Tom?": a turn asking after one person.
+_ASKED_ABOUT = re.compile(
+    rf"^\s*(?:(?i:how's|hows|how\s+is|how\s+was|how\s+are\s+things\s+with|and|what\s+about|how\s+about)\s+)"
+    rf"(?P<name>{NAME})(?:\s+(?i:doing|getting\s+on|holding\s+up|these\s+days|lately))?\s*[?]+\s*$")
+
+
+def _asked_about(episode: Episode, context: _Context) -> str | None:
+    """The one person the turn just before asked after ("How's Tom?"), when someone else asked it."""
+    if not context.episodes:
+        return None
+    last = context.episodes[-1]
+    if not last.speaker or name_key(last.speaker) == name_key(episode.speaker or ""):
+        return None
+    speakers = {name_key(e.speaker) for e in (episode, *context.episodes) if e.speaker}
+    asked = (_ASKED_ABOUT.match(s) for s in sentences(last.content[:400]))
+    names = {name_key(n): n for n in (clean_name(m.group("name")) for m in asked if m)
+             if n and name_key(n) not in speakers}
+    return next(iter(names.values())) if len(names) == 1 else None
 
 
 def _pronoun_from_facts(pronoun: str, episode: Episode, context: _Context, earlier: list[_Draft]

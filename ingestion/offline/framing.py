@@ -43,7 +43,13 @@ FRAMED = re.compile(
 # A reporter closing a sentence: ", or so my landlord claims", ", my flatmate said", ", I heard", ...
 _REPORT_VERB = (r"(?:said|says|say|told\s+me|tells\s+me|told\s+us|claims|claimed|claim|reckons|reckon|thinks|"
                 r"think|believes|believe|swears|insists|insisted|mentioned|wrote|writes|heard|hear)")
-_REPORTER = r"(?:[\w'’]+(?:\s+[\w'’]+){0,5}?)"
+# Who reports: someone named ("Raj", "my flatmate", "the guy from the agency", "they", "support"), never
+# any words before a verb of saying or believing (", hard to believe", ", I must say", ", needless to say").
+_REPORTER = (r"(?:(?i:my|our|his|her|their|the|a|an|some|your|this|that|one\s+of\s+(?:my|our|the))\s+"
+             r"[\w'’]+(?:\s+[\w'’]+){0,4}?"
+             r"|(?!I\b)[A-Z][\w'’]*(?:\s+[A-Z][\w'’]*)?"
+             r"|(?i:he|she|they|we|you|him|her|them|everyone|everybody|people|someone|somebody|mum|mom|dad|"
+             r"support))")
 REPORTED_TAIL = re.compile(
     r",?\s*(?:"
     rf"(?i:or\s+so)\s+{_REPORTER}\s+(?i:{_REPORT_VERB})"
@@ -52,6 +58,7 @@ REPORTED_TAIL = re.compile(
     rf"|(?i:if\s+you\s+believe)\s+{_REPORTER}"
     rf"|(?i:allegedly|supposedly|reportedly|apparently|or\s+something|I\s+think|I\s+guess|I\s+believe)"
     rf"|(?<=,)\s*{_REPORTER}\s+(?i:{_REPORT_VERB})(?:\s+(?i:me|us|him|her|them))?"
+    r"|(?<=,)\s*I\s+(?i:heard|hear|was\s+told)"
     rf"|(?<=,)\s*(?i:said|says|claims|claimed|wrote|writes|reports|reported|insists)\s+{_REPORTER}"
     r")\s*(?:[.!?…]+|\s+(?i:lol|lmao|haha|though|tho|anyway))*\s*$")
 

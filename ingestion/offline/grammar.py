@@ -49,7 +49,9 @@ def _alt(words) -> str:
 
 # --- regex building blocks -------------------------------------------------------------------------
 
-_WORD_CAP = r"(?:(?!I\b)[A-Z][a-zA-Z]*(?:[-'’][A-Z][a-zA-Z]+)?)"
+# A capital, also a Latin letter with an accent ("Tremoço", "Łukasz", "Élodie"), then letters.
+_CAP = r"[A-ZÀ-ÖØ-ÞĀ-ſ]"
+_WORD_CAP = rf"(?:(?!I\b){_CAP}[^\W\d_]*(?:[-'’]{_CAP}[^\W\d_]+)?)"
 NAME = rf"{_WORD_CAP}(?:\s+{_WORD_CAP}){{0,2}}"
 KIN_RE = _alt(KIN)
 # Adverbs between "am" and the verb of a plan ("I'm also hosting", "we're currently planning").
@@ -65,8 +67,8 @@ _CODE = (r"(?:\s+(?!(?:19|20)\d\d\b)\d{1,4}[A-Za-z]?(?![\w'’/:-])(?![.,]\d)(?!
          rf"(?!\s+(?i:{_UNITS})\b))?")
 # A proper-noun object: "Hangzhou", "New York City", "University of Toronto", "Johnson & Johnson",
 # "Terminal 1".
-PROPER = (r"(?:[Tt]he\s+)?[A-Z][\w.&'’-]*"
-          r"(?:\s+(?:(?:of|de|du|la|le|del|for|on|am|upon|&)\s+)?[A-Z][\w.&'’-]*)*" + _CODE)
+PROPER = (r"(?:[Tt]he\s+)?" + _CAP + r"[\w.&'’-]*"
+          r"(?:\s+(?:(?:of|de|du|la|le|del|for|on|am|upon|&)\s+)?" + _CAP + r"[\w.&'’-]*)*" + _CODE)
 # A lowercase noun phrase: a few words, no punctuation.
 NP = r"[\w+'’-]+(?:\s+[\w+'’-]+){0,7}"
 LIST = r"[\w+'’-]+(?:(?:,\s+|\s+)[\w+'’-]+){0,11}"  # "hiking, painting and pottery"
@@ -803,6 +805,11 @@ KIN_COUNTED = re.compile(
 KIN_ALONE = re.compile(
     rf"\b(?:[Mm]y|[Oo]ur)\s+(?:{KIN_ADJ}\s+)?(?P<kin>(?i:{KIN_RE}))\b(?!['’]s\b)(?!,?\s+{NAME})(?=\s+[a-z])")
 KIN_IS = re.compile(rf"(?<![\w'])(?P<name>{NAME})\s+is\s+my\s+(?:{KIN_ADJ}\s+)?(?P<kin>{KIN_RE})\b(?!['’])")
+# "My cofounder is Rui", "My boss is Tom": the person a role in one's life names (people one may have
+# several of or no name for; a relative is "my sister Anna" or "Anna is my sister").
+KIN_ROLE_IS = re.compile(
+    rf"\b(?:[Mm]y|[Oo]ur)\s+(?:(?:new|current|old|former)\s+)?(?P<kin>cofounder|co-founder|boss|best friend|"
+    rf"roommate|mentor)\s+is\s+(?P<name>{NAME})(?![\w'’])(?!\s+(?:and|&)\s)")
 KIN_NAMED = re.compile(
     rf"\bI\s+(?:have|had)\s+(?:an?|one)\s+(?:{KIN_ADJ}\s+)?(?P<kin>{KIN_RE})\s+(?:named|called)\s+"
     rf"(?P<name>{NAME})")
@@ -815,7 +822,10 @@ SEEING_SOMEONE = re.compile(r"\bI\s+(?:am|have been)\s+(?:seeing|dating)\s+someo
 PARTNER_NAME = re.compile(rf"^(?:His|Her|Their)\s+name\s+is\s+(?P<name>{NAME})")
 # A person a message introduces as a clause's subject ("Sam is a cyclist, he works as ...").
 MENTION = re.compile(
-    rf"(?:^|(?<=[.!?,;]\s))(?P<name>{NAME})(?:['’]s\s|\s+(?:is|was|has|works|lives|got|moved)\b)")
+    rf"(?:^|(?<=[.!?,;]\s))(?P<name>{NAME})(?:['’]s\s|\s+(?:is|was|has|works|lives|got|moved|proposed)\b)")
+# Two people a message introduces together ("Leo and Sam are fine"): neither is "he" alone.
+PAIR_MENTION = re.compile(
+    rf"(?:^|(?<=[.!?,;]\s))(?P<a>{NAME})\s+and\s+(?P<b>{NAME})\s+(?:are|were|have|had|got|moved|live)\b")
 
 HYPOTHETICAL = re.compile(
     r"\b(?i:if|unless|wish|wished|would|could(?!\s+not\b)|should|might|may|maybe|perhaps|probably|possibly|hopefully|"
@@ -1071,6 +1081,10 @@ ISSUE37_STATE_RULES: list[Rule] = [
     *_rule(r"(?P<we>" + _ANSWER + r")(?i:at)\s+" + _o("o", "<PROPER>"),
            ("o", "AT_ORG?", "proper", "Organization"), cue=("still",)),
     *_rule(r"<S>\s+<ADV>" + _LIVE + r"\s+(?P<o>here)\b", ("o", "LIVES_IN", "here", "Place")),
+    # "I live in London now, moved here in November": the home just named, from when it was moved to
+    *_rule(r"<S>\s+<ADV>(?i:moved|relocated|have moved|has moved)\s+(?P<o>here|there)\b"
+           r"(?!\s+(?i:to|for|with)\b)",
+           ("o", "LIVES_IN", "here", "Place"), implicit=True),
     *_rule(r"<S>\s+<ADV>(?i:have been|has been)\s+(?:an?\s+)" + _o("role", "<ROLE>")
            + r"(?:\s+(?P<o>there)\b)?", R("role", "WORKS_AS"), ("o", "WORKS_AT", "there", "Organization")),
     *_rule(r"<S>\s+<ADV>(?i:started|began|started working|have worked|have been working)\s+(?P<o>there)\b",

@@ -24,7 +24,8 @@ stepmom stepdad""".split())
 NOBODY_IN_PARTICULAR = frozenset("""friend friends mate mates buddy pal bestie ex colleague colleagues
 coworker coworkers co-worker boss manager landlord landlady neighbour neighbor neighbours neighbors flatmate
 roommate housemate teacher cousin cousins uncle aunt niece nephew doctor dentist lawyer client customer
-tenant classmate teammate kid kids child children parents siblings sisters brothers grandparents in-laws
+tenant classmate teammate cofounder co-founder kid kids child children parents siblings sisters brothers
+grandparents in-laws
 family team company""".split())
 # How chats write some of them: "my bf", "my hubby", "my sis".
 KIN_ALIASES = {"bf": "boyfriend", "gf": "girlfriend", "hubby": "husband", "wifey": "wife", "sis": "sister",

@@ -113,7 +113,15 @@ EXTENDED_KIN = {
     "nephew": "HAS_RELATIVE", "stepson": "HAS_CHILD", "stepdaughter": "HAS_CHILD", "stepmom": "HAS_PARENT",
     "stepdad": "HAS_PARENT", "roommate": "FRIEND_OF", "coworker": "KNOWS", "colleague": "KNOWS",
     "neighbor": "KNOWS", "neighbour": "KNOWS", "boss": "MANAGED_BY", "mentor": "KNOWS",
+    "cofounder": "COFOUNDER", "co-founder": "COFOUNDER",
 }
+# Words for where someone is from or what they believe, which a capital does not make a name ("My boss
+# is Irish"), and the languages (LANGUAGES), which are such words too.
+NOT_NAMES = frozenset("""American British Canadian Australian Brazilian Mexican Argentinian Chilean Colombian
+Peruvian Indian Pakistani Nigerian Ghanaian Kenyan Egyptian Moroccan Algerian Tunisian Israeli Iranian Iraqi
+Syrian Lebanese Saudi Belgian Swiss Austrian Scottish Scots Cuban Jamaican Filipino Chinese Japanese Korean
+Catholic Protestant Jewish Muslim Christian Hindu Buddhist Sikh Mormon Atheist European African Asian
+Latino Latina Black White Asian Kiwi Aussie Canadian Yankee""".split()) | frozenset(LANGUAGES)
 
 # Which pronoun a kin word allows ("my sister Anna ... she", never "he").
 FEMININE_KIN = frozenset("""sister mom mum mother wife fiancee fiancée girlfriend daughter grandmother grandma
@@ -143,7 +151,7 @@ VERB_OPENERS = frozenset(
 )
 JOBS = """engineer developer programmer architect designer manager director teacher professor
 lecturer nurse doctor physician surgeon dentist lawyer attorney accountant banker analyst consultant
-scientist researcher chef cook baker waiter waitress bartender barista cashier clerk driver pilot
+scientist researcher postdoc chef cook baker waiter waitress bartender barista cashier clerk driver pilot
 mechanic electrician plumber carpenter writer journalist editor author artist painter photographer
 musician actor actress dancer singer producer marketer recruiter intern assistant secretary
 receptionist librarian pharmacist therapist counselor counsellor psychologist veterinarian vet

@@ -73,6 +73,7 @@ _WORDING: dict[str, tuple[str, str, str]] = {
     "HAS_COUSIN": ("{s}'s cousin is {o}", "{s}'s cousin was {o}", "{s}'s cousin was {o}"),
     "HAS_RELATIVE": ("{s}'s relative is {o}", "{s}'s relative was {o}", "{s}'s relative was {o}"),
     "FRIEND_OF": ("{s} is friends with {o}", "{s} was friends with {o}", "{s} used to be friends with {o}"),
+    "COFOUNDER": ("{s}'s cofounder is {o}", "{s}'s cofounder was {o}", "{s}'s cofounder was {o}"),
     "KNOWS": ("{s} knows {o}", "{s} knew {o}", "{s} used to know {o}"),
     "ALLERGIC_TO": ("{s} is allergic to {o}", "{s} was allergic to {o}", "{s} used to be allergic to {o}"),
     "HAS_CONDITION": ("{s} has {o}", "{s} had {o}", "{s} used to have {o}"),
