@@ -306,7 +306,8 @@ def restates(old: str, new: str) -> bool:
 def says_again(old: str, new: str) -> bool:
     """Whether ``new`` gives the values ``old`` gives, when something else (a message key) already
     says both are about the same thing: the same numbers, every word ``old`` said of its subject
-    (all its words, when it has no verb) in ``new``, no negation added, and no revision."""
+    (all its words, when it has no verb) in a predicate of ``new``, no negation added, and no
+    revision."""
     olds, news = _parsed(old), _parsed(new)
     if not olds or not news or revises(old, new):
         return False
@@ -314,7 +315,9 @@ def says_again(old: str, new: str) -> bool:
         return False
     if any(c.negated for c in news) and not any(c.negated for c in olds):
         return False
-    words = {w for c in news for w in c.words}
+    # The values must be given again as values ("sienna is captain" names Amaru only as the one
+    # who broke his wrist): words of the predicates, or of a clause without a verb.
+    words = {w for c in news for w in c.words[c.split if c.split < len(c.words) else 0:]}
     said = {w for c in olds for w in (c.said if c.split < len(c.words) else
                                       {x for x in c.words if _content(x) and x not in _AUXILIARIES})}
     return said <= words
