@@ -37,8 +37,10 @@ _CACHED = 8192
 
 
 # A question about the past, or about a change: what used to hold is its answer, not stale evidence.
+# Its tense says so, not the asking for a time: "When is parents' evening?" and "How long does the
+# build take?" ask about now, and "first" alone is mostly a noun's ("first response time").
 _ASKS_PAST = re.compile(
-    r"\b(?:did|was|were|had|ever|used to|before|after|previously|formerly|originally|earlier|first|"
+    r"\b(?:did|was|were|had|ever|used to|before|after|previously|formerly|originally|earlier|"
     r"last|until|since|anymore|any more|no longer|still|change[sd]?|moved|history)\b",
     re.IGNORECASE,
 )
@@ -46,8 +48,8 @@ _ASKS_PAST = re.compile(
 
 def asks_past(query: str) -> bool:
     """True for a question about the past or a change ("Did ...", "Has she ever ...", "Where did
-    she live before ...", "Does she still ...", "When ..."), or naming a period of time."""
-    return bool(_ASKS_PAST.search(query)) or asks_time(query) or bool(named_periods(query))
+    she live before ...", "Does she still ...", "When did ..."), or naming a period of time."""
+    return bool(_ASKS_PAST.search(query)) or bool(named_periods(query))
 
 
 def asks_time(query: str) -> bool:

@@ -6,7 +6,7 @@ from datetime import UTC, datetime
 
 import pytest
 
-from queries.time_cues import asks_time, falls_in, says_time
+from queries.time_cues import asks_past, asks_time, falls_in, says_time
 
 
 @pytest.mark.parametrize("question", [
@@ -25,6 +25,27 @@ def test_questions_that_ask_for_a_time(question):
 ])
 def test_questions_that_ask_for_something_else(question):
     assert not asks_time(question)
+
+
+@pytest.mark.parametrize("question, past", [
+    ("When did Melanie run a charity race?", True), ("Where did Kwame live before Accra?", True),
+    ("Does Yuki still live in Basel?", True), ("What did Jon do in July 2022?", True),
+    # asking for a time or a duration in the present tense is asking about now
+    ("When is the school's open day?", False), ("How long does the test suite take?", False),
+    ("Which day is the recycling collected?", False), ("What's the first-line support phone number?", False),
+])
+def test_a_question_about_the_past_says_so_by_its_tense_or_a_period(question, past):
+    assert asks_past(question) is past
+
+
+def test_a_present_when_question_ranks_the_replacement_above_what_it_replaced(tg):
+    old = tg.add_episode("The school's open day is Saturday 9 March, 10am to 1pm.",
+                         reference_time="2024-02-01", speaker="office", group_id="school")
+    new = tg.supersede(old.episode.id, "Open day moved: Saturday 16 March, 10am to 1pm.",
+                       reference_time="2024-02-20", speaker="office", group_id="school")
+    hits = [h for h in tg.search("When is the school's open day?", group_id="school", kinds=("episode",))]
+    assert [h.episode.id for h in hits if h.episode] == [new.episode.id]
+    assert hits[0].standing == "current"
 
 
 def test_messages_that_say_a_time():
