@@ -56,6 +56,13 @@ def test_other_values_never_say_it_again(old: str, new: str) -> None:
     assert not says_again(old, new)
 
 
+def test_a_person_named_in_both_is_not_one_thing_said_twice() -> None:
+    assert not revises("Lena is allergic to peanuts, so no Thai place for her party.",
+                       "New party plan for Lena: karaoke at 7pm on the 3rd.")
+    assert not revises("Lena is afraid of heights.", "Lena is not afraid of heights now, she climbs.")
+    assert revises("Lena lives in Leeds.", "Lena lives in York now.")
+
+
 def test_long_text_and_questions_are_no_revision() -> None:
     old = "The staging server has 32 GB of RAM."
     assert not revises(old, "Does the staging server have 64 GB of RAM?")

@@ -99,6 +99,7 @@ class _Clause:
     words: tuple[str, ...]  # lower-cased tokens, in order
     split: int  # where the predicate begins (len(words) when no verb or mark was found)
     anchors: frozenset[str]
+    names: frozenset[str]  # the anchors that name someone or something, without a number or period
     numbers: frozenset[str]
     question: bool
     negated: bool
@@ -164,12 +165,14 @@ def _clause(text: str, tokens: list[str]) -> _Clause:
     split = next((n for n, w in enumerate(words) if (n or w in _CONTRACTED) and (w in _VERBS or w in _MARKS)
                   and not (n and words[n - 1] in _DETERMINERS)), len(words))
     anchors: set[str] = set()
+    names: set[str] = set()
     numbers: set[str] = set()
     for n, (token, word) in enumerate(zip(tokens, words, strict=True)):
         before = words[n - 1] if n else ""
         after = words[n + 1] if n + 1 < len(words) else ""
         if word.endswith(("'s", "’s")) and token[:1].isupper():
             anchors.add(word[:-2])  # a possessor: "Marco's rent"
+            names.add(word[:-2])
         elif _PERIOD.match(word):
             anchors.add(word)
         elif _NUMBER.match(word):
@@ -182,9 +185,11 @@ def _clause(text: str, tokens: list[str]) -> _Clause:
             # a name where the subject stands ("the Leeds office", "Noor uses ..."; a capital that
             # only starts the sentence is no name), or a product with its version ("Postgres 14")
             anchors.add(word)
+            if not _NUMBER.match(after):
+                names.add(word)
     negated = bool(_NEGATION.intersection(words)) or any(w.endswith("n't") for w in words)
-    return _Clause(words, split, frozenset(anchors), frozenset(numbers), question=text.rstrip().endswith("?"),
-                   negated=negated)
+    return _Clause(words, split, frozenset(anchors), frozenset(names), frozenset(numbers),
+                   question=text.rstrip().endswith("?"), negated=negated)
 
 
 def _value_word(c: _Clause, n: int) -> str | None:
@@ -218,14 +223,19 @@ def _slots(c: _Clause, changed: set[str], shared: set[str]) -> set[tuple[str, in
 
 def _same_thing(old: _Clause, new: _Clause) -> bool:
     """Both statements, about the same thing (subject and anchors), sharing a word that is neither
-    a verb nor a number."""
+    a verb nor a number; when that word is only a name, the subject of both ("Lena lives in Leeds",
+    "Lena is in York now"): a person named in both ("Sara is allergic to cats", "birthday plan for
+    Sara: bowling") is not yet one thing said twice."""
     if new.question or old.question or (new.negated and not old.negated):
         return False
     new_words, old_words = new.word_set, old.word_set
     if not old.subject <= new_words or not (old.anchors <= new_words | new.anchors
                                             and new.anchors <= old_words | old.anchors):
         return False
-    return bool(old.topics & new_words)
+    shared = old.topics & new_words
+    if shared and shared <= old.names:
+        return bool(shared & old.subject & new.subject)
+    return bool(shared)
 
 
 def _clause_restates(old: _Clause, new: _Clause) -> bool:
