@@ -160,7 +160,8 @@ class Ingestion:
         result = self._add(episode, masked, supersedes=matched)
         if result.skipped:  # told before: it replaces what it does not replace yet
             result = self.core.write(group_id, lambda w: relink(w, result, matched))
-        return Supersession(matched=matched, episode=result.episode, result=result, ended=result.ended)
+        return Supersession(matched=matched, episode=result.episode, result=result, ended=result.ended,
+                            retracted=result.retracted)
 
     def import_file(
         self,

@@ -226,17 +226,25 @@ def link_episode(
         opens = mine.first_start.episode_id == episode.id  # not a confirmation of the stretch before
         if placed.before is not None and opens and mine.valid_at is not None:
             replaced += placed.before.episode_ids
-            out.ended += w.end_told_only_by(placed.before.episode_ids, at=mine.valid_at, by=episode.id)
+            _replace_told_only_by(w, placed.before.episode_ids, at=mine.valid_at, by=episode.id, out=out)
         if placed.after is not None and mine.invalid_at is not None:
-            out.ended += w.end_told_only_by(mine.episode_ids, at=mine.invalid_at,
-                                            by=placed.after.first_start.episode_id or episode.id)
+            _replace_told_only_by(w, mine.episode_ids, at=mine.invalid_at,
+                                  by=placed.after.first_start.episode_id or episode.id, out=out)
     for old in supersedes:
         w.supersede_message(old, episode)
         replaced.append(old.id)
     if supersedes:
         at = max(episode.reference_time, *(old.reference_time for old in supersedes))
-        out.ended += w.end_told_only_by([old.id for old in supersedes], at=at, by=episode.id)
+        _replace_told_only_by(w, [old.id for old in supersedes], at=at, by=episode.id, out=out)
     return list(dict.fromkeys(replaced))
+
+
+def _replace_told_only_by(w: FactWriter, episode_ids: Sequence[str], *, at: datetime, by: str,
+                          out: _Collector) -> None:
+    """What only ``episode_ids`` told stops at ``at``: ended when it held then, retracted when it
+    was to begin later."""
+    out.ended += w.end_told_only_by(episode_ids, at=at, by=by)
+    out.retracted += w.retract_later_told_only_by(episode_ids, at=at, by=by)
 
 
 class _Collector:

@@ -56,4 +56,4 @@ def relink(w: FactWriter, result: IngestResult, matched: Sequence[Episode]) -> I
         for a in live_assertions(w.link_statements(message_topic(w.group_id, old.id), MESSAGE_RELATION)))]
     out = _Collector()
     replaced = link_episode(w, episode, (), todo, out)
-    return result.model_copy(update={"superseded": replaced, "ended": out.ended})
+    return result.model_copy(update={"superseded": replaced, "ended": out.ended, "retracted": out.retracted})

@@ -641,7 +641,8 @@ class EpisodeRetraction(BaseModel):
 class Supersession(BaseModel):
     """What one ``supersede`` did: the messages it ``matched`` (the ids given, or a query's
     matches), and unless it was a ``dry_run``, the new message (``episode``, ``result``) and the
-    facts only the old messages told, ended at its reference time (``ended``)."""
+    facts only the old messages told: ended at its reference time (``ended``), or retracted when
+    they were to begin later (``retracted``)."""
 
     model_config = _FROZEN
 
@@ -649,6 +650,7 @@ class Supersession(BaseModel):
     episode: Episode | None = None
     result: IngestResult | None = None
     ended: list[Fact] = Field(default_factory=list)
+    retracted: list[Fact] = Field(default_factory=list)
     dry_run: bool = False
 
 

@@ -575,6 +575,26 @@ class FactWriter:
                                   episode_id=by, claimed_by=claimant(row)).ended
         return ended
 
+    def retract_later_told_only_by(self, episode_ids: Iterable[str], *, at: datetime, by: str) -> list[Fact]:
+        """Retract, as statements of message ``by``, the facts beginning at or after ``at`` that only
+        ``episode_ids`` ever told: a value the replaced messages alone gave for later ("the venue
+        is X, on 14 September") never holds; ending it before it begins would say nothing."""
+        told = set(episode_ids)
+        rows = {r.id: r for e in sorted(told) for r in self._tx.rows_citing(self.group_id, e)
+                if r.expired_at is None and set(r.episode_ids) <= told and r.valid_at is not None
+                and r.valid_at >= at}
+        retracted: list[Fact] = []
+        for row in sorted(rows.values(), key=lambda r: (r.subject_id, r.relation, r.object_id, r.id)):
+            starts = [a for a in self._tx.assertions(self.group_id, row.subject_id, row.relation)
+                      if a.kind == "start" and a.object_id == row.object_id]
+            if any(a.episode_id not in told for a in starts):
+                continue
+            found = {e.id: e for e in self.entities_by_id([row.subject_id, row.object_id])}
+            if row.subject_id in found and row.object_id in found:
+                retracted += self.retract(found[row.subject_id], row.relation, found[row.object_id],
+                                          episode_id=by, claimed_by=claimant(row)).retracted
+        return retracted
+
     def rederive(
         self, subject: Entity, relation: str, *, new: Sequence[Assertion] = (),
         dropped_episodes: frozenset[str] = frozenset(),

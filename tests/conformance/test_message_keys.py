@@ -72,6 +72,24 @@ def test_retracting_the_new_message_restores_what_it_superseded(tg, tick, groups
     assert _standing(tg, g, "Paris flat") == {"I live in Paris.": "current"}
 
 
+def test_a_later_value_only_the_replaced_message_gave_never_holds(tg, tick, groups) -> None:
+    g = groups()
+    old = _tell(tg, tick, g, "I'm moving to Lisbon in June.", "2024-01-10")
+    told = tick()
+    tick()
+    new = tg.supersede(old, "Scratch that, plans are on hold.", reference_time="2024-03-01", speaker="Ann",
+                       group_id=g)
+    assert [(f.relation, f.object) for f in new.retracted] == [("LIVES_IN", "Lisbon")]
+    assert tg.as_of("2024-07-01", subject="Ann", relation="LIVES_IN", group_id=g) == []
+    # as known before the supersede, she was to live there from June
+    before = tg.as_of("2024-07-01", known_at=told, subject="Ann", relation="LIVES_IN", group_id=g)
+    assert [f.object for f in before] == ["Lisbon"]
+    tick()
+    tg.retract_episode(new.episode.id, group_id=g)
+    after = tg.as_of("2024-07-01", subject="Ann", relation="LIVES_IN", group_id=g)
+    assert [f.object for f in after] == ["Lisbon"]
+
+
 def test_supersede_by_id_by_query_and_as_a_dry_run(tg, tick, groups) -> None:
     g = groups()
     office = _tell(tg, tick, g, "Our office is at 221 Baker Street.", "2024-01-05")
