@@ -113,7 +113,12 @@ def standings(
         if not said[i] and not rows[i]:
             out[i] = MessageStanding(standing="current" if links[i] else "unparsed")
             continue
-        stale = [a for a in said[i] if a.kind == "start" and not _holds(a, rows[i], valid_time)]
+        # Replaced by the caller after the asked time: what the replacement retracted (a value it
+        # was to give later) did not make it stale before then.
+        replaced_later = valid_time is not None and any(at is not None and at > valid_time
+                                                        for at, _ in topic.superseded)
+        stale = [a for a in said[i] if a.kind == "start" and not _holds(a, rows[i], valid_time)
+                 and not (replaced_later and not _told_rows(a, rows[i]))]
         starts = [a for a in said[i] if a.kind == "start"]
         if not stale:
             out[i] = MessageStanding(standing="current")
@@ -127,11 +132,16 @@ def standings(
     return out
 
 
+def _told_rows(a: Assertion, believed_rows: list[Fact]) -> list[Fact]:
+    """The believed rows of the fact the start ``a`` told."""
+    return [f for f in believed_rows if (f.subject_id, f.relation, f.object_id) == (a.subject_id, a.relation,
+                                                                                  a.object_id)]
+
+
 def _holds(a: Assertion, believed_rows: list[Fact], valid_time: datetime | None) -> bool:
     """The start ``a`` holds as said: a believed row of its fact is valid at ``valid_time`` (any
     time when None), or the statement bounded its own fact and a believed row of it remains."""
-    same = [f for f in believed_rows if (f.subject_id, f.relation, f.object_id) == (a.subject_id, a.relation,
-                                                                                  a.object_id)]
+    same = _told_rows(a, believed_rows)
     if any(valid_time is None or f.valid_at_time(valid_time) for f in same):
         return True
     if valid_time is not None and any(f.valid_at is not None and valid_time < f.valid_at for f in same):

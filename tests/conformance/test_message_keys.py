@@ -84,6 +84,8 @@ def test_a_later_value_only_the_replaced_message_gave_never_holds(tg, tick, grou
     # as known before the supersede, she was to live there from June
     before = tg.as_of("2024-07-01", known_at=told, subject="Ann", relation="LIVES_IN", group_id=g)
     assert [f.object for f in before] == ["Lisbon"]
+    # and before the supersede's time, the old message was no stale one
+    assert _standing(tg, g, "Lisbon", as_of="2024-02-01")["I'm moving to Lisbon in June."] == "current"
     tick()
     tg.retract_episode(new.episode.id, group_id=g)
     after = tg.as_of("2024-07-01", subject="Ann", relation="LIVES_IN", group_id=g)
