@@ -1,8 +1,9 @@
 """Shapes issue 51's rules broke on chat logs, each through a whole memory with its revision read back:
 a sentence closed by a remark that is no reporter (", hard to believe" is not "..., my flatmate
 said"), a rumour about someone who speaks in the chat (the teller's claim, theirs to deny), a home
-moved to "here" in the sentence after the one naming it, and moving into a home bought in the same
-message. Each with lookalikes that must stay as they were."""
+moved to "here" in the sentence after the one naming it, moving into a home bought in the same
+message, and a fact closed by an aside (", if that matters"). Each with lookalikes that must stay as
+they were."""
 
 from __future__ import annotations
 
@@ -127,4 +128,17 @@ def test_moved_here_dates_the_home_named_before_it(tg) -> None:
     ("Lisbon is lovely, I moved here for the sun.", set()),
 ])
 def test_moved_here_needs_a_home_named_in_the_message(text: str, expected: set) -> None:
+    assert facts_of(text) == expected
+
+
+# --- ", if that matters": an aside, not a condition on what it follows ---------------------------------
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("I live in Ghent now, if that matters.", {("Nadia", "LIVES_IN", "Ghent", "state")}),
+    ("Can you fix my CV? I work at Arup now, if it helps.", {("Nadia", "WORKS_AT", "Arup", "state")}),
+    ("If that matters, I could move to Ghent.", set()),  # a condition before it still hedges
+    ("I would move to Ghent, if that helps you plan.", set()),
+])
+def test_an_aside_closing_a_sentence_hedges_nothing(text: str, expected: set) -> None:
     assert facts_of(text) == expected

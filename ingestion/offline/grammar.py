@@ -855,7 +855,9 @@ _SENTENCE_END = re.compile(r"(?<!\bMr\.)(?<!\bMrs\.)(?<!\bMs\.)(?<!\bDr\.)(?<!\b
                            r"(?<=[.!?])\s+|\n+")
 _CLAUSE_BREAK = re.compile(
     r"\s+[–—-]\s+|;\s*|:\s+|,?\s+\b(?:but|because|although|though|whereas)\b\s+|,\s+so\s+"
-    r"|,\s+(?=(?:just\s+)?in\s+case\b)")  # "..., just in case I end up in Europe" hedges only itself
+    r"|,\s+(?=(?:just\s+)?in\s+case\b)"  # "..., just in case I end up in Europe" hedges only itself
+    # ", if that matters" closing a sentence is an aside, not a condition on it
+    r"|,\s+(?=(?i:if\s+(?:that|this|it)\s+(?:matters|helps|is\s+relevant)|if\s+relevant)\b)")
 ADVERB_TAIL = re.compile(
     r"\s+(?:too|again|anymore|any\s+more|a\s+lot|so\s+much|very\s+much|as\s+well|lately|together|"
     r"these\s+days|right\s+now|now|recently|nowadays)\s*[.!]*$"
