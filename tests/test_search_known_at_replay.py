@@ -43,6 +43,7 @@ def _replay(ops: list[tuple], upto: int, erasing: bool = True) -> tuple[Temporal
         if op[0] == "tell":
             said = tg.add_episode(op[1], speaker="Sam", reference_time=f"2024-{op[2]:02d}-01")
             told.append(said.episode.id)
+            erased.discard(said.episode.id)  # told again after its erasure: a message of its own
             continue
         target = told[op[1] % len(told)] if told else None
         if op[0] == "supersede":
@@ -100,3 +101,15 @@ def test_search_and_context_known_at_see_what_a_search_at_that_moment_saw(ops, d
     finally:
         for tg in (full, replay, erasing):
             tg.close()
+
+
+def test_a_message_told_again_after_its_erasure_is_seen_from_then_on() -> None:
+    ops = [("tell", "I live in Chicago.", 1), ("erase", 0), ("tell", "I live in Chicago.", 1)]
+    tg, erased = _replay(ops, len(ops))
+    try:
+        assert erased == set()
+        between = ManualClock(START)() + timedelta(days=2, hours=12)
+        assert [h.text for h in tg.search("Chicago", known_at=between, as_of=AS_OF) if h.episode] == []
+        assert [h.text for h in tg.search("Chicago", as_of=AS_OF) if h.episode] == ["I live in Chicago."]
+    finally:
+        tg.close()
