@@ -8,25 +8,13 @@ import pytest
 
 from temporal_graph import TemporalGraph
 from temporal_graph.core.ontology import Ontology
+from tests.memory_reads import now, then, told
 
 
 @pytest.fixture
 def tg():
     with TemporalGraph.open(":memory:", embed=False) as memory:
         yield memory
-
-
-def told(tg: TemporalGraph, *messages: tuple[str, str, str]) -> None:
-    for when, speaker, text in messages:
-        tg.add_episode(text, reference_time=when, speaker=speaker)
-
-
-def now(tg: TemporalGraph, subject: str, relation: str) -> list[str]:
-    return sorted(f.object for f in tg.now(subject, relation))
-
-
-def then(tg: TemporalGraph, at: str, subject: str, relation: str) -> list[str]:
-    return sorted(f.object for f in tg.as_of(at, subject=subject, relation=relation))
 
 
 ATTRIBUTE_REVISIONS = [

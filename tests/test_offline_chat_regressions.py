@@ -14,7 +14,7 @@ import pytest
 from ingestion.offline import OfflineExtractor
 from temporal_graph import TemporalGraph
 from temporal_graph.core.model import Episode
-from temporal_graph.errors import NotFound
+from tests.memory_reads import stretches, told
 
 EXTRACTOR = OfflineExtractor()
 REF = datetime(2024, 5, 8, 12, tzinfo=UTC)
@@ -24,21 +24,6 @@ REF = datetime(2024, 5, 8, 12, tzinfo=UTC)
 def tg():
     with TemporalGraph.open(":memory:", embed=False) as memory:
         yield memory
-
-
-def told(tg: TemporalGraph, *messages: tuple[str, str, str]) -> None:
-    for when, speaker, text in messages:
-        tg.add_episode(text, reference_time=when, speaker=speaker)
-
-
-def stretches(tg: TemporalGraph, subject: str, relation: str) -> list[tuple[str, str, str]]:
-    """(object, start day, end day or "") of each stretch, as currently believed."""
-    try:
-        facts = tg.history(subject, relation)
-    except NotFound:
-        return []
-    return [(f.object, f.valid_at.date().isoformat() if f.valid_at else "",
-             f.invalid_at.date().isoformat() if f.invalid_at else "") for f in facts]
 
 
 def facts_of(text: str, speaker: str = "Nadia", *context: tuple[str, str]) -> set[tuple[str, str, str, str]]:

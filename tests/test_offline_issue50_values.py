@@ -10,7 +10,7 @@ from benchmarks.extraction import fact_label
 from ingestion.offline import OfflineExtractor
 from temporal_graph import TemporalGraph
 from temporal_graph.core.model import Episode
-from temporal_graph.errors import NotFound
+from tests.memory_reads import now, then, told
 
 EXTRACTOR = OfflineExtractor()
 
@@ -19,25 +19,6 @@ EXTRACTOR = OfflineExtractor()
 def tg():
     with TemporalGraph.open(":memory:", embed=False) as memory:
         yield memory
-
-
-def told(tg: TemporalGraph, *messages: tuple[str, str, str]) -> None:
-    for when, speaker, text in messages:
-        tg.add_episode(text, reference_time=when, speaker=speaker)
-
-
-def now(tg: TemporalGraph, subject: str, relation: str) -> list[str]:
-    try:
-        return sorted(f.object for f in tg.now(subject, relation))
-    except NotFound:
-        return []
-
-
-def then(tg: TemporalGraph, at: str, subject: str, relation: str) -> list[str]:
-    try:
-        return sorted(f.object for f in tg.as_of(at, subject=subject, relation=relation))
-    except NotFound:
-        return []
 
 
 def facts(text: str, speaker: str = "Lena", context: tuple[str, ...] = ()) -> set[str]:

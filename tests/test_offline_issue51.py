@@ -8,39 +8,13 @@ from __future__ import annotations
 import pytest
 
 from temporal_graph import TemporalGraph
-from temporal_graph.errors import NotFound
+from tests.memory_reads import now, relations, then, told
 
 
 @pytest.fixture
 def tg():
     with TemporalGraph.open(":memory:", embed=False) as memory:
         yield memory
-
-
-def told(tg: TemporalGraph, *messages: tuple[str, str, str]) -> None:
-    for when, speaker, text in messages:
-        tg.add_episode(text, reference_time=when, speaker=speaker)
-
-
-def now(tg: TemporalGraph, subject: str, relation: str) -> list[str]:
-    try:
-        return sorted(f.object for f in tg.now(subject, relation))
-    except NotFound:
-        return []
-
-
-def then(tg: TemporalGraph, at: str, subject: str, relation: str) -> list[str]:
-    try:
-        return sorted(f.object for f in tg.as_of(at, subject=subject, relation=relation))
-    except NotFound:
-        return []
-
-
-def relations(tg: TemporalGraph, subject: str) -> set[tuple[str, str]]:
-    try:
-        return {(f.relation, f.object) for f in tg.history(subject)}
-    except NotFound:
-        return set()
 
 
 # --- whose attribute ---------------------------------------------------------------------------------
