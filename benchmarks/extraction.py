@@ -36,7 +36,10 @@ benchmarks/data/locomo_labels_issue37.json is issue 37's census: every LoCoMo fa
 (ingestion/offline/chat_events.py) added, labelled by hand, each turn with its text; its labels join
 the others, and the added facts' precision is printed on its own. benchmarks/data/locomo_labels_issue51.json
 labels the facts issue 51's rules added and holds a random sample of 100 facts (seed 51) judged again by
-hand after that change, whose precision is printed too.
+hand after that change, whose precision is printed too. benchmarks/data/locomo_labels_issue51_doings.json
+labels the facts its last round added (ingestion/offline/chat_doings.py), written reading only LoCoMo's
+dev half (conv-26, conv-30, conv-41); yield and precision are printed per half (dev / held-out: conv-42,
+conv-43, conv-44).
 
 Throughput is printed per second of wall time and per second of the process's CPU (the machine is shared:
 the CPU figure leaves the others' work out).
@@ -90,11 +93,16 @@ LABELS = HERE / "data" / "locomo_labels.json"
 LABELS37 = HERE / "data" / "locomo_labels_issue37.json"
 # Issue 51: the facts its rules added (labelled) and a random sample of 100 facts judged again by hand.
 LABELS51 = HERE / "data" / "locomo_labels_issue51.json"
+# Issue 51's last round: the facts chat_doings.py's rules added, per LoCoMo half, labelled by hand.
+LABELS51_DOINGS = HERE / "data" / "locomo_labels_issue51_doings.json"
 LOCOMO = HERE.parent.parent / "shared" / "data" / "locomo" / "locomo_dev.json"
 REF = datetime(2023, 5, 8, 13, 56, tzinfo=UTC)
 SAMPLE_SEED = 12
 SAMPLE_SIZE = 100
 FACT_SAMPLE = 60  # facts drawn from all LoCoMo facts: more facts to judge than the 100 turns give
+# Issue 51's last round split LoCoMo's six conversations: its rules were written reading only the dev half;
+# the held-out half's facts were labelled after the rules froze. Yield and precision are printed per half.
+LOCOMO_HALVES = {"dev": ("conv-26", "conv-30", "conv-41"), "held-out": ("conv-42", "conv-43", "conv-44")}
 
 
 @dataclass(frozen=True)
@@ -239,16 +247,22 @@ def score_locomo(extractor: Extractor, labels: dict[str, Any], path: Path = LOCO
     # sample did not hold when it was labelled is judged by the census, else counted wrong
     issue51 = labels.get("issue51", {})
     sample51 = random.Random(issue51.get("sample_seed", 51)).sample(facts, min(100, len(facts)))
-    hand = {}
+    hand: dict[str, dict[str, bool]] = {}
     for row in issue51.get("sample", []):
         hand.setdefault(row["turn"], {})[row["fact"]] = row["right"]
     sample51_judged = _judge(sample51, {t: {**merged.get(t, {}), **hand.get(t, {})} for t, _ in sample51})
+    halves = {}
+    for half, convs in LOCOMO_HALVES.items():
+        n_turns = sum(turn_id.split(":")[0] in convs for turn_id, _, _ in turns)
+        judged = _judge([(t, label) for t, label in facts if t.split(":")[0] in convs], merged)
+        halves[half] = {"turns": n_turns, "facts": judged["judged"],
+                        "facts_per_turn": round(judged["judged"] / n_turns, 3) if n_turns else 0.0, **judged}
     return {
         "turns": len(turns), "facts": len(facts), "facts_per_turn": round(len(facts) / len(turns), 3),
         "sample_facts": turn_judged["judged"], "sample_correct": turn_judged["correct"],
         "sample_unlabeled": turn_judged["unlabeled"], "precision": turn_judged["precision"],
         "fact_sample": fact_judged, "all_facts": all_judged, "issue37_added": added_judged,
-        "issue51_sample": sample51_judged,
+        "issue51_sample": sample51_judged, "halves": halves,
     }
 
 
@@ -364,6 +378,12 @@ def load_labels() -> dict[str, Any]:
         facts = labels.setdefault("facts", {})
         for turn_id, verdicts in issue51["facts"].items():
             facts.setdefault(turn_id, {}).update(verdicts)
+    if LABELS51_DOINGS.exists():
+        doings = json.loads(LABELS51_DOINGS.read_text(encoding="utf-8"))
+        facts = labels.setdefault("facts", {})
+        for half in ("dev", "held_out"):
+            for turn_id, verdicts in doings[half].items():
+                facts.setdefault(turn_id, {}).update(verdicts)
     return labels
 
 
@@ -500,6 +520,10 @@ def main(argv: list[str] | None = None) -> int:
               f"({locomo['fact_sample']['correct']}/{locomo['fact_sample']['judged']}); "
               f"on all facts {locomo['all_facts']['precision']} ({locomo['all_facts']['correct']}/"
               f"{locomo['all_facts']['judged']}, {locomo['all_facts']['unlabeled']} unlabelled)")
+        for half, h in locomo["halves"].items():
+            print(f"LoCoMo {half} ({', '.join(LOCOMO_HALVES[half])}): {h['facts']} facts from {h['turns']} "
+                  f"turns ({h['facts_per_turn']} per turn); precision on all its facts {h['precision']} "
+                  f"({h['correct']}/{h['judged']}, {h['unlabeled']} unlabelled)")
         s51 = locomo["issue51_sample"]
         print("LoCoMo, issue 51's sample of 100 facts judged by hand "
               f"(benchmarks/data/locomo_labels_issue51.json): precision {s51['precision']} "
