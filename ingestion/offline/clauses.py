@@ -15,6 +15,7 @@ import re
 
 from temporal_graph.core.time import find_time_expressions
 
+from .chat_doings import done_series
 from .grammar import HYPOTHETICAL, NAME
 from .tables import VERB_OPENERS
 
@@ -92,7 +93,9 @@ def statements(clause: str) -> list[str]:
             out.append(before)
             start = m.end()
     out.append(clause[start:])
-    return [piece for part in out for piece in _shared_subject(part.strip(" ,")) if piece.strip()]
+    # each verb of a series of things done with the subject again ("... and even went on a hike")
+    return [s for part in out for piece in _shared_subject(part.strip(" ,")) for s in done_series(piece)
+            if s.strip()]
 
 
 def _shared_subject(clause: str) -> list[str]:

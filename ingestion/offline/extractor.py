@@ -18,6 +18,7 @@ from temporal_graph.core.time import Prefer, TimeMatch, find_time_expressions, r
 
 from ..plans import PLAN_RELATIONS, cue_matches
 from .attributes import ORG_WORD
+from .chat_doings import DOING_RULES, everyday_done
 from .chat_events import (
     CHAT_STATE_RULES,
     RECENT_DONE_RULES,
@@ -122,7 +123,7 @@ def _times(text: str) -> list[TimeMatch]:
     """The time phrases of a clause (``find_time_expressions``), worked out once per text."""
     return list(_found_times(text))
 _CLAUSE_RULES = (*ENDING_RULES, *ISSUE37_ENDING_RULES, *PASTIME_RULES, *STATE_RULES, *ISSUE37_STATE_RULES,
-                 *CHAT_STATE_RULES, *TASTE_RULES, *MORE_RULES, *LIFE_RULES)
+                 *CHAT_STATE_RULES, *TASTE_RULES, *MORE_RULES, *LIFE_RULES, *DOING_RULES)
 # (the clause holds a negation, the fallback rules): the rules tried, in order; a negated clause tries
 # only the rules that allow one
 _RULE_SETS = {(negated, fallback): RuleSet([r for r in _CLAUSE_RULES if r.fallback == fallback
@@ -485,7 +486,8 @@ class OfflineExtractor:
                 mine = life_object(emit.object_kind, raw)  # life_changes' own
             obj, det = (mine, None) if mine is not False else clean_object(emit, raw, groups)
             if obj is None or (undated and not UNDATED_DID.match(obj) and not (
-                    rule in _DONE_RULES and kept_undated(text[m.start():m.start("o")], obj))):
+                    rule in _DONE_RULES and kept_undated(text[m.start():m.start("o")], obj))
+                    and not (rule in DOING_RULES and everyday_done(obj))):
                 continue
             relation, kind, object_type = emit.relation, rule.kind, emit.object_type
             if relation == "FAVORITE?":  # "Harry Potter is my favorite book": the favourite of that kind
