@@ -58,7 +58,8 @@ the context episodes' facts are worked out once per extraction.
 The package: ``tables`` (closed word lists, word → relation), ``attributes`` (attribute
 statements), ``grammar`` (regex building blocks,
 the rule tables, clause and hedge patterns), ``objects`` (a match's object, cleaned), ``quotes``
-(quoted speech and who said it), ``extractor`` (:class:`OfflineExtractor`, which runs the rules over
+(quoted speech and who said it), ``chat_doings`` (everyday things done told undated, series of them,
+plans for now, passions), ``extractor`` (:class:`OfflineExtractor`, which runs the rules over
 a message). A fact's sentence is worded by ``temporal_graph.core.sentences``, the memory's one
 wording table.
 """
