@@ -1,6 +1,6 @@
 """Does a "now" read hand back what was replaced, unlabelled? Supersession, measured (issue 50).
 
-    python benchmarks/supersession.py [--parts histories,conversations,logs] [--limit N]
+    python benchmarks/supersession.py [--parts histories,conversations,logs] [--limit N] [--histories PATH]
                                       [--conversations N] [--messages N] [--locomo N] [--json]
 
 Three parts, each on a fresh embedded memory (``TemporalGraph.open(":memory:")`` on a hand-driven
@@ -687,6 +687,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=supersession_chats.DEFAULT_SEED)
     parser.add_argument("--locomo", type=int, metavar="N",
                         help="only the first N LoCoMo conversations (0: none)")
+    parser.add_argument("--histories", type=Path, default=HISTORIES, metavar="PATH",
+                        help="the histories file (default: data/supersession/histories.jsonl; "
+                             "histories_holdout.jsonl is the second held-out set)")
     parser.add_argument("--misses", action="store_true", help="also list what each missed question missed")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     args = parser.parse_args(argv)
@@ -700,7 +703,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     try:
         report = run(parts, limit=args.limit, conversations=args.conversations, messages=args.messages,
-                     seed=args.seed, locomo=args.locomo)
+                     seed=args.seed, locomo=args.locomo, histories=args.histories)
     except ValueError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

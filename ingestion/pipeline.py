@@ -32,6 +32,7 @@ from .implied import Told, after_facts, before_facts, may_imply
 from .masking import mask_text, without_masked_names
 from .plans import PLAN_RELATIONS, end_plans, fulfil_plans, plan_text, planned_for, start_plan
 from .resolution import EntityResolver
+from .restated import restated
 
 log = logging.getLogger(__name__)
 CONTEXT_EPISODES = 4
@@ -335,6 +336,14 @@ def _apply_fact(
         start = span.start if span else ref
     if fact.kind == "correction":
         start = _correct(w, subject, relation, fact, resolver, object_type, episode, out, claimed_by) or start
+    if fact.kind == "state" and core.ontology.cardinality(relation) == "one":
+        # "about 40 minutes" after "40 minutes": the held value said again confirms it
+        held = restated(fact.object, ((r.object, r.valid_at, r.invalid_at)
+                                      for r in w.current_rows(subject, relation)), start)
+        if held is not None:
+            fact = fact.model_copy(update={"object": held,
+                                           "text": statement_sentence(fact.subject, relation, held)})
+            text = fact.text
     obj = resolver.resolve(w, fact.object, object_type, speaker=speaker)
     if start is not None and until is not None and until <= start:
         until = None if not core.ontology.is_event(relation) else start + timedelta(days=1)

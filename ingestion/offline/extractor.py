@@ -17,6 +17,7 @@ from temporal_graph.core.sentences import statement_sentence
 from temporal_graph.core.time import Prefer, TimeMatch, find_time_expressions, resolve_time
 
 from ..plans import PLAN_RELATIONS, cue_matches
+from .announcements import ANNOUNCE_RULES, profile_sentences
 from .attributes import ORG_WORD
 from .chat_doings import DOING_RULES, everyday_done
 from .chat_events import (
@@ -123,7 +124,7 @@ def _times(text: str) -> list[TimeMatch]:
     """The time phrases of a clause (``find_time_expressions``), worked out once per text."""
     return list(_found_times(text))
 _CLAUSE_RULES = (*ENDING_RULES, *ISSUE37_ENDING_RULES, *PASTIME_RULES, *STATE_RULES, *ISSUE37_STATE_RULES,
-                 *CHAT_STATE_RULES, *TASTE_RULES, *MORE_RULES, *LIFE_RULES, *DOING_RULES)
+                 *CHAT_STATE_RULES, *TASTE_RULES, *MORE_RULES, *LIFE_RULES, *DOING_RULES, *ANNOUNCE_RULES)
 # (the clause holds a negation, the fallback rules): the rules tried, in order; a negated clause tries
 # only the rules that allow one
 _RULE_SETS = {(negated, fallback): RuleSet([r for r in _CLAUSE_RULES if r.fallback == fallback
@@ -309,7 +310,7 @@ class OfflineExtractor:
             for who, quote in quotes:  # the quoted person's words, with "I" meaning them
                 out.extend(self._quoted(episode, who, quote))
             told.extend(sentences(text))
-        told = _with_start(told)
+        told = profile_sentences(_with_start(told))  # "Priya: 34, teaches chemistry at ..." written out
         for sentence in told:
             pieces = unframed(sentence)
             if is_question(" ".join(pieces)):  # "let you know" asks nothing
