@@ -6,7 +6,9 @@
 // the insights citing the rows it expires, and entity summaries. Each list may be empty. Rows
 // and vectors are put before the expiries, so a row written and expired by one write is written
 // first. What it could not find comes back (the store writes those by their type, or refuses).
-// Relation types and labels come as values checked by the store (check_identifier).
+// Relation types and labels come as values checked by the store (check_identifier). Moments come
+// as ISO 8601 text (UTC) made datetimes here: the driver packs a datetime parameter in Python, which
+// was most of a bulk load's client time.
 // Then, for the entities of $summaries_of (those the write changed, whose summaries it is about
 // to refresh), what the refresh reads, as the write leaves them: each entity, its current
 // summary, and its current rows not ended at $at_micros, newest first (facts_newest.cypher),
@@ -21,7 +23,7 @@ WITH g.next_seq - $seq_count AS first_seq
 CALL (first_seq) {
   UNWIND $entities AS row
   MERGE (n:Entity {id: row.id, group_id: $group_id})
-    ON CREATE SET n.name = row.name, n.key = row.key, n.created_at = row.created_at,
+    ON CREATE SET n.name = row.name, n.key = row.key, n.created_at = datetime(row.created_at),
                   n.seq = first_seq + row.seq
   WITH n, row, n.type AS old_type
   SET n.type = row.type, n.aliases = row.aliases, n.summary = row.summary, n.name_text = row.name_text
@@ -39,14 +41,15 @@ CALL (first_seq) {
   UNWIND $episodes AS row
   CREATE (e:Episode {id: row.id, group_id: $group_id})
   SET e.content = row.content, e.speaker = row.speaker, e.source = row.source,
-      e.source_id = row.source_id, e.reference_time = row.reference_time,
-      e.created_at = row.created_at, e.seq = first_seq + row.seq
+      e.source_id = row.source_id, e.reference_time = datetime(row.reference_time),
+      e.created_at = datetime(row.created_at), e.seq = first_seq + row.seq
 }
 CALL () {
   UNWIND $assertions AS row
   CREATE (a:Assertion {id: row.id, group_id: $group_id})
   SET a.subject_id = row.subject_id, a.relation = row.relation, a.object_id = row.object_id,
-      a.kind = row.kind, a.at = row.at, a.until = row.until, a.created_at = row.created_at,
+      a.kind = row.kind, a.at = datetime(row.at), a.until = datetime(row.until),
+      a.created_at = datetime(row.created_at),
       a.seq = row.seq, a.episode_id = row.episode_id, a.text = row.text,
       a.confidence = row.confidence, a.importance = row.importance,
       a.attributes_json = row.attributes_json, a.at_key = row.at_key, a.object_key = row.object_key
@@ -59,8 +62,8 @@ CALL () {
   USING INDEX o:Entity(id)
   CREATE (s)-[r:$(row.relation) {id: row.id, group_id: $group_id}]->(o)
   SET r.fact_id = row.fact_id, r.relation = row.relation, r.text = row.text,
-      r.valid_at = row.valid_at, r.invalid_at = row.invalid_at,
-      r.created_at = row.created_at, r.expired_at = row.expired_at,
+      r.valid_at = datetime(row.valid_at), r.invalid_at = datetime(row.invalid_at),
+      r.created_at = datetime(row.created_at), r.expired_at = datetime(row.expired_at),
       r.episode_ids = row.episode_ids, r.confidence = row.confidence, r.importance = row.importance,
       r.attributes_json = row.attributes_json
   FOREACH (_ IN CASE WHEN row.current IS NULL THEN [] ELSE [1] END |
@@ -113,7 +116,7 @@ CALL () {
   CALL (c, row) {
     MATCH ()-[r]->()
     WHERE elementId(r) = c.rel AND r.expired_at IS NULL
-    SET r.expired_at = row.expired_at
+    SET r.expired_at = datetime(row.expired_at)
     RETURN count(r) AS one
   }
   DELETE c
@@ -133,23 +136,23 @@ CALL () {
   MATCH (i:Insight {group_id: $group_id, id: e.insight_id})
   USING INDEX i:Insight(id)
   WHERE i.expired_at IS NULL
-  SET i.expired_at = row.at
+  SET i.expired_at = datetime(row.at)
 }
 CALL () {
   UNWIND $summaries_ended AS row
   MATCH (s:EntitySummary {group_id: $group_id, entity_id: row.entity_id})
   WHERE s.expired_at IS NULL
-  SET s.expired_at = row.at
+  SET s.expired_at = datetime(row.at)
 }
 CALL () {
   UNWIND $summaries AS row
   OPTIONAL MATCH (old:EntitySummary {group_id: $group_id, entity_id: row.entity_id})
   WHERE old.expired_at IS NULL
-  SET old.expired_at = row.created_at
+  SET old.expired_at = datetime(row.created_at)
   WITH row, count(old) AS superseded
   CREATE (s:EntitySummary {id: row.id, group_id: $group_id})
   SET s.entity_id = row.entity_id, s.entity = row.entity, s.text = row.text, s.method = row.method,
-      s.fact_ids = row.fact_ids, s.created_at = row.created_at
+      s.fact_ids = row.fact_ids, s.created_at = datetime(row.created_at)
 }
 CALL () {
   UNWIND $summary_due AS row
