@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Iterator
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime, timedelta, timezone
 
 import pytest
 
@@ -63,6 +63,24 @@ def test_a_fact_ends_at_the_last_moment(edge_tg, tick):
     assert tg.as_of(LATEST, group_id=group) == []  # valid until it, not at it
     [fact] = tg.now("Alice", group_id=group)
     assert fact.invalid_at == LATEST
+
+
+def test_moments_keep_their_microseconds_and_instant_on_every_store(edge_tg, clock):
+    """Neo4j is sent moments as text made datetimes in Cypher (a bulk load's speed): a moment
+    before the epoch, one given at another offset, and the clock's own time with its
+    microseconds come back as the same instants."""
+    tg, group = edge_tg
+    clock.set(datetime(2026, 3, 1, 8, 15, 30, 123457, tzinfo=UTC))
+    before_epoch = datetime(1969, 12, 31, 23, 59, 59, 999999, tzinfo=UTC)
+    elsewhere = datetime(2024, 2, 29, 12, 0, 0, 1, tzinfo=timezone(timedelta(hours=5, minutes=30)))
+    added = tg.add_fact("Alice", "lives in", "Paris", valid_at=before_epoch, invalid_at=elsewhere,
+                        group_id=group)
+    [read] = tg.history("Alice", group_id=group)
+    assert (read.valid_at, read.invalid_at, read.created_at) == (before_epoch, elsewhere, clock())
+    assert read.created_at == added.created_at
+    told = tg.add_episode("A note with no fact in it.", reference_time=elsewhere, group_id=group).episode
+    [episode] = tg.core.store.episodes(group, ids=[told.id])
+    assert (episode.reference_time, episode.created_at) == (elsewhere, clock())
 
 
 # Statements at three moments, "first", "mid" and "last"; written with the ends of the range and
