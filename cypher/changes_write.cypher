@@ -6,6 +6,8 @@
 // the insights citing the rows it expires, and entity summaries. Each list may be empty. Rows
 // and vectors are put before the expiries, so a row written and expired by one write is written
 // first. What it could not find comes back (the store writes those by their type, or refuses).
+// Every lookup names its index: a plan cached while the database was small (the first writes)
+// is reused for a load of thousands of rows, where a label scan per row took minutes.
 // Relation types and labels come as values checked by the store (check_identifier). Moments come
 // as ISO 8601 text (UTC) made datetimes here: the driver packs a datetime parameter in Python, which
 // was most of a bulk load's client time.
@@ -74,6 +76,7 @@ CALL () {
 CALL () {
   UNWIND $provenance AS row
   MATCH (c:CurrentFact {group_id: $group_id, row_id: row.id})
+  USING INDEX c:CurrentFact(row_id)
   CALL (c, row) {
     MATCH ()-[r]->()
     WHERE elementId(r) = c.rel
@@ -86,6 +89,7 @@ CALL () {
 CALL () {
   UNWIND $fact_vectors AS row
   MATCH (c:CurrentFact {group_id: $group_id, row_id: row.id})
+  USING INDEX c:CurrentFact(row_id)
   SET c.embedding = row.vector
   WITH c, row
   CALL (c, row) {
@@ -113,6 +117,7 @@ CALL () {
 CALL () {
   UNWIND $expire AS row
   MATCH (c:CurrentFact {group_id: $group_id, row_id: row.id})
+  USING INDEX c:CurrentFact(row_id)
   CALL (c, row) {
     MATCH ()-[r]->()
     WHERE elementId(r) = c.rel AND r.expired_at IS NULL
@@ -133,6 +138,7 @@ CALL () {
 CALL () {
   UNWIND $expire_citing AS row
   MATCH (e:InsightEvidence {group_id: $group_id, cited_id: row.cited_id})
+  USING INDEX e:InsightEvidence(group_id, cited_id)
   MATCH (i:Insight {group_id: $group_id, id: e.insight_id})
   USING INDEX i:Insight(id)
   WHERE i.expired_at IS NULL
@@ -141,12 +147,14 @@ CALL () {
 CALL () {
   UNWIND $summaries_ended AS row
   MATCH (s:EntitySummary {group_id: $group_id, entity_id: row.entity_id})
+  USING INDEX s:EntitySummary(group_id, entity_id)
   WHERE s.expired_at IS NULL
   SET s.expired_at = datetime(row.at)
 }
 CALL () {
   UNWIND $summaries AS row
   OPTIONAL MATCH (old:EntitySummary {group_id: $group_id, entity_id: row.entity_id})
+  USING INDEX old:EntitySummary(group_id, entity_id)
   WHERE old.expired_at IS NULL
   SET old.expired_at = datetime(row.created_at)
   WITH row, count(old) AS superseded
@@ -200,9 +208,11 @@ CALL () {
       WHERE c.ends > $at_micros
       RETURN c
     }
-    MATCH (s:Entity {group_id: $group_id})-[r]->(o:Entity {group_id: $group_id})
-    WHERE elementId(r) = c.rel AND r.id = c.row_id AND r.group_id = $group_id AND r.expired_at IS NULL
-    WITH r, s, o
+    MATCH ()-[r]->()
+    WHERE elementId(r) = c.rel
+    WITH entity_id, c, r, startNode(r) AS s, endNode(r) AS o
+    WHERE r.id = c.row_id AND r.group_id = $group_id AND r.expired_at IS NULL
+    WITH entity_id, r, s, o
     ORDER BY coalesce(r.valid_at, r.created_at) DESC, r.created_at DESC, type(r), s.id, o.id, r.id
     LIMIT $newest_limit
     RETURN collect({for_entity: entity_id, id: r.id, fact_id: r.fact_id, group_id: r.group_id,
