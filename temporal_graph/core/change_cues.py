@@ -133,7 +133,7 @@ def _sentences(text: str) -> tuple[tuple[str, tuple[Clause, ...]], ...]:
 
 def _capitalised(text: str) -> frozenset[str]:
     """Words written with a capital other than at the start of a sentence: names."""
-    out = set()
+    out: set[str] = set()
     for sentence in _SENTENCE.split(text):
         tokens = _WORD.findall(sentence)
         out.update(t.lower() for t in tokens[1:] if t[:1].isupper())
