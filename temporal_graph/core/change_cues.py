@@ -48,6 +48,7 @@ _CUE_PAIRS = frozenset({("no", "longer"), ("any", "more"), ("these", "days"), ("
                         ("gone", "down"), ("pushed", "back"), ("pushed", "to"), ("traded", "in"),
                         ("got", "promoted"), ("from", "now"), ("cut", "to"), ("is", "up"), ("are", "up"),
                         ("is", "down"), ("are", "down"), ("went", "from")})
+_CUE_VERBS = _CUES - {"now", "nowadays", "new", "newly", "instead", "anymore"}
 _CUE_WORDS = _CUES | {w for pair in _CUE_PAIRS for w in pair if w not in STOP_WORDS}
 # A plan, wish, hypothetical or conditional anywhere in the sentence: nothing changed yet.
 _UNREAL = frozenset("""if imagine imagining suppose supposing unless whether thinking considering
@@ -68,13 +69,14 @@ children friend friends boss colleague colleagues coworker coworkers client clie
 neighbour neighbor neighbours neighbors cousin cousins aunt uncle niece nephew grandma grandpa
 grandmother grandfather roommate flatmate housemate landlord landlady he she they his her their him
 them""".split())
+_PRONOUNS = frozenset("he she they his her their him them".split())
 # Words that name no topic of their own: two texts sharing only these say nothing alike.
 _VAGUE = frozenset("""got get gets getting went go goes thing things time times day days way lot bit
 one ones guy guys people person really pretty good great nice new old last first since after""".split())
 
 
 def _stem(word: str) -> str:
-    for suffix in ("ies", "es", "s", "'s", "’s"):
+    for suffix in ("'s", "’s", "ies", "es", "s"):
         if word.endswith(suffix) and len(word) - len(suffix) >= 3:
             return word[: -len(suffix)]
     return word
@@ -96,17 +98,31 @@ def _negated(words: tuple[str, ...]) -> bool:
     return bool(_NEGATION.intersection(words)) or any(w.endswith(("n't", "n’t")) for w in words)
 
 
+def _split(c: Clause) -> int:
+    """Where the predicate begins: at the first verb or cue verb ("Nadia transferred to ..."); at
+    once when the clause starts with one ("Sold the Lada"; but "Rent went up" has a subject)."""
+    w = c.words
+    if w and _verbal(w[0]) and not (len(w) > 1 and _verbal(w[1])):
+        return 0
+    return min([c.split, *(n for n in range(1, len(w)) if w[n] in _CUE_VERBS)])
+
+
+def _verbal(word: str) -> bool:
+    return is_verb(word) or word in _CUE_VERBS
+
+
 def _subject(c: Clause) -> tuple[str, ...]:
-    """The words before the verb; none when the clause starts with one ("Sold the Lada")."""
-    if not c.words or is_verb(c.words[0]) or c.words[0] in _CUE_WORDS:
-        return ()
-    return c.words[: c.split]
+    return c.words[: _split(c)]
 
 
-def _topics(words: tuple[str, ...]) -> set[str]:
-    return {_stem(w) for w in words if len(w) > 2 and w not in STOP_WORDS and w not in _CUE_WORDS
-            and w not in _VAGUE and not is_verb(w) and not w[:1].isdigit() and w not in _OTHERS
-            and w not in _NEGATION and not w.endswith(("n't", "n’t"))}
+def _topics(c: Clause) -> set[str]:
+    """Its content words, but no verb of its predicate ("uses", "works"): a word before the verb is
+    a noun even when it could be one ("Rent went up")."""
+    split = _split(c)
+    return {_stem(w) for n, w in enumerate(c.words) if len(w) > 2 and w not in STOP_WORDS
+            and w not in _CUE_WORDS and w not in _VAGUE and (n < split or not is_verb(w))
+            and not any(ch.isdigit() for ch in w) and w not in _OTHERS and w not in _NEGATION
+            and not w.endswith(("n't", "n’t"))}
 
 
 def _ids(c: Clause) -> set[str]:
@@ -170,28 +186,30 @@ def states_change(old: str, new: str, old_year: int | None = None) -> bool:
                 continue
             if old_year is not None and any(_YEAR.match(w) and int(w) < old_year for w in c.words):
                 continue
-            if not _others(c.words) <= old_words:
-                continue  # a change of someone the older text does not speak of
-            window = [w for near in cs[max(k - 1, 0): k + 2] for w in near.words]
-            if any(_same_topic(o, c, window, old_words, new_names) for o in olds):
+            others = _others(c.words) - old_words
+            named = {_stem(w) for w in _subject(c)} & _topics(c) & old_words
+            if others and not (others <= _PRONOUNS and named):
+                continue  # a change of someone the older text does not speak of ("his" of "Dr. Osei" is)
+            near = cs[max(k - 1, 0): k + 2]
+            if any(_same_topic(o, c, near, old_words, new_names) for o in olds):
                 return True
     return False
 
 
-def _same_topic(o: Clause, c: Clause, window: list[str], old_words: set[str],
+def _same_topic(o: Clause, c: Clause, near: tuple[Clause, ...], old_words: set[str],
                 new_names: frozenset[str]) -> bool:
     """The older clause ``o`` and the cue clause ``c`` (with the clauses beside it, ``window``)
     share a topic word and speak of the same record and subject."""
-    if not _topics(o.words) & _topics(tuple(window)):
+    if not _topics(o) & set().union(*map(_topics, near)):
         return False
-    new_words = {_stem(w) for w in window}
+    new_words = {_stem(w) for n in near for w in n.words}
     # Another record: each side has an identifier the other lacks ("order 4471" / "order 4472").
     old_ids, new_ids = _ids(o), _ids(c)
     if {i for i in old_ids if _stem(i) not in new_words and i not in new_ids} and \
             {i for i in new_ids if _stem(i) not in old_words and i not in old_ids}:
         return False
-    old_subject = {_stem(w) for w in _subject(o)} & _topics(_subject(o))
-    new_subject = {_stem(w) for w in _subject(c)} & _topics(_subject(c))
+    old_subject = {_stem(w) for w in _subject(o)} & _topics(o)
+    new_subject = {_stem(w) for w in _subject(c)} & _topics(c)
     # A named subject the older text does not name ("Priya left Hillside" after "I work at Hillside").
     if any(w in new_names and w not in old_words for w in new_subject):
         return False
