@@ -93,5 +93,5 @@ def _cued(old: Episode, new: Episode) -> bool:
     """``new`` says that what ``old`` said changed ("The office relocated to ..."): only the one who
     said it, or someone naming the same subject, revises it that way."""
     by_them = old.speaker is not None and new.speaker == old.speaker
-    return (by_them or same_subject(old.content, new.content)) and states_change(
-        old.content, new.content, old.reference_time.year)
+    return states_change(old.content, new.content, old.reference_time.year) and (
+        by_them or same_subject(old.content, new.content))

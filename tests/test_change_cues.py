@@ -68,6 +68,11 @@ LOOKALIKES = [
     ("Our bank is Monzo.", "Our client moved to a new bank, Starling."),
     ("The pipeline runs on Airflow.", "Maybe we migrate the DAGs to Dagster someday."),
     ("I live in Lisbon.", "Back in 2010 I moved from Lisbon to Porto."),
+    # advice and generic prose, as an assistant writes it
+    ("Our sync job uploads every file.", "aws s3 sync only uploads what changed."),
+    ("We keep the cache settings manual.", "Leave the rest of the cache settings manual for now."),
+    ("The draft report is long.", "Share a rough draft early instead of a polished one late."),
+    ("Each render keeps the same object.", "A new object created on every render changes props."),
     # no shared topic
     ("I live in Turin.", "Our cat switched to the new food."),
 ]

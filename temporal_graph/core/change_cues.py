@@ -8,6 +8,8 @@ repeat the sentence when they revise it, but they do say that something changed 
 
 - a clause of the newer text holds a *change cue* (a closed list, tense and typo variants
   included);
+- it is news, not advice ("share a rough version early instead of ...") nor a cue inside a
+  relative clause ("uploads what changed"), "for now", or "a new" anything;
 - it is a statement of the present: not a question, a plan, a wish, a hypothetical or a
   conditional ("Thinking about getting a Tesla", "Should we move?", "Imagine if ..."), not negated
   ("I didn't switch to Revolut in the end"; "no longer" and "any more" are cues, not negations),
@@ -15,7 +17,7 @@ repeat the sentence when they revise it, but they do say that something changed 
 - it is not about someone else: a relative or other party ("my brother", "our client") or a
   pronoun the older text does not speak of, or a named subject it does not name;
 - it shares a topic word with a clause of the older text (a content word, not a verb or a cue),
-  looked for in the cue clause and the clauses beside it ("Sold the Lada. Got a Skoda instead.");
+  looked for in the cue clause itself ("Sold the Lada" of "Sold the Lada. Got a Skoda instead.");
 - and both are about the same record: no identifier ("order 4471", "web-03", "Q2", "hive 3") nor
   subject word ("staging" / "production" server) on each side that the other lacks.
 
@@ -26,6 +28,7 @@ Pure and cached; no store, no model.
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from functools import lru_cache
 
 from .rewording import ID_NOUNS, STOP_WORDS, Clause, clauses, is_verb
@@ -50,6 +53,13 @@ _CUE_PAIRS = frozenset({("no", "longer"), ("any", "more"), ("these", "days"), ("
                         ("is", "down"), ("are", "down"), ("went", "from")})
 _CUE_VERBS = _CUES - {"now", "nowadays", "new", "newly", "instead", "anymore"}
 _CUE_WORDS = _CUES | {w for pair in _CUE_PAIRS for w in pair if w not in STOP_WORDS}
+_AUX_CHAIN = frozenset("""has have had 've 's was were is are be been being got get gets just finally
+recently already also officially""".split())
+_RELATIVE = frozenset("what that which who whom whose whatever whichever where when".split())
+_NOT_NOW = frozenset("for until till by just".split())
+_OWNED = frozenset("my our his her their the".split())
+_PAST_FORMS = frozenset("""sold got went took bought made left quit became grew rose put cut set ran
+came gave found kept paid began built drove won lost swapped""".split())
 # A plan, wish, hypothetical or conditional anywhere in the sentence: nothing changed yet.
 _UNREAL = frozenset("""if imagine imagining suppose supposing unless whether thinking considering
 planning plan plans planned might could would should shall will gonna wanna hope hoping hopefully
@@ -87,7 +97,39 @@ def _pairs(words: tuple[str, ...]) -> set[tuple[str, str]]:
 
 
 def _has_cue(words: tuple[str, ...]) -> bool:
-    return bool(_CUES.intersection(words) or _CUE_PAIRS & _pairs(words))
+    if _CUE_PAIRS & _pairs(words):
+        return True
+    for n, w in enumerate(words):
+        before = words[n - 1] if n else ""
+        after = words[n + 1] if n + 1 < len(words) else ""
+        if w == "now" and before in _NOT_NOW:
+            continue  # "for now" says it may change, not that it did
+        if w == "new" and before not in _OWNED:
+            continue  # "my new manager" is news; "something new", "a new commit" are not
+        if w == "instead" and after == "of":
+            continue  # "use A instead of B" is advice as often as news
+        if w in _CUE_VERBS and not _main_verb(words, n):
+            continue  # "uploads what changed", "the most frequently changed files": not news of a change
+        if w in _CUES:
+            return True
+    return False
+
+
+def _main_verb(words: tuple[str, ...], n: int) -> bool:
+    """The cue verb at ``n`` is not inside a relative clause ("uploads what changed") nor a modifier
+    ("frequently changed files"), auxiliaries aside ("that has been moved")."""
+    k = n - 1
+    while k >= 0 and words[k] in _AUX_CHAIN:
+        k -= 1
+    before = words[k] if k >= 0 else ""
+    return not (before in _RELATIVE or before.endswith("ly"))
+
+
+def _imperative(c: Clause) -> bool:
+    """Advice or a request ("share a rough version early", "leave the rest manual for now"): a
+    clause opening on a verb that is not in the past ("Sold the Lada" is news)."""
+    first = c.words[0] if c.words else ""
+    return _split(c) == 0 and not (first.endswith("ed") or first in _PAST_FORMS or first in _CUES)
 
 
 def _negated(words: tuple[str, ...]) -> bool:
@@ -98,6 +140,7 @@ def _negated(words: tuple[str, ...]) -> bool:
     return bool(_NEGATION.intersection(words)) or any(w.endswith(("n't", "n’t")) for w in words)
 
 
+@lru_cache(maxsize=16384)
 def _split(c: Clause) -> int:
     """Where the predicate begins: at the first verb or cue verb ("Nadia transferred to ..."); at
     once when the clause starts with one ("Sold the Lada"; but "Rent went up" has a subject)."""
@@ -115,6 +158,7 @@ def _subject(c: Clause) -> tuple[str, ...]:
     return c.words[: _split(c)]
 
 
+@lru_cache(maxsize=16384)
 def _topics(c: Clause) -> set[str]:
     """Its content words, but no verb of its predicate ("uses", "works"): a word before the verb is
     a noun even when it could be one ("Rent went up")."""
@@ -147,6 +191,7 @@ def _sentences(text: str) -> tuple[tuple[str, tuple[Clause, ...]], ...]:
     return tuple((s, clauses(s)) for s in _SENTENCE.split(text) if s.strip())
 
 
+@lru_cache(maxsize=4096)
 def _capitalised(text: str) -> frozenset[str]:
     """Words written with a capital other than at the start of a sentence: names."""
     out: set[str] = set()
@@ -172,49 +217,86 @@ def _others(words: tuple[str, ...]) -> set[str]:
             if w.removesuffix("'s").removesuffix("’s") in _OTHERS}
 
 
+@dataclass(frozen=True)
+class _Cue:
+    """A clause of the newer text stating a change, with what its check against an older text needs."""
+
+    clause: Clause
+    words: frozenset[str]  # stemmed
+    topics: frozenset[str]
+    years: tuple[int, ...]
+    others: frozenset[str]  # other parties it names
+    subject: frozenset[str]  # topic words of its subject
+    ids: frozenset[str]
+
+
+@dataclass(frozen=True)
+class _Said:
+    """An older text's statement clauses, indexed by topic word."""
+
+    clauses: tuple[Clause, ...]
+    words: frozenset[str]
+    holding: dict[str, tuple[int, ...]]
+
+
+@lru_cache(maxsize=4096)
+def _cues(new: str) -> tuple[_Cue, ...]:
+    out = []
+    for sentence, cs in _sentences(new):
+        for c in cs:
+            if not _has_cue(c.words) or _imperative(c) or _unreal(sentence, c.words) or _negated(c.words):
+                continue
+            out.append(_Cue(c, frozenset(_stem(w) for w in c.words), frozenset(_topics(c)),
+                            tuple(int(w) for w in c.words if _YEAR.match(w)), frozenset(_others(c.words)),
+                            frozenset({_stem(w) for w in _subject(c)} & _topics(c)), frozenset(_ids(c))))
+    return tuple(out)
+
+
+@lru_cache(maxsize=4096)
+def _said(old: str) -> _Said:
+    olds = tuple(c for _, cs in _sentences(old) for c in cs if not c.question and not _imperative(c))
+    holding: dict[str, list[int]] = {}
+    for i, c in enumerate(olds):
+        for w in _topics(c):
+            holding.setdefault(w, []).append(i)
+    return _Said(olds, frozenset(_stem(w) for c in olds for w in c.words),
+                 {w: tuple(i) for w, i in holding.items()})
+
+
 def states_change(old: str, new: str, old_year: int | None = None) -> bool:
     """Whether ``new`` says that what ``old`` said changed (see the module doc). ``old_year``: the
     year ``old`` was told; a change ``new`` dates before it is the past, not a revision."""
-    olds = [c for _, cs in _sentences(old) for c in cs if not c.question]
-    if not olds:
+    cues = _cues(new)
+    if not cues:
         return False
-    old_words = {_stem(w) for c in olds for w in c.words}
+    said = _said(old)
     new_names = _capitalised(new)
-    for sentence, cs in _sentences(new):
-        for k, c in enumerate(cs):
-            if not _has_cue(c.words) or _unreal(sentence, c.words) or _negated(c.words):
-                continue
-            if old_year is not None and any(_YEAR.match(w) and int(w) < old_year for w in c.words):
-                continue
-            others = _others(c.words) - old_words
-            named = {_stem(w) for w in _subject(c)} & _topics(c) & old_words
-            if others and not (others <= _PRONOUNS and named):
-                continue  # a change of someone the older text does not speak of ("his" of "Dr. Osei" is)
-            near = cs[max(k - 1, 0): k + 2]
-            if any(_same_topic(o, c, near, old_words, new_names) for o in olds):
-                return True
+    for cue in cues:
+        if old_year is not None and any(y < old_year for y in cue.years):
+            continue
+        others = cue.others - said.words
+        if others and not (others <= _PRONOUNS and cue.subject & said.words):
+            continue  # a change of someone the older text does not speak of ("his" of "Dr. Osei" is)
+        near = sorted({i for w in cue.topics for i in said.holding.get(w, ())})
+        if any(_same_record(said.clauses[i], cue, said.words, new_names) for i in near):
+            return True
     return False
 
 
-def _same_topic(o: Clause, c: Clause, near: tuple[Clause, ...], old_words: set[str],
-                new_names: frozenset[str]) -> bool:
-    """The older clause ``o`` and the cue clause ``c`` (with the clauses beside it, ``window``)
-    share a topic word and speak of the same record and subject."""
-    if not _topics(o) & set().union(*map(_topics, near)):
-        return False
-    new_words = {_stem(w) for n in near for w in n.words}
+def _same_record(o: Clause, cue: _Cue, old_words: frozenset[str], new_names: frozenset[str]) -> bool:
+    """The older clause ``o`` (sharing a topic word with ``cue``) speaks of the same record and
+    subject."""
     # Another record: each side has an identifier the other lacks ("order 4471" / "order 4472").
-    old_ids, new_ids = _ids(o), _ids(c)
-    if {i for i in old_ids if _stem(i) not in new_words and i not in new_ids} and \
-            {i for i in new_ids if _stem(i) not in old_words and i not in old_ids}:
+    old_ids = _ids(o)
+    if {i for i in old_ids if _stem(i) not in cue.words and i not in cue.ids} and \
+            {i for i in cue.ids if _stem(i) not in old_words and i not in old_ids}:
         return False
     old_subject = {_stem(w) for w in _subject(o)} & _topics(o)
-    new_subject = {_stem(w) for w in _subject(c)} & _topics(c)
     # A named subject the older text does not name ("Priya left Hillside" after "I work at Hillside").
-    if any(w in new_names and w not in old_words for w in new_subject):
+    if any(w in new_names and w not in old_words for w in cue.subject):
         return False
     # Another thing of the same kind: "the staging server" / "the production server".
-    return not (old_subject - new_words and new_subject - old_words)
+    return not (old_subject - cue.words and cue.subject - old_words)
 
 
 def same_subject(old: str, new: str) -> bool:
