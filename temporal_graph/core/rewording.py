@@ -54,6 +54,7 @@ few lot lots bit back current currently anymore since until till btw fyi heads u
 today tonight yesterday tomorrow week month year morning evening per last next ago everyone everybody someone
 somebody something everything nothing anyone anything thing things stuff""".split())
 STOP_WORDS = _STOP  # words that say nothing of what a clause is about
+ID_NOUNS = _ID_NOUNS
 
 # Words after which a changed word is a value: a place or target, or a state. A value given way
 # to another must follow a word of the same kind ("is on Thursdays" -> "moved to Fridays", not
@@ -288,6 +289,19 @@ def _text(text: str) -> _Text:
 
 def _parsed(text: str) -> tuple[_Clause, ...]:
     return _text(text).clauses
+
+
+Clause = _Clause  # read-only, for rules built on the same clause cutting (core.change_cues)
+
+
+def clauses(text: str) -> tuple[Clause, ...]:
+    """The clauses of ``text`` as this module cuts them (cached)."""
+    return _parsed(text)
+
+
+def is_verb(word: str) -> bool:
+    """A lower-cased word this module takes for a verb (or a contracted copula)."""
+    return word in _VERBS
 
 
 def subject_words(text: str) -> list[str]:

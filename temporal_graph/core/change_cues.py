@@ -1,0 +1,307 @@
+"""Whether a newer text states a change to what an older one said: "Our office is at 221 Baker
+Street." -> "The office relocated to 5 Market Square."; "My car is an old Lada" -> "Sold the Lada.
+Got a Skoda instead."
+
+:mod:`temporal_graph.core.rewording` needs the two texts to share a value slot; people rarely
+repeat the sentence when they revise it, but they do say that something changed ("relocated",
+"switched", "now", "instead", "no longer"). :func:`states_change` reads that, on the same topic:
+
+- a clause of the newer text holds a *change cue* (a closed list, tense and typo variants
+  included);
+- it is news, not advice ("share a rough version early instead of ...") nor a cue inside a
+  relative clause ("uploads what changed"), "for now", or "a new" anything;
+- it is a statement of the present: not a question, a plan, a wish, a hypothetical or a
+  conditional ("Thinking about getting a Tesla", "Should we move?", "Imagine if ..."), not negated
+  ("I didn't switch to Revolut in the end"; "no longer" and "any more" are cues, not negations),
+  not the past told as past ("Back in 2015 ...", a year before the older text);
+- it is not about someone else: a relative or other party ("my brother", "our client") or a
+  pronoun the older text does not speak of, or a named subject it does not name;
+- it shares a topic word with a clause of the older text (a content word, not a verb or a cue),
+  looked for in the cue clause itself ("Sold the Lada" of "Sold the Lada. Got a Skoda instead.");
+- and both are about the same record: no identifier ("order 4471", "web-03", "Q2", "hive 3") nor
+  subject word ("staging" / "production" server) on each side that the other lacks.
+
+The caller (:mod:`queries.probable`) adds what is not text: the same speaker, and a later time.
+Pure and cached; no store, no model.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+from .rewording import ID_NOUNS, STOP_WORDS, Clause, clauses, is_verb
+
+_SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
+_WORD = re.compile(r"[#\w][\w'’.-]*\w|\w")
+_YEAR = re.compile(r"^(?:19|20)\d\d$")
+_ID_SHAPE = re.compile(r"^(?=.*[a-z])(?=.*\d)[\w.-]{2,}$")  # "web-03", "lh1234", "q2", "inv-2024-0113"
+_AMOUNT = re.compile(r"^\d+(?:[.,]\d+)*(?:[a-z]{1,3}|%)?$")  # "32gb", "4.1m", "93%": values, not ids
+
+# Words that say a value changed. Participles and adverbs, not plans: "switching" is left out
+# ("I'm switching next month" is a plan), "switched" is in.
+_CUES = frozenset("""now nowadays new newly instead anymore switched swapped moved migrated replaced
+upgraded downgraded relocated transferred changed bumped raised lowered increased decreased reduced
+extended shortened renamed promoted retired sold traded quit became postponed rescheduled delayed
+hired dropped rose grew
+swiched switchd swaped upgarded migarted relocted chnaged""".split())
+_CUE_PAIRS = frozenset({("no", "longer"), ("any", "more"), ("these", "days"), ("took", "over"),
+                        ("went", "up"), ("went", "down"), ("went", "back"), ("went", "to"), ("gone", "up"),
+                        ("gone", "down"), ("pushed", "back"), ("pushed", "to"), ("traded", "in"),
+                        ("got", "promoted"), ("from", "now"), ("cut", "to"), ("is", "up"), ("are", "up"),
+                        ("is", "down"), ("are", "down"), ("went", "from")})
+_CUE_VERBS = _CUES - {"now", "nowadays", "new", "newly", "instead", "anymore"}
+_CUE_WORDS = _CUES | {w for pair in _CUE_PAIRS for w in pair if w not in STOP_WORDS}
+_AUX_CHAIN = frozenset("""has have had 've 's was were is are be been being got get gets just finally
+recently already also officially""".split())
+_RELATIVE = frozenset("what that which who whom whose whatever whichever where when".split())
+_NOT_NOW = frozenset("for until till by just".split())
+_OWNED = frozenset("my our his her their the".split())
+_PAST_FORMS = frozenset("""sold got went took bought made left quit became grew rose put cut set ran
+came gave found kept paid began built drove won lost swapped""".split())
+# A plan, wish, hypothetical or conditional anywhere in the sentence: nothing changed yet.
+_UNREAL = frozenset("""if imagine imagining suppose supposing unless whether thinking considering
+planning plan plans planned might could would should shall will gonna wanna hope hoping hopefully
+maybe perhaps someday wish wishing eventually tempted debating wondering soon need needs want wants
+i'd we'd i'll we'll you'll he'll she'll they'll let's""".split())
+_UNREAL_PAIRS = frozenset({("going", "to"), ("about", "to"), ("next", "year"), ("next", "month"),
+                           ("next", "week"), ("next", "sprint"), ("next", "quarter"), ("what", "if")})
+_QUESTION_START = frozenset("""do does did should shall could would can will is are was were have has
+what which who when where why how whether""".split())
+_NEGATION = frozenset("not no never nope nobody nothing neither nor cannot".split())
+_PAST = frozenset({("back", "in"), ("back", "then"), ("years", "ago"), ("used", "to"), ("when", "i"),
+                   ("when", "we"), ("in", "college"), ("in", "school")})
+# Someone other than the speaker: a change said of them is theirs, unless the older text spoke of them.
+_OTHERS = frozenset("""brother brothers sister sisters wife husband partner girlfriend boyfriend fiance
+fiancee fiancé fiancée mum mom mother dad father parents son sons daughter daughters kid kids child
+children friend friends boss colleague colleagues coworker coworkers client clients customer customers
+neighbour neighbor neighbours neighbors cousin cousins aunt uncle niece nephew grandma grandpa
+grandmother grandfather roommate flatmate housemate landlord landlady he she they his her their him
+them""".split())
+_PRONOUNS = frozenset("he she they his her their him them".split())
+# Words that name no topic of their own: two texts sharing only these say nothing alike.
+_VAGUE = frozenset("""got get gets getting went go goes thing things time times day days way lot bit
+one ones guy guys people person really pretty good great nice new old last first since after""".split())
+
+
+def _stem(word: str) -> str:
+    for suffix in ("'s", "’s", "ies", "es", "s"):
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
+            return word[: -len(suffix)]
+    return word
+
+
+def _pairs(words: tuple[str, ...]) -> set[tuple[str, str]]:
+    return set(zip(words, words[1:], strict=False))
+
+
+def _has_cue(words: tuple[str, ...]) -> bool:
+    if _CUE_PAIRS & _pairs(words):
+        return True
+    for n, w in enumerate(words):
+        before = words[n - 1] if n else ""
+        after = words[n + 1] if n + 1 < len(words) else ""
+        if w == "now" and before in _NOT_NOW:
+            continue  # "for now" says it may change, not that it did
+        if w == "new" and before not in _OWNED:
+            continue  # "my new manager" is news; "something new", "a new commit" are not
+        if w == "instead" and after == "of":
+            continue  # "use A instead of B" is advice as often as news
+        if w in _CUE_VERBS and not _main_verb(words, n):
+            continue  # "uploads what changed", "the most frequently changed files": not news of a change
+        if w in _CUES:
+            return True
+    return False
+
+
+def _main_verb(words: tuple[str, ...], n: int) -> bool:
+    """The cue verb at ``n`` is not inside a relative clause ("uploads what changed") nor a modifier
+    ("frequently changed files"), auxiliaries aside ("that has been moved")."""
+    k = n - 1
+    while k >= 0 and words[k] in _AUX_CHAIN:
+        k -= 1
+    before = words[k] if k >= 0 else ""
+    return not (before in _RELATIVE or before.endswith("ly"))
+
+
+def _imperative(c: Clause) -> bool:
+    """Advice or a request ("share a rough version early", "leave the rest manual for now"): a
+    clause opening on a verb that is not in the past ("Sold the Lada" is news)."""
+    first = c.words[0] if c.words else ""
+    return _split(c) == 0 and not (first.endswith("ed") or first in _PAST_FORMS or first in _CUES)
+
+
+def _negated(words: tuple[str, ...]) -> bool:
+    """Negated, not counting the negations that are cues ("no longer", "not ... any more")."""
+    pairs = _pairs(words)
+    if ("no", "longer") in pairs or "anymore" in words or ("any", "more") in pairs:
+        return False
+    return bool(_NEGATION.intersection(words)) or any(w.endswith(("n't", "n’t")) for w in words)
+
+
+@lru_cache(maxsize=16384)
+def _split(c: Clause) -> int:
+    """Where the predicate begins: at the first verb or cue verb ("Nadia transferred to ..."); at
+    once when the clause starts with one ("Sold the Lada"; but "Rent went up" has a subject)."""
+    w = c.words
+    if w and _verbal(w[0]) and not (len(w) > 1 and _verbal(w[1])):
+        return 0
+    return min([c.split, *(n for n in range(1, len(w)) if w[n] in _CUE_VERBS)])
+
+
+def _verbal(word: str) -> bool:
+    return is_verb(word) or word in _CUE_VERBS
+
+
+def _subject(c: Clause) -> tuple[str, ...]:
+    return c.words[: _split(c)]
+
+
+@lru_cache(maxsize=16384)
+def _topics(c: Clause) -> set[str]:
+    """Its content words, but no verb of its predicate ("uses", "works"): a word before the verb is
+    a noun even when it could be one ("Rent went up")."""
+    split = _split(c)
+    return {_stem(w) for n, w in enumerate(c.words) if len(w) > 2 and w not in STOP_WORDS
+            and w not in _CUE_WORDS and w not in _VAGUE and (n < split or not is_verb(w))
+            and not any(ch.isdigit() for ch in w) and w not in _OTHERS and w not in _NEGATION
+            and not w.endswith(("n't", "n’t"))}
+
+
+def _ids(c: Clause) -> set[str]:
+    """Identifiers of a record: "order 4471", "#88", "web-03", "q2", and a number right after a
+    noun of the subject ("hive 3 is queenright", "bus 42 runs")."""
+    out = set()
+    subject_len = len(_subject(c)) if c.split < len(c.words) else 0
+    for n, w in enumerate(c.words):
+        before = c.words[n - 1] if n else ""
+        if w[:1].isdigit() and _AMOUNT.match(w) and not w.rstrip("%").replace(".", "").isdigit():
+            continue  # an amount with its unit
+        if w[:1].isdigit() and (before in ID_NOUNS or (n < subject_len and before and before not in STOP_WORDS
+                                                         and not before[:1].isdigit())):
+            out.add(f"{before} {w}")
+        elif w.startswith("#") or (_ID_SHAPE.match(w) and not _AMOUNT.match(w)):
+            out.add(w)
+    return out
+
+
+@lru_cache(maxsize=4096)
+def _sentences(text: str) -> tuple[tuple[str, tuple[Clause, ...]], ...]:
+    return tuple((s, clauses(s)) for s in _SENTENCE.split(text) if s.strip())
+
+
+@lru_cache(maxsize=4096)
+def _capitalised(text: str) -> frozenset[str]:
+    """Words written with a capital other than at the start of a sentence: names."""
+    out: set[str] = set()
+    for sentence in _SENTENCE.split(text):
+        tokens = _WORD.findall(sentence)
+        out.update(t.lower() for t in tokens[1:] if t[:1].isupper())
+    return frozenset(out)
+
+
+def _unreal(sentence: str, words: tuple[str, ...]) -> bool:
+    """A question, plan, wish, hypothetical or conditional, or the past told as past."""
+    if sentence.rstrip().endswith("?") or (words and words[0] in _QUESTION_START):
+        return True
+    # "may" as a modal; "May" is a month ("pushed back to May").
+    if "may" in words and re.search(r"\bmay\b", sentence):
+        return True
+    pairs = _pairs(words)
+    return bool(_UNREAL.intersection(words) or _UNREAL_PAIRS & pairs or _PAST & pairs)
+
+
+def _others(words: tuple[str, ...]) -> set[str]:
+    return {_stem(w.removesuffix("'s").removesuffix("’s")) for w in words
+            if w.removesuffix("'s").removesuffix("’s") in _OTHERS}
+
+
+@dataclass(frozen=True)
+class _Cue:
+    """A clause of the newer text stating a change, with what its check against an older text needs."""
+
+    clause: Clause
+    words: frozenset[str]  # stemmed
+    topics: frozenset[str]
+    years: tuple[int, ...]
+    others: frozenset[str]  # other parties it names
+    subject: frozenset[str]  # topic words of its subject
+    ids: frozenset[str]
+
+
+@dataclass(frozen=True)
+class _Said:
+    """An older text's statement clauses, indexed by topic word."""
+
+    clauses: tuple[Clause, ...]
+    words: frozenset[str]
+    holding: dict[str, tuple[int, ...]]
+
+
+@lru_cache(maxsize=4096)
+def _cues(new: str) -> tuple[_Cue, ...]:
+    out = []
+    for sentence, cs in _sentences(new):
+        for c in cs:
+            if not _has_cue(c.words) or _imperative(c) or _unreal(sentence, c.words) or _negated(c.words):
+                continue
+            out.append(_Cue(c, frozenset(_stem(w) for w in c.words), frozenset(_topics(c)),
+                            tuple(int(w) for w in c.words if _YEAR.match(w)), frozenset(_others(c.words)),
+                            frozenset({_stem(w) for w in _subject(c)} & _topics(c)), frozenset(_ids(c))))
+    return tuple(out)
+
+
+@lru_cache(maxsize=4096)
+def _said(old: str) -> _Said:
+    olds = tuple(c for _, cs in _sentences(old) for c in cs if not c.question and not _imperative(c))
+    holding: dict[str, list[int]] = {}
+    for i, c in enumerate(olds):
+        for w in _topics(c):
+            holding.setdefault(w, []).append(i)
+    return _Said(olds, frozenset(_stem(w) for c in olds for w in c.words),
+                 {w: tuple(i) for w, i in holding.items()})
+
+
+def states_change(old: str, new: str, old_year: int | None = None) -> bool:
+    """Whether ``new`` says that what ``old`` said changed (see the module doc). ``old_year``: the
+    year ``old`` was told; a change ``new`` dates before it is the past, not a revision."""
+    cues = _cues(new)
+    if not cues:
+        return False
+    said = _said(old)
+    new_names = _capitalised(new)
+    for cue in cues:
+        if old_year is not None and any(y < old_year for y in cue.years):
+            continue
+        others = cue.others - said.words
+        if others and not (others <= _PRONOUNS and cue.subject & said.words):
+            continue  # a change of someone the older text does not speak of ("his" of "Dr. Osei" is)
+        near = sorted({i for w in cue.topics for i in said.holding.get(w, ())})
+        if any(_same_record(said.clauses[i], cue, said.words, new_names) for i in near):
+            return True
+    return False
+
+
+def _same_record(o: Clause, cue: _Cue, old_words: frozenset[str], new_names: frozenset[str]) -> bool:
+    """The older clause ``o`` (sharing a topic word with ``cue``) speaks of the same record and
+    subject."""
+    # Another record: each side has an identifier the other lacks ("order 4471" / "order 4472").
+    old_ids = _ids(o)
+    if {i for i in old_ids if _stem(i) not in cue.words and i not in cue.ids} and \
+            {i for i in cue.ids if _stem(i) not in old_words and i not in old_ids}:
+        return False
+    old_subject = {_stem(w) for w in _subject(o)} & _topics(o)
+    # A named subject the older text does not name ("Priya left Hillside" after "I work at Hillside").
+    if any(w in new_names and w not in old_words for w in cue.subject):
+        return False
+    # Another thing of the same kind: "the staging server" / "the production server".
+    return not (old_subject - cue.words and cue.subject - old_words)
+
+
+def same_subject(old: str, new: str) -> bool:
+    """Both name the same someone or something in subject position ("Noor uses ..." / "Noor went
+    back ..."): another speaker may then be reporting the change."""
+    subjects = {w for _, cs in _sentences(new) for c in cs for w in _subject(c) if w in _capitalised(new)}
+    subjects |= {w for w in (c.words[0] for _, cs in _sentences(new) for c in cs if c.split == 1)}
+    return bool((subjects - STOP_WORDS) & {w for _, cs in _sentences(old) for c in cs for w in _subject(c)})
