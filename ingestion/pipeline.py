@@ -338,8 +338,10 @@ def _apply_fact(
         start = _correct(w, subject, relation, fact, resolver, object_type, episode, out, claimed_by) or start
     if fact.kind == "state" and core.ontology.cardinality(relation) == "one":
         # "about 40 minutes" after "40 minutes": the held value said again confirms it
+        # (the values holding when it starts, read through the key's index: not its whole history)
+        at = ref if start is None else start
         held = restated(fact.object, ((r.object, r.valid_at, r.invalid_at)
-                                      for r in w.current_rows(subject, relation)), start)
+                                      for r in w.rows_holding(subject, relation, at)), at)
         if held is not None:
             fact = fact.model_copy(update={"object": held,
                                            "text": statement_sentence(fact.subject, relation, held)})

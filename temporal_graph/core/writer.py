@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from .affected import KeyReader, Scope, Stream, affected
+from .affected import KeyReader, Scope, Stream, affected, just_after
 from .errors import InvalidInput
 from .identity import entity_named, speaker_entity
 from .message_links import (
@@ -49,7 +49,8 @@ from .rules import (
     reconcile,
     resolve_start,
 )
-from .stores.protocol import ChangeSet, Erasure, FactQuery, StoreTx
+from .stores.protocol import ChangeSet, Erasure, FactQuery, RowQuery, StoreTx
+from .time import LATEST
 
 _NAMESPACE = uuid.UUID("6f1c2b7e-5d0a-4c52-9a59-3f7e2f0a9b11")
 
@@ -250,6 +251,15 @@ class FactWriter:
     def current_rows(self, subject: Entity, relation: str) -> list[Fact]:
         """The rows of ``subject relation *`` believed now (unexpired), every object and claimant."""
         return self._tx.current_rows(self.group_id, subject.id, normalize_relation(relation))
+
+    def rows_holding(self, subject: Entity, relation: str, at: datetime, *, limit: int = 8) -> list[Fact]:
+        """Current rows of ``subject relation *`` valid at ``at``, among the ``limit`` that start
+        latest at or before it: through the key's index, so a long history costs nothing (each
+        claimant's timeline holds at most one row at a moment)."""
+        before = just_after(at) if at < LATEST else None
+        rows = self._tx.key_rows(RowQuery(self.group_id, subject.id, normalize_relation(relation),
+                                          before=before, latest_first=True, limit=limit))
+        return [r for r in rows if r.invalid_at is None or r.invalid_at > at]
 
     # -- what a message told, for retracting and erasing ------------------------------------------
     def episode_record(self, episode_id: str) -> Episode | None:
