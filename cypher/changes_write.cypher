@@ -7,7 +7,9 @@
 // and vectors are put before the expiries, so a row written and expired by one write is written
 // first. What it could not find comes back (the store writes those by their type, or refuses).
 // Every lookup names its index: a plan cached while the database was small (the first writes)
-// is reused for a load of thousands of rows, where a label scan per row took minutes.
+// is reused for a load of thousands of rows, where a label scan per row took minutes. So the plan
+// does not depend on the statistics, and it is never made again when they change (replan=skip):
+// making it takes a second or more, which a fresh database's writes paid every few seconds.
 // Relation types and labels come as values checked by the store (check_identifier). Moments come
 // as ISO 8601 text (UTC) made datetimes here: the driver packs a datetime parameter in Python, which
 // was most of a bulk load's client time.
@@ -16,6 +18,7 @@
 // summary, and its current rows not ended at $at_micros, newest first (facts_newest.cypher),
 // the first $newest_limit of them.
 // params: group_id, seq_count, relations, entities, keys, episodes, assertions, insert, provenance, fact_vectors, entity_vectors, episode_vectors, expire, mentions, expire_citing, summaries_ended, summaries, summary_due, summaries_of, at_micros, newest_limit
+CYPHER replan=skip
 MERGE (g:MemoryGroup {group_id: $group_id})
 SET g.writes = coalesce(g.writes, 0) + 1,
     g.next_seq = coalesce(g.next_seq, 0) + $seq_count,

@@ -8,13 +8,17 @@
 // kept), and the key's retractions and withdrawals (at most $events_ahead). Rows come without
 // provenance, as rows_of_key does; keys are in microseconds (see rows_of_key.cypher). And the
 // episodes of some ids (whether the group holds them yet).
+// Every lookup names its index and the plan is never made again for new statistics
+// (replan=skip): it is the same at any size, and making it costs a second (changes_write.cypher).
 // params: group_id, keys, windows, rows_ahead, events_ahead, undated, episode_ids
+CYPHER replan=skip
 MERGE (g:MemoryGroup {group_id: $group_id})
 SET g.writes = coalesce(g.writes, 0) + 1, g.next_seq = coalesce(g.next_seq, 0)
 WITH count(g) AS locked
 CALL () {
   UNWIND $keys AS key
   MATCH (k:EntityKey {group_id: $group_id, key: key})
+  USING INDEX k:EntityKey(group_id, key)
   MATCH (n:Entity {group_id: $group_id, id: k.entity_id})
   USING INDEX n:Entity(id)
   RETURN collect({key: key, id: n.id, group_id: n.group_id, name: n.name, type: n.type,
@@ -30,6 +34,7 @@ CALL () {
 CALL () {
   UNWIND $windows AS w
   OPTIONAL MATCH (k:EntityKey {group_id: $group_id, key: w.subject_key})
+  USING INDEX k:EntityKey(group_id, key)
   WITH w, coalesce(w.subject_id, k.entity_id) AS subject_id
   WHERE subject_id IS NOT NULL
   CALL (w, subject_id) {
@@ -56,8 +61,9 @@ CALL () {
     USING INDEX SEEK c:CurrentFact(group_id, subject_id, relation, key_start)
     WHERE c.key_start >= coalesce(bound, $undated)
     CALL (c) {
-      OPTIONAL MATCH (s:Entity {group_id: $group_id})-[r]->(o:Entity {group_id: $group_id})
+      OPTIONAL MATCH ()-[r]->()
       WHERE elementId(r) = c.rel AND r.id = c.row_id AND r.group_id = $group_id AND r.expired_at IS NULL
+      WITH r, startNode(r) AS s, endNode(r) AS o
       RETURN CASE WHEN r IS NULL THEN null ELSE {
                id: r.id, fact_id: r.fact_id, group_id: r.group_id, subject_id: s.id, subject: s.name,
                relation: type(r), object_id: o.id, object: o.name, text: r.text,
