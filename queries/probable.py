@@ -18,9 +18,9 @@ from collections.abc import Iterable, Sequence
 from datetime import datetime
 
 from temporal_graph.core import Core
-from temporal_graph.core.change_cues import same_subject, states_change
+from temporal_graph.core.change_cues import reworded_as_news, same_subject, states_change
 from temporal_graph.core.model import Episode, RecordKind
-from temporal_graph.core.rewording import asked_words, pinned_words, revises, revises_about, subject_words
+from temporal_graph.core.rewording import asked_words, pinned_words, revises_about, subject_words
 
 from .standing import MessageStanding
 
@@ -86,12 +86,17 @@ def _answers_again(old: Episode, newest_first: Iterable[Episode], asked: frozens
 
 def _revisions(old: Episode, newest_first: Iterable[Episode]) -> list[Episode]:
     return [e for e in newest_first if e.id != old.id and e.reference_time > old.reference_time
-            and e.content != old.content and (revises(old.content, e.content) or _cued(old, e))]
+            and e.content != old.content and _revises(old, e)]
 
 
-def _cued(old: Episode, new: Episode) -> bool:
-    """``new`` says that what ``old`` said changed ("The office relocated to ..."): only the one who
-    said it, or someone naming the same subject, revises it that way."""
+def _revises(old: Episode, new: Episode) -> bool:
+    """``new`` reads like ``old`` with other values, or says that what ``old`` said changed ("The
+    office relocated to ..."), as news of the same thing (not of someone else, not a plan, a
+    question, a negation, the past or advice: :mod:`temporal_graph.core.change_cues`): only the one
+    who said it, or someone naming the same subject, revises it that way."""
+    year = old.reference_time.year
+    said, says = old.content, new.content
+    if not (reworded_as_news(said, says, year) or states_change(said, says, year)):
+        return False
     by_them = old.speaker is not None and new.speaker == old.speaker
-    return states_change(old.content, new.content, old.reference_time.year) and (
-        by_them or same_subject(old.content, new.content))
+    return by_them or same_subject(old.content, new.content)

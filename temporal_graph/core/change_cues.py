@@ -31,7 +31,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from .rewording import ID_NOUNS, STOP_WORDS, Clause, clauses, is_verb
+from .rewording import ID_NOUNS, STOP_WORDS, Clause, clauses, is_verb, revising_clauses
 
 _SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
 _WORD = re.compile(r"[#\w][\w'’.-]*\w|\w")
@@ -62,9 +62,12 @@ _PAST_FORMS = frozenset("""sold got went took bought made left quit became grew 
 came gave found kept paid began built drove won lost swapped""".split())
 # A plan, wish, hypothetical or conditional anywhere in the sentence: nothing changed yet.
 _UNREAL = frozenset("""if imagine imagining suppose supposing unless whether thinking considering
-planning plan plans planned might could would should shall will gonna wanna hope hoping hopefully
+planning planned might could would should shall will gonna wanna hope hoping hopefully
 maybe perhaps someday wish wishing eventually tempted debating wondering soon need needs want wants
 i'd we'd i'll we'll you'll he'll she'll they'll let's""".split())
+# Verbs that open advice, that the clause cutting does not take for verbs ("Try a batch size of 64 instead").
+_ADVICE = frozenset("try consider avoid pick choose enable disable tweak".split())
+_PLANNERS = frozenset("i we you they he she".split())
 _UNREAL_PAIRS = frozenset({("going", "to"), ("about", "to"), ("next", "year"), ("next", "month"),
                            ("next", "week"), ("next", "sprint"), ("next", "quarter"), ("what", "if")})
 _QUESTION_START = frozenset("""do does did should shall could would can will is are was were have has
@@ -118,17 +121,31 @@ def _has_cue(words: tuple[str, ...]) -> bool:
 def _main_verb(words: tuple[str, ...], n: int) -> bool:
     """The cue verb at ``n`` is not inside a relative clause ("uploads what changed") nor a modifier
     ("frequently changed files"), auxiliaries aside ("that has been moved")."""
+    before = _before_verb(words, n)
+    return not (before in _RELATIVE or before.endswith("ly"))
+
+
+def _before_verb(words: tuple[str, ...], n: int) -> str:
+    """The word before the verb at ``n`` and its auxiliaries ("that" of "that has been moved")."""
     k = n - 1
     while k >= 0 and words[k] in _AUX_CHAIN:
         k -= 1
-    before = words[k] if k >= 0 else ""
-    return not (before in _RELATIVE or before.endswith("ly"))
+    return words[k] if k >= 0 else ""
+
+
+def _relative(c: Clause) -> bool:
+    """It speaks through a relative clause: one where its predicate begins, or inside its subject ("a
+    cache TTL that is 60 seconds works better")."""
+    return any(n == c.split or is_verb(c.words[n]) for n in range(min(c.split + 1, len(c.words)))
+               if n and _before_verb(c.words, n) in _RELATIVE)
 
 
 def _imperative(c: Clause) -> bool:
     """Advice or a request ("share a rough version early", "leave the rest manual for now"): a
     clause opening on a verb that is not in the past ("Sold the Lada" is news)."""
     first = c.words[0] if c.words else ""
+    if first in _ADVICE:
+        return True
     return _split(c) == 0 and not (first.endswith("ed") or first in _PAST_FORMS or first in _CUES)
 
 
@@ -203,13 +220,23 @@ def _capitalised(text: str) -> frozenset[str]:
 
 def _unreal(sentence: str, words: tuple[str, ...]) -> bool:
     """A question, plan, wish, hypothetical or conditional, or the past told as past."""
-    if sentence.rstrip().endswith("?") or (words and words[0] in _QUESTION_START):
-        return True
+    return sentence.rstrip().endswith("?") or _asks(words) or _unsure(sentence, words)
+
+
+def _asks(words: tuple[str, ...]) -> bool:
+    return bool(words) and words[0] in _QUESTION_START
+
+
+def _unsure(sentence: str, words: tuple[str, ...]) -> bool:
+    """A plan, wish, hypothetical or conditional anywhere in ``sentence``, or the past told as past."""
     # "may" as a modal; "May" is a month ("pushed back to May").
     if "may" in words and re.search(r"\bmay\b", sentence):
         return True
     pairs = _pairs(words)
-    return bool(_UNREAL.intersection(words) or _UNREAL_PAIRS & pairs or _PAST & pairs)
+    # "plan" the verb or the intention ("we plan to", "the plan is"), not the noun ("my phone plan costs")
+    plans = any(w in ("plan", "plans") and (before in _PLANNERS or after in ("to", "on", "is", "was"))
+                for before, w, after in zip(("", *words[:-1]), words, (*words[1:], ""), strict=True))
+    return bool(plans or _UNREAL.intersection(words) or _UNREAL_PAIRS & pairs or _PAST & pairs)
 
 
 def _others(words: tuple[str, ...]) -> set[str]:
@@ -239,16 +266,54 @@ class _Said:
     holding: dict[str, tuple[int, ...]]
 
 
+def _news(sentence: str, c: Clause, *, clause_asks: bool = False) -> bool:
+    """The clause ``c`` of ``sentence`` tells news: not advice or a request, not a question, plan,
+    wish, hypothetical or conditional, not the past told as past, not negated. ``clause_asks``:
+    only the clause itself can be the question (a value told in passing, "the staging server has
+    64 GB now, can you help me tune postgres?", is news)."""
+    asked = (c.question or _asks(c.words)) if clause_asks else _unreal(sentence, c.words)
+    return not (asked or _imperative(c) or _unsure(sentence, c.words) or _negated(c.words)
+                or (clause_asks and _relative(c)))
+
+
+def _told_as_past(cue: _Cue, old_year: int | None) -> bool:
+    """It dates itself before the older text was told ("In 2019 I sold ...")."""
+    return old_year is not None and any(y < old_year for y in cue.years)
+
+
+def _someone_else(cue: _Cue, old: str, old_words: frozenset[str]) -> bool:
+    """It is said of a relative, another party or a pronoun the older text does not speak of ("his"
+    of "Dr. Osei's clinic" is spoken of; "their" of "the office is in Leeds" is not)."""
+    others = cue.others - old_words
+    return bool(others) and not (others <= _PRONOUNS and cue.subject & old_words and _names_someone(old))
+
+
+@lru_cache(maxsize=4096)
+def _names_someone(text: str) -> bool:
+    """A clause of ``text`` names its subject or an owner ("Dr. Osei's clinic", "Noor uses ...")."""
+    return any(c.names for c in clauses(text))
+
+
+def _named_other(cue: _Cue, old_words: frozenset[str], new_names: frozenset[str]) -> bool:
+    """Its subject names someone or something the older text does not name ("Priya left Hillside"
+    after "I work at Hillside")."""
+    return any(w in new_names and w not in old_words for w in cue.subject)
+
+
+def _cue(c: Clause) -> _Cue:
+    return _Cue(c, frozenset(_stem(w) for w in c.words), frozenset(_topics(c)),
+                tuple(int(w) for w in c.words if _YEAR.match(w)), frozenset(_others(c.words)),
+                frozenset({_stem(w) for w in _subject(c)} & _topics(c)), frozenset(_ids(c)))
+
+
 @lru_cache(maxsize=4096)
 def _cues(new: str) -> tuple[_Cue, ...]:
     out = []
     for sentence, cs in _sentences(new):
         for c in cs:
-            if not _has_cue(c.words) or _imperative(c) or _unreal(sentence, c.words) or _negated(c.words):
+            if not _has_cue(c.words) or not _news(sentence, c):
                 continue
-            out.append(_Cue(c, frozenset(_stem(w) for w in c.words), frozenset(_topics(c)),
-                            tuple(int(w) for w in c.words if _YEAR.match(w)), frozenset(_others(c.words)),
-                            frozenset({_stem(w) for w in _subject(c)} & _topics(c)), frozenset(_ids(c))))
+            out.append(_cue(c))
     return tuple(out)
 
 
@@ -272,15 +337,40 @@ def states_change(old: str, new: str, old_year: int | None = None) -> bool:
     said = _said(old)
     new_names = _capitalised(new)
     for cue in cues:
-        if old_year is not None and any(y < old_year for y in cue.years):
+        if _told_as_past(cue, old_year) or _someone_else(cue, old, said.words):
             continue
-        others = cue.others - said.words
-        if others and not (others <= _PRONOUNS and cue.subject & said.words):
-            continue  # a change of someone the older text does not speak of ("his" of "Dr. Osei" is)
         near = sorted({i for w in cue.topics for i in said.holding.get(w, ())})
         if any(_same_record(said.clauses[i], cue, said.words, new_names) for i in near):
             return True
     return False
+
+
+def reworded_as_news(old: str, new: str, old_year: int | None = None) -> bool:
+    """Whether ``new`` reads like ``old`` with other values (:func:`.rewording.revises`) in a clause
+    that a stated change would need to be: news (not advice, a question, a plan, wish,
+    hypothetical or conditional, the past told as past, a negation), not dated before ``old_year``,
+    not said of someone else nor of a named subject ``old`` does not name. "Our client moved to a
+    new office", "We might migrate ...", "The office will relocate ..." revise nothing."""
+    revising = revising_clauses(old, new)
+    if not revising:
+        return False
+    old_words = _words(old)
+    new_names = _capitalised(new)
+    for sentence, cs in _sentences(new):
+        for c in cs:
+            if c not in revising or not _news(sentence, c, clause_asks=True):
+                continue
+            cue = _cue(c)
+            if not (_told_as_past(cue, old_year) or _someone_else(cue, old, old_words)
+                    or _named_other(cue, old_words, new_names)):
+                return True
+    return False
+
+
+@lru_cache(maxsize=4096)
+def _words(text: str) -> frozenset[str]:
+    """Every word of ``text``, stemmed."""
+    return frozenset(_stem(w) for c in clauses(text) for w in c.words)
 
 
 def _same_record(o: Clause, cue: _Cue, old_words: frozenset[str], new_names: frozenset[str]) -> bool:
@@ -292,8 +382,7 @@ def _same_record(o: Clause, cue: _Cue, old_words: frozenset[str], new_names: fro
             {i for i in cue.ids if _stem(i) not in old_words and i not in old_ids}:
         return False
     old_subject = {_stem(w) for w in _subject(o)} & _topics(o)
-    # A named subject the older text does not name ("Priya left Hillside" after "I work at Hillside").
-    if any(w in new_names and w not in old_words for w in cue.subject):
+    if _named_other(cue, old_words, new_names):
         return False
     # Another thing of the same kind: "the staging server" / "the production server".
     return not (old_subject - cue.words and cue.subject - old_words)

@@ -319,6 +319,13 @@ def revises(old: str, new: str) -> bool:
     return any(_clause_revises(o, n) for o in _parsed(old) for n in newer.candidates(o))
 
 
+def revising_clauses(old: str, new: str) -> frozenset[Clause]:
+    """The clauses of ``new`` that read like a clause of ``old`` with other values: what a caller
+    checks further (whose news it is, whether it is news at all)."""
+    newer = _text(new)
+    return frozenset(n for o in _parsed(old) for n in newer.candidates(o) if _clause_revises(o, n))
+
+
 def restates(old: str, new: str) -> bool:
     """Whether ``new`` says again what ``old`` says, values included: each clause of ``old`` is
     restated by one of ``new``, and ``new`` revises none of them."""
