@@ -3,18 +3,12 @@ the fact it states, lookalikes that must state nothing, and the supersession it 
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
-
 import pytest
 
-from ingestion.offline import OfflineExtractor
 from ingestion.offline.announcements import profile
 from temporal_graph import TemporalGraph
-from temporal_graph.core.model import Episode
+from tests.extracted import extracted
 from tests.memory_reads import now, stretches, then, told
-
-EXTRACTOR = OfflineExtractor()
-REF = datetime(2024, 5, 8, 12, tzinfo=UTC)
 
 
 @pytest.fixture
@@ -24,8 +18,7 @@ def tg():
 
 
 def facts_of(text: str, speaker: str = "Nadia") -> set[tuple[str, str, str]]:
-    episode = Episode(id="e", group_id="g", content=text, reference_time=REF, created_at=REF, speaker=speaker)
-    return {(f.subject, f.relation, f.object) for f in EXTRACTOR.extract(episode).facts if f.kind == "state"}
+    return {(f.subject, f.relation, f.object) for f in extracted(text, speaker) if f.kind == "state"}
 
 
 @pytest.mark.parametrize(("text", "fact"), [

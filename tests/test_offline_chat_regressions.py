@@ -7,17 +7,11 @@ they were."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
-
 import pytest
 
-from ingestion.offline import OfflineExtractor
 from temporal_graph import TemporalGraph
-from temporal_graph.core.model import Episode
+from tests.extracted import extracted
 from tests.memory_reads import stretches, told
-
-EXTRACTOR = OfflineExtractor()
-REF = datetime(2024, 5, 8, 12, tzinfo=UTC)
 
 
 @pytest.fixture
@@ -27,10 +21,7 @@ def tg():
 
 
 def facts_of(text: str, speaker: str = "Nadia", *context: tuple[str, str]) -> set[tuple[str, str, str, str]]:
-    earlier = [Episode(id=f"c{i}", group_id="g", content=t, reference_time=REF, created_at=REF, speaker=s)
-               for i, (s, t) in enumerate(context)]
-    episode = Episode(id="e", group_id="g", content=text, reference_time=REF, created_at=REF, speaker=speaker)
-    return {(f.subject, f.relation, f.object, f.kind) for f in EXTRACTOR.extract(episode, earlier).facts}
+    return {(f.subject, f.relation, f.object, f.kind) for f in extracted(text, speaker, context)}
 
 
 # --- a remark closing a sentence is no reporter ----------------------------------------------------------

@@ -7,12 +7,9 @@ from __future__ import annotations
 import pytest
 
 from benchmarks.extraction import fact_label
-from ingestion.offline import OfflineExtractor
 from temporal_graph import TemporalGraph
-from temporal_graph.core.model import Episode
+from tests.extracted import extracted
 from tests.memory_reads import now, then, told
-
-EXTRACTOR = OfflineExtractor()
 
 
 @pytest.fixture
@@ -23,13 +20,7 @@ def tg():
 
 def facts(text: str, speaker: str = "Lena", context: tuple[str, ...] = ()) -> set[str]:
     """What the extractor reads from ``text`` after the ``context`` turns (the same speaker's)."""
-    from datetime import UTC, datetime
-
-    ref = datetime(2024, 5, 8, 12, tzinfo=UTC)
-    turns = [Episode(id=f"c{i}", group_id="g", content=c, reference_time=ref, created_at=ref, speaker=speaker)
-             for i, c in enumerate(context)]
-    episode = Episode(id="e", group_id="g", content=text, reference_time=ref, created_at=ref, speaker=speaker)
-    return {fact_label(f) for f in EXTRACTOR.extract(episode, turns).facts}
+    return {fact_label(f) for f in extracted(text, speaker, [(speaker, c) for c in context])}
 
 
 # --- the issue's own histories -------------------------------------------------------------------------

@@ -6,16 +6,10 @@ a home and a job, and none of those may change either."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
-
 import pytest
 
-from ingestion.offline import OfflineExtractor
 from temporal_graph import TemporalGraph
-from temporal_graph.core.model import Episode
-
-EXTRACTOR = OfflineExtractor()
-REF = datetime(2024, 5, 8, 12, tzinfo=UTC)
+from tests.extracted import extracted
 
 FRAMING = [
     "In the game I'm a blacksmith in Whiterun.",
@@ -153,8 +147,7 @@ def test_there_are_more_than_a_hundred() -> None:
 
 @pytest.mark.parametrize(("speaker", "text"), CASES, ids=[t[:48] for _, t in CASES])
 def test_gives_nothing(speaker: str, text: str) -> None:
-    episode = Episode(id="e", group_id="g", content=text, reference_time=REF, created_at=REF, speaker=speaker)
-    assert EXTRACTOR.extract(episode).facts == []
+    assert extracted(text, speaker) == []
 
 
 def test_the_memory_keeps_its_values_through_all_of_them() -> None:
@@ -173,5 +166,4 @@ def test_the_memory_keeps_its_values_through_all_of_them() -> None:
     "My rent went up to 900, the guy from the agency said.",
 ])
 def test_a_long_reporter_closing_the_sentence(text: str) -> None:
-    episode = Episode(id="e", group_id="g", content=text, reference_time=REF, created_at=REF, speaker="Priya")
-    assert EXTRACTOR.extract(episode).facts == []
+    assert extracted(text, "Priya") == []

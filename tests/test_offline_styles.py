@@ -3,23 +3,14 @@ second language. Each sentence (our own) and exactly the facts it states."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
-
 import pytest
 
 from benchmarks.extraction import fact_label
-from ingestion.offline import OfflineExtractor
-from temporal_graph.core.model import Episode
-
-EXTRACTOR = OfflineExtractor()
-REF = datetime(2024, 5, 8, 12, tzinfo=UTC)
+from tests.extracted import extracted
 
 
 def facts(text: str, speaker: str = "Ines", context: tuple[str, ...] = ()) -> set[str]:
-    turns = [Episode(id=f"c{i}", group_id="g", content=c, reference_time=REF, created_at=REF, speaker=speaker)
-             for i, c in enumerate(context)]
-    episode = Episode(id="e", group_id="g", content=text, reference_time=REF, created_at=REF, speaker=speaker)
-    return {fact_label(f) for f in EXTRACTOR.extract(episode, turns).facts}
+    return {fact_label(f) for f in extracted(text, speaker, [(speaker, c) for c in context])}
 
 
 CASES = [
@@ -163,9 +154,7 @@ def test_states_and_hedges_that_are_no_setting_or_status(text: str) -> None:
 
 
 def test_a_move_ahead_to_an_address_is_told_ahead() -> None:
-    episode = Episode(id="e", group_id="g", content="We are moving to 12 Oak Street in June.",
-                      reference_time=REF, created_at=REF, speaker="Ines")
-    [fact] = EXTRACTOR.extract(episode).facts
+    [fact] = extracted("We are moving to 12 Oak Street in June.", "Ines")
     assert (fact.relation, fact.object, fact.time_text, fact.future) == (
         "ADDRESS", "12 Oak Street", "in June", True)
 
