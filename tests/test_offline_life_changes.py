@@ -333,3 +333,10 @@ def test_a_cofounder(tg, text: str) -> None:
 ])
 def test_lookalikes_of_a_cofounder(text: str) -> None:
     assert {"COFOUNDER", "MANAGED_BY"} & relations_of(text) == set()
+
+
+def test_a_move_from_a_month_on_starts_then_not_now(tg) -> None:
+    told(tg, ("2024-01-05", "Ana", "I live in Oslo."),
+         ("2024-05-08", "Ana", "I am moving to Bergen from September."))
+    assert stretches(tg, "Ana", "LIVES_IN") == [("Oslo", "2024-01-05", "2024-09-01"),
+                                                ("Bergen", "2024-09-01", "")]

@@ -101,6 +101,10 @@ CASES = [
     ("the day after 3 March 2023", "2023-03-04", "2023-03-05", "day"),
     ("two days before 10 May 2023", "2023-05-08", "2023-05-09", "day"),
     ("earlier this year", "2023-01-01", "2023-05-08T13:56:00", "year"),
+    # the start of an open stretch: the span it starts in
+    ("from September", "2022-09-01", "2022-10-01", "month"),
+    ("from 2021", "2021-01-01", "2022-01-01", "year"),
+    ("starting in June 2024", "2024-06-01", "2024-07-01", "month"),
 ]
 
 
@@ -143,6 +147,7 @@ def test_prefer_future_for_plans() -> None:
     assert resolve_time("in June", REF, prefer="future").start == d("2023-06-01")
     assert resolve_time("on Friday", REF, prefer="future").start == d("2023-05-12")
     assert resolve_time("March 3rd", REF, prefer="future").start == d("2024-03-03")
+    assert resolve_time("from September", REF, prefer="future").start == d("2023-09-01")
 
 
 def test_resolve_range() -> None:
@@ -169,6 +174,10 @@ def test_case_and_punctuation_do_not_matter() -> None:
         ("I have lived in Berlin since 2020", [("since 2020", None)]),
         ("I started about five years ago", [("about five years ago", None)]),
         ("I may move, but I'm not sure", []),  # the modal "may" is no month
+        ("From September I work at Acme.", [("From September", None)]),
+        ("Starting in June, my rent is 900 euros.", [("in June", None)]),
+        ("I got a letter from May.", []),  # more likely a person than a month
+        ("I got a letter from May 2023.", [("from May 2023", None)]),
         ("I sat down and read", []),
         ("Nothing happened recently", []),
     ],

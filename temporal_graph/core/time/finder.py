@@ -41,10 +41,13 @@ _NAMED = (
     r"|(?:yesterday|today|tomorrow)(?:\s+(?:morning|afternoon|evening|night))?"
     r"|tonight|last night|this morning|this afternoon|this evening|earlier today"
 )
+_NAME_MONTHS = r"(?:april|may|june|august)"  # also given names
 _FINDER = re.compile(
     rf"\b(?:"
     rf"(?P<range>(?:from|between)\s+(?:{_SIMPLE})\s+(?:to|and|until|till|through)\s+(?:{_SIMPLE})|{YEAR}\s*[-–]\s*{YEAR})"
     rf"|(?P<until>(?:until|till|up until)\s+(?:{_SIMPLE}))"
+    # the start of an open stretch; "a letter from May" is more likely from a person than a month
+    rf"|from\s+(?!{_NAME_MONTHS}\b(?!,?\s+(?:of\s+)?{YEAR}))(?:{_SIMPLE})"
     rf"|(?:ever\s+)?since\s+(?:{_SIMPLE})"
     rf"|(?:the\s+)?(?:{NUM}\s+)?{UNIT}\s+(?:before|after)\s+(?:{_DATE}|{_NAMED})"
     rf"|{APPROX}?{NUM}\s+{UNIT}\s+ago"

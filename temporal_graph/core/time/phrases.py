@@ -26,6 +26,9 @@ Conventions (documented because other choices would be just as defensible):
 * "early/mid/late 2020" are January–April, May–August, September–December.
 * "from 2019 to 2021" ends at the *end* of 2021 (inclusive reading); so does "until 2021" when the
   caller uses ``span.end`` of the end phrase.
+* "from September" and "starting in June" are the span of the start they name (a plan's
+  "from September" is the next one, with ``prefer="future"``); the finder leaves out a bare "from
+  May/June/April/August", which is more often a person ("a letter from May") than a month.
 * "for three years" is the three years up to the reference time (meant for present-perfect
   statements: "I have lived here for three years").
 """
@@ -311,7 +314,9 @@ class _Regroup:
 
 
 _LEADING_FILLER = re.compile(rf"^(?:{APPROX_WORDS}|way back in|back in|sometime in|some time in)\s+")
-_LEADING_PREPOSITION = re.compile(r"^(?:in|on|at|during|over|throughout)\s+(?:the\s+)?")
+# "from September" / "starting in May" name the start of an open stretch: the span of that start.
+_LEADING_PREPOSITION = re.compile(
+    r"^(?:in|on|at|during|over|throughout|from|starting(?:\s+(?:in|from|on))?)\s+(?:the\s+)?")
 
 
 def _normalize(text: str) -> str:
