@@ -1460,8 +1460,9 @@ class Neo4jStore:
             return 0
         if query == FactQuery(query.group_id, valid_time=query.valid_time, limit=query.limit):
             # the group's current rows (what search weighs by): counted on their :CurrentFact nodes
-            valid = None if query.valid_time is None else to_micros(query.valid_time)
-            params: dict[str, Any] = {"group_id": query.group_id, "at_key": valid}
+            at = None if query.valid_time is None else to_micros(query.valid_time)
+            params: dict[str, Any] = {"group_id": query.group_id, "start_key": LATEST if at is None else at,
+                                      "end_key": UNDATED if at is None else at}
             return int(self._read(lambda r: r._r.run("facts_count_current", params))[0]["n"])
         params = {k: v for k, v in fact_params(query).items() if k != "limit"}
         # Anchored on an id when the query names one, as the fact reads are (search counts each
