@@ -65,8 +65,9 @@ def test_the_groups_count_at_a_moment_follows_every_change(tg: TemporalGraph, ti
     edges of rows, after a row is ended, retracted, erased with its entity, and the group forgotten."""
     g = groups()
     store = tg.core.store
-    moments = [None, *(tg.core.time(t) for t in ("2017-12-31", "2018-01-01", "2019-01-01", "2020-12-31T23:59:59",
-                                                 "2021-01-01", "2024-06-01", "2031-01-01", "2040-01-01"))]
+    edges = ("2017-12-31", "2018-01-01", "2019-01-01", "2020-12-31T23:59:59", "2021-01-01", "2024-06-01",
+             "2031-01-01", "2040-01-01")
+    moments = [None, *(tg.core.time(t) for t in edges)]
 
     def counted() -> list[int]:
         counts = [store.count_facts(FactQuery(g, valid_time=t)) for t in moments]
