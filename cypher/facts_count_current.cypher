@@ -1,9 +1,19 @@
-// How many current fact rows of a group are valid at the moment $at_key (every one when null),
-// counted on their :CurrentFact nodes (half the time of expanding every relationship of the
-// group; search weighs its graph ranking by this count). This is the valid_at fragment over the
-// nodes' keys, in microseconds (current_fact_create): an unknown start's key_start sorts before
-// every date, and ends is null for a row with no end.
-// params: group_id, at_key
-MATCH (c:CurrentFact {group_id: $group_id})
-WHERE $at_key IS NULL OR (c.key_start <= $at_key AND (c.ends IS NULL OR c.ends > $at_key))
-RETURN count(c) AS n
+// How many current fact rows of a group are valid at a moment: those started by it ($start_key)
+// less those also ended by it ($end_key, the same moment), each counted in a range index of the
+// :CurrentFact nodes' keys (microseconds, current_fact_create; an unknown start sorts before every
+// date, a row with no end has no `ends`). Counting index entries reads no node: walking every
+// node of the group took 19 ms at 20,000 facts, each search that names an entity (its graph
+// ranking is weighed by this count). Every current row: $start_key after every date, $end_key
+// before every date.
+// params: group_id, start_key, end_key
+CALL () {
+  MATCH (c:CurrentFact {group_id: $group_id})
+  WHERE c.key_start <= $start_key
+  RETURN count(c) AS started
+}
+CALL () {
+  MATCH (c:CurrentFact {group_id: $group_id})
+  WHERE c.ends <= $end_key AND c.key_start <= $end_key
+  RETURN count(c) AS ended
+}
+RETURN started - ended AS n

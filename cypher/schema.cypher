@@ -59,6 +59,10 @@ CREATE INDEX current_fact_object_newest IF NOT EXISTS FOR (n:CurrentFact) ON (n.
 CREATE INDEX current_fact_subject_ends IF NOT EXISTS FOR (n:CurrentFact) ON (n.group_id, n.subject_id, n.ends);
 CREATE INDEX current_fact_object_ends IF NOT EXISTS FOR (n:CurrentFact) ON (n.group_id, n.object_id, n.ends);
 CREATE INDEX current_fact_group IF NOT EXISTS FOR (n:CurrentFact) ON (n.group_id, n.row_id);
+// The count of a group's rows valid at a moment (search's graph weight), read from index entries:
+// rows started by then, less rows started and ended by then.
+CREATE INDEX current_fact_start IF NOT EXISTS FOR (n:CurrentFact) ON (n.group_id, n.key_start);
+CREATE INDEX current_fact_end IF NOT EXISTS FOR (n:CurrentFact) ON (n.group_id, n.ends, n.key_start);
 CREATE FULLTEXT INDEX entity_names IF NOT EXISTS FOR (n:Entity) ON EACH [n.name_text];
 CREATE FULLTEXT INDEX episode_contents IF NOT EXISTS FOR (n:Episode) ON EACH [n.content];
 CREATE VECTOR INDEX entity_embedding IF NOT EXISTS FOR (n:Entity) ON n.embedding

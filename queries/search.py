@@ -51,9 +51,10 @@ from __future__ import annotations
 import math
 import re
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -393,13 +394,19 @@ class _Rankings:
 def _candidates(
     core: Core, asked: _Query, group_id: str, kinds: Sequence[str], when: _When, depth: int
 ) -> _Rankings:
-    """Read the candidates of each kind from the store's indexes and rank them, per method."""
+    """Read the candidates of each kind from the store's indexes and rank them, per method. The
+    index reads of every kind go to the store at once, then the records they name, by id, at once
+    (:meth:`Store.at_once`: a server store overlaps them instead of waiting for each in turn)."""
     out = _Rankings(depth=depth)
     named_ids = asked.named_ids
+    read = [k for k in RECORD_KINDS if k in kinds or (k == RecordKind.FACT and RecordKind.EPISODE in kinds
+                                                      and asked.named)]
+    hits = _index_hits(core, group_id, asked, read, when, depth)
+    records = _records_by_id(core, group_id, hits, when)
     graph_facts: list[Fact] = []
     graph_weight = 0.0
-    if RecordKind.FACT in kinds or (RecordKind.EPISODE in kinds and asked.named):
-        found = _fact_candidates(core, group_id, asked.keywords, asked.vector, asked.named, when, depth)
+    if RecordKind.FACT in hits:
+        found = _fact_candidates(hits[RecordKind.FACT], records[RecordKind.FACT], asked.named)
         graph_facts = _neighbourhood(list(found.facts.values()), named_ids, found.sims)
         graph_weight = _specificity(found.near, found.total)
         if RecordKind.FACT in kinds:
@@ -408,18 +415,83 @@ def _candidates(
             neighbours = ((f, "neighbour of " + _touching(f, named_ids)) for f in graph_facts[:depth])
             out.ranked.append((neighbours, graph_weight))
     if RecordKind.ENTITY in kinds:
-        # Entities are matched by the whole query: their names are what it is looking for.
-        text = asked.text if asked.keywords is not None else None
-        _rank_records(core, group_id, RecordKind.ENTITY, text, asked.vector, depth, out, when)
+        _rank_records(hits[RecordKind.ENTITY], records[RecordKind.ENTITY], depth, out)
         out.ranked.append((((e, "named in the query") for e in asked.named), 1.0))
     if RecordKind.EPISODE in kinds:
-        _rank_records(core, group_id, RecordKind.EPISODE, asked.keywords, asked.vector, depth, out, when)
+        _rank_records(hits[RecordKind.EPISODE], records[RecordKind.EPISODE], depth, out)
         if graph_facts:
             sources = _sources(core, group_id, graph_facts, named_ids, depth, when.known)
             out.ranked.append((sources, graph_weight))
     if INSIGHT in kinds:
         _rank_insights(core, group_id, asked, when, depth, out)
     return out
+
+
+@dataclass
+class _Hits:
+    """What a kind's indexes answered (best first), and for facts the named entities' neighbourhood."""
+
+    found: list[tuple[str, float]] = field(default_factory=list)  # full text: (id, score)
+    nearest: list[tuple[str, float]] = field(default_factory=list)  # vectors: (id, cosine)
+    around: dict[str, tuple[int, list[Fact]]] = field(default_factory=dict)  # facts_around, by entity
+    total: int = 0  # facts in the group at the asked time (read when the query names an entity)
+
+
+def _index_hits(
+    core: Core, group_id: str, asked: _Query, kinds: Sequence[str], when: _When, depth: int
+) -> dict[str, _Hits]:
+    """Each kind's full-text and vector hits, the named entities' neighbourhood and the group's
+    count, read at once. Fact rankings go ``DEEPER`` than ``depth``, so that ``depth`` of them
+    survive the time filter. A ``known_at`` search adds what the indexes no longer hold."""
+    store = core.store
+    # Entities are matched by the whole query: their names are what it is looking for.
+    texts = {RecordKind.FACT: asked.keywords, RecordKind.EPISODE: asked.keywords,
+             RecordKind.ENTITY: asked.text if asked.keywords is not None else None}
+    reads: dict[tuple[str, str], Callable[[], Any]] = {}
+    for kind in kinds:
+        deep = DEEPER * depth if kind == RecordKind.FACT else depth
+        text = texts[kind]
+        if text is not None:
+            reads[kind, "found"] = partial(store.text_search, group_id, kind, text, deep)
+        if asked.vector is not None:
+            reads[kind, "nearest"] = partial(store.vector_search, group_id, kind, list(asked.vector), deep,
+                                             exact=when.history)
+    if RecordKind.FACT in kinds and asked.named:
+        reads[RecordKind.FACT, "around"] = partial(
+            store.facts_around, group_id, [e.id for e in asked.named], valid_time=when.valid_time,
+            known_at=when.known, limit=NEIGHBOURHOOD)
+        reads[RecordKind.FACT, "total"] = partial(store.count_facts, when.facts(FactQuery(group_id)))
+    answers = dict(zip(reads, store.at_once(list(reads.values())), strict=True))
+    hits = {kind: _Hits(**{part: answer for (k, part), answer in answers.items() if k == kind})
+            for kind in kinds}
+    if when.known is not None:
+        for kind, beside in ((RecordKind.FACT, _believed_then_expired_since),
+                             (RecordKind.EPISODE, _withdrawn_since)):
+            if kind in hits:
+                deep = DEEPER * depth if kind == RecordKind.FACT else depth
+                later_found, later_nearest = beside(core, group_id, texts[kind], asked.vector, when, deep)
+                hits[kind].found = _merged(hits[kind].found, later_found, by_value=False)
+                hits[kind].nearest = _merged(hits[kind].nearest, later_nearest, by_value=True)
+    return hits
+
+
+def _records_by_id(
+    core: Core, group_id: str, hits: dict[str, _Hits], when: _When
+) -> dict[str, dict[str, Any]]:
+    """The records the hits name, read by id at once (facts with the time filter applied in the
+    store), by kind and id."""
+    store = core.store
+    reads: dict[str, Callable[[], Any]] = {}
+    for kind, found in hits.items():
+        ids = list(dict.fromkeys([*(i for i, _ in found.found), *(i for i, _ in found.nearest)]))
+        if kind == RecordKind.FACT:
+            if ids:
+                reads[kind] = partial(store.facts, when.facts(FactQuery(group_id, ids=tuple(ids))))
+        else:
+            reads[kind] = partial(store.entities if kind == RecordKind.ENTITY else store.episodes, group_id,
+                                  ids=ids)
+    answers = dict(zip(reads, store.at_once(list(reads.values())), strict=True))
+    return {kind: {r.id: r for r in answers.get(kind, [])} for kind in hits}
 
 
 def _rank_insights(
@@ -463,34 +535,17 @@ class _FactCandidates:
     total: int  # facts in the group at the asked time (for the graph weight)
 
 
-def _fact_candidates(
-    core: Core, group_id: str, keywords: str | None, vector: Sequence[float] | None, named: Sequence[Entity],
-    when: _When, depth: int,
-) -> _FactCandidates:
-    """Fact candidates from the full-text top-k, the vector top-k and the named entities'
-    neighbourhood, read by id with the time filter applied in the store. Rankings go deeper than
-    ``depth`` so that ``depth`` of them survive the filter."""
-    deep = DEEPER * depth
-    store = core.store
-    bm25 = store.text_search(group_id, RecordKind.FACT, keywords, deep) if keywords is not None else []
-    nearest = store.vector_search(group_id, RecordKind.FACT, list(vector), deep,
-                                  exact=when.history) if vector is not None else []
-    if when.known is not None:
-        later_bm25, later_nearest = _believed_then_expired_since(core, group_id, keywords, vector, when, deep)
-        bm25 = _merged(bm25, later_bm25, by_value=False)
-        nearest = _merged(nearest, later_nearest, by_value=True)
-    ids = tuple(dict.fromkeys([*(i for i, _ in bm25), *(i for i, _ in nearest)]))
-    facts = {f.id: f for f in store.facts(when.facts(FactQuery(group_id, ids=ids)))} if ids else {}
-    near = total = 0
-    around = store.facts_around(group_id, [e.id for e in named], valid_time=when.valid_time,
-                                known_at=when.known, limit=NEIGHBOURHOOD) if named else {}
+def _fact_candidates(hits: _Hits, by_id: dict[str, Fact], named: Sequence[Entity]) -> _FactCandidates:
+    """Fact candidates from the full-text top-k, the vector top-k (read by id, valid at the asked
+    time) and the named entities' neighbourhood."""
+    facts = dict(by_id)
+    near = 0
     for entity in named:
-        count, rows = around[entity.id]
+        count, rows = hits.around[entity.id]
         near += count
         facts.update((f.id, f) for f in rows)
-    if named:
-        total = store.count_facts(when.facts(FactQuery(group_id)))
-    return _FactCandidates(facts, bm25, dict(nearest), min(near, total), total)
+    total = hits.total if named else 0
+    return _FactCandidates(facts, hits.found, dict(hits.nearest), min(near, total), total)
 
 
 def _believed_then_expired_since(
@@ -552,25 +607,10 @@ def _merged(found: list[tuple[str, float]], later: list[tuple[str, float]], *,
     return sorted(merged, key=lambda x: (-x[1], x[0])) if by_value else merged
 
 
-def _rank_records(
-    core: Core, group_id: str, kind: str, text: str | None, vector: Sequence[float] | None, depth: int,
-    out: _Rankings, when: _When,
-) -> None:
-    """BM25 (when ``text``) and nearest-vector candidates of entities or episodes: both come from
-    the store's indexes, and the records themselves are read once, by id."""
-    store = core.store
-    found = store.text_search(group_id, kind, text, depth) if text is not None else []
-    nearest = [] if vector is None else store.vector_search(group_id, kind, list(vector), depth,
-                                                            exact=when.history)
-    if kind == RecordKind.EPISODE and when.known is not None:
-        later_found, later_nearest = _withdrawn_since(core, group_id, text, vector, when, depth)
-        found = _merged(found, later_found, by_value=False)
-        nearest = _merged(nearest, later_nearest, by_value=True)
-    sims = dict(nearest)
-    load = store.entities if kind == RecordKind.ENTITY else store.episodes
-    by_id = {r.id: r for r in load(group_id, ids=[*(i for i, _ in found), *sims])}
-    out.ranked.append((_bm25(found, by_id, depth), 1.0))
-    out.similar += _by_similarity(sims, by_id, depth)
+def _rank_records(hits: _Hits, by_id: dict[str, Any], depth: int, out: _Rankings) -> None:
+    """BM25 and nearest-vector rankings of entities or episodes, of the records read by id."""
+    out.ranked.append((_bm25(hits.found, by_id, depth), 1.0))
+    out.similar += _by_similarity(dict(hits.nearest), by_id, depth)
 
 
 def _add_time_cues(fused: _Fusion, query: str, depth: int, floor: float) -> None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import threading
 import uuid
 from datetime import datetime
 from pathlib import Path
@@ -160,6 +161,7 @@ class BoltCounter:
         self.round_trips = 0
         self.texts: list[str] = []  # the first line of each statement, in order
         self.modes: list[str] = []  # "read" or "write", of each transaction in order
+        self._lock = threading.Lock()  # reads run at once (Neo4jStore.at_once) count from threads
 
     def reset(self) -> None:
         self.statements = self.transactions = self.round_trips = 0
@@ -183,10 +185,11 @@ class BoltCounter:
     def execute_query(self, query: Any, *args: Any, **kwargs: Any) -> Any:
         import neo4j
 
-        self.modes.append("read" if kwargs.get("routing_") == neo4j.RoutingControl.READ else "write")
-        self.transactions += 1
-        self.round_trips += 1  # BEGIN goes with the statement; COMMIT is the second
-        self._ran(query)
+        with self._lock:
+            self.modes.append("read" if kwargs.get("routing_") == neo4j.RoutingControl.READ else "write")
+            self.transactions += 1
+            self.round_trips += 1  # BEGIN goes with the statement; COMMIT is the second
+            self._ran(query)
         return self._driver.execute_query(query, *args, **kwargs)
 
     def __getattr__(self, name: str) -> Any:

@@ -59,6 +59,40 @@ def test_a_count_is_the_length_of_the_read_for_every_shape_of_query(tg: Temporal
     assert store.count_facts(FactQuery(g, valid_time=tg.core.time("2020-06-01"))) == 4
 
 
+def test_the_groups_count_at_a_moment_follows_every_change(tg: TemporalGraph, tick, groups) -> None:
+    """The count of a group's rows valid at a moment (search weighs its graph ranking by it; on
+    Neo4j, rows started by then less rows ended by then, counted in indexes) is len(facts) at the
+    edges of rows, after a row is ended, retracted, erased with its entity, and the group forgotten."""
+    g = groups()
+    store = tg.core.store
+    edges = ("2017-12-31", "2018-01-01", "2019-01-01", "2020-12-31T23:59:59", "2021-01-01", "2024-06-01",
+             "2031-01-01", "2040-01-01")
+    moments = [None, *(tg.core.time(t) for t in edges)]
+
+    def counted() -> list[int]:
+        counts = [store.count_facts(FactQuery(g, valid_time=t)) for t in moments]
+        assert counts == [len(store.facts(FactQuery(g, valid_time=t))) for t in moments]
+        return counts
+
+    tick()
+    tg.add_fact("Ana", "lives in", "Rome", valid_at="2019-01-01", group_id=g)
+    tg.add_fact("Bo", "works at", "Acme", valid_at="2018-01-01", invalid_at="2021-01-01", group_id=g)
+    tg.add_fact("Ana", "likes", "chess", group_id=g)  # no start
+    tg.add_fact("Cy", "works at", "Initech", valid_at="2031-01-01", group_id=g)  # starts later
+    tg.add_fact("Dee", "knows", "Ana", valid_at="2019-01-01", group_id=g)
+    assert counted() == [5, 1, 2, 4, 4, 3, 3, 4, 4]
+    tick()
+    tg.add_fact("Ana", "lives in", "Paris", valid_at="2024-06-01", group_id=g)  # Rome ends there
+    tg.end_fact("Dee", "knows", "Ana", at="2021-01-01", group_id=g)
+    assert counted() == [6, 1, 2, 4, 4, 2, 2, 3, 3]
+    tick()
+    tg.retract_fact("Ana", "likes", "chess", group_id=g)
+    tg.erase_entity("Bo", group_id=g)
+    assert counted() == [4, 0, 0, 2, 2, 1, 1, 2, 2]
+    tg.forget(g)
+    assert counted() == [0] * len(moments)
+
+
 @pytest.mark.slow
 def test_vectors_are_written_with_the_records_and_follow_expiry(store_factory, clock, tick, groups) -> None:
     g = groups()

@@ -45,6 +45,7 @@ import re
 import threading
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import AbstractContextManager, contextmanager, nullcontext
 from datetime import datetime
 from typing import Any, Protocol, Self, TypeVar
@@ -101,6 +102,8 @@ EVENTS_AHEAD = 256
 NEWEST_AHEAD = 64
 # Statement names spell the kinds in the plural: facts_missing_embedding, text_search_entities, ...
 _PLURAL = {RecordKind.FACT: "facts", RecordKind.ENTITY: "entities", RecordKind.EPISODE: "episodes"}
+# Reads of one search run at once (its indexes, then its records by id): at most this many.
+_READERS = 8
 
 
 def entity_label(entity_type: str) -> str | None:
@@ -1202,6 +1205,8 @@ class Neo4jStore:
         self._schema_lock = threading.Lock()
         self._relations_ready: set[str] = set()  # relation types whose schema exists
         self._fact_text_types: set[str] = set()  # types the fact full-text index covers
+        self._readers: ThreadPoolExecutor | None = None  # at_once's threads, made when first asked
+        self._readers_lock = threading.Lock()
         if apply_schema:
             self.apply_schema()
 
@@ -1460,8 +1465,9 @@ class Neo4jStore:
             return 0
         if query == FactQuery(query.group_id, valid_time=query.valid_time, limit=query.limit):
             # the group's current rows (what search weighs by): counted on their :CurrentFact nodes
-            valid = None if query.valid_time is None else to_micros(query.valid_time)
-            params: dict[str, Any] = {"group_id": query.group_id, "at_key": valid}
+            at = None if query.valid_time is None else to_micros(query.valid_time)
+            params: dict[str, Any] = {"group_id": query.group_id, "start_key": LATEST if at is None else at,
+                                      "end_key": UNDATED if at is None else at}
             return int(self._read(lambda r: r._r.run("facts_count_current", params))[0]["n"])
         params = {k: v for k, v in fact_params(query).items() if k != "limit"}
         # Anchored on an id when the query names one, as the fact reads are (search counts each
@@ -1478,6 +1484,18 @@ class Neo4jStore:
     def count_rows(self, group_id: str) -> int:
         """Fact rows of a group, every version."""
         return self._read(lambda r: r._r.run("fact_rows_count", {"group_id": group_id}))[0]["rows"]
+
+    def at_once(self, reads: Sequence[Callable[[], Any]]) -> list[Any]:
+        """Each read in a thread of its own: each of the store's reads is a read transaction of
+        its own session (the driver's pool lends each a connection), so a search's index reads
+        overlap on the server and on the wire instead of waiting for each other."""
+        if len(reads) < 2:
+            return [read() for read in reads]
+        with self._readers_lock:
+            if self._readers is None:
+                self._readers = ThreadPoolExecutor(_READERS, thread_name_prefix="neo4j-read")
+            readers = self._readers
+        return [future.result() for future in [readers.submit(read) for read in reads]]
 
     @_edge
     def text_search(self, group_id: str, kind: str, query: str, limit: int) -> list[tuple[str, float]]:
@@ -1655,6 +1673,8 @@ class Neo4jStore:
     @_edge
     def close(self) -> None:
         self.closed = True
+        if self._readers is not None:
+            self._readers.shutdown(cancel_futures=True)
         self.driver.close()
 
     def __enter__(self) -> Self:

@@ -12,7 +12,7 @@ from collections.abc import Callable, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Protocol, TypeVar
+from typing import Any, Protocol, TypeVar
 
 from ..model import Assertion, AssertionKind, Entity, EntitySummary, Episode, Fact, Insight
 from ..receipts import ErasureReceipt, ErasureRequest
@@ -324,6 +324,13 @@ class Store(Protocol):
 
     def groups(self) -> list[str]:
         """Every group that holds anything."""
+        ...
+
+    def at_once(self, reads: Sequence[Callable[[], Any]]) -> list[Any]:
+        """The answers of ``reads``, in their order: independent reads of this store (never a write,
+        never a call of ``at_once``). A server store runs them concurrently, each in a session of
+        its own, so a search waits for its slowest index rather than for each in turn; the
+        embedded store runs them one after another (they cost it no round trip)."""
         ...
 
     def text_search(self, group_id: str, kind: str, query: str, limit: int) -> list[tuple[str, float]]:

@@ -3,7 +3,8 @@
 A store hands over one plain mapping per row (an ``sqlite3.Row``, a Neo4j record's ``data()``)
 whose keys are the model's field names; ``attributes`` holds JSON text in both stores. Two kinds
 of value come back from the drivers in different shapes, so each store names its :class:`Codec`:
-times (SQLite: integer microseconds; Neo4j: the driver's DateTime) and lists of strings (SQLite:
+times (SQLite: integer microseconds; Neo4j: the driver's DateTime, or microseconds where a
+statement returns many) and lists of strings (SQLite:
 JSON text; Neo4j: lists). Values a row written by an older version lacks (a null importance,
 type, method, text ...) get their defaults here, in one place for both stores.
 """
@@ -45,7 +46,10 @@ def _json_strings(value: str | None) -> tuple[str, ...]:
 
 
 def _driver_time(value: Any) -> datetime | None:
-    """Neo4j temporal values -> aware UTC Python datetimes (a zone-less one is read as UTC)."""
+    """Neo4j temporal values -> aware UTC Python datetimes (a zone-less one is read as UTC);
+    integer microseconds since the epoch, as statements return many moments, too."""
+    if isinstance(value, int):
+        return from_micros(value)
     to_native = getattr(value, "to_native", None)
     if to_native is None:
         return value

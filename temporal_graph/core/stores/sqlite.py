@@ -881,6 +881,9 @@ class SQLiteStore:
     def relations(self, group_id: str) -> list[str]:
         return [r[0] for r in self._rows(sql.RELATIONS, (group_id,))]
 
+    def at_once(self, reads: Sequence[Callable[[], Any]]) -> list[Any]:
+        return composed.at_once(reads)
+
     @_edge
     def text_search(self, group_id: str, kind: str, query: str, limit: int) -> list[tuple[str, float]]:
         match = quoted_terms(query)
