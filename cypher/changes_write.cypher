@@ -17,6 +17,8 @@
 // to refresh), what the refresh reads, as the write leaves them: each entity, its current
 // summary, and its current rows not ended at $at_micros, newest first (facts_newest.cypher),
 // the first $newest_limit of them.
+// Their times come back as microseconds since the epoch: the driver decodes a DATETIME in
+// Python (~50 µs each), which was most of the client's time on a bulk batch's thousands of rows.
 // params: group_id, seq_count, relations, entities, keys, episodes, assertions, insert, provenance, fact_vectors, entity_vectors, episode_vectors, expire, mentions, expire_citing, summaries_ended, summaries, summary_due, summaries_of, at_micros, newest_limit
 CYPHER replan=skip
 MERGE (g:MemoryGroup {group_id: $group_id})
@@ -177,15 +179,16 @@ CALL () {
   MATCH (n:Entity {group_id: $group_id, id: entity_id})
   USING INDEX n:Entity(id)
   RETURN collect({id: n.id, group_id: n.group_id, name: n.name, type: n.type, aliases: n.aliases,
-                  summary: n.summary, created_at: n.created_at, seq: n.seq}) AS entities_read
+                  summary: n.summary, created_at: n.created_at.epochMillis * 1000 + n.created_at.microsecond % 1000, seq: n.seq}) AS entities_read
 }
 CALL () {
   UNWIND $summaries_of AS entity_id
   MATCH (s:EntitySummary {group_id: $group_id, entity_id: entity_id})
   USING INDEX s:EntitySummary(group_id, entity_id)
   WHERE s.entity_id = entity_id AND s.expired_at IS NULL
-  RETURN collect(s {.id, .group_id, .entity_id, .entity, .text, .method, .fact_ids, .created_at,
-                    .expired_at}) AS summaries_read
+  RETURN collect(s {.id, .group_id, .entity_id, .entity, .text, .method, .fact_ids,
+                    created_at: s.created_at.epochMillis * 1000 + s.created_at.microsecond % 1000,
+                    expired_at: s.expired_at.epochMillis * 1000 + s.expired_at.microsecond % 1000}) AS summaries_read
 }
 CALL () {
   UNWIND $summaries_of AS entity_id
@@ -220,8 +223,11 @@ CALL () {
     LIMIT $newest_limit
     RETURN collect({for_entity: entity_id, id: r.id, fact_id: r.fact_id, group_id: r.group_id,
                     subject_id: s.id, subject: s.name, relation: type(r), object_id: o.id,
-                    object: o.name, text: r.text, valid_at: r.valid_at, invalid_at: r.invalid_at,
-                    created_at: r.created_at, expired_at: r.expired_at, episode_ids: r.episode_ids,
+                    object: o.name, text: r.text,
+                    valid_at: r.valid_at.epochMillis * 1000 + r.valid_at.microsecond % 1000,
+                    invalid_at: r.invalid_at.epochMillis * 1000 + r.invalid_at.microsecond % 1000,
+                    created_at: r.created_at.epochMillis * 1000 + r.created_at.microsecond % 1000,
+                    expired_at: r.expired_at.epochMillis * 1000 + r.expired_at.microsecond % 1000, episode_ids: r.episode_ids,
                     confidence: r.confidence, importance: r.importance,
                     attributes: r.attributes_json}) AS newest
   }

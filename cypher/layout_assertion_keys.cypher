@@ -5,6 +5,6 @@
 MATCH (a:Assertion)
 WHERE a.at_key IS NULL
 WITH a LIMIT $batch
-SET a.at_key = CASE WHEN a.at IS NULL THEN $undated ELSE a.at.epochSeconds * 1000000 + a.at.microsecond END,
+SET a.at_key = CASE WHEN a.at IS NULL THEN $undated ELSE a.at.epochMillis * 1000 + a.at.microsecond % 1000 END,
     a.object_key = coalesce(a.object_id, '')
 RETURN count(a) AS upgraded
