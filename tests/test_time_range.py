@@ -78,6 +78,8 @@ def test_moments_keep_their_microseconds_and_instant_on_every_store(edge_tg, clo
     [read] = tg.history("Alice", group_id=group)
     assert (read.valid_at, read.invalid_at, read.created_at) == (before_epoch, elsewhere, clock())
     assert read.created_at == added.created_at
+    tg.add_fact("Alice", "works at", "Acme", group_id=group)  # Neo4j reads her rows back to summarise
+    assert tg.history("Alice", "lives in", group_id=group)[0].valid_at == before_epoch
     told = tg.add_episode("A note with no fact in it.", reference_time=elsewhere, group_id=group).episode
     [episode] = tg.core.store.episodes(group, ids=[told.id])
     assert (episode.reference_time, episode.created_at) == (elsewhere, clock())

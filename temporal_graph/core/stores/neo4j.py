@@ -77,7 +77,7 @@ from .edge import MapErrors
 from .neo4j_ahead import LATEST, UNDATED, KeyWindow, ReadAhead
 from .neo4j_pending import PendingWrites, group_of, holdable
 from .protocol import AssertionQuery, ChangeSet, Erasure, FactQuery, RowQuery
-from .records import NEO4J, NEO4J_MICROS
+from .records import NEO4J
 from .statements import load, render, split_statements, statement
 
 T = TypeVar("T")
@@ -619,8 +619,8 @@ class Neo4jTx(_Reads):
             for f in rows:
                 self._whole_rows[f.id] = key
 
-    def _entity_read(self, row: Mapping[str, Any], codec: records.Codec = NEO4J) -> Entity:
-        entity = records.entity(row, codec)
+    def _entity_read(self, row: Mapping[str, Any]) -> Entity:
+        entity = records.entity(row, NEO4J)
         self._entity_rows[(entity.group_id, entity.id)] = (row["seq"] or 0, entity)
         return entity
 
@@ -889,14 +889,14 @@ class Neo4jTx(_Reads):
 
     def _summary_reads(self, group_id: str, ids: list[str], at_micros: int, out: Mapping[str, Any]) -> None:
         for row in out["entities_read"]:
-            self._entity_read(row, NEO4J_MICROS)
+            self._entity_read(row)
         summaries: dict[str, list[EntitySummary]] = {i: [] for i in ids}
         for row in out["summaries_read"]:
-            summaries[row["entity_id"]].append(records.summary(row, NEO4J_MICROS))
+            summaries[row["entity_id"]].append(records.summary(row, NEO4J))
         newest: dict[str, list[Fact]] = {i: [] for i in ids}
         for rows in out["newest_read"]:
             for row in rows:
-                newest[row["for_entity"]].append(records.fact(row, NEO4J_MICROS))
+                newest[row["for_entity"]].append(records.fact(row, NEO4J))
         for i in ids:
             self._current_summaries[(group_id, i)] = summaries[i]
             self._newest[(group_id, i)] = (at_micros, newest[i], len(newest[i]) < NEWEST_AHEAD)

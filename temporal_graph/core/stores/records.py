@@ -67,9 +67,6 @@ def _list_strings(value: list[str] | None) -> tuple[str, ...]:
 
 SQLITE = Codec(time=_micros_time, strings=_json_strings)
 NEO4J = Codec(time=_driver_time, strings=_list_strings)
-# Neo4j rows whose statement returns times as microseconds since the epoch (decoding the
-# driver's DATETIME is Python, tens of µs each; a bulk batch's reads hold tens of thousands).
-NEO4J_MICROS = Codec(time=_micros_time, strings=_list_strings)
 
 
 def _attributes(text: str | None) -> dict[str, Any]:
