@@ -30,6 +30,14 @@ _CUT = re.compile(r"(?<=[.!?;])\s+|\n+|;\s*|\s[–—-]\s|,\s+(?=\D)|\s+(?:and|b
                   re.IGNORECASE)
 # One or two capitalised words after a comma name where the clause before is ("Leeds, UK").
 _APPOSITION = re.compile(r"[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*)?[.!]?")
+# Words a place phrase begins with, and "same" ("still in Leeds, same flat"): after a comma, the
+# phrase says more of the clause before.
+_JOINING = frozenset("in on at near by with from off around outside inside behind beside opposite same"
+                     .split())
+# A condition or hypothetical holds no value: "(just) in case I end up in Europe", "if we move".
+_CONDITION = re.compile(r"(?:(?:and|but|so|or|just)\s+)*(?:if|unless|whether|in case|in order)\b",
+                        re.IGNORECASE)
+_EXCLAMATION = re.compile(r"[^\W_][\w'’-]*!+")
 _SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
 _WORD = re.compile(r"[^\W_](?:[\w'’.-]*[^\W_])?")
 _POSSESSIVE = re.compile(r"['’]s$")
@@ -50,6 +58,11 @@ thankful hope hoping wish bad best worst""".split())
 _FILLER |= frozenset("""is are was were be been being am has have had having do does did done will would can
 could shall should may might must i'm i've i'd i'll we're we've you're they're he's she's it's that's
 there's let's""".split())
+# Saying, starting and feeling about what was read ("Started there in January", "she said yes",
+# "hard to believe", "we've been together since 2019"): nothing else that could still hold.
+_FILLER |= frozenset("""start started starting starts began begin begun say said says told early together hard
+believe yep yup sure alright""".split())
+_FILLER_STEMS: frozenset[str] = frozenset()  # set below, once _stem is defined
 
 
 def _stem(word: str) -> str:
@@ -62,6 +75,9 @@ def _stem(word: str) -> str:
     return word[:-1] if word.endswith("e") and len(word) > 3 else word
 
 
+_FILLER_STEMS = frozenset(_stem(w) for w in _FILLER)
+
+
 def _words(text: str) -> list[str]:
     return [w.lower() for w in _WORD.findall(text)]
 
@@ -71,33 +87,50 @@ def content_words(text: str) -> frozenset[str]:
     a stop word or filler."""
     return frozenset(_stem(w) for w in _words(text)
                      if _LETTER.search(w) and len(w) > 1 and w not in STOP_WORDS and w not in _FILLER
-                     and _POSSESSIVE.sub("", w) not in _FILLER)
+                     and _stem(w) not in _FILLER_STEMS and w.removesuffix("s") not in _FILLER)
 
 
 def parts(text: str) -> list[str]:
-    """The clauses of ``text`` that state something: its sentences cut at clause marks, questions
-    left out (a question holds no value)."""
+    """The clauses of ``text`` that state something: its sentences cut at clause marks, questions,
+    conditions ("just in case I end up in Europe") and lone exclamations ("Slowly!") left out, as
+    they hold no value."""
     out: list[str] = []
     for sentence in _SENTENCE.split(text):
-        if sentence.rstrip().endswith("?"):
+        sentence = sentence.strip()
+        if sentence.endswith("?") or _EXCLAMATION.fullmatch(sentence):
             continue
-        start = len(out)
-        for piece in _pieces(sentence):
-            if len(out) > start and piece[0] == "," and _APPOSITION.fullmatch(piece[1]):
-                out[-1] += ", " + piece[1]  # "lives at Gartenweg 4, Freiburg": the same place
-            else:
-                out.append(piece[1])
+        out += [p for p in _joined(_pieces(sentence)) if not _CONDITION.match(p)]
+    return out
+
+
+def _joined(pieces: list[tuple[str, str]]) -> list[str]:
+    """Clauses from the pieces a sentence was cut into: a name or a place phrase after a comma
+    or "and" says more of the clause before ("lives at Gartenweg 4, Freiburg", "in Toronto, near
+    Ossington"), and a name before "and" belongs to the clause after ("Efua and I are planning")."""
+    out: list[str] = []
+    carry = ""
+    for k, (mark, piece) in enumerate(pieces):
+        piece, carry = carry + piece, ""
+        name = _APPOSITION.fullmatch(piece) is not None
+        place = _words(piece)[:1] in ([w] for w in _JOINING)
+        if out and mark in (",", "and") and (name or place):
+            out[-1] += f"{mark if mark == ',' else ' and'} {piece}"
+        elif name and k + 1 < len(pieces) and pieces[k + 1][0] == "and":
+            carry = f"{piece} and "
+        else:
+            out.append(piece)
     return out
 
 
 def _pieces(sentence: str) -> list[tuple[str, str]]:
-    """The sentence's clauses, each with the mark that cut it from the one before (",", or "")."""
+    """The sentence's pieces, each with the mark that cut it from the one before (",", "and", ...;
+    "" for the first)."""
     out, at, mark = [], 0, ""
     for m in _CUT.finditer(sentence):
         piece = sentence[at:m.start()].strip()
         if piece:
             out.append((mark, piece))
-        at, mark = m.end(), m.group().strip()[:1]
+        at, mark = m.end(), m.group().strip().lower()
     piece = sentence[at:].strip()
     if piece:
         out.append((mark, piece))
