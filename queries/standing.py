@@ -5,11 +5,14 @@ A message is
 - ``superseded`` when a later message of one of its keys holds in its place, when a message the
   caller said replaces it was told by then (``supersede``), or when it asserted facts and none
   holds as it said them: what it stated as open was ended or replaced by what the memory learned
-  since ("I live in Chicago." once the move to Denver was told, in either order), or withdrawn.
+  since ("I live in Chicago." once the move to Denver was told, in either order), or withdrawn,
+  and it said nothing else.
   ``superseded_by`` names the messages that replaced it, ``replaced_by`` the facts that hold now
   instead (of a relation with one object at a time: another like does not replace one that ended);
 - ``partly_superseded`` when some of its facts hold and others ended or were replaced ("Rafa is a
-  nurse at St Mary's" after the move to King's: the nurse part holds). ``stale`` says which of its
+  nurse at St Mary's" after the move to King's: the nurse part holds), or when all did but it has a
+  part no fact read from it covers (:mod:`temporal_graph.core.unread`: "Ms. Varga is our landlord;
+  rent is €950" once the rent went up, when only the rent was read). ``stale`` says which of its
   statements no longer hold, ``replaced_by`` what holds instead;
 - ``current`` when what it said still holds: every fact it asserted is valid at the asked time
   (believed at ``known_at``), or it told a bounded past ("I worked at Initech from 2019 to 2021")
@@ -22,7 +25,8 @@ A message ``retract_entity`` took out of reads is ``withdrawn``: reads leave it 
 
 Read for the messages a search found, through the store's indexes: their statements and the
 fact versions citing them (one read each for all of them), the timelines of their keys and their
-topics (one read each), then one read per (subject, relation) a stale message spoke of.
+topics (one read each), then one read per (subject, relation) a stale message spoke of, and one
+of the names its statements are about when every fact of a message went stale.
 """
 
 from __future__ import annotations
