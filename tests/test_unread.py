@@ -60,6 +60,8 @@ def test_the_terse_profile_whose_landlord_was_not_read() -> None:
     ("I live in Toronto now, in a small place on Ossington.", ["Kwame lives in Toronto."], ["Kwame"]),
     ("Efua and I are planning to buy a house.", ["Kwame is planning to buy a house."], ["Kwame"]),
     ("Learning German, just in case I end up in Europe.", ["Yuki is learning German."], ["Yuki"]),
+    ("I drive a 2015 Honda Civic, and help me speed up a query that joins orders and invoices",
+     ["Haruto's car is the Honda Civic."], ["Haruto"]),
     ("Slowly! I'm at Kyoto University. Started there in April.", ["Yuki studies at Kyoto University."],
      ["Yuki"]),
 ])

@@ -37,6 +37,9 @@ _JOINING = frozenset("in on at near by with from off around outside inside behin
 # A condition or hypothetical holds no value: "(just) in case I end up in Europe", "if we move".
 _CONDITION = re.compile(r"(?:(?:and|but|so|or|just)\s+)*(?:if|unless|whether|in case|in order)\b",
                         re.IGNORECASE)
+# A request to the assistant holds no value either: "(and) help me write my self-review".
+_REQUEST = re.compile(r"(?:(?:and|but|so|also|now|please)\s+)*(?:help|please|can you|could you|would you|"
+                      r"tell me|show me|explain|give me|let me know|remind me)\b", re.IGNORECASE)
 _EXCLAMATION = re.compile(r"[^\W_][\w'’-]*!+")
 _SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
 _WORD = re.compile(r"[^\W_](?:[\w'’.-]*[^\W_])?")
@@ -92,14 +95,17 @@ def content_words(text: str) -> frozenset[str]:
 
 def parts(text: str) -> list[str]:
     """The clauses of ``text`` that state something: its sentences cut at clause marks, questions,
-    conditions ("just in case I end up in Europe") and lone exclamations ("Slowly!") left out, as
-    they hold no value."""
+    conditions ("just in case I end up in Europe"), requests ("help me write …") and lone
+    exclamations ("Slowly!") left out, as they hold no value."""
     out: list[str] = []
     for sentence in _SENTENCE.split(text):
         sentence = sentence.strip()
         if sentence.endswith("?") or _EXCLAMATION.fullmatch(sentence):
             continue
-        out += [p for p in _joined(_pieces(sentence)) if not _CONDITION.match(p)]
+        for part in _joined(_pieces(sentence)):
+            if _CONDITION.match(part) or _REQUEST.match(part):
+                break  # the rest of the sentence is the condition's or the request's
+            out.append(part)
     return out
 
 
