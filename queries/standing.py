@@ -5,11 +5,14 @@ A message is
 - ``superseded`` when a later message of one of its keys holds in its place, when a message the
   caller said replaces it was told by then (``supersede``), or when it asserted facts and none
   holds as it said them: what it stated as open was ended or replaced by what the memory learned
-  since ("I live in Chicago." once the move to Denver was told, in either order), or withdrawn.
+  since ("I live in Chicago." once the move to Denver was told, in either order), or withdrawn,
+  and it said nothing else.
   ``superseded_by`` names the messages that replaced it, ``replaced_by`` the facts that hold now
   instead (of a relation with one object at a time: another like does not replace one that ended);
 - ``partly_superseded`` when some of its facts hold and others ended or were replaced ("Rafa is a
-  nurse at St Mary's" after the move to King's: the nurse part holds). ``stale`` says which of its
+  nurse at St Mary's" after the move to King's: the nurse part holds), or when all did but it has a
+  part no fact read from it covers (:mod:`temporal_graph.core.unread`: "Ms. Varga is our landlord;
+  rent is €950" once the rent went up, when only the rent was read). ``stale`` says which of its
   statements no longer hold, ``replaced_by`` what holds instead;
 - ``current`` when what it said still holds: every fact it asserted is valid at the asked time
   (believed at ``known_at``), or it told a bounded past ("I worked at Initech from 2019 to 2021")
@@ -22,7 +25,8 @@ A message ``retract_entity`` took out of reads is ``withdrawn``: reads leave it 
 
 Read for the messages a search found, through the store's indexes: their statements and the
 fact versions citing them (one read each for all of them), the timelines of their keys and their
-topics (one read each), then one read per (subject, relation) a stale message spoke of.
+topics (one read each), then one read per (subject, relation) a stale message spoke of, and one
+of the names its statements are about when every fact of a message went stale.
 """
 
 from __future__ import annotations
@@ -44,6 +48,7 @@ from temporal_graph.core.message_links import (
 )
 from temporal_graph.core.model import Assertion, Episode, Fact, Standing
 from temporal_graph.core.stores.protocol import FactQuery
+from temporal_graph.core.unread import unread_parts
 
 __all__ = ["MessageStanding", "standings"]
 
@@ -63,7 +68,8 @@ def standings(
 ) -> dict[str, MessageStanding]:
     """Each message's standing at ``valid_time`` (None: any valid time counts) as known at
     ``known_at`` (None: the current belief), by episode id."""
-    ids = list(dict.fromkeys(e.id for e in episodes))
+    by_id = {e.id: e for e in episodes}
+    ids = list(by_id)
     if not ids:
         return {}
     told = believed(core.store.statements_of(group_id, ids), known_at)
@@ -86,6 +92,7 @@ def standings(
     by_key = _key_successors(core, group_id, links, valid_time, known_at)
     out: dict[str, MessageStanding] = {}
     holding: dict[tuple[str, str], tuple[str, ...]] = {}
+    wholly: dict[str, MessageStanding] = {}  # every fact read from it is stale: unless it says more
 
     def holds_now(key: tuple[str, str]) -> tuple[str, ...]:
         # Only a relation of one object at a time has what holds *instead*: another like or visit
@@ -125,10 +132,35 @@ def standings(
             continue
         keys = dict.fromkeys((a.subject_id, a.relation) for a in stale)
         replaced = tuple(dict.fromkeys(r for key in keys for r in holds_now(key)))
-        whole = len(stale) == len(starts) and not links[i]
-        out[i] = MessageStanding(standing="superseded" if whole else "partly_superseded",
-                                 replaced_by=replaced,
-                                 stale=() if whole else tuple(dict.fromkeys(a.text for a in stale if a.text)))
+        texts = tuple(dict.fromkeys(a.text for a in stale if a.text))
+        out[i] = MessageStanding(standing="partly_superseded", replaced_by=replaced, stale=texts)
+        if len(stale) == len(starts) and not links[i]:
+            wholly[i] = out[i]
+    for i in _saying_more(core, group_id, {i: by_id[i] for i in wholly}, said):
+        del wholly[i]
+    out.update((i, s.model_copy(update={"standing": "superseded", "stale": ()})) for i, s in wholly.items())
+    return out
+
+
+def _saying_more(core: Core, group_id: str, episodes: dict[str, Episode],
+                 said: dict[str, list[Assertion]]) -> list[str]:
+    """Those of ``episodes`` with a part no statement read from them covers ("... and plays the
+    cello" when only where Rafa lives was read): what was not read may still hold, so the message
+    is partly superseded, not wholly. One read of the names of whom and what the statements are
+    about, for all of them."""
+    if not episodes:
+        return []
+    ids = {x for i in episodes for a in said[i] for x in (a.subject_id, a.object_id) if x}
+    named = {e.id: e for e in core.store.entities(group_id, ids=list(ids))}
+    out = []
+    for i, episode in episodes.items():
+        read = [a.text for a in said[i]]
+        read += [f"{a.relation.replace('_', ' ')} {named[a.object_id].name}" for a in said[i]
+                 if a.object_id in named]
+        about = [n for a in said[i] if a.subject_id in named
+                 for n in (named[a.subject_id].name, *named[a.subject_id].aliases)]
+        if unread_parts(episode.content, read, about):
+            out.append(i)
     return out
 
 

@@ -11,7 +11,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+from temporal_graph.core import rewording
 from temporal_graph.core.rewording import asked_words, pinned_words, revises, revises_about, says_again
 
 DATA = Path(__file__).parent / "data"
@@ -105,3 +108,25 @@ def test_a_newer_value_for_what_a_question_asks(question: str, old: str, new: st
 ])
 def test_another_thing_or_another_measure_is_no_new_value(question: str, old: str, new: str) -> None:
     assert not revises_about(old, new, asked_words(question), pinned_words(question))
+
+
+# -- the cheap pre-test before reading two texts clause by clause ------------------------------------
+_SUBJECTS = ("the staging server", "Marco's rent", "Priya's rent", "Noor", "the nightly build", "our office",
+             "order 4471", "order 4472", "I", "we", "the production server", "Contoso's Q2 forecast")
+_VERBS = ("has", "is", "takes", "uses", "moved to", "went back to", "is now", "was cut to", "costs")
+_VALUES = ("32 GB", "48 GB of RAM", "€900", "1,100", "40 minutes", "12 minutes", "the classic layout",
+           "the compact layout", "5 Market Square", "221 Baker Street", "Leeds", "4.1M units", "shipped")
+_JOINS = (". ", ", ", "; ", " and ", " - ", "\n", "! ", "? ")
+_clause = st.tuples(st.sampled_from(_SUBJECTS), st.sampled_from(_VERBS), st.sampled_from(_VALUES),
+                    st.sampled_from(_JOINS)).map(lambda c: f"{c[0]} {c[1]} {c[2]}{c[3]}")
+_texts = st.lists(_clause, min_size=1, max_size=4).map(lambda cs: "".join(cs).strip())
+
+
+@settings(max_examples=400, deadline=None)
+@given(_texts, _texts)
+def test_the_pre_test_never_changes_which_clauses_revise(old: str, new: str) -> None:
+    newer = rewording._text(new)
+    read_in_full = frozenset(n for o in rewording._parsed(old) for n in newer.candidates(o)
+                             if rewording._clause_revises(o, n))
+    assert rewording.revising_clauses(old, new) == read_in_full
+    assert revises(old, new) == bool(read_in_full)
