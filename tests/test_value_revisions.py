@@ -39,6 +39,9 @@ REVISIONS = [
      "We moved the main service to Java 21 last sprint. Can you review this Dockerfile?"),
     ("Our monthly churn is 4.5%. What would you look at first?",
      "Our monthly churn is 3.1% since the onboarding changes, what else should we try?"),
+    # a name in a role the speaker has one of
+    ("Nadia is my team lead, so can you help me prepare for our one-to-one?",
+     "Quick one - my new team lead is Oskar. How do I write a good handover doc?"),
 ]
 
 LOOKALIKES = [
@@ -51,6 +54,11 @@ LOOKALIKES = [
     # someone else's value; two people's rents
     ("My rent is £1,200 a month.", "My sister's rent is £950 a month, is that a good deal?"),
     ("Priya's rent is €900 a month.", "Marco's rent is €750 a month."),
+    # another person's, another role, a role many people hold
+    ("Nadia is my team lead.", "My sister's team lead is Oskar, she loves him."),
+    ("Nadia is my team lead.", "My mentor is Oskar, he's great with career advice."),
+    pytest.param("My friend is Ana, she's a chemist.", "My friend is Maria, she runs a bakery.",
+                 marks=pytest.mark.xfail(strict=True, reason="labelled by change_cues.reworded_as_news")),
     # two orders, two tickets
     ("Order 4471 weighs 12 kg.", "Order 4472 weighs 9 kg."),
     ("Ticket 881 took 3 days to close.", "Ticket 902 took 5 days to close."),
@@ -136,6 +144,7 @@ def test_another_speakers_value_is_not_a_revision(clock, tick) -> None:
     ("Sprints last two weeks", ("time", ""), "1.2096e+06"),
     ("We're on Postgres 16", ("version", "postgres"), "16"),
     ("The team is 9 people", ("count", "people"), "9"),
+    ("Small update: my new manager is Ibrahim", ("name", "manager"), "ibrahim"),
 ])
 def test_values_are_read_with_their_kind(text: str, kind: tuple[str, ...], value: str) -> None:
     assert [(m.kind, m.value) for m in mentions(text)] == [(kind, value)]

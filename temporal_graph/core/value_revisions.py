@@ -37,10 +37,14 @@ from functools import lru_cache
 from .change_cues import is_statement, told_as_news
 from .rewording import ID_NOUNS, STOP_WORDS, Clause, clauses, is_verb
 
-# Where a value can be said inside a message: sentences, asides in brackets or after a dash, and
-# after a short lead-in ("Small update: the staging server has 64 GB now").
-_SEGMENT = re.compile(r"(?<=[.!?;])\s+|\n+|\s[-–—]\s|[()]|^[^:\n]{1,24}:\s")
+# Where a value can be said inside a message: sentences, and asides in brackets or after a dash.
+_SEGMENT = re.compile(r"(?<=[.!?;])\s+|\n+|\s[-–—]\s|[()]")
+# A record's identifier written as one word ("INV-2024-0113", "web-03"): letters and digits.
+_ID_WORD = re.compile(r"^(?=.*[a-z])(?=.*\d)[a-z\d]+(?:[-_.][a-z\d]+)+$")
 _HAS_NUMBER = re.compile(r"\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\b", re.I)
+# "my manager is Dana", "Dana is my manager": a name in a role, said with a capital.
+_NAMED_ROLE = re.compile(r"\b(?:[Mm]y|[Oo]ur)\b[^.?!]{0,40}\bis\s+[A-Z]|\b[A-Z][\w’'-]* is (?:my|our)\b")
+_CAPITAL = re.compile(r"\b[A-Z][\w’'-]*")
 _NUMERIC = re.compile(r"^\d[\d,]*(?:\.\d+)?$")
 _MONEY = re.compile(r"^([$€£])(\d[\d,]*(?:\.\d+)?)(k|m|bn)?$")
 _PERCENT = re.compile(r"^(\d+(?:\.\d+)?)%$")
@@ -66,12 +70,16 @@ december jan feb mar apr jun jul aug sep sept oct nov dec""".split())
 # to $5,500": the budget's, not finance's).
 _CHANGE_VERBS = frozenset("""moved bumped set changed upgraded downgraded migrated scaled raised lowered
 increased decreased reduced cut pushed extended shortened updated""".split())
+# Roles many people hold at once: a second name in one is another person, not a revision.
+_MANY = frozenset("""friend friends colleague colleagues coworker coworkers neighbour neighbor cousin
+brother sister son daughter kid kids child children client clients customer customers aunt uncle niece
+nephew teammate mate favourite favorite""".split())
 # The same attribute in other words.
 _ALIASES = {"memory": "ram", "db": "database", "prod": "production"}
 _PRONOUNS = frozenset("i me we us you he him she her they them it".split())
 _NOT_HOLDERS = frozenset("""some context update background reference fyi btw quick small oh anyway also
 now since these days this that week month year roughly approximately around nearly almost exactly
-currently""".split())
+currently new first note aside""".split())
 # Verbs that carry no attribute of their own: sharing one says nothing about what is held.
 _BARE = frozenset("""is are was were be been being am has have had do does did get gets got i'm we're
 you're they're he's she's it's that's there's i've we've they've""".split())
@@ -87,6 +95,7 @@ class Mention:
     words: frozenset[str]
     clause: Clause
     segment: str
+    ids: frozenset[str]  # identifiers anywhere in its sentence ("Invoice INV-2024-0113: ..., due 15 Feb")
 
     @property
     def attribute(self) -> frozenset[str]:
@@ -145,7 +154,8 @@ def _values(words: tuple[str, ...]) -> list[tuple[tuple[str, ...], str, set[int]
         elif number is None or before in ID_NOUNS or _YEAR.match(w):
             pass  # no number, an identifier ("order 4471") or a year
         elif before in _MONTHS or after in _MONTHS:
-            out.append((("date",), f"{before or after} {w}", {n - 1 if before in _MONTHS else n + 1, n}))
+            month = before if before in _MONTHS else after
+            out.append((("date",), f"{month[:3]} {w}", {n - 1 if before in _MONTHS else n + 1, n}))
         elif after in _UNITS:
             family, scale = _UNITS[after]
             period = _period(words, n + 2)
@@ -161,14 +171,47 @@ def _values(words: tuple[str, ...]) -> list[tuple[tuple[str, ...], str, set[int]
     return out
 
 
+def _names(words: tuple[str, ...], caps: frozenset[str]) -> list[tuple[tuple[str, ...], str, set[int]]]:
+    """A name in a role the speaker has one of: "my (new) manager is Dana", "Dana is my manager"
+    (``caps``: the words written with a capital)."""
+    def name(at: range) -> list[int]:
+        out = []
+        for k in at:
+            if words[k] not in caps or words[k] in STOP_WORDS or words[k] in _MONTHS:
+                break
+            out.append(k)
+        return out
+
+    found = []
+    if "is" in words:
+        k = words.index("is")
+        if k + 1 < len(words) and words[k + 1] in ("my", "our"):  # "Dana is my manager"
+            phrase = []  # "team lead" of "Dana is my team lead since March": the role is its last noun
+            for w in words[k + 2:]:
+                if w in STOP_WORDS or is_verb(w):
+                    break
+                phrase.append(w)
+            role = next((w for w in reversed(phrase) if w not in ("new", "current")), "")
+            start = next((n for n, w in enumerate(words[:k]) if w not in STOP_WORDS), k)  # "oh and Dana ..."
+            held = name(range(start, k))
+            if held and len(held) == k - start:
+                found.append((role, held))
+        elif "my" in words[:k] or "our" in words[:k]:  # "my new manager is Dana"
+            held = name(range(k + 1, len(words)))
+            found.append((words[k - 1], held))
+    return [(("name", _word(role)), " ".join(words[k] for k in held), set(held)) for role, held in found
+            if held and role.isalpha() and role not in STOP_WORDS and role not in _MANY and not is_verb(role)]
+
+
 def _content(w: str) -> bool:
     return len(w) > 1 and w not in STOP_WORDS and w not in _NOT_HOLDERS and w not in _PRONOUNS \
-        and w not in _BARE and not w[:1].isdigit() and w[:1] not in "$€£" and w != ":"
+        and w not in _BARE and w not in _NUMBER_WORDS and not w[:1].isdigit() and w[:1] not in "$€£:"
 
 
 def _ids(words: tuple[str, ...]) -> set[str]:
+    """Identifiers of a record: "order 4471", "inv-2024-0113"."""
     return {f"{words[n - 1]} {w}" for n, w in enumerate(words) if n and words[n - 1] in ID_NOUNS
-            and w[:1].isdigit()}
+            and w[:1].isdigit()} | {w for w in words if _ID_WORD.match(w) and not _SCALED.match(w)}
 
 
 def _holder(c: Clause, taken: set[int]) -> tuple[str, ...]:
@@ -178,11 +221,17 @@ def _holder(c: Clause, taken: set[int]) -> tuple[str, ...]:
     if split < len(words) and words[split] in _CHANGE_VERBS:
         end = next((k for k in range(split + 1, len(words)) if words[k] in ("to", "from") or k in taken),
                    len(words))
-        span = range(split + 1, end)
+        held = [words[k] for k in range(split + 1, end) if not is_verb(words[k])]
+    elif ":" in words and not any(_content(w) for w in words[:words.index(":")]):
+        # a lead-in ("Small update: the staging server has 64 GB now"): the subject follows it
+        colon = words.index(":")
+        end = next((k for k in range(colon + 1, len(words)) if is_verb(words[k]) or k in taken), len(words))
+        held = list(words[colon + 1:end])
+    elif ":" in words and not any(is_verb(w) for w in words[words.index(":") + 1:]):
+        held = list(words[:words.index(":")])  # a headline: what comes before the colon holds the value
     else:
-        span = range(min(split, len(words)))
-    held = [_word(words[k]) for k in span if k not in taken and _content(words[k]) and not is_verb(words[k])]
-    return tuple(dict.fromkeys([*held, *sorted(_ids(words))]))
+        held = list(words[:split])  # before the verb, a word is a noun ("the Atlas budget: ...")
+    return tuple(dict.fromkeys([*(_word(w) for w in held if _content(w)), *sorted(_ids(words))]))
 
 
 def _segments(text: str) -> list[str]:
@@ -193,19 +242,22 @@ def _segments(text: str) -> list[str]:
 def mentions(text: str) -> tuple[Mention, ...]:
     """The values ``text`` states, with their holders (questions and plans included: the caller
     refuses them, knowing which side of a pair they are on)."""
-    if not _HAS_NUMBER.search(text):
+    named = bool(_NAMED_ROLE.search(text))
+    if not (named or _HAS_NUMBER.search(text)):
         return ()
     out: list[Mention] = []
     for segment in _segments(text):
+        caps = frozenset(t.lower() for t in _CAPITAL.findall(segment)) if named else frozenset()
+        ids = frozenset(i for c in clauses(segment) for i in _ids(c.words))
         for c in clauses(segment):
-            found = _values(c.words)
+            found = _values(c.words) + (_names(c.words, caps) if caps else [])
             if not found:
                 continue
             taken = set().union(*(at for _, _, at in found))
             around = frozenset({_word(w) for k, w in enumerate(c.words) if k not in taken and _content(w)
                                 and w not in _UNITS and w not in _PERIODS} | _ids(c.words))
             holder = _holder(c, taken)
-            out.extend(Mention(kind, value, holder, around, c, segment) for kind, value, _ in found)
+            out.extend(Mention(kind, value, holder, around, c, segment, ids) for kind, value, _ in found)
     return tuple(out)
 
 
@@ -216,6 +268,8 @@ def _same_holder(old: Mention, new: Mention) -> bool:
             return False
         if old.attribute and new.attribute and not old.attribute & new.attribute:
             return False  # the staging server's RAM is not its disk
+    if old.ids and new.ids and not old.ids & new.ids:
+        return False  # another record of one template: "INV-2024-0113" / "INV-2024-0114"
     if set(new.holder) - old.words:
         return False  # the newer names a holder the older does not: the production server, order 4472
     # The newer may leave out the older holder's head noun ("our staging server" -> "staging"), not
