@@ -54,6 +54,8 @@ LOOKALIKES = [
     # someone else's value; two people's rents
     ("My rent is £1,200 a month.", "My sister's rent is £950 a month, is that a good deal?"),
     ("Priya's rent is €900 a month.", "Marco's rent is €750 a month."),
+    # someone else's value first, then the speaker's own (found on the held-out conversations)
+    ("My partner's commute is 35 minutes each way.", "Background: my commute is 15 minutes each way."),
     # another person's, another role, a role many people hold
     ("Nadia is my team lead.", "My sister's team lead is Oskar, she loves him."),
     ("Nadia is my team lead.", "My mentor is Oskar, he's great with career advice."),

@@ -6,26 +6,36 @@ A value is read as a *mention*: who or what holds it, the words said around it, 
 value itself (:func:`mentions`). Kinds are a number with a unit ("32 GB", "420 ms", "20 km a
 week", "two weeks"; sizes and durations compared across units), an amount of money with its
 currency and period ("$4,000 a month"), a percentage, a count of something ("6 people", "120
-paying customers") and a version of a named thing ("Python 3.10", "Postgres 14"); a date ("March
-14") too. Years and identifiers ("order 4471", "ticket 88") are not values: an identifier is part
-of what holds the value, so two orders never revise each other.
+paying customers"), a version of a named thing ("Python 3.10", "Postgres 14"), a date ("March
+14") and a name in a role the speaker has one of ("my manager is Dana", "Dana is my manager"; not
+a friend or a colleague: people have several). Years and identifiers ("order 4471", "ticket 88",
+"INV-2024-0113") are not values: an identifier anywhere in the sentence is part of what holds the
+value, so two orders never revise each other. The holder is the clause's subject, the object of a
+verb of change ("finance moved *our cloud budget* to $5,500"), what a headline puts before its
+colon ("Globex payment terms: net 30"), or what follows a lead-in ("Small update: the staging
+server ...").
 
 A newer mention revises an older one (:func:`revises_value`) when both are the same kind with
 different values and they are about the same holder:
 
-- they share a word besides the value and its unit (the attribute: "RAM", "rent", "p95");
+- they share a word besides the value and its unit (the attribute: "RAM", "rent", "p95"; for a
+  version, the product);
+- when both name an attribute besides the holder, they share one (the staging server's RAM is not
+  its disk);
+- when both sentences name identifiers, they share one ("order 4471" / "order 4472");
 - the newer names nothing of its holder that the older text lacks ("the *production* server" is
-  not the staging one; "the data team next door" is not "my team"; "order 4472" is not "order
-  4471");
-- the older holder lost at most one word in the newer text ("our staging server" -> "we bumped
-  staging to ..."; but "the admin dashboard's p95" is not revised by "p95 is 600 ms now").
+  not the staging one; "my sister's rent" is not mine);
+- the newer leaves out at most the older holder's head noun ("our staging server" -> "we bumped
+  staging to ..."), never what sets it apart ("the data team next door is 3 people" is not revised
+  by "my team is 7 people", nor "the admin dashboard's p95" by "p95 is 600 ms now").
 
 The newer clause must be news of the same thing, as the stated-change rule reads it
 (:func:`.change_cues.told_as_news`: not a question, plan, hypothetical, negation, advice, the past
 told as past, someone else's); the older clause must be a statement too (a question "is it still
-32 GB?" states nothing). Who said what is the caller's (:mod:`queries.probable`: the same speaker
-or the same named subject, a later time). Pure and cached; texts without a digit or a number word
-are dismissed before any parsing.
+32 GB?" states nothing), and the same value again is a restatement, not a revision. Who said what
+is the caller's (:mod:`queries.probable`: the same speaker or the same named subject, a later
+time). Pure and cached; texts without a digit, a number word or a name in a role are dismissed by
+one regular expression before any parsing.
 """
 
 from __future__ import annotations
@@ -276,7 +286,9 @@ def _same_holder(old: Mention, new: Mention) -> bool:
     # what sets it apart from its siblings ("the data team" -> "my team", "the production server" ->
     # "the server").
     lost = [w for w in old.holder if w not in new.words]
-    return not lost or lost == [old.holder[-1]]
+    owners = {_word(w) for w in old.clause.words if w.endswith(("'s", "’s"))}
+    # An owner is never the head ("my partner's commute" is not "my commute").
+    return not lost or (lost == [old.holder[-1]] and not owners & set(lost))
 
 
 def pairs(old: str, new: str, old_year: int | None = None) -> list[tuple[Mention, Mention]]:
