@@ -257,6 +257,8 @@ def mentions(text: str) -> tuple[Mention, ...]:
         return ()
     out: list[Mention] = []
     for segment in _segments(text):
+        if not (_HAS_NUMBER.search(segment) or (named and _NAMED_ROLE.search(segment))):
+            continue  # most sentences hold no value: not parsed at all
         caps = frozenset(t.lower() for t in _CAPITAL.findall(segment)) if named else frozenset()
         ids = frozenset(i for c in clauses(segment) for i in _ids(c.words))
         for c in clauses(segment):
@@ -291,11 +293,23 @@ def _same_holder(old: Mention, new: Mention) -> bool:
     return not lost or (lost == [old.holder[-1]] and not owners & set(lost))
 
 
+@lru_cache(maxsize=8192)
+def _kinds(text: str) -> frozenset[tuple[str, ...]]:
+    return frozenset(m.kind for m in mentions(text))
+
+
+@lru_cache(maxsize=8192)
+def _stated(text: str) -> tuple[Mention, ...]:
+    """Its mentions in statements (a question "is it still 32 GB?" states nothing)."""
+    return tuple(m for m in mentions(text) if is_statement(m.segment, m.clause))
+
+
 def pairs(old: str, new: str, old_year: int | None = None) -> list[tuple[Mention, Mention]]:
     """The (older, newer) mentions where ``new`` gives another value for what ``old`` stated."""
-    olds = [m for m in mentions(old) if is_statement(m.segment, m.clause)]
-    if not olds:
+    # A search compares each message it found with dozens of others: most pairs share no kind of value.
+    if not _kinds(old) & _kinds(new):
         return []
+    olds = _stated(old)
     out: list[tuple[Mention, Mention]] = []
     for n in mentions(new):
         same_kind = [o for o in olds if o.kind == n.kind and _same_holder(o, n)]
