@@ -1,7 +1,7 @@
 """Does a "now" read hand back what was replaced, unlabelled? Supersession, measured (issue 50).
 
     python benchmarks/supersession.py [--parts histories,conversations,logs] [--limit N] [--histories PATH]
-                                      [--conversations N] [--messages N] [--locomo N] [--json]
+                                      [--conversations N] [--messages N] [--holdout] [--locomo N] [--json]
 
 Three parts, each on a fresh embedded memory (``TemporalGraph.open(":memory:")`` on a hand-driven
 clock, or a temporary file):
@@ -41,6 +41,10 @@ line of ``context(budget_tokens=1000)`` (>= 90%). Two baselines in the same run:
 embedding search over the messages (cosine over the vectors the import stored for them, the
 engine's model: ``locomo_retrieval.Embeddings`` without encoding them twice), and the same top 10
 sorted newest first; their context is their top messages packed, whole, into the same 1,000 tokens.
+Also *lookalikes labelled*: the messages that must stay current (a sibling of a revised value, the
+*production* server's RAM beside the staging one's, and values stated and never revised) returned
+labelled stale by a search for their own question. ``--holdout``: the held-out slots and phrasings
+(``supersession_chats_holdout.py``), written before the value-revision rule and only run.
 
 **logs** — the stale share of "now" reads on LoCoMo dev (``../shared/data/locomo``, read in place;
 skipped with a message when absent) and on the repository's chat logs (``data/chats``), built as
@@ -468,6 +472,8 @@ class ConvTally:
     old_unlabelled: int = 0
     revision_in_context: int = 0
     echoes_unlabelled: int = 0
+    keep: int = 0
+    keep_labelled: int = 0
 
     def row(self) -> dict[str, Any]:
         n = max(1, self.questions)
@@ -477,21 +483,23 @@ class ConvTally:
                 "old_above_revision_n": f"{self.old_above}/{self.both_top}",
                 "old_unlabelled": round(self.old_unlabelled / n, 4),
                 "revision_in_context": round(self.revision_in_context / n, 4),
-                "old_echoes_unlabelled": self.echoes_unlabelled}
+                "old_echoes_unlabelled": self.echoes_unlabelled,
+                "lookalikes_labelled": f"{self.keep_labelled}/{self.keep}"}
 
 
-def run_conversations(n: int, messages: int, seed: int, workdir: Path) -> dict[str, Any]:
+def run_conversations(n: int, messages: int, seed: int | None, workdir: Path, *,
+                      holdout: bool = False) -> dict[str, Any]:
     from queries.context import count_tokens, episode_line
     from temporal_graph import TemporalGraph
     from temporal_graph.times import ManualClock
 
-    conversations = supersession_chats.generate(n, messages, seed)
+    conversations = supersession_chats.generate(n, messages, seed, holdout=holdout)
     paths = supersession_chats.write(conversations, workdir / "conversations")
     engine, embedding, newest = ConvTally(), ConvTally(), ConvTally()
     misses: list[str] = []
     started = time.perf_counter()
     with TemporalGraph.open(workdir / "conversations.db", clock=ManualClock(CLOCK_START)) as tg:
-        for path in paths[:-1]:
+        for path in paths[:len(conversations)]:
             tg.import_file(path, progress=False)
         import_s = time.perf_counter() - started
         count = lambda text: count_tokens(tg.core, text)  # noqa: E731
@@ -542,6 +550,14 @@ def run_conversations(n: int, messages: int, seed: int, workdir: Path) -> dict[s
                     packed = pack([episode_line(e) for e in top_k], count, CONTEXT_TOKENS)
                     tally.revision_in_context += bool(in_context(packed, rev.content, rev.speaker))
                     tally.echoes_unlabelled += len(echo_ids & set(ids))
+            for question, kept in c.keep:
+                episode = by_source[kept]
+                labelled = [h for h in tg.search(question, limit=K, group_id=c.group, kinds=KINDS)
+                            if h.episode is not None and h.episode.id == episode.id and is_stale(h)]
+                engine.keep += 1
+                engine.keep_labelled += bool(labelled)
+                if labelled:
+                    misses.append(f"{c.group}: lookalike {kept} labelled stale for {question!r}")
     return {"systems": {"engine": engine.row(), "embedding": embedding.row(),
                         "embedding, newest first": newest.row()},
             "conversations": len(conversations), "messages": sum(len(c.messages) for c in conversations),
@@ -607,15 +623,16 @@ def run_logs(locomo: int | None, workdir: Path) -> dict[str, Any]:
 
 def run(parts: Sequence[str], *, limit: int | None = None,
         conversations: int = supersession_chats.DEFAULT_CONVERSATIONS,
-        messages: int = supersession_chats.DEFAULT_MESSAGES, seed: int = supersession_chats.DEFAULT_SEED,
-        locomo: int | None = None, histories: Path = HISTORIES) -> dict[str, Any]:
+        messages: int = supersession_chats.DEFAULT_MESSAGES, seed: int | None = None,
+        locomo: int | None = None, histories: Path = HISTORIES, holdout: bool = False) -> dict[str, Any]:
     report: dict[str, Any] = {}
     with tempfile.TemporaryDirectory(prefix="supersession-") as name:
         workdir = Path(name)
         if "histories" in parts:
             report["histories"] = run_histories(load_histories(histories, limit))
         if "conversations" in parts:
-            report["conversations"] = run_conversations(conversations, messages, seed, workdir)
+            report["conversations"] = run_conversations(conversations, messages, seed, workdir,
+                                                        holdout=holdout)
         if "logs" in parts:
             report["logs"] = run_logs(locomo, workdir)
     return report
@@ -653,12 +670,13 @@ def human(report: dict[str, Any]) -> str:
                     f"search p50 {c['search_p50_ms']} ms)", "",
                 "| system | revision in top 10 (>= 95%) | old above revision (<= 5%) "
                 f"| old unlabelled (<= 10%) | revision in context, {CONTEXT_TOKENS} tokens (>= 90%) "
-                "| old echoes unlabelled |",
-                "|---|---:|---:|---:|---:|---:|"]
+                "| old echoes unlabelled | lookalikes labelled |",
+                "|---|---:|---:|---:|---:|---:|---:|"]
         for system, r in c["systems"].items():
             out.append(f"| {system} | {_pct(r['revision_top10'])} | {_pct(r['old_above_revision'])} "
                        f"({r['old_above_revision_n']}) | {_pct(r['old_unlabelled'])} "
-                       f"| {_pct(r['revision_in_context'])} | {r['old_echoes_unlabelled']} |")
+                       f"| {_pct(r['revision_in_context'])} | {r['old_echoes_unlabelled']} "
+                       f"| {r['lookalikes_labelled'] if system == 'engine' else '-'} |")
     if "logs" in report:
         lg = report["logs"]
         out += ["", f"### Stale share of \"now\" reads ({lg['seconds']} s)", ""]
@@ -684,7 +702,11 @@ def main(argv: list[str] | None = None) -> int:
                         metavar="N", help="long conversations to generate (default %(default)s)")
     parser.add_argument("--messages", type=int, default=supersession_chats.DEFAULT_MESSAGES, metavar="N",
                         help="messages per long conversation (default %(default)s)")
-    parser.add_argument("--seed", type=int, default=supersession_chats.DEFAULT_SEED)
+    parser.add_argument("--seed", type=int,
+                        help=f"default {supersession_chats.DEFAULT_SEED} (--holdout: its own)")
+    parser.add_argument("--holdout", action="store_true",
+                        help="conversations from the held-out slots and phrasings "
+                             "(supersession_chats_holdout.py)")
     parser.add_argument("--locomo", type=int, metavar="N",
                         help="only the first N LoCoMo conversations (0: none)")
     parser.add_argument("--histories", type=Path, default=HISTORIES, metavar="PATH",
@@ -703,7 +725,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     try:
         report = run(parts, limit=args.limit, conversations=args.conversations, messages=args.messages,
-                     seed=args.seed, locomo=args.locomo, histories=args.histories)
+                     seed=args.seed, locomo=args.locomo, histories=args.histories, holdout=args.holdout)
     except ValueError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

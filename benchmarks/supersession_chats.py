@@ -1,6 +1,7 @@
 """Long user/assistant conversations in which the user revises a value in passing, months later.
 
-    python benchmarks/supersession_chats.py [--conversations N] [--messages N] [--seed S] [--out DIR]
+    python benchmarks/supersession_chats.py [--conversations N] [--messages N] [--seed S] [--holdout]
+                                            [--out DIR]
 
 Each conversation is one user talking to an assistant over about a year: requests for help with
 code, SQL, e-mails, trips, budgets (assistant turns of 1-3 KB, prose and some code). Along the way
@@ -14,7 +15,11 @@ Everything is generated from ``--seed`` (deterministic): nothing large is commit
 writes one importable JSONL per conversation (``tgraph import``: ``id``, ``group``, ``speaker``,
 ``timestamp``, ``text``) and ``questions.jsonl``: one question per revised value, with the ids of
 the message that stated the old value (``old``) and of the one revising it (``revision``), and
-the assistant turns that repeated the old value (``old_echoes``).
+the assistant turns that repeated the old value (``old_echoes``); ``keep.jsonl``: the messages
+that must stay current (siblings, values stated and never revised), each with a question about it.
+
+``--holdout`` generates from the held-out slots and phrasings of ``supersession_chats_holdout.py``
+(written before the value-revision rule, never tuned to it) with their own default seed.
 """
 
 from __future__ import annotations
@@ -27,6 +32,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run as a script: the held-out slots
 
 DEFAULT_CONVERSATIONS = 10
 DEFAULT_MESSAGES = 300
@@ -509,6 +516,8 @@ class Conversation:
     user: str
     messages: list[Message]
     questions: list[Question]
+    # (question, message id): siblings and values never revised, which nothing supersedes.
+    keep: list[tuple[str, str]] = field(default_factory=list)
 
 
 USERS = ("Priya", "Mateus", "Ingrid", "Kwabena", "Sofía", "Haruto", "Aoife", "Dmitri", "Leila", "Tomasz",
@@ -547,7 +556,13 @@ def _sentence(request: str) -> str:
     return _cap(request) + ("" if request[-1] in "?.!" else ".")
 
 
-def _stated(rng: random.Random, phrase: str, request: str) -> str:
+def _styled(rng: random.Random, styles: Sequence[str], phrase: str, request: str) -> str:
+    return rng.choice(styles).format(p=phrase, P=_cap(phrase), r=request, R=_sentence(request))
+
+
+def _stated(rng: random.Random, phrase: str, request: str, styles: Sequence[str] = ()) -> str:
+    if styles:
+        return _styled(rng, styles, phrase, request)
     style = rng.randrange(3)
     if style == 0:
         return f"Some context: {phrase}. Now, {request}"
@@ -556,8 +571,10 @@ def _stated(rng: random.Random, phrase: str, request: str) -> str:
     return f"{_cap(phrase)}, and {request}"
 
 
-def _revised(rng: random.Random, phrase: str, request: str) -> str:
+def _revised(rng: random.Random, phrase: str, request: str, styles: Sequence[str] = ()) -> str:
     """The revision in passing: at the start of an unrelated request, or tacked on at its end."""
+    if styles:
+        return _styled(rng, styles, phrase, request)
     if rng.random() < 0.6:
         lead = rng.choice(LEADS)
         return f"{lead}{phrase if lead else _cap(phrase)}{rng.choice(JOINS)}{request}"
@@ -566,17 +583,32 @@ def _revised(rng: random.Random, phrase: str, request: str) -> str:
 
 
 def generate(n: int = DEFAULT_CONVERSATIONS, messages: int = DEFAULT_MESSAGES,
-             seed: int = DEFAULT_SEED) -> list[Conversation]:
-    """``n`` conversations of about ``messages`` messages each (user and assistant alternating)."""
+             seed: int | None = None, *, holdout: bool = False) -> list[Conversation]:
+    """``n`` conversations of about ``messages`` messages each (user and assistant alternating);
+    ``holdout``: from the held-out slots and phrasings (default seed theirs)."""
     if n < 1 or messages < MIN_MESSAGES:
         raise ValueError(f"need at least 1 conversation of {MIN_MESSAGES} messages, got {n} of {messages}")
-    return [_conversation(i, messages, random.Random(f"{seed}:{i}")) for i in range(n)]
+    if holdout:
+        from benchmarks import supersession_chats_holdout as h
+
+        spec = _Spec(h.HOLDOUT_SLOTS, h.STATED_STYLES, h.REVISED_STYLES)
+        seed = h.SEED if seed is None else seed
+    else:
+        spec, seed = _Spec(SLOTS), DEFAULT_SEED if seed is None else seed
+    return [_conversation(i, messages, random.Random(f"{seed}:{i}"), spec) for i in range(n)]
 
 
-def _conversation(index: int, messages: int, rng: random.Random) -> Conversation:
+@dataclass(frozen=True)
+class _Spec:
+    slots: tuple[Slot, ...]
+    stated: tuple[str, ...] = ()  # phrasings around a statement (empty: the default ones)
+    revised: tuple[str, ...] = ()
+
+
+def _conversation(index: int, messages: int, rng: random.Random, spec: _Spec) -> Conversation:
     user = USERS[index % len(USERS)] + ("" if index < len(USERS) else f" {index // len(USERS) + 1}")
     group = f"conv-{index + 1:02d}-{user.split()[0].lower()}"
-    slots = rng.sample(SLOTS, REVISED_PER_CONVERSATION + STATED_ONLY_PER_CONVERSATION)
+    slots = rng.sample(spec.slots, REVISED_PER_CONVERSATION + STATED_ONLY_PER_CONVERSATION)
     revised = slots[:REVISED_PER_CONVERSATION]  # the others are stated and never revised
     turns = messages // 2
     # Where values are said (user turn numbers): statements in the first 40%, revisions in the last half.
@@ -597,6 +629,8 @@ def _conversation(index: int, messages: int, rng: random.Random) -> Conversation
     out: list[Message] = []
     said: dict[str, str] = {}  # slot -> id of the message that stated its old value
     revising: dict[str, str] = {}
+    keep: list[tuple[str, str]] = []
+    first_name = user.split()[0]
     echoes: dict[str, list[str]] = {s.name: [] for s in revised}
     for turn in range(turns):
         when = start + timedelta(days=span_days * turn / turns, minutes=rng.randint(0, 600))
@@ -606,14 +640,14 @@ def _conversation(index: int, messages: int, rng: random.Random) -> Conversation
         if turn in plan:
             kind, slot, value = plan[turn]
             if kind == "state":
-                text = _stated(rng, rng.choice(slot.state).format(v=value), request)
+                text = _stated(rng, rng.choice(slot.state).format(v=value), request, spec.stated)
                 if rng.random() < 0.25:
                     echo = slot.echo.format(v=value)
             elif kind == "sibling":
                 assert slot.sibling is not None
-                text = _stated(rng, slot.sibling[0].format(v=value), request)
+                text = _stated(rng, slot.sibling[0].format(v=value), request, spec.stated)
             else:
-                text = _revised(rng, rng.choice(slot.revise).format(v=value), request)
+                text = _revised(rng, rng.choice(slot.revise).format(v=value), request, spec.revised)
         else:
             text = _sentence(request)
         uid = f"{group}-{2 * turn + 1:04d}"
@@ -622,6 +656,10 @@ def _conversation(index: int, messages: int, rng: random.Random) -> Conversation
             kind, slot, _ = plan[turn]
             if kind == "state":
                 said[slot.name] = uid
+                if slot not in revised:
+                    keep.append((slot.question.format(name=first_name), uid))
+            elif kind == "sibling":
+                keep.append((slot.question.format(name=first_name), uid))
             elif kind == "revise":
                 revising[slot.name] = uid
         reply_at = when + timedelta(minutes=rng.randint(1, 4))
@@ -634,7 +672,7 @@ def _conversation(index: int, messages: int, rng: random.Random) -> Conversation
                  revising[s.name], values[s.name][0], values[s.name][1], echoes[s.name])
         for i, s in enumerate(revised)
     ]
-    return Conversation(group, user, out, questions)
+    return Conversation(group, user, out, questions, keep)
 
 
 def write(conversations: Sequence[Conversation], out: Path) -> list[Path]:
@@ -649,7 +687,10 @@ def write(conversations: Sequence[Conversation], out: Path) -> list[Path]:
     questions = out / "questions.jsonl"
     questions.write_text("".join(json.dumps(q.row(), ensure_ascii=False) + "\n"
                                  for c in conversations for q in c.questions), encoding="utf-8")
-    return [*paths, questions]
+    kept = out / "keep.jsonl"
+    rows = ({"group": c.group, "question": q, "message": m} for c in conversations for q, m in c.keep)
+    kept.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), encoding="utf-8")
+    return [*paths, questions, kept]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -657,11 +698,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--conversations", type=int, default=DEFAULT_CONVERSATIONS, metavar="N")
     parser.add_argument("--messages", type=int, default=DEFAULT_MESSAGES, metavar="N",
                         help="messages per conversation (user and assistant turns)")
-    parser.add_argument("--seed", type=int, default=DEFAULT_SEED)
+    parser.add_argument("--seed", type=int, help=f"default {DEFAULT_SEED} (--holdout: its own)")
+    parser.add_argument("--holdout", action="store_true",
+                        help="the held-out slots and phrasings (supersession_chats_holdout.py)")
     parser.add_argument("--out", type=Path, metavar="DIR", help="write the JSONL files here")
     args = parser.parse_args(argv)
     try:
-        conversations = generate(args.conversations, args.messages, args.seed)
+        conversations = generate(args.conversations, args.messages, args.seed, holdout=args.holdout)
     except ValueError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

@@ -68,6 +68,8 @@ i'd we'd i'll we'll you'll he'll she'll they'll let's""".split())
 # Verbs that open advice, that the clause cutting does not take for verbs ("Try a batch size of 64 instead").
 _ADVICE = frozenset("try consider avoid pick choose enable disable tweak".split())
 _PLANNERS = frozenset("i we you they he she".split())
+_SUBJECT_VERBS = frozenset("""i'm we're you're they're he's she's it's that's there's i've we've you've
+they've""".split())
 _UNREAL_PAIRS = frozenset({("going", "to"), ("about", "to"), ("next", "year"), ("next", "month"),
                            ("next", "week"), ("next", "sprint"), ("next", "quarter"), ("what", "if")})
 _QUESTION_START = frozenset("""do does did should shall could would can will is are was were have has
@@ -146,6 +148,8 @@ def _imperative(c: Clause) -> bool:
     first = c.words[0] if c.words else ""
     if first in _ADVICE:
         return True
+    if first in _SUBJECT_VERBS:
+        return False  # "We're on Python 3.12 now": a subject with its verb, not a command
     return _split(c) == 0 and not (first.endswith("ed") or first in _PAST_FORMS or first in _CUES)
 
 
@@ -354,17 +358,25 @@ def reworded_as_news(old: str, new: str, old_year: int | None = None) -> bool:
     revising = revising_clauses(old, new)
     if not revising:
         return False
-    old_words = _words(old)
-    new_names = _capitalised(new)
-    for sentence, cs in _sentences(new):
-        for c in cs:
-            if c not in revising or not _news(sentence, c, clause_asks=True):
-                continue
-            cue = _cue(c)
-            if not (_told_as_past(cue, old_year) or _someone_else(cue, old, old_words)
-                    or _named_other(cue, old_words, new_names)):
-                return True
-    return False
+    return any(c in revising and told_as_news(old, new, sentence, c, old_year)
+               for sentence, cs in _sentences(new) for c in cs)
+
+
+def is_statement(sentence: str, c: Clause) -> bool:
+    """The clause ``c`` of ``sentence`` states something: not a question (only the clause itself
+    can be one), a plan, wish, hypothetical or conditional, a negation or advice."""
+    return _news(sentence, c, clause_asks=True)
+
+
+def told_as_news(old: str, new: str, sentence: str, c: Clause, old_year: int | None = None) -> bool:
+    """The clause ``c`` of ``sentence``, in ``new``, could revise what ``old`` said: a statement
+    (:func:`is_statement`), not dated before ``old_year``, not said of someone else nor of a named
+    subject ``old`` does not name."""
+    if not is_statement(sentence, c):
+        return False
+    cue, old_words = _cue(c), _words(old)
+    return not (_told_as_past(cue, old_year) or _someone_else(cue, old, old_words)
+                or _named_other(cue, old_words, _capitalised(new)))
 
 
 @lru_cache(maxsize=4096)
