@@ -71,6 +71,7 @@ LOOKALIKES = [
     # advice and generic prose, as an assistant writes it
     ("Our sync job uploads every file.", "aws s3 sync only uploads what changed."),
     ("We keep the cache settings manual.", "Leave the rest of the cache settings manual for now."),
+    ("We keep the cache TTL at 300 seconds.", "Set the cache TTL to 60 seconds."),
     ("The draft report is long.", "Share a rough draft early instead of a polished one late."),
     ("Each render keeps the same object.", "A new object created on every render changes props."),
     # no shared topic

@@ -48,6 +48,7 @@ LOOKALIKES = [
     ("The office is at 221 Baker Street.", "Years ago the office was at 5 Market Square."),
     # advice: a command, "for now", a relative clause
     ("The cache TTL is 300 seconds.", "Keep the cache TTL at 60 seconds for now."),
+    ("The cache TTL is 300 seconds.", "Set the cache TTL to 60 seconds."),
     ("The cache TTL is 300 seconds.", "A cache TTL that is 60 seconds works better."),
     ("The batch size is 32.", "Try a batch size of 64 instead."),
 ]

@@ -67,6 +67,8 @@ maybe perhaps someday wish wishing eventually tempted debating wondering soon ne
 i'd we'd i'll we'll you'll he'll she'll they'll let's""".split())
 # Verbs that open advice, that the clause cutting does not take for verbs ("Try a batch size of 64 instead").
 _ADVICE = frozenset("try consider avoid pick choose enable disable tweak".split())
+# Past forms spelt as their command: opening a clause, a request ("Set the cache TTL to 60 seconds").
+_COMMAND_SPELT_PAST = frozenset("set reset put let shut".split())
 _PLANNERS = frozenset("i we you they he she".split())
 _SUBJECT_VERBS = frozenset("""i'm we're you're they're he's she's it's that's there's i've we've you've
 they've""".split())
@@ -146,7 +148,7 @@ def _imperative(c: Clause) -> bool:
     """Advice or a request ("share a rough version early", "leave the rest manual for now"): a
     clause opening on a verb that is not in the past ("Sold the Lada" is news)."""
     first = c.words[0] if c.words else ""
-    if first in _ADVICE:
+    if first in _ADVICE or first in _COMMAND_SPELT_PAST:
         return True
     if first in _SUBJECT_VERBS:
         return False  # "We're on Python 3.12 now": a subject with its verb, not a command
