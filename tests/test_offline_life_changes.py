@@ -340,3 +340,10 @@ def test_a_move_from_a_month_on_starts_then_not_now(tg) -> None:
          ("2024-05-08", "Ana", "I am moving to Bergen from September."))
     assert stretches(tg, "Ana", "LIVES_IN") == [("Oslo", "2024-01-05", "2024-09-01"),
                                                 ("Bergen", "2024-09-01", "")]
+
+
+def test_a_rise_from_next_month_starts_next_month(tg) -> None:
+    told(tg, ("2023-01-10", "Ana", "My rent is €950."),
+         ("2024-01-25", "Ana", "My rent went up to €1,020 from February."))
+    assert stretches(tg, "Ana", "RENT") == [("€950", "2023-01-10", "2024-02-01"),
+                                            ("€1,020", "2024-02-01", "")]

@@ -102,7 +102,8 @@ CASES = [
     ("two days before 10 May 2023", "2023-05-08", "2023-05-09", "day"),
     ("earlier this year", "2023-01-01", "2023-05-08T13:56:00", "year"),
     # the start of an open stretch: the span it starts in
-    ("from September", "2022-09-01", "2022-10-01", "month"),
+    ("from September", "2023-09-01", "2023-10-01", "month"),  # nearer than September 2022
+    ("from March", "2023-03-01", "2023-04-01", "month"),
     ("from 2021", "2021-01-01", "2022-01-01", "year"),
     ("starting in June 2024", "2024-06-01", "2024-07-01", "month"),
 ]

@@ -26,8 +26,9 @@ Conventions (documented because other choices would be just as defensible):
 * "early/mid/late 2020" are January–April, May–August, September–December.
 * "from 2019 to 2021" ends at the *end* of 2021 (inclusive reading); so does "until 2021" when the
   caller uses ``span.end`` of the end phrase.
-* "from September" and "starting in June" are the span of the start they name (a plan's
-  "from September" is the next one, with ``prefer="future"``); the finder leaves out a bare "from
+* "from September" and "starting in June" are the span of the start they name: of its last and
+  next occurrences, the nearer one ("rent goes up from February" said in January is the coming
+  February; only the next with ``prefer="future"``). The finder leaves out a bare "from
   May/June/April/August", which is more often a person ("a letter from May") than a month.
 * "for three years" is the three years up to the reference time (meant for present-perfect
   statements: "I have lived here for three years").
@@ -314,9 +315,10 @@ class _Regroup:
 
 
 _LEADING_FILLER = re.compile(rf"^(?:{APPROX_WORDS}|way back in|back in|sometime in|some time in)\s+")
-# "from September" / "starting in May" name the start of an open stretch: the span of that start.
-_LEADING_PREPOSITION = re.compile(
-    r"^(?:in|on|at|during|over|throughout|from|starting(?:\s+(?:in|from|on))?)\s+(?:the\s+)?")
+_LEADING_PREPOSITION = re.compile(r"^(?:in|on|at|during|over|throughout)\s+(?:the\s+)?")
+# "from September" / "starting in May" name the start of an open stretch, which may lie ahead
+# ("rent goes up from February", said in January) or behind ("here from March", said in May).
+_OPEN_START = re.compile(r"^(?:from|starting(?:\s+(?:in|from|on))?)\s+(?:the\s+)?")
 
 
 def _normalize(text: str) -> str:
@@ -358,7 +360,21 @@ def resolve_time(text: str, reference_time: datetime, *, prefer: Prefer = "past"
         without_preposition = _LEADING_PREPOSITION.sub("", normalized)
         if without_preposition != normalized:
             span = _match_table(without_preposition, ref, prefer)
+    if span is None and _OPEN_START.match(normalized):
+        span = _nearest_start(_OPEN_START.sub("", normalized), ref, prefer)
     return span
+
+
+def _nearest_start(text: str, ref: datetime, prefer: Prefer) -> TimeSpan | None:
+    """The start an open stretch names: the nearer of its last and next occurrences (only the next
+    with ``prefer="future"``); a phrase with its own direction gives the same span both ways."""
+    ahead = _match_table(text, ref, "future")
+    if prefer == "future":
+        return ahead
+    behind = _match_table(text, ref, "past")
+    if ahead is None or behind is None:
+        return ahead or behind
+    return min(behind, ahead, key=lambda span: abs(span.start - ref))
 
 
 def _range_bounds(a: str, b: str, ref: datetime, prefer: Prefer) -> tuple[TimeSpan, TimeSpan] | None:
