@@ -1,7 +1,8 @@
 """Does a "now" read hand back what was replaced, unlabelled? Supersession, measured (issue 50).
 
     python benchmarks/supersession.py [--parts histories,conversations,logs] [--limit N] [--histories PATH]
-                                      [--conversations N] [--messages N] [--holdout] [--locomo N] [--json]
+                                      [--conversations N] [--messages N] [--holdout [NAME]] [--locomo N]
+                                      [--json]
 
 Three parts, each on a fresh embedded memory (``TemporalGraph.open(":memory:")`` on a hand-driven
 clock, or a temporary file):
@@ -44,7 +45,8 @@ sorted newest first; their context is their top messages packed, whole, into the
 Also *lookalikes labelled*: the messages that must stay current (a sibling of a revised value, the
 *production* server's RAM beside the staging one's, and values stated and never revised) returned
 labelled stale by a search for their own question. ``--holdout``: the held-out slots and phrasings
-(``supersession_chats_holdout.py``), written before the value-revision rule and only run.
+(``supersession_chats_holdout.py``), written before the value-revision rule and only run;
+``--holdout holdout2``: a third set (``supersession_chats_holdout2.py``), with decoys.
 
 **logs** — the stale share of "now" reads on LoCoMo dev (``../shared/data/locomo``, read in place;
 skipped with a message when absent) and on the repository's chat logs (``data/chats``), built as
@@ -488,7 +490,7 @@ class ConvTally:
 
 
 def run_conversations(n: int, messages: int, seed: int | None, workdir: Path, *,
-                      holdout: bool = False) -> dict[str, Any]:
+                      holdout: bool | str = False) -> dict[str, Any]:
     from queries.context import count_tokens, episode_line
     from temporal_graph import TemporalGraph
     from temporal_graph.times import ManualClock
@@ -624,7 +626,8 @@ def run_logs(locomo: int | None, workdir: Path) -> dict[str, Any]:
 def run(parts: Sequence[str], *, limit: int | None = None,
         conversations: int = supersession_chats.DEFAULT_CONVERSATIONS,
         messages: int = supersession_chats.DEFAULT_MESSAGES, seed: int | None = None,
-        locomo: int | None = None, histories: Path = HISTORIES, holdout: bool = False) -> dict[str, Any]:
+        locomo: int | None = None, histories: Path = HISTORIES,
+        holdout: bool | str = False) -> dict[str, Any]:
     report: dict[str, Any] = {}
     with tempfile.TemporaryDirectory(prefix="supersession-") as name:
         workdir = Path(name)
@@ -704,9 +707,10 @@ def main(argv: list[str] | None = None) -> int:
                         help="messages per long conversation (default %(default)s)")
     parser.add_argument("--seed", type=int,
                         help=f"default {supersession_chats.DEFAULT_SEED} (--holdout: its own)")
-    parser.add_argument("--holdout", action="store_true",
-                        help="conversations from the held-out slots and phrasings "
-                             "(supersession_chats_holdout.py)")
+    parser.add_argument("--holdout", nargs="?", const="holdout", default=False,
+                        choices=list(supersession_chats.HELD_OUT),
+                        help="conversations from a held-out set's slots and phrasings (alone: "
+                             "supersession_chats_holdout.py; holdout2: supersession_chats_holdout2.py)")
     parser.add_argument("--locomo", type=int, metavar="N",
                         help="only the first N LoCoMo conversations (0: none)")
     parser.add_argument("--histories", type=Path, default=HISTORIES, metavar="PATH",

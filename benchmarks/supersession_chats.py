@@ -1,6 +1,6 @@
 """Long user/assistant conversations in which the user revises a value in passing, months later.
 
-    python benchmarks/supersession_chats.py [--conversations N] [--messages N] [--seed S] [--holdout]
+    python benchmarks/supersession_chats.py [--conversations N] [--messages N] [--seed S] [--holdout [NAME]]
                                             [--out DIR]
 
 Each conversation is one user talking to an assistant over about a year: requests for help with
@@ -19,12 +19,16 @@ the assistant turns that repeated the old value (``old_echoes``); ``keep.jsonl``
 that must stay current (siblings, values stated and never revised), each with a question about it.
 
 ``--holdout`` generates from the held-out slots and phrasings of ``supersession_chats_holdout.py``
-(written before the value-revision rule, never tuned to it) with their own default seed.
+(written before the value-revision rule, never tuned to it) with their own default seed;
+``--holdout holdout2`` from ``supersession_chats_holdout2.py`` (written before the rule for
+revisions that do not repeat the attribute's word; with decoys: plans, questions and others' values
+said late about values never revised).
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import random
 import sys
@@ -60,6 +64,9 @@ class Slot:
     question: str
     echo: str  # how an assistant turn repeats the value
     sibling: tuple[str, tuple[str, ...]] | None = None  # (phrasing with {v}, values)
+    # Said late with another value when the slot is never revised, and must not revise it: a plan, a
+    # question, someone else's value ("I'd like to save {v} eventually").
+    decoys: tuple[str, ...] = ()
 
 
 SLOTS: tuple[Slot, ...] = (
@@ -582,16 +589,23 @@ def _revised(rng: random.Random, phrase: str, request: str, styles: Sequence[str
     return f"{said[:-1]} (oh and {phrase}, if that matters){said[-1]}"
 
 
+# Held-out sets by name, each a module of ``SLOTS``, ``STATED_STYLES``, ``REVISED_STYLES`` and ``SEED``.
+HELD_OUT = {"holdout": "supersession_chats_holdout", "holdout2": "supersession_chats_holdout2"}
+
+
 def generate(n: int = DEFAULT_CONVERSATIONS, messages: int = DEFAULT_MESSAGES,
-             seed: int | None = None, *, holdout: bool = False) -> list[Conversation]:
+             seed: int | None = None, *, holdout: bool | str = False) -> list[Conversation]:
     """``n`` conversations of about ``messages`` messages each (user and assistant alternating);
-    ``holdout``: from the held-out slots and phrasings (default seed theirs)."""
+    ``holdout``: from a held-out set's slots and phrasings (default seed theirs): ``True`` or a name
+    of :data:`HELD_OUT`."""
     if n < 1 or messages < MIN_MESSAGES:
         raise ValueError(f"need at least 1 conversation of {MIN_MESSAGES} messages, got {n} of {messages}")
     if holdout:
-        from benchmarks import supersession_chats_holdout as h
-
-        spec = _Spec(h.HOLDOUT_SLOTS, h.STATED_STYLES, h.REVISED_STYLES)
+        name = "holdout" if holdout is True else str(holdout)
+        if name not in HELD_OUT:
+            raise ValueError(f"no held-out set {name!r}: one of {', '.join(HELD_OUT)}")
+        h = importlib.import_module(f"benchmarks.{HELD_OUT[name]}")
+        spec = _Spec(h.SLOTS, h.STATED_STYLES, h.REVISED_STYLES)
         seed = h.SEED if seed is None else seed
     else:
         spec, seed = _Spec(SLOTS), DEFAULT_SEED if seed is None else seed
@@ -623,6 +637,11 @@ def _conversation(index: int, messages: int, rng: random.Random, spec: _Spec) ->
             plan[next(spots)] = ("sibling", s, rng.choice(s.sibling[1]))
     for s, at in zip(revised, late, strict=True):
         plan[at] = ("revise", s, values[s.name][1])
+    decoyed = [s for s in slots[REVISED_PER_CONVERSATION:] if s.decoys]
+    if decoyed:  # sets without decoys draw nothing more: they generate as they always did
+        free = [t for t in range(int(turns * 0.55), turns - 1) if t not in plan]
+        for s, at in zip(decoyed, rng.sample(free, len(decoyed)), strict=True):
+            plan[at] = ("decoy", s, values[s.name][1])
 
     start = datetime(2024, 1, 8, 9, 0, tzinfo=timezone.utc) + timedelta(days=rng.randint(0, 60))
     span_days = rng.randint(300, 420)
@@ -646,6 +665,8 @@ def _conversation(index: int, messages: int, rng: random.Random, spec: _Spec) ->
             elif kind == "sibling":
                 assert slot.sibling is not None
                 text = _stated(rng, slot.sibling[0].format(v=value), request, spec.stated)
+            elif kind == "decoy":
+                text = _stated(rng, rng.choice(slot.decoys).format(v=value), request, spec.stated)
             else:
                 text = _revised(rng, rng.choice(slot.revise).format(v=value), request, spec.revised)
         else:
@@ -699,8 +720,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--messages", type=int, default=DEFAULT_MESSAGES, metavar="N",
                         help="messages per conversation (user and assistant turns)")
     parser.add_argument("--seed", type=int, help=f"default {DEFAULT_SEED} (--holdout: its own)")
-    parser.add_argument("--holdout", action="store_true",
-                        help="the held-out slots and phrasings (supersession_chats_holdout.py)")
+    parser.add_argument("--holdout", nargs="?", const="holdout", default=False, choices=list(HELD_OUT),
+                        help="a held-out set's slots and phrasings (alone: supersession_chats_holdout.py; "
+                             "holdout2: supersession_chats_holdout2.py)")
     parser.add_argument("--out", type=Path, metavar="DIR", help="write the JSONL files here")
     args = parser.parse_args(argv)
     try:

@@ -17,7 +17,7 @@ from benchmarks.supersession_chats import Slot
 
 SEED = 5051
 
-HOLDOUT_SLOTS: tuple[Slot, ...] = (
+SLOTS: tuple[Slot, ...] = (
     Slot("ci_minutes", (("25 minutes", "9 minutes"), ("40 minutes", "15 minutes"), ("12 minutes", "31 minutes")),
          ("our CI pipeline takes {v}", "a full CI run takes about {v}", "CI needs {v} per push"),
          ("the CI pipeline takes {v} since we added caching", "CI is down to {v}",
