@@ -93,14 +93,15 @@ def _revisions(old: Episode, newest_first: Iterable[Episode]) -> list[Episode]:
 def _revises(old: Episode, new: Episode) -> bool:
     """``new`` reads like ``old`` with other values, says that what ``old`` said changed ("The
     office relocated to ..."), or gives another value for a value ``old`` stated of the same holder
-    ("the staging server has 64 GB now": :mod:`temporal_graph.core.value_revisions`), as news of
+    ("the staging server has 64 GB now": :mod:`temporal_graph.core.value_revisions`; said by the
+    same speaker, of their own: "I earn €52,000 a year" -> "I'm on €58,000 now"), as news of
     the same thing (not of someone else, not a plan, a question, a negation, the past or advice:
     :mod:`temporal_graph.core.change_cues`): only the one who said it, or someone naming the same
     subject, revises it that way."""
     year = old.reference_time.year
     said, says = old.content, new.content
-    if not (reworded_as_news(said, says, year) or states_change(said, says, year)
-            or revises_value(said, says, year)):
-        return False
     by_them = old.speaker is not None and new.speaker == old.speaker
+    if not (reworded_as_news(said, says, year) or states_change(said, says, year)
+            or revises_value(said, says, year, same_speaker=by_them)):
+        return False
     return by_them or same_subject(old.content, new.content)

@@ -39,6 +39,9 @@ REVISIONS = [
      "We moved the main service to Java 21 last sprint. Can you review this Dockerfile?"),
     ("Our monthly churn is 4.5%. What would you look at first?",
      "Our monthly churn is 3.1% since the onboarding changes, what else should we try?"),
+    # a qualifier naming the one meant by default, left out
+    ("Our primary cache is Redis 6, what eviction policy would you pick?",
+     "FYI the cache is Redis 7 now. How do I rotate the logs?"),
     # a name in a role the speaker has one of
     ("Nadia is my team lead, so can you help me prepare for our one-to-one?",
      "Quick one - my new team lead is Oskar. How do I write a good handover doc?"),
@@ -51,6 +54,8 @@ LOOKALIKES = [
     # stated-change rule still reads "now" on the topic "team" as a change)
     pytest.param("The data team next door is 3 people.", "My team is 7 people now. How do I run a retro?",
                  marks=pytest.mark.xfail(strict=True, reason="labelled by change_cues.states_change")),
+    # a qualifier that sets the holder apart, said instead of the default one
+    ("Our primary cache is Redis 6.", "The session cache is Redis 7 now."),
     # someone else's value; two people's rents
     ("My rent is £1,200 a month.", "My sister's rent is £950 a month, is that a good deal?"),
     ("Priya's rent is €900 a month.", "Marco's rent is €750 a month."),
@@ -155,3 +160,58 @@ def test_values_are_read_with_their_kind(text: str, kind: tuple[str, ...], value
 def test_identifiers_and_years_are_not_values() -> None:
     assert mentions("Order 4471 shipped in 2023") == ()
     assert mentions("I'll explain it step by step") == ()
+
+
+# The speaker's own value, revised without the attribute's word (issue 50: "I earn €52,000 a year"
+# -> "I'm on €58,000 now"): read only when one person said both.
+OWN_REVISIONS = [
+    ("I earn €52,000 a year, could you look over my budget?", "I'm on €58,000 now, can you redo the budget?"),
+    ("My salary is £41,000 a year. What pension contribution makes sense?", "Quick one: I get paid £44,000 a year since April. Is an ISA worth it?"),
+    ("My commute is 40 minutes each way, any podcast ideas?", "It takes me 25 minutes to get to work now. Can you suggest a short audiobook?"),
+    ("I pay €850 a month in rent. Is that a lot for Lyon?", "The flat costs me €910 a month since the renewal, how do I reply politely?"),
+    ("I run about 20 km a week, how should I pace a 10k?", "These days I jog 35 km a week. What shoes should I get?"),
+]
+
+OWN_LOOKALIKES = [
+    # another person's value of the same attribute
+    ("I earn €52,000 a year.", "My wife earns €49,000 a year now, should we file jointly?"),
+    ("My commute is 40 minutes each way.", "My partner's commute is 25 minutes now that she drives."),
+    ("My rent is €900 a month.", "Marco pays €750 a month for his flat now."),
+    # another attribute of the speaker in the same currency and period
+    ("I earn €52,000 a year.", "I pay €14,000 a year in rent now."),
+    ("I earn €52,000 a year.", "I'm saving €500 a month now."),
+    # a bare duration is not a commute
+    ("My commute is 40 minutes each way.", "I'm getting 7 hours now, which helps."),
+    # a plan, a hypothetical, a question, the past told as past
+    ("I earn €52,000 a year.", "Next year I'll earn €60,000 a year if the promotion happens."),
+    ("I earn €52,000 a year.", "If I took the Berlin offer I'd earn €65,000 a year."),
+    ("I earn €52,000 a year.", "Should I ask to be paid €60,000 a year?"),
+    ("I earn €52,000 a year.", "Back in 2019 I earned €40,000 a year."),
+    # a sum of one currency far from the older one, its period left out: a one-off, not the salary
+    ("I earn €52,000 a year.", "I got paid €800 now for the article."),
+]
+
+
+@pytest.mark.parametrize("old, new", OWN_REVISIONS)
+def test_the_speakers_own_value_said_another_way_is_a_revision(clock, tick, old: str, new: str) -> None:
+    assert revises_value(old, new, same_speaker=True)
+    assert not revises_value(old, new)  # by two speakers, "I" is two people
+    with TemporalGraph.open(":memory:", clock=clock) as tg:
+        old_id, new_id = _tell(tg, tick, old, new)
+        hit = next(h for h in _hits(tg, old) if h.episode.id == old_id)
+        assert hit.standing == "possibly_superseded" and new_id in hit.superseded_by
+
+
+@pytest.mark.parametrize("old, new", OWN_LOOKALIKES)
+def test_an_own_value_lookalike_is_not_a_revision(old: str, new: str) -> None:
+    assert not revises_value(old, new, 2024, same_speaker=True)
+
+
+def test_another_speakers_own_value_is_not_a_revision(clock, tick) -> None:
+    with TemporalGraph.open(":memory:", clock=clock) as tg:
+        tick()
+        old_id = tg.add_episode("I earn €52,000 a year.", speaker="Sam", reference_time="2024-01-10").episode.id
+        tick()
+        tg.add_episode("I'm on €58,000 now.", speaker="Kim", reference_time="2024-06-10")
+        hit = next(h for h in _hits(tg, "How much does Sam earn?") if h.episode.id == old_id)
+        assert hit.standing in ("current", "unparsed")

@@ -250,6 +250,11 @@ def _others(words: tuple[str, ...]) -> set[str]:
             if w.removesuffix("'s").removesuffix("’s") in _OTHERS}
 
 
+def names_other_party(words: tuple[str, ...]) -> bool:
+    """The words name a relative or another party ("my sister", "clients", "he"): not the speaker's own."""
+    return bool(_others(words))
+
+
 @dataclass(frozen=True)
 class _Cue:
     """A clause of the newer text stating a change, with what its check against an older text needs."""

@@ -26,7 +26,8 @@ different values and they are about the same holder:
 - the newer names nothing of its holder that the older text lacks ("the *production* server" is
   not the staging one; "my sister's rent" is not mine);
 - the newer leaves out at most the older holder's head noun ("our staging server" -> "we bumped
-  staging to ..."), never what sets it apart ("the data team next door is 3 people" is not revised
+  staging to ...") and a qualifier naming the one meant by default ("our *main* DB" -> "the
+  database"), never what sets it apart ("the data team next door is 3 people" is not revised
   by "my team is 7 people", nor "the admin dashboard's p95" by "p95 is 600 ms now").
 
 The newer clause must be news of the same thing, as the stated-change rule reads it
@@ -36,6 +37,10 @@ told as past, someone else's); the older clause must be a statement too (a quest
 is the caller's (:mod:`queries.probable`: the same speaker or the same named subject, a later
 time). Pure and cached; texts without a digit, a number word or a name in a role are dismissed by
 one regular expression before any parsing.
+
+One person's own values are compared by what they measure too, when the caller says one speaker
+said both (``same_speaker``): "I earn €52,000 a year" -> "I'm on €58,000 now" shares no word
+(:mod:`.own_values`).
 """
 
 from __future__ import annotations
@@ -45,6 +50,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from .change_cues import is_statement, told_as_news
+from .own_values import same_own_attribute
 from .rewording import ID_NOUNS, STOP_WORDS, Clause, clauses, is_verb
 
 # Where a value can be said inside a message: sentences, and asides in brackets or after a dash.
@@ -90,6 +96,8 @@ _PRONOUNS = frozenset("i me we us you he him she her they them it".split())
 _NOT_HOLDERS = frozenset("""some context update background reference fyi btw quick small oh anyway also
 now since these days this that week month year roughly approximately around nearly almost exactly
 currently new first note aside""".split())
+# Qualifiers naming the one a speaker means by default: "our main DB" is "the database".
+_DEFAULT_QUALIFIERS = frozenset("main primary whole entire overall".split())
 # Verbs that carry no attribute of their own: sharing one says nothing about what is held.
 _BARE = frozenset("""is are was were be been being am has have had do does did get gets got i'm we're
 you're they're he's she's it's that's there's i've we've they've""".split())
@@ -287,7 +295,7 @@ def _same_holder(old: Mention, new: Mention) -> bool:
     # The newer may leave out the older holder's head noun ("our staging server" -> "staging"), not
     # what sets it apart from its siblings ("the data team" -> "my team", "the production server" ->
     # "the server").
-    lost = [w for w in old.holder if w not in new.words]
+    lost = [w for w in old.holder if w not in new.words and w not in _DEFAULT_QUALIFIERS]
     owners = {_word(w) for w in old.clause.words if w.endswith(("'s", "’s"))}
     # An owner is never the head ("my partner's commute" is not "my commute").
     return not lost or (lost == [old.holder[-1]] and not owners & set(lost))
@@ -304,15 +312,25 @@ def _stated(text: str) -> tuple[Mention, ...]:
     return tuple(m for m in mentions(text) if is_statement(m.segment, m.clause))
 
 
-def pairs(old: str, new: str, old_year: int | None = None) -> list[tuple[Mention, Mention]]:
-    """The (older, newer) mentions where ``new`` gives another value for what ``old`` stated."""
+def _same_value_kind(a: frozenset[tuple[str, ...]], b: frozenset[tuple[str, ...]]) -> bool:
+    """Some kind of value both texts hold: the same, or two sums of one currency ("€52,000 a year",
+    "€58,000": :mod:`.own_values`)."""
+    return bool(a & b) or bool({k[:2] for k in a if k[0] == "money"} & {k[:2] for k in b if k[0] == "money"})
+
+
+def pairs(old: str, new: str, old_year: int | None = None, *,
+          same_speaker: bool = False) -> list[tuple[Mention, Mention]]:
+    """The (older, newer) mentions where ``new`` gives another value for what ``old`` stated.
+    ``same_speaker``: one person said both, so what each says of themselves is one holder's
+    (:func:`.own_values.same_own_attribute`)."""
     # A search compares each message it found with dozens of others: most pairs share no kind of value.
-    if not _kinds(old) & _kinds(new):
+    if not _same_value_kind(_kinds(old), _kinds(new)):
         return []
     olds = _stated(old)
     out: list[tuple[Mention, Mention]] = []
     for n in mentions(new):
-        same_kind = [o for o in olds if o.kind == n.kind and _same_holder(o, n)]
+        same_kind = [o for o in olds if (o.kind == n.kind and _same_holder(o, n))
+                     or (same_speaker and same_own_attribute(o, n))]
         # The same value again in that clause restates it; a revision gives only another one.
         if not same_kind or any(o.value == n.value for o in same_kind):
             continue
@@ -322,7 +340,8 @@ def pairs(old: str, new: str, old_year: int | None = None) -> list[tuple[Mention
     return out
 
 
-def revises_value(old: str, new: str, old_year: int | None = None) -> bool:
+def revises_value(old: str, new: str, old_year: int | None = None, *, same_speaker: bool = False) -> bool:
     """Whether ``new`` states another value for a value ``old`` stated, of the same holder and
-    attribute, as news (see the module doc). ``old_year``: the year ``old`` was told."""
-    return bool(pairs(old, new, old_year))
+    attribute, as news (see the module doc). ``old_year``: the year ``old`` was told;
+    ``same_speaker``: one person said both (their own values are then compared too)."""
+    return bool(pairs(old, new, old_year, same_speaker=same_speaker))
