@@ -45,6 +45,9 @@ REVISIONS = [
     # a name in a role the speaker has one of
     ("Nadia is my team lead, so can you help me prepare for our one-to-one?",
      "Quick one - my new team lead is Oskar. How do I write a good handover doc?"),
+    # the name first, after a lead-in, both times
+    ("Some background: Nadia is my team lead. Can you help me plan a one-to-one?",
+     "Oskar is my team lead since the reshuffle. How do I write a handover doc?"),
 ]
 
 LOOKALIKES = [

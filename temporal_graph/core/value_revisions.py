@@ -210,7 +210,9 @@ def _names(words: tuple[str, ...], caps: frozenset[str]) -> list[tuple[tuple[str
                     break
                 phrase.append(w)
             role = next((w for w in reversed(phrase) if w not in ("new", "current")), "")
-            start = next((n for n, w in enumerate(words[:k]) if w not in STOP_WORDS), k)  # "oh and Dana ..."
+            # after a lead-in ("Some context: Dana is ..."), past words like "oh and"
+            lead = words.index(":") + 1 if ":" in words[:k] else 0
+            start = next((n for n, w in enumerate(words[:k]) if n >= lead and w not in STOP_WORDS), k)
             held = name(range(start, k))
             if held and len(held) == k - start:
                 found.append((role, held))
@@ -252,6 +254,11 @@ def _holder(c: Clause, taken: set[int]) -> tuple[str, ...]:
     return tuple(dict.fromkeys([*(_word(w) for w in held if _content(w)), *sorted(_ids(words))]))
 
 
+def _without(holder: tuple[str, ...], name: str) -> tuple[str, ...]:
+    """The holder of a name in a role, without the name: "Dana is my manager" is the speaker's."""
+    return tuple(w for w in holder if w not in name.split())
+
+
 def _segments(text: str) -> list[str]:
     return [s.strip() for s in _SEGMENT.split(text) if s and s.strip()]
 
@@ -277,7 +284,8 @@ def mentions(text: str) -> tuple[Mention, ...]:
             around = frozenset({_word(w) for k, w in enumerate(c.words) if k not in taken and _content(w)
                                 and w not in _UNITS and w not in _PERIODS} | _ids(c.words))
             holder = _holder(c, taken)
-            out.extend(Mention(kind, value, holder, around, c, segment, ids) for kind, value, _ in found)
+            out.extend(Mention(kind, value, _without(holder, value) if kind[0] == "name" else holder,
+                               around, c, segment, ids) for kind, value, _ in found)
     return tuple(out)
 
 
