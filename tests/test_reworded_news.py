@@ -13,6 +13,7 @@ from __future__ import annotations
 import pytest
 
 from temporal_graph import TemporalGraph
+from temporal_graph.core.change_cues import reworded_as_news
 from temporal_graph.core.rewording import revises
 
 LABEL = "[possibly superseded"
@@ -26,6 +27,9 @@ REVISIONS = [
     ("Priya's phone plan costs 20 euros.", "Priya's phone plan costs 25 euros since the price change."),
     ("Rent for the Leith flat is 950 pounds.", "The rent for the Leith flat is 1,020 pounds from June."),
     ("Globex payment terms: net 30.", "Globex payment terms: net 45."),
+    # a lead-in before a colon names no subject
+    ("Some background: the nightly build takes 40 minutes.",
+     "Quick update: the nightly build takes 15 minutes."),
 ]
 
 LOOKALIKES = [
@@ -100,3 +104,12 @@ def test_another_speakers_rewording_revises_only_when_it_names_the_subject(clock
         old_id, _ = _tell(tg, tick, "Noor uses the compact layout.", "Noor uses the classic layout.",
                           ("Sam", "Kim"))
         assert _standing(tg, "Noor layout", old_id).standing in ("possibly_superseded", "superseded")
+
+
+@pytest.mark.parametrize("old, new", [
+    ("Some background: the design budget is $2,000 a month. Now, how do I plan a sprint?",
+     "Some background: the API answers in 300 ms. Now, how do I write a changelog?"),
+    ("FYI: my sister lives in Porto.", "FYI: the build server runs Ubuntu 22.04."),
+])
+def test_two_messages_that_open_with_the_same_lead_in_are_no_rewording(old: str, new: str) -> None:
+    assert not reworded_as_news(old, new, 2024)

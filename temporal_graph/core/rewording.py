@@ -147,11 +147,25 @@ def _content(word: str) -> bool:
     return word not in _STOP and word not in _MARKS and not _NUMBER.match(word) and len(word) > 1
 
 
+# Words of a lead-in before a colon ("Some context:", "Quick update:", "FYI:"): it names no subject.
+_LEAD_IN = frozenset("""some context background update updates note fyi btw ps quick small side aside
+reference heads up news info""".split())
+
+
+def _without_lead_in(tokens: list[str]) -> list[str]:
+    """The tokens after a lead-in: "Some context: the marketing budget is ..." is about the budget,
+    and two messages that open alike are not one sentence with other values."""
+    if ":" not in tokens:
+        return tokens
+    colon = tokens.index(":")
+    return tokens[colon + 1:] if colon and all(t.lower() in _LEAD_IN for t in tokens[:colon]) else tokens
+
+
 def _clauses(text: str) -> list[_Clause]:
     out = []
     for part in _CLAUSE.split(text):
         part = part.strip()
-        tokens = _TOKEN.findall(part)
+        tokens = _without_lead_in(_TOKEN.findall(part))
         if 2 <= len(tokens) <= MAX_CLAUSE_WORDS:
             out.append(_clause(part, tokens))
         if len(out) >= MAX_CLAUSES:
