@@ -149,10 +149,11 @@ def comparable_rows(entry: dict[str, Any], rows: list[list[Any]], symbols: dict[
 class BoltCounter:
     """A stand-in for a ``neo4j`` driver that counts what goes through it, for tests and the
     benchmark's ``--profile``: statements run, transactions (each try of a transaction function,
-    and each ``execute_query``), and Bolt round trips. A transaction function costs one round trip
-    to begin (the driver waits for BEGIN's answer), one per statement and one to commit;
-    ``execute_query`` sends BEGIN with its statement, so it costs two. Everything else is the
-    driver's own: ``store.driver = BoltCounter(store.driver)``."""
+    each ``execute_query`` and each auto-commit statement), and Bolt round trips. A transaction
+    function costs one round trip to begin (the driver waits for BEGIN's answer) unless its session
+    sends BEGIN with the first statement (as ``execute_query`` does), one per statement and one to
+    commit; an auto-commit statement (``session.run``) costs one. Everything else is the driver's
+    own: ``store.driver = BoltCounter(store.driver)``."""
 
     def __init__(self, driver: Any) -> None:
         self._driver = driver
@@ -180,7 +181,10 @@ class BoltCounter:
         self.texts.append(body[0].strip() if body else "")
 
     def session(self, **config: Any) -> _CountingSession:
-        return _CountingSession(self._driver.session(**config), self)
+        import neo4j
+
+        mode = "read" if config.get("default_access_mode") == neo4j.READ_ACCESS else "write"
+        return _CountingSession(self._driver.session(**config), self, mode)
 
     def execute_query(self, query: Any, *args: Any, **kwargs: Any) -> Any:
         import neo4j
@@ -197,8 +201,8 @@ class BoltCounter:
 
 
 class _CountingSession:
-    def __init__(self, session: Any, counter: BoltCounter) -> None:
-        self._session, self._counter = session, counter
+    def __init__(self, session: Any, counter: BoltCounter, mode: str) -> None:
+        self._session, self._counter, self._mode = session, counter, mode
 
     def __enter__(self) -> _CountingSession:
         self._session.__enter__()
@@ -213,7 +217,8 @@ class _CountingSession:
         def work(tx: Any, *args: Any, **kwargs: Any) -> Any:
             counter.modes.append(mode)
             counter.transactions += 1
-            counter.round_trips += 2  # BEGIN and COMMIT
+            # COMMIT, and BEGIN unless it goes with the first statement
+            counter.round_trips += 1 if getattr(self._session, "_pipelined_begin", False) else 2
             return fn(_CountingTx(tx, counter), *args, **kwargs)
 
         return work
@@ -225,8 +230,11 @@ class _CountingSession:
         return self._session.execute_write(self._wrapped(fn, "write"), *args, **kwargs)
 
     def run(self, query: Any, *args: Any, **kwargs: Any) -> Any:
-        self._counter.transactions += 1
-        self._counter._ran(query)  # an auto-commit statement: one round trip
+        counter = self._counter
+        with counter._lock:
+            counter.modes.append(self._mode)
+            counter.transactions += 1
+            counter._ran(query)  # an auto-commit statement: one round trip
         return self._session.run(query, *args, **kwargs)
 
     def __getattr__(self, name: str) -> Any:

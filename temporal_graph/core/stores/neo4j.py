@@ -32,9 +32,10 @@ the write run again), and the single fact full-text index is widened to cover it
 no temporal rules.
 
 Round trips: a write holds its changes back and sends them in one statement, and reads ahead
-what it will read (:class:`Neo4jTx`); a read outside a write is one statement in a transaction of
-its own (:class:`_QueryRunner`); every transaction of the store is causally chained to the ones
-it committed before by one bookmark manager, so a read routed to another cluster member sees them.
+what it will read (:class:`Neo4jTx`), its BEGIN sent with its first statement; a read outside a
+write is one auto-commit statement, one round trip (:class:`_QueryRunner`); every transaction of
+the store is causally chained to the ones it committed before by one bookmark manager, so a read
+routed to another cluster member sees them.
 """
 
 from __future__ import annotations
@@ -43,6 +44,7 @@ import json
 import logging
 import re
 import threading
+import time
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -104,6 +106,15 @@ NEWEST_AHEAD = 64
 _PLURAL = {RecordKind.FACT: "facts", RecordKind.ENTITY: "entities", RecordKind.EPISODE: "episodes"}
 # Reads of one search run at once (its indexes, then its records by id): at most this many.
 _READERS = 8
+_READER_THREADS = "neo4j-read"
+# A group holding at most so many records of a kind is scanned exactly for its nearest when the
+# kind's vector index, shared by every group, answers with too few of them.
+SCAN_AT_MOST = 2_000
+_VECTOR_INDEXES = {RecordKind.ENTITY: "entity_embedding", RecordKind.EPISODE: "episode_embedding"}
+# A read that fails on an error the driver marks retryable is run again so many times at most,
+# waiting 0.1 s, 0.2 s, 0.4 s ... between tries.
+_READ_TRIES = 5
+_READ_BACKOFF_SECONDS = 0.1
 
 
 def entity_label(entity_type: str) -> str | None:
@@ -221,6 +232,15 @@ class _Runner:
         return [record.data() for record in self.tx.run(text, dict(params))]
 
 
+def _begin_with_first_statement(session: Any) -> AbstractContextManager[Any]:
+    """Within it, a transaction of ``session`` sends BEGIN with its first statement instead of
+    waiting for BEGIN's own answer, as the driver's ``execute_query`` does: a round trip less per
+    write (a failed BEGIN fails that statement, and the driver retries the transaction all the
+    same). The driver's switch for it is private; a driver without it costs the round trip."""
+    switch = getattr(session, "_pipelined_begin", None)
+    return nullcontext() if switch is None else switch  # type: ignore[no-any-return]
+
+
 def _text(name: str, params: Mapping[str, Any], identifiers: Mapping[str, str | Sequence[str]]) -> str:
     """The text of statement ``name``, checking it gets exactly its declared parameters."""
     found = statement(name)
@@ -230,21 +250,29 @@ def _text(name: str, params: Mapping[str, Any], identifiers: Mapping[str, str | 
 
 
 class _QueryRunner:
-    """Runs each named statement as a read transaction of its own through the driver's
-    ``execute_query``: BEGIN goes with the statement (two round trips, not three), the driver
-    retries it on transient errors and routes it to a reader, and the store's bookmarks make it
-    see every write the store committed before."""
+    """Runs each named statement as an auto-commit read of a session of its own: RUN and PULL go
+    together, one round trip (a transaction function's BEGIN and COMMIT would be two more, for a
+    read that writes nothing). The session routes it to a reader and waits for the store's
+    bookmarks, so it sees every write the store committed before. A read changes nothing, so one
+    that fails on an error the driver marks retryable (a leader switch, a member gone) is simply
+    run again, as the driver's transaction functions would be."""
 
     def __init__(self, store: Neo4jStore) -> None:
         self.store = store
 
     def run(self, name: str, params: Mapping[str, Any], **identifiers: str | Sequence[str]) -> list[dict]:
-        import neo4j
+        import neo4j.exceptions
 
-        s = self.store
-        return s.driver.execute_query(  # type: ignore[no-any-return]
-            _text(name, params, identifiers), dict(params), routing_=neo4j.RoutingControl.READ,
-            database_=s.database, bookmark_manager_=s.bookmarks, result_transformer_=neo4j.Result.data)
+        text = _text(name, params, identifiers)
+        for attempt in range(_READ_TRIES):
+            try:
+                with self.store._session(read=True) as session:
+                    return session.run(text, dict(params)).data()  # type: ignore[no-any-return]
+            except (neo4j.exceptions.Neo4jError, neo4j.exceptions.DriverError) as exc:
+                if attempt + 1 == _READ_TRIES or not exc.is_retryable():
+                    raise
+                time.sleep(_READ_BACKOFF_SECONDS * 2**attempt)
+        raise AssertionError("unreachable")  # the loop returns or raises
 
 
 class _Runs(Protocol):
@@ -1315,7 +1343,7 @@ class Neo4jStore:
         transaction) and the write run again, so no row is ever written without its indexes."""
         while True:
             try:
-                with self._session() as session:
+                with self._session() as session, _begin_with_first_statement(session):
                     return session.execute_write(self._write_work(fn))
             except _NeedsSchema as needed:
                 self.ensure_relations(needed.relations)
@@ -1486,14 +1514,16 @@ class Neo4jStore:
         return self._read(lambda r: r._r.run("fact_rows_count", {"group_id": group_id}))[0]["rows"]
 
     def at_once(self, reads: Sequence[Callable[[], Any]]) -> list[Any]:
-        """Each read in a thread of its own: each of the store's reads is a read transaction of
-        its own session (the driver's pool lends each a connection), so a search's index reads
-        overlap on the server and on the wire instead of waiting for each other."""
-        if len(reads) < 2:
+        """Each read in a thread of its own: each of the store's reads is a statement of a
+        session of its own (the driver's pool lends each a connection), so a search's index reads
+        overlap on the server and on the wire instead of waiting for each other. Called from one
+        of those threads (a read that reads at once itself), the reads run one after another:
+        waiting there for the pool's other threads could wait for ever once every thread waits."""
+        if len(reads) < 2 or threading.current_thread().name.startswith(_READER_THREADS):
             return [read() for read in reads]
         with self._readers_lock:
             if self._readers is None:
-                self._readers = ThreadPoolExecutor(_READERS, thread_name_prefix="neo4j-read")
+                self._readers = ThreadPoolExecutor(_READERS, thread_name_prefix=_READER_THREADS)
             readers = self._readers
         return [future.result() for future in [readers.submit(read) for read in reads]]
 
@@ -1515,37 +1545,40 @@ class Neo4jStore:
     def vector_search(
         self, group_id: str, kind: str, vector: Sequence[float], limit: int, *, exact: bool = False
     ) -> list[tuple[str, float]]:
-        """Nearest neighbours from Neo4j's own vector indexes (HNSW: approximate), widened until
-        ``limit`` belong to the group. ``exact`` is not honoured yet: reads over history (as_of,
-        known_at) are answered by the same indexes, so they may miss a neighbour the embedded
-        store's exact path finds (it has not been measured at scale on this store)."""
+        """Nearest neighbours from Neo4j's own vector indexes (HNSW: approximate). An index spans
+        every group, so its nearest may hold too few of the group's: then a group of at most
+        :data:`SCAN_AT_MOST` records is scanned exactly (one statement; asking the index ever
+        deeper took up to seven, the last for 131,072 neighbours, for a small group beside large
+        ones), and a larger one's are asked of the index deeper until enough belong to it.
+        ``exact`` is not honoured yet: reads over history (as_of, known_at) are answered by the
+        same indexes, so they may miss a neighbour the embedded store's exact path finds (it has
+        not been measured at scale on this store)."""
         del exact
         if limit <= 0:
             return []
         vec = [float(x) for x in vector]
+        params: dict[str, Any] = {"group_id": group_id, "k": max(limit * 4, 32), "vector": vec}
         if kind == RecordKind.FACT:  # one index over every relation type's current rows
-            hits = self._nearest("vector_search_facts", None, group_id, vec, limit)
+            name = "vector_search_facts"
         else:
-            index = {RecordKind.ENTITY: "entity_embedding", RecordKind.EPISODE: "episode_embedding"}[kind]
-            hits = self._nearest("vector_search_nodes", index, group_id, vec, limit)
-        return sorted(hits.items(), key=lambda item: (-item[1], item[0]))[:limit]
+            name, params["index_name"] = "vector_search_nodes", _VECTOR_INDEXES[kind]
+        row = self._read(lambda r: r._r.run(name, params))[0]
 
-    def _nearest(
-        self, name: str, index: str | None, group_id: str, vec: list[float], limit: int
-    ) -> dict[str, float]:
-        """The group's ``limit`` nearest in one vector index. The index spans every group, so ask
-        for more neighbours until enough belong to the group or the index has no more."""
-        k = max(limit * 4, 32)
-        while True:
-            params: dict[str, Any] = {"group_id": group_id, "k": k, "vector": vec}
-            if index is not None:
-                params["index_name"] = index
-            row = self._read(lambda r: r._r.run(name, params))[0]  # noqa: B023 - called at once
-            hits = row["hits"] or []
-            if len(hits) >= limit or row["seen"] < k or k >= 100_000:
-                # Neo4j's cosine score is (1 + cos) / 2; report the cosine itself, like the embedded store.
-                return {h["id"]: 2.0 * float(h["score"]) - 1.0 for h in hits}
-            k *= 4
+        def short() -> bool:  # too few of the group's, and the index holds more
+            return len(row["hits"] or []) < limit and row["seen"] == params["k"] < 100_000
+
+        if short():
+            scan = {"group_id": group_id, "k": int(limit), "vector": vec, "most": SCAN_AT_MOST}
+            scanned = self._read(lambda r: r._r.run("vector_scan_" + _PLURAL[kind], scan))[0]
+            if scanned["scanned"]:
+                row = scanned
+            else:
+                while short():
+                    params["k"] *= 4
+                    row = self._read(lambda r: r._r.run(name, params))[0]
+        # Neo4j's cosine score is (1 + cos) / 2; report the cosine itself, like the embedded store.
+        hits = {h["id"]: 2.0 * float(h["score"]) - 1.0 for h in row["hits"] or []}
+        return sorted(hits.items(), key=lambda item: (-item[1], item[0]))[:limit]
 
     # -- entity summaries --------------------------------------------------------------------
     @_edge

@@ -327,10 +327,11 @@ class Store(Protocol):
         ...
 
     def at_once(self, reads: Sequence[Callable[[], Any]]) -> list[Any]:
-        """The answers of ``reads``, in their order: independent reads of this store (never a write,
-        never a call of ``at_once``). A server store runs them concurrently, each in a session of
-        its own, so a search waits for its slowest index rather than for each in turn; the
-        embedded store runs them one after another (they cost it no round trip)."""
+        """The answers of ``reads``, in their order: independent reads of this store (never a write;
+        a read that calls ``at_once`` itself gets its reads one after another). A server store runs
+        them concurrently, each in a session of its own, so a search waits for its slowest index
+        rather than for each in turn; the embedded store runs them one after another (they cost it
+        no round trip)."""
         ...
 
     def text_search(self, group_id: str, kind: str, query: str, limit: int) -> list[tuple[str, float]]:
