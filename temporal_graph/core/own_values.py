@@ -23,12 +23,26 @@ both were said by one speaker too (:mod:`queries.probable`). Pure: no store, no 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from .change_cues import names_other_party
+from .rewording import Clause
 
-if TYPE_CHECKING:
-    from .value_revisions import Mention
+
+class Mention(Protocol):
+    """What this module reads of a :class:`.value_revisions.Mention` (which calls it, so it is
+    described here rather than imported)."""
+
+    @property
+    def kind(self) -> tuple[str, ...]: ...
+    @property
+    def value(self) -> str: ...
+    @property
+    def holder(self) -> tuple[str, ...]: ...
+    @property
+    def words(self) -> frozenset[str]: ...
+    @property
+    def clause(self) -> Clause: ...
 
 # Words (as compared: singular, no "-ing") and phrases for one attribute of the speaker's own life.
 _FAMILIES: dict[str, frozenset[str]] = {name: frozenset(words.split("|")) for name, words in (
