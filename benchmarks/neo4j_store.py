@@ -1,7 +1,7 @@
 """The Neo4j store beside the embedded one: the same data, the same run, both stores.
 
     .venv/bin/python benchmarks/neo4j_store.py [--sizes 10,1000] [--repeats 10]
-        [--facts 20000] [--bulk 0] [--copy 20000] [--profile] [--json]
+        [--facts 20000] [--bulk 0] [--copy 20000] [--chat 300] [--profile] [--json]
 
 The defaults run in minutes on a loaded two-core machine; the issue's sizes are ``--sizes
 10,1000,10000 --facts 100000 --copy 100000``.
@@ -17,6 +17,10 @@ Community from Maven Central) and stops it at the end. Medians and p95, in milli
 - ``reads``: at ``--facts`` structured facts in one group (loaded with ``add_facts``, stored vectors
   random stand-ins written through the store), ``as_of`` of one subject at random (T, K) and
   ``search`` for 20 questions (the query embedded by the real model);
+- ``chat``: ``search`` over a memory of messages, the reads a user's memory sees (each message's
+  standing, possible revisions): one generated user/assistant conversation of ``--chat``
+  messages (``supersession_chats.py``, imported on both stores), its questions about values
+  stated and revised, the two stores alternating, and whether they answer alike;
 - ``bulk``: the seconds of that load (and of ``--bulk`` more, when larger), with the bulk ==
   one-by-one oracle on a 2,000-fact sample on Neo4j;
 - ``copy``: ``copy_to`` of a ``--copy``-fact embedded memory into Neo4j, with its comparison.
@@ -24,8 +28,8 @@ Community from Maven Central) and stops it at the end. Medians and p95, in milli
 ``--profile`` adds, for one ``as_of`` and one ``search`` on each store, the store calls each made
 and their time; and for Neo4j, what each operation sends, counted at the driver
 (``testing.BoltCounter``): statements, transactions and Bolt round trips of one ``add_fact`` and
-one ``add_episode`` (at the smallest and largest history), one ``search`` and one ``as_of``, the
-bulk load and the copy.
+one ``add_episode`` (at the smallest and largest history), one ``search`` and one ``as_of``, one
+search of the conversation, the bulk load and the copy.
 """
 
 from __future__ import annotations
@@ -51,6 +55,7 @@ sys.path.insert(0, str(ROOT))
 
 import numpy as np  # noqa: E402
 
+from benchmarks import supersession_chats  # noqa: E402
 from benchmarks.write_growth import episode_write, fact_write, history, percentiles, timed  # noqa: E402
 from temporal_graph import Ontology, TemporalGraph  # noqa: E402
 from temporal_graph.core.stores.protocol import ChangeSet, FactQuery  # noqa: E402
@@ -345,6 +350,49 @@ def bulk_oracle(workdir: Path, sample: int) -> bool:
     return answers[0] == answers[1]
 
 
+def chat_reads(messages: int, repeats: int, workdir: Path, trips: dict | None = None) -> dict:
+    """Search p50 / p95 over one imported conversation on each store, the stores alternating
+    question by question; how often their hits agree (messages by id, facts and entities by text)."""
+    conversation = supersession_chats.generate(1, messages)[0]
+    path = supersession_chats.write([conversation], workdir / "chat")[0]
+    questions = [q.question for q in conversation.questions] + [q for q, _ in conversation.keep]
+    memories = {kind: Memory(kind, workdir, "chat", clock=ManualClock(CLOCK)) for kind in STORES}
+    try:
+        for m in memories.values():
+            m.tg.import_file(path, group_id=m.group, progress=False)
+        counter = counted(memories["neo4j"]) if trips is not None else None
+        spent: dict[str, list[float]] = {kind: [] for kind in STORES}
+        answers: dict[str, list[list[tuple]]] = {kind: [] for kind in STORES}
+        for m in memories.values():
+            m.tg.search(questions[0], group_id=m.group)  # the model loaded, the caches warm
+        if counter is not None:
+            counter.reset()
+        for _ in range(repeats):
+            for question in questions:
+                for kind, m in memories.items():
+                    started = time.perf_counter()
+                    hits = m.tg.search(question, group_id=m.group, limit=10)
+                    spent[kind].append(time.perf_counter() - started)
+                    answers[kind].append([_hit_key(h) for h in hits])
+        if counter is not None and trips is not None:
+            trips["search of a conversation (mean)"] = _trips(counter, repeats * len(questions))
+        alike = sum(a == b for a, b in zip(answers["sqlite"], answers["neo4j"], strict=True))
+        return {"messages": messages, "questions": len(questions), "alike": alike,
+                "searches": len(spent["neo4j"]), **{kind: percentiles(spent[kind]) for kind in STORES}}
+    finally:
+        for m in memories.values():
+            m.close()
+
+
+def _hit_key(hit: Any) -> tuple:
+    """A hit as both stores name it: fact row ids differ between them, texts do not."""
+    if hit.episode is not None:
+        return "episode", hit.episode.source_id, hit.standing
+    if hit.fact is not None:
+        return "fact", hit.fact.text
+    return hit.kind, hit.entity.name if hit.entity is not None else ""
+
+
 def copy(facts: int, workdir: Path, trips: dict | None = None) -> dict:
     options = {"ontology": ONTOLOGY, "clock": ManualClock(CLOCK), "embed": False}
     source = Memory("sqlite", workdir, "copy-source", **options)
@@ -388,6 +436,14 @@ def table(result: dict) -> str:
     for kind in STORES:
         if "profile" in result["reads"][kind]:
             lines.append(f"  profile {kind}: {json.dumps(result['reads'][kind]['profile'])}")
+    if result.get("chat"):
+        c = result["chat"]
+        s, n = c["sqlite"], c["neo4j"]
+        lines += ["", f"search of a {c['messages']}-message conversation ({c['questions']} questions, "
+                      f"{c['searches']} searches each)   p50 / p95 ms (neo4j / sqlite p50)",
+                  f"  {'search':18} sqlite {s['p50_ms']:7.2f} / {s['p95_ms']:7.2f}   "
+                  f"neo4j {n['p50_ms']:7.2f} / {n['p95_ms']:7.2f}   {n['p50_ms'] / s['p50_ms']:5.1f}x   "
+                  f"the same hits in the same order: {c['alike']} of {c['searches']}"]
     lines += ["", "bulk loads (add_facts)"]
     for size, by_store in result["bulk"].items():
         if size == "oracle_on_neo4j":
@@ -417,6 +473,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--bulk", type=int, default=0, help="a second, larger bulk load (100000)")
     parser.add_argument("--copy", type=int, default=20_000, help="facts of the memory copied into Neo4j")
     parser.add_argument("--oracle", type=int, default=500, help="facts of the bulk == one-by-one sample")
+    parser.add_argument("--chat", type=int, default=300,
+                        help="messages of the conversation searched (0: no chat reads)")
     parser.add_argument("--profile", action="store_true")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
@@ -428,6 +486,8 @@ def main(argv: list[str] | None = None) -> int:
         result["writes"] = writes(sizes, args.repeats, workdir, trips)
         result["reads"], result["bulk"] = reads_and_bulk(args.facts, args.bulk, args.repeats, workdir,
                                                          args.profile, trips, args.oracle)
+        if args.chat:
+            result["chat"] = chat_reads(args.chat, max(1, args.repeats // 5), workdir, trips)
         result["copy"] = copy(args.copy, workdir, trips)
         result["trips"] = trips
     print(json.dumps(result) if args.json else table(result))

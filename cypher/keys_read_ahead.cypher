@@ -6,7 +6,10 @@ UNWIND $keys AS key
 CALL (key) {
   OPTIONAL MATCH (a:Assertion {group_id: $group_id, subject_id: key.subject_id, relation: key.relation})
   USING INDEX a:Assertion(group_id, subject_id, relation)
-  RETURN collect(a {.id, .group_id, .subject_id, .relation, .object_id, .kind, .at, .until, .created_at,
+  RETURN collect(a {.id, .group_id, .subject_id, .relation, .object_id, .kind,
+                    at: a.at.epochMillis * 1000 + a.at.microsecond % 1000,
+                    until: a.until.epochMillis * 1000 + a.until.microsecond % 1000,
+                    created_at: a.created_at.epochMillis * 1000 + a.created_at.microsecond % 1000,
                     .seq, .episode_id, .text, .confidence, .importance,
                     attributes: a.attributes_json}) AS assertions
 }
@@ -22,8 +25,11 @@ CALL (key) {
     WHERE r.id = c.row_id AND r.group_id = $group_id AND r.expired_at IS NULL
     RETURN {id: r.id, fact_id: r.fact_id, group_id: r.group_id, subject_id: s.id, subject: s.name,
             relation: type(r), object_id: o.id, object: o.name, text: r.text,
-            valid_at: r.valid_at, invalid_at: r.invalid_at, created_at: r.created_at,
-            expired_at: r.expired_at, episode_ids: r.episode_ids, confidence: r.confidence,
+            valid_at: r.valid_at.epochMillis * 1000 + r.valid_at.microsecond % 1000,
+            invalid_at: r.invalid_at.epochMillis * 1000 + r.invalid_at.microsecond % 1000,
+            created_at: r.created_at.epochMillis * 1000 + r.created_at.microsecond % 1000,
+            expired_at: r.expired_at.epochMillis * 1000 + r.expired_at.microsecond % 1000,
+            episode_ids: r.episode_ids, confidence: r.confidence,
             importance: r.importance, attributes: r.attributes_json} AS row
   }
   RETURN collect(row) AS rows

@@ -7,7 +7,8 @@
 // starts and endings told for a moment at or after it (at most $events_ahead, or none are
 // kept), and the key's retractions and withdrawals (at most $events_ahead). Rows come without
 // provenance, as rows_of_key does; keys are in microseconds (see rows_of_key.cypher). And the
-// episodes of some ids (whether the group holds them yet).
+// episodes of some ids (whether the group holds them yet). Moments come as integer microseconds
+// (episode_return.cypher).
 // Every lookup names its index and the plan is never made again for new statistics
 // (replan=skip): it is the same at any size, and making it costs a second (changes_write.cypher).
 // params: group_id, keys, windows, rows_ahead, events_ahead, undated, episode_ids
@@ -22,14 +23,18 @@ CALL () {
   MATCH (n:Entity {group_id: $group_id, id: k.entity_id})
   USING INDEX n:Entity(id)
   RETURN collect({key: key, id: n.id, group_id: n.group_id, name: n.name, type: n.type,
-                  aliases: n.aliases, summary: n.summary, created_at: n.created_at, seq: n.seq}) AS entities
+                  aliases: n.aliases, summary: n.summary, seq: n.seq,
+                  created_at: n.created_at.epochMillis * 1000 + n.created_at.microsecond % 1000}) AS entities
 }
 CALL () {
   UNWIND $episode_ids AS id
   MATCH (e:Episode {group_id: $group_id, id: id})
   USING INDEX e:Episode(id)
-  RETURN collect(e {.id, .group_id, .content, .speaker, .source, .source_id, .reference_time,
-                    .created_at, .retracted_at, .erased_at}) AS episodes
+  RETURN collect(e {.id, .group_id, .content, .speaker, .source, .source_id,
+                    reference_time: e.reference_time.epochMillis * 1000 + e.reference_time.microsecond % 1000,
+                    created_at: e.created_at.epochMillis * 1000 + e.created_at.microsecond % 1000,
+                    retracted_at: e.retracted_at.epochMillis * 1000 + e.retracted_at.microsecond % 1000,
+                    erased_at: e.erased_at.epochMillis * 1000 + e.erased_at.microsecond % 1000}) AS episodes
 }
 CALL () {
   UNWIND $windows AS w
@@ -44,7 +49,10 @@ CALL () {
     WITH a
     ORDER BY a.group_id DESC, a.subject_id DESC, a.relation DESC, a.created_at DESC, a.seq DESC
     LIMIT 1
-    RETURN a {.id, .group_id, .subject_id, .relation, .object_id, .kind, .at, .until, .created_at,
+    RETURN a {.id, .group_id, .subject_id, .relation, .object_id, .kind,
+              at: a.at.epochMillis * 1000 + a.at.microsecond % 1000,
+              until: a.until.epochMillis * 1000 + a.until.microsecond % 1000,
+              created_at: a.created_at.epochMillis * 1000 + a.created_at.microsecond % 1000,
               .seq, .episode_id, .text, .confidence, .importance, attributes: a.attributes_json} AS latest
   }
   CALL (w, subject_id) {
@@ -67,8 +75,11 @@ CALL () {
       RETURN CASE WHEN r IS NULL THEN null ELSE {
                id: r.id, fact_id: r.fact_id, group_id: r.group_id, subject_id: s.id, subject: s.name,
                relation: type(r), object_id: o.id, object: o.name, text: r.text,
-               valid_at: r.valid_at, invalid_at: r.invalid_at, created_at: r.created_at,
-               expired_at: r.expired_at, episode_ids: [], confidence: r.confidence,
+               valid_at: r.valid_at.epochMillis * 1000 + r.valid_at.microsecond % 1000,
+               invalid_at: r.invalid_at.epochMillis * 1000 + r.invalid_at.microsecond % 1000,
+               created_at: r.created_at.epochMillis * 1000 + r.created_at.microsecond % 1000,
+               expired_at: r.expired_at.epochMillis * 1000 + r.expired_at.microsecond % 1000,
+               episode_ids: [], confidence: r.confidence,
                importance: r.importance, attributes: r.attributes_json} END AS row
     }
     RETURN collect(row) AS rows
@@ -79,8 +90,11 @@ CALL () {
     WHERE a.kind IN ['start', 'end'] AND a.at_key >= coalesce(bound, $undated)
     WITH a
     LIMIT $events_ahead + 1
-    RETURN collect(a {.id, .group_id, .subject_id, .relation, .object_id, .kind, .at, .until,
-                      .created_at, .seq, .episode_id, .text, .confidence, .importance,
+    RETURN collect(a {.id, .group_id, .subject_id, .relation, .object_id, .kind,
+                      at: a.at.epochMillis * 1000 + a.at.microsecond % 1000,
+                      until: a.until.epochMillis * 1000 + a.until.microsecond % 1000,
+                      created_at: a.created_at.epochMillis * 1000 + a.created_at.microsecond % 1000,
+                      .seq, .episode_id, .text, .confidence, .importance,
                       attributes: a.attributes_json}) AS events
   }
   CALL (w, subject_id) {
@@ -89,8 +103,11 @@ CALL () {
     WHERE a.kind IN ['retract', 'withdraw', 'restore'] AND a.at_key >= $undated
     WITH a
     LIMIT $events_ahead + 1
-    RETURN collect(a {.id, .group_id, .subject_id, .relation, .object_id, .kind, .at, .until,
-                      .created_at, .seq, .episode_id, .text, .confidence, .importance,
+    RETURN collect(a {.id, .group_id, .subject_id, .relation, .object_id, .kind,
+                      at: a.at.epochMillis * 1000 + a.at.microsecond % 1000,
+                      until: a.until.epochMillis * 1000 + a.until.microsecond % 1000,
+                      created_at: a.created_at.epochMillis * 1000 + a.created_at.microsecond % 1000,
+                      .seq, .episode_id, .text, .confidence, .importance,
                       attributes: a.attributes_json}) AS voids
   }
   RETURN collect({subject_key: w.subject_key, subject_id: subject_id, relation: w.relation,

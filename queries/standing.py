@@ -23,16 +23,18 @@ A message is
 
 A message ``retract_entity`` took out of reads is ``withdrawn``: reads leave it out altogether.
 
-Read for the messages a search found, through the store's indexes: their statements and the
-fact versions citing them (one read each for all of them), the timelines of their keys and their
-topics (one read each), then one read per (subject, relation) a stale message spoke of, and one
-of the names its statements are about when every fact of a message went stale.
+Read for the messages a search found, through the store's indexes: their statements, the fact
+versions citing them and their topics (one read each for all of them, the three at once), the
+timelines of their keys (one read), then what holds of each (subject, relation) they spoke of (one
+read each, all at once), and one of the names its statements are about when every fact of a
+message went stale.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 from datetime import datetime
+from functools import partial
 
 from pydantic import BaseModel, ConfigDict
 
@@ -72,7 +74,13 @@ def standings(
     ids = list(by_id)
     if not ids:
         return {}
-    told = believed(core.store.statements_of(group_id, ids), known_at)
+    # Three reads that do not depend on each other: a server store runs them at once.
+    statements, citing, topics = core.store.at_once([
+        partial(core.store.statements_of, group_id, ids),
+        partial(core.store.facts_citing, group_id, ids),
+        partial(topic_states, core.store, group_id, ids, known_at),
+    ])
+    told = believed(statements, known_at)
     said: dict[str, list[Assertion]] = {i: [] for i in ids}
     links: dict[str, list[Assertion]] = {i: [] for i in ids}
     for a in told:
@@ -82,24 +90,26 @@ def standings(
             elif a.kind in ("start", "end"):
                 said[a.episode_id].append(a)
     rows: dict[str, list[Fact]] = {i: [] for i in ids}
-    for f in core.store.facts_citing(group_id, ids):
+    for f in citing:
         if (known_at is None or f.created_at <= known_at) and (
                 f.expired_at is None if known_at is None else f.known_at(known_at)):
             for i in f.episode_ids:
                 if i in rows:
                     rows[i].append(f)
-    topics = topic_states(core.store, group_id, ids, known_at)
     by_key = _key_successors(core, group_id, links, valid_time, known_at)
     out: dict[str, MessageStanding] = {}
-    holding: dict[tuple[str, str], tuple[str, ...]] = {}
+    # What holds now for each (subject, relation) the messages spoke of, read at once. Only a
+    # relation of one object at a time has what holds *instead*: another like or visit does not
+    # replace the one that ended.
+    spoken = dict.fromkeys([*((f.subject_id, f.relation) for i in ids for f in rows[i]),
+                            *((a.subject_id, a.relation) for i in ids for a in said[i] if a.kind == "start")])
+    ones = [key for key in spoken if core.ontology.cardinality(key[1]) == "one"]
+    holding = dict.fromkeys(spoken, ())
+    holding.update(zip(ones, core.store.at_once(
+        [partial(_holding, core, group_id, key, valid_time, known_at) for key in ones]), strict=True))
     wholly: dict[str, MessageStanding] = {}  # every fact read from it is stale: unless it says more
 
     def holds_now(key: tuple[str, str]) -> tuple[str, ...]:
-        # Only a relation of one object at a time has what holds *instead*: another like or visit
-        # does not replace the one that ended.
-        if key not in holding:
-            one = core.ontology.cardinality(key[1]) == "one"
-            holding[key] = _holding(core, group_id, key, valid_time, known_at) if one else ()
         return holding[key]
 
     for i in ids:

@@ -7,7 +7,9 @@ WHERE elementId(r) = c.rel AND r.id = c.row_id AND r.group_id = $group_id AND r.
 RETURN r.id AS id, r.fact_id AS fact_id, r.group_id AS group_id,
        s.id AS subject_id, s.name AS subject, type(r) AS relation,
        o.id AS object_id, o.name AS object, r.text AS text,
-       r.valid_at AS valid_at, r.invalid_at AS invalid_at,
-       r.created_at AS created_at, r.expired_at AS expired_at,
+       r.valid_at.epochMillis * 1000 + r.valid_at.microsecond % 1000 AS valid_at,
+       r.invalid_at.epochMillis * 1000 + r.invalid_at.microsecond % 1000 AS invalid_at,
+       r.created_at.epochMillis * 1000 + r.created_at.microsecond % 1000 AS created_at,
+       r.expired_at.epochMillis * 1000 + r.expired_at.microsecond % 1000 AS expired_at,
        [] AS episode_ids, r.confidence AS confidence, r.importance AS importance,
        r.attributes_json AS attributes

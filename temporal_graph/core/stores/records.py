@@ -1,11 +1,11 @@
 """Stored rows -> the model's records: one decoder per kind, shared by both stores.
 
 A store hands over one plain mapping per row (an ``sqlite3.Row``, a Neo4j record's ``data()``)
-whose keys are the model's field names; ``attributes`` holds JSON text in both stores. Two kinds
-of value come back from the drivers in different shapes, so each store names its :class:`Codec`:
-times (SQLite: integer microseconds; Neo4j: the driver's DateTime, or microseconds where a
-statement returns many) and lists of strings (SQLite:
-JSON text; Neo4j: lists). Values a row written by an older version lacks (a null importance,
+whose keys are the model's field names; ``attributes`` holds JSON text in both stores. Lists of
+strings come back in different shapes (SQLite: JSON text; Neo4j: lists), so each store names its
+:class:`Codec`. Times are integer microseconds from both: the Neo4j statements return them that
+way, since the driver's DateTime objects cost some 100 µs each to decode (one still reads).
+Values a row written by an older version lacks (a null importance,
 type, method, text ...) get their defaults here, in one place for both stores.
 """
 
