@@ -334,30 +334,33 @@ def _spelled(text: str) -> frozenset[str]:
     return frozenset(t.lower().rstrip(".,") for t in _TOKEN.findall(text))
 
 
-def _may_revise(old: str, new: str) -> bool:
-    """What :meth:`_Text.candidates` needs of ``new`` for some clause of ``old``, on its words alone:
-    every word of the clause's subject, or one of its topic words when it has no subject. A search
-    compares each message with every newer one, most of them about something else: this spares
-    them the clause-by-clause reading, with the same answers."""
+def _may_revise(old: str, new: str) -> list[_Clause]:
+    """The clauses of ``old`` that :meth:`_Text.candidates` finds something for in ``new``, on the
+    words of ``new`` alone: every word of the clause's subject, or one of its topic words when it
+    has no subject. A search compares each message with every newer one, most of them about
+    something else, and long messages have dozens of clauses: this spares them the clause-by-clause
+    reading, with the same answers."""
     words = _spelled(new)
-    return any(o.subject <= words if o.subject else not o.topics.isdisjoint(words) for o in _parsed(old))
+    return [o for o in _parsed(old) if (o.subject <= words if o.subject else not o.topics.isdisjoint(words))]
 
 
 def revises(old: str, new: str) -> bool:
     """Whether the text ``new`` reads like ``old`` with other values (see the module doc)."""
-    if not _may_revise(old, new):
+    olds = _may_revise(old, new)
+    if not olds:
         return False
     newer = _text(new)
-    return any(_clause_revises(o, n) for o in _parsed(old) for n in newer.candidates(o))
+    return any(_clause_revises(o, n) for o in olds for n in newer.candidates(o))
 
 
 def revising_clauses(old: str, new: str) -> frozenset[Clause]:
     """The clauses of ``new`` that read like a clause of ``old`` with other values: what a caller
     checks further (whose news it is, whether it is news at all)."""
-    if not _may_revise(old, new):
+    olds = _may_revise(old, new)
+    if not olds:
         return frozenset()
     newer = _text(new)
-    return frozenset(n for o in _parsed(old) for n in newer.candidates(o) if _clause_revises(o, n))
+    return frozenset(n for o in olds for n in newer.candidates(o) if _clause_revises(o, n))
 
 
 def restates(old: str, new: str) -> bool:
