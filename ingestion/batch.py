@@ -530,7 +530,7 @@ def _apply_batch(
 def _new_names(
     core: Core, group: str, batch: Sequence[Episode], extractions: Sequence[tuple[Extraction, list[str]]]
 ) -> list[str]:
-    return new_names(core, group, [x for x, _ in extractions], [e.speaker for e in batch])
+    return new_names(core.store, group, [x for x, _ in extractions], [e.speaker for e in batch])
 
 
 def _count_file(counts: ImportFileReport | None, result: IngestResult) -> None:

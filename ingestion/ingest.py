@@ -27,6 +27,7 @@ from .pipeline import (
     extract,
     lookalike_warnings,
     make_episode,
+    names_and_speakers_read,
     new_names,
 )
 from .resolution import EntityResolver
@@ -119,9 +120,10 @@ class Ingestion:
             return IngestResult(episode=existing[0], skipped=True, masked=masked)
         context = core.store.recent_episodes(group_id, episode.reference_time, CONTEXT_EPISODES)
         extraction, warnings = extract(self.extractor, episode, context)
-        warnings += lookalike_warnings(core, group_id, episode.speaker)
+        held = names_and_speakers_read(core, group_id, extraction, episode.speaker)
+        warnings += lookalike_warnings(held, group_id, episode.speaker)
         resolver = self.resolver()
-        resolver.prefetch(new_names(core, group_id, [extraction], [episode.speaker]))
+        resolver.prefetch(new_names(held, group_id, [extraction], [episode.speaker]))
         result = core.write(
             group_id, lambda w: apply_episode(core, w, episode, extraction, resolver, warnings, keys=keys,
                                               supersedes=supersedes),

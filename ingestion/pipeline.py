@@ -17,7 +17,16 @@ from temporal_graph.core import Core
 from temporal_graph.core.embeddings import item_text
 from temporal_graph.core.errors import InvalidInput, LLMOutputError
 from temporal_graph.core.extraction import LLM_FAILED, ExtractedFact, Extraction, Extractor, NotingExtractor
-from temporal_graph.core.identity import entity_named, lookalike_speakers, read_keys, speaker_entity
+from temporal_graph.core.identity import (
+    EntityKeysReader,
+    KeysReadOnce,
+    entity_named,
+    keys_of,
+    lookalike_key,
+    lookalike_speakers,
+    read_keys,
+    speaker_entity,
+)
 from temporal_graph.core.limits import MAX_SOURCE_CHARS, checked_text, lone_surrogate
 from temporal_graph.core.model import Entity, Episode, Fact, IngestResult
 from temporal_graph.core.names import check_group, clean_name, fact_words, normalize_relation
@@ -109,22 +118,39 @@ def extract(
     return kept, [*notes, *dropped]
 
 
-def lookalike_warnings(core: Core, group_id: str, speaker: str | None) -> list[str]:
+def lookalike_warnings(reader: EntityKeysReader, group_id: str, speaker: str | None) -> list[str]:
     """A note for each id of the group the speaker id looks like: they are kept two people."""
     if speaker is None:
         return []
     return [f"speakers {a!r} and {b!r} look alike but are two people (alias_speaker declares them one)"
-            for a, b in lookalike_speakers(core.store, group_id, [speaker])]
+            for a, b in lookalike_speakers(reader, group_id, [speaker])]
+
+
+def names_and_speakers_read(core: Core, group_id: str, extraction: Extraction,
+                            speaker: str | None) -> KeysReadOnce:
+    """A reader holding the keys :func:`lookalike_warnings` and :func:`new_names` look up for one
+    message, read in one batch."""
+    keys = KeysReadOnce(core.store)
+    speakers = [] if speaker is None else [clean_name(speaker, "speaker")]
+    keys.read_ahead(group_id, keys_of([*_names(extraction), *speakers],
+                                      also=[] if speaker is None else [lookalike_key(speaker)]))
+    return keys
+
+
+def _names(*extractions: Extraction) -> list[str]:
+    names = {n for x in extractions for f in x.facts for n in (f.subject, f.object, f.replaces) if n}
+    return sorted(n for n in names if n.strip())
 
 
 def new_names(
-    core: Core, group_id: str, extractions: Sequence[Extraction], speakers: Iterable[str | None] = ()
+    reader: EntityKeysReader, group_id: str, extractions: Sequence[Extraction],
+    speakers: Iterable[str | None] = (),
 ) -> list[str]:
     """Names in these extractions that no entity of the group has yet (those need embedding): a
     speaker id of ``speakers`` is new without an entity of exactly that id, even beside a lookalike."""
-    names = {n for x in extractions for f in x.facts for n in (f.subject, f.object, f.replaces) if n}
+    names = _names(*extractions)
     own = {s for s in speakers if s}
-    held = read_keys(core.store, group_id, sorted(n for n in names if n.strip()))  # one read for all
+    held = read_keys(reader, group_id, names)  # one read for all
 
     def known(name: str) -> bool:
         if name in own:

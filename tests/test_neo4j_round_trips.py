@@ -122,6 +122,9 @@ def test_a_message_is_its_reads_then_one_write_transaction(memory) -> None:
         assert counter.modes.count("write") == 1 and counter.modes[-1] == "write", counter.modes
         # Every read is one round trip; the write's BEGIN goes with its first statement.
         assert counter.round_trips == counter.statements + 1, counter.counts()
+        # Whether it is held, the turns before it, and every key its names and speaker are looked
+        # up by (its lookalike speakers and its new names in one read).
+        assert counter.modes.count("read") == 3, counter.texts
         sizes.append(counter.statements)
     assert sizes[0] == sizes[1], sizes
     assert [f.object for f in tg.history("Ana", "lives in", group_id=group)] == ["Porto"]

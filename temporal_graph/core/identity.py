@@ -61,10 +61,35 @@ def read_keys(reader: EntityKeysReader, group_id: str, names: Iterable[str], *,
               also: Iterable[str] = ()) -> HeldKeys:
     """Every key the lookups of ``names`` may read (name key and exact key of each), and the keys
     ``also``, in one read."""
+    keys = keys_of(names, also=also)
+    return HeldKeys(reader.entities_by_keys(group_id, keys) if keys else {})
+
+
+def keys_of(names: Iterable[str], *, also: Iterable[str] = ()) -> list[str]:
+    """The keys :func:`read_keys` reads for ``names`` and ``also``."""
     displays = [clean_name(name) for name in dict.fromkeys(names)]
     keys = [k for d in displays for k in (name_key(d), exact_key(d))]
-    keys = list(dict.fromkeys([*keys, *(k for k in also if k)]))
-    return HeldKeys(reader.entities_by_keys(group_id, keys) if keys else {})
+    return list(dict.fromkeys([*keys, *(k for k in also if k)]))
+
+
+class KeysReadOnce:
+    """A reader of entities by key that asks ``reader`` for each key once: lookups that each read
+    their keys in one batch (a message's lookalike speakers, then its new names) share one read
+    when the keys are read ahead (:meth:`read_ahead`)."""
+
+    def __init__(self, reader: EntityKeysReader) -> None:
+        self._reader = reader
+        self._read: dict[tuple[str, str], Entity | None] = {}
+
+    def read_ahead(self, group_id: str, keys: Iterable[str]) -> None:
+        wanted = [k for k in dict.fromkeys(keys) if (group_id, k) not in self._read]
+        if wanted:
+            found = self._reader.entities_by_keys(group_id, wanted)
+            self._read.update(((group_id, k), found.get(k)) for k in wanted)
+
+    def entities_by_keys(self, group_id: str, keys: Sequence[str]) -> dict[str, Entity]:
+        self.read_ahead(group_id, keys)
+        return {k: e for k in keys if (e := self._read[group_id, k]) is not None}
 
 
 def entities_named(reader: EntityKeysReader, group_id: str, names: Iterable[str]) -> dict[str, Entity | None]:
