@@ -14,7 +14,7 @@ each other, and the first of them with the messages sharing their words in the s
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
 
 from temporal_graph.core import Core
@@ -48,7 +48,7 @@ def marked(
     if not open_:
         return out
     pool = {e.id: e for e in messages}
-    pool.update((e.id, e) for e in _looked_up(core, group_id, open_[:LOOKED_AT], known_at, told_by))
+    pool.update((e.id, e) for e in _looked_up(core, group_id, open_[:LOOKED_AT], known_at, told_by, pool))
     newest_first = sorted(pool.values(), key=lambda e: (e.reference_time, e.created_at), reverse=True)
     asked, pinned = asked_words(query), pinned_words(query)
     for old in open_:
@@ -61,16 +61,20 @@ def marked(
 
 def _looked_up(
     core: Core, group_id: str, olds: Sequence[Episode], known_at: datetime | None, told_by: datetime | None,
+    held: Mapping[str, Episode],
 ) -> list[Episode]:
     """Messages sharing the words ``olds`` are about, told after the earliest of them: where their
-    newer revisions would be."""
+    newer revisions would be. Those in ``held`` (the read's own) are not read again."""
     said = dict.fromkeys(w for e in olds for w in subject_words(e.content) for w in _WORD.findall(w))
     words = " ".join(list(said)[:LOOKUP_WORDS])
     if not words:
         return []
     ids = [i for i, _ in core.store.text_search(group_id, RecordKind.EPISODE, words, NEWER * len(olds))]
+    unread = [i for i in ids if i not in held]
+    found = [held[i] for i in ids if i in held]
+    found += core.store.episodes(group_id, ids=unread) if unread else []
     earliest = min(e.reference_time for e in olds)
-    return [e for e in core.store.episodes(group_id, ids=ids) if e.reference_time > earliest
+    return [e for e in found if e.reference_time > earliest
             and e.recalled(known_at) and (told_by is None or e.reference_time <= told_by)]
 
 
