@@ -104,20 +104,16 @@ def standings(
     spoken = dict.fromkeys([*((f.subject_id, f.relation) for i in ids for f in rows[i]),
                             *((a.subject_id, a.relation) for i in ids for a in said[i] if a.kind == "start")])
     ones = [key for key in spoken if core.ontology.cardinality(key[1]) == "one"]
-    holding = dict.fromkeys(spoken, ())
+    holding: dict[tuple[str, str], tuple[str, ...]] = dict.fromkeys(spoken, ())
     holding.update(zip(ones, core.store.at_once(
         [partial(_holding, core, group_id, key, valid_time, known_at) for key in ones]), strict=True))
     wholly: dict[str, MessageStanding] = {}  # every fact read from it is stale: unless it says more
-
-    def holds_now(key: tuple[str, str]) -> tuple[str, ...]:
-        return holding[key]
-
     for i in ids:
         topic = topics[i]
         if topic.withdrawn_for:
             out[i] = MessageStanding(standing="superseded", withdrawn=True)
             continue
-        replaced_by = tuple(dict.fromkeys(r for f in rows[i] for r in holds_now((f.subject_id, f.relation))))
+        replaced_by = tuple(dict.fromkeys(r for f in rows[i] for r in holding[f.subject_id, f.relation]))
         successors = topic.superseders(valid_time)
         if successors:
             out[i] = MessageStanding(standing="superseded", superseded_by=successors,
@@ -141,7 +137,7 @@ def standings(
             out[i] = MessageStanding(standing="current")
             continue
         keys = dict.fromkeys((a.subject_id, a.relation) for a in stale)
-        replaced = tuple(dict.fromkeys(r for key in keys for r in holds_now(key)))
+        replaced = tuple(dict.fromkeys(r for key in keys for r in holding[key]))
         texts = tuple(dict.fromkeys(a.text for a in stale if a.text))
         out[i] = MessageStanding(standing="partly_superseded", replaced_by=replaced, stale=texts)
         if len(stale) == len(starts) and not links[i]:

@@ -334,7 +334,7 @@ def _spelled(text: str) -> frozenset[str]:
     return frozenset(t.lower().rstrip(".,") for t in _TOKEN.findall(text))
 
 
-def _may_revise(old: str, new: str) -> list[_Clause]:
+def _comparable_clauses(old: str, new: str) -> list[_Clause]:
     """The clauses of ``old`` that :meth:`_Text.candidates` finds something for in ``new``, on the
     words of ``new`` alone: every word of the clause's subject, or one of its topic words when it
     has no subject. A search compares each message with every newer one, most of them about
@@ -346,7 +346,7 @@ def _may_revise(old: str, new: str) -> list[_Clause]:
 
 def revises(old: str, new: str) -> bool:
     """Whether the text ``new`` reads like ``old`` with other values (see the module doc)."""
-    olds = _may_revise(old, new)
+    olds = _comparable_clauses(old, new)
     if not olds:
         return False
     newer = _text(new)
@@ -356,7 +356,7 @@ def revises(old: str, new: str) -> bool:
 def revising_clauses(old: str, new: str) -> frozenset[Clause]:
     """The clauses of ``new`` that read like a clause of ``old`` with other values: what a caller
     checks further (whose news it is, whether it is news at all)."""
-    olds = _may_revise(old, new)
+    olds = _comparable_clauses(old, new)
     if not olds:
         return frozenset()
     newer = _text(new)
