@@ -64,9 +64,9 @@ CALL () {
 CALL () {
   UNWIND $insert AS row
   MATCH (s:Entity {group_id: $group_id, id: row.subject_id})
-  USING INDEX s:Entity(id)
+  USING INDEX SEEK s:Entity(id)
   MATCH (o:Entity {group_id: $group_id, id: row.object_id})
-  USING INDEX o:Entity(id)
+  USING INDEX SEEK o:Entity(id)
   CREATE (s)-[r:$(row.relation) {id: row.id, group_id: $group_id}]->(o)
   SET r.fact_id = row.fact_id, r.relation = row.relation, r.text = row.text,
       r.valid_at = datetime(row.valid_at), r.invalid_at = datetime(row.invalid_at),
@@ -81,7 +81,7 @@ CALL () {
 CALL () {
   UNWIND $provenance AS row
   MATCH (c:CurrentFact {group_id: $group_id, row_id: row.id})
-  USING INDEX c:CurrentFact(row_id)
+  USING INDEX SEEK c:CurrentFact(row_id)
   CALL (c, row) {
     MATCH ()-[r]->()
     WHERE elementId(r) = c.rel
@@ -94,7 +94,7 @@ CALL () {
 CALL () {
   UNWIND $fact_vectors AS row
   MATCH (c:CurrentFact {group_id: $group_id, row_id: row.id})
-  USING INDEX c:CurrentFact(row_id)
+  USING INDEX SEEK c:CurrentFact(row_id)
   SET c.embedding = row.vector
   WITH c, row
   CALL (c, row) {
@@ -108,21 +108,21 @@ CALL () {
 CALL () {
   UNWIND $entity_vectors AS row
   MATCH (n:Entity {group_id: $group_id, id: row.id})
-  USING INDEX n:Entity(id)
+  USING INDEX SEEK n:Entity(id)
   SET n.embedding = row.vector
   RETURN collect(n.id) AS entity_vectors_set
 }
 CALL () {
   UNWIND $episode_vectors AS row
   MATCH (n:Episode {group_id: $group_id, id: row.id})
-  USING INDEX n:Episode(id)
+  USING INDEX SEEK n:Episode(id)
   SET n.embedding = row.vector
   RETURN collect(n.id) AS episode_vectors_set
 }
 CALL () {
   UNWIND $expire AS row
   MATCH (c:CurrentFact {group_id: $group_id, row_id: row.id})
-  USING INDEX c:CurrentFact(row_id)
+  USING INDEX SEEK c:CurrentFact(row_id)
   CALL (c, row) {
     MATCH ()-[r]->()
     WHERE elementId(r) = c.rel AND r.expired_at IS NULL
@@ -135,31 +135,31 @@ CALL () {
 CALL () {
   UNWIND $mentions AS row
   MATCH (ep:Episode {group_id: $group_id, id: row.episode_id})
-  USING INDEX ep:Episode(id)
+  USING INDEX SEEK ep:Episode(id)
   MATCH (n:Entity {group_id: $group_id, id: row.entity_id})
-  USING INDEX n:Entity(id)
+  USING INDEX SEEK n:Entity(id)
   MERGE (ep)-[:MENTIONS]->(n)
 }
 CALL () {
   UNWIND $expire_citing AS row
   MATCH (e:InsightEvidence {group_id: $group_id, cited_id: row.cited_id})
-  USING INDEX e:InsightEvidence(group_id, cited_id)
+  USING INDEX SEEK e:InsightEvidence(group_id, cited_id)
   MATCH (i:Insight {group_id: $group_id, id: e.insight_id})
-  USING INDEX i:Insight(id)
+  USING INDEX SEEK i:Insight(id)
   WHERE i.expired_at IS NULL
   SET i.expired_at = datetime(row.at)
 }
 CALL () {
   UNWIND $summaries_ended AS row
   MATCH (s:EntitySummary {group_id: $group_id, entity_id: row.entity_id})
-  USING INDEX s:EntitySummary(group_id, entity_id)
+  USING INDEX SEEK s:EntitySummary(group_id, entity_id)
   WHERE s.expired_at IS NULL
   SET s.expired_at = datetime(row.at)
 }
 CALL () {
   UNWIND $summaries AS row
   OPTIONAL MATCH (old:EntitySummary {group_id: $group_id, entity_id: row.entity_id})
-  USING INDEX old:EntitySummary(group_id, entity_id)
+  USING INDEX SEEK old:EntitySummary(group_id, entity_id)
   WHERE old.expired_at IS NULL
   SET old.expired_at = datetime(row.created_at)
   WITH row, count(old) AS superseded
@@ -170,21 +170,21 @@ CALL () {
 CALL () {
   UNWIND $summary_due AS row
   MATCH (e:Entity {group_id: $group_id, id: row.id})
-  USING INDEX e:Entity(id)
+  USING INDEX SEEK e:Entity(id)
   WHERE coalesce(e.summary_due, false) <> row.due
   SET e.summary_due = row.due
 }
 CALL () {
   UNWIND $summaries_of AS entity_id
   MATCH (n:Entity {group_id: $group_id, id: entity_id})
-  USING INDEX n:Entity(id)
+  USING INDEX SEEK n:Entity(id)
   RETURN collect({id: n.id, group_id: n.group_id, name: n.name, type: n.type, aliases: n.aliases,
                   summary: n.summary, created_at: n.created_at.epochMillis * 1000 + n.created_at.microsecond % 1000, seq: n.seq}) AS entities_read
 }
 CALL () {
   UNWIND $summaries_of AS entity_id
   MATCH (s:EntitySummary {group_id: $group_id, entity_id: entity_id})
-  USING INDEX s:EntitySummary(group_id, entity_id)
+  USING INDEX SEEK s:EntitySummary(group_id, entity_id)
   WHERE s.entity_id = entity_id AND s.expired_at IS NULL
   RETURN collect(s {.id, .group_id, .entity_id, .entity, .text, .method, .fact_ids,
                     created_at: s.created_at.epochMillis * 1000 + s.created_at.microsecond % 1000,

@@ -3,5 +3,5 @@
 // placeholders: label
 UNWIND $ids AS id
 MATCH (n:Entity {group_id: $group_id, id: id})
-USING INDEX n:Entity(id)
+USING INDEX SEEK n:Entity(id)
 SET n:{{label}}

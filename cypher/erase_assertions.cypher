@@ -2,5 +2,5 @@
 // params: group_id, ids
 UNWIND $ids AS id
 MATCH (a:Assertion {group_id: $group_id, id: id})
-USING INDEX a:Assertion(id)
+USING INDEX SEEK a:Assertion(id)
 DETACH DELETE a

@@ -6,5 +6,5 @@ DELETE k
 WITH count(*) AS ignored
 UNWIND $ids AS id
 MATCH (n:Entity {group_id: $group_id, id: id})
-USING INDEX n:Entity(id)
+USING INDEX SEEK n:Entity(id)
 DETACH DELETE n

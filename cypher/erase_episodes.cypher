@@ -2,5 +2,5 @@
 // params: group_id, ids
 UNWIND $ids AS id
 MATCH (e:Episode {group_id: $group_id, id: id})
-USING INDEX e:Episode(id)
+USING INDEX SEEK e:Episode(id)
 DETACH DELETE e

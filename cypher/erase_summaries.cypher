@@ -2,5 +2,5 @@
 // params: group_id, ids
 UNWIND $ids AS id
 MATCH (s:EntitySummary {group_id: $group_id, id: id})
-USING INDEX s:EntitySummary(id)
+USING INDEX SEEK s:EntitySummary(id)
 DELETE s

@@ -5,9 +5,9 @@
 // placeholders: rel
 UNWIND $rows AS row
 MATCH (s:Entity {group_id: $group_id, id: row.subject_id})
-USING INDEX s:Entity(id)
+USING INDEX SEEK s:Entity(id)
 MATCH (o:Entity {group_id: $group_id, id: row.object_id})
-USING INDEX o:Entity(id)
+USING INDEX SEEK o:Entity(id)
 CREATE (s)-[r:{{rel}} {id: row.id, group_id: $group_id}]->(o)
 SET r.fact_id = row.fact_id, r.relation = row.relation, r.text = row.text,
     r.valid_at = row.valid_at, r.invalid_at = row.invalid_at,

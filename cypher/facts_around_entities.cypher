@@ -5,7 +5,7 @@
 UNWIND $entity_ids AS entity_id
 CALL (entity_id) {
   MATCH (s:Entity {group_id: $group_id, id: entity_id})-[r]->(o:Entity {group_id: $group_id})
-  USING INDEX s:Entity(id)
+  USING INDEX SEEK s:Entity(id)
   WHERE r.group_id = $group_id AND r.fact_id IS NOT NULL
     // include: valid_at
     // include: believed_at
@@ -16,7 +16,7 @@ CALL (entity_id) {
 }
 CALL (entity_id) {
   MATCH (s:Entity {group_id: $group_id})-[r]->(o:Entity {group_id: $group_id, id: entity_id})
-  USING INDEX o:Entity(id)
+  USING INDEX SEEK o:Entity(id)
   WHERE r.group_id = $group_id AND r.fact_id IS NOT NULL
     // include: valid_at
     // include: believed_at

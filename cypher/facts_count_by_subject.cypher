@@ -2,6 +2,6 @@
 // facts_by_subject is: the whole-group count expands every relationship of the group).
 // params: group_id, relation, subject_id, object_id, fact_id, valid_time, known_at, all_versions, ids
 MATCH (s:Entity {group_id: $group_id, id: $subject_id})-[r]->(o:Entity {group_id: $group_id})
-USING INDEX s:Entity(id)
+USING INDEX SEEK s:Entity(id)
 // include: fact_filters
 RETURN count(r) AS n

@@ -5,7 +5,7 @@
 UNWIND $keys AS key
 CALL (key) {
   OPTIONAL MATCH (a:Assertion {group_id: $group_id, subject_id: key.subject_id, relation: key.relation})
-  USING INDEX a:Assertion(group_id, subject_id, relation)
+  USING INDEX SEEK a:Assertion(group_id, subject_id, relation)
   RETURN collect(a {.id, .group_id, .subject_id, .relation, .object_id, .kind,
                     at: a.at.epochMillis * 1000 + a.at.microsecond % 1000,
                     until: a.until.epochMillis * 1000 + a.until.microsecond % 1000,

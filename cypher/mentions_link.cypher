@@ -3,7 +3,7 @@
 // params: group_id, rows
 UNWIND $rows AS row
 MATCH (ep:Episode {group_id: $group_id, id: row.episode_id})
-USING INDEX ep:Episode(id)
+USING INDEX SEEK ep:Episode(id)
 MATCH (n:Entity {group_id: $group_id, id: row.entity_id})
-USING INDEX n:Entity(id)
+USING INDEX SEEK n:Entity(id)
 MERGE (ep)-[:MENTIONS]->(n)

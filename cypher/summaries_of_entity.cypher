@@ -4,7 +4,7 @@
 // summarised.
 // params: group_id, entity_id, known_at, all_versions
 MATCH (s:EntitySummary {group_id: $group_id, entity_id: $entity_id})
-USING INDEX s:EntitySummary(group_id, entity_id)
+USING INDEX SEEK s:EntitySummary(group_id, entity_id)
 WHERE s.entity_id = $entity_id
   // include: believed_at(s)
 RETURN s.id AS id, s.group_id AS group_id, s.entity_id AS entity_id, s.entity AS entity,

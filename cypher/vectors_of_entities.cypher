@@ -2,6 +2,6 @@
 // params: group_id, ids
 UNWIND $ids AS entity_id
 MATCH (n:Entity {group_id: $group_id, id: entity_id})
-USING INDEX n:Entity(id)
+USING INDEX SEEK n:Entity(id)
 WHERE n.embedding IS NOT NULL
 RETURN n.id AS id, n.embedding AS vector

@@ -2,6 +2,6 @@
 // params: group_id, ids
 UNWIND $ids AS episode_id
 MATCH (n:Episode {group_id: $group_id, id: episode_id})
-USING INDEX n:Episode(id)
+USING INDEX SEEK n:Episode(id)
 WHERE n.embedding IS NOT NULL
 RETURN n.id AS id, n.embedding AS vector

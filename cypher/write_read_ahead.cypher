@@ -19,9 +19,9 @@ WITH count(g) AS locked
 CALL () {
   UNWIND $keys AS key
   MATCH (k:EntityKey {group_id: $group_id, key: key})
-  USING INDEX k:EntityKey(group_id, key)
+  USING INDEX SEEK k:EntityKey(group_id, key)
   MATCH (n:Entity {group_id: $group_id, id: k.entity_id})
-  USING INDEX n:Entity(id)
+  USING INDEX SEEK n:Entity(id)
   RETURN collect({key: key, id: n.id, group_id: n.group_id, name: n.name, type: n.type,
                   aliases: n.aliases, summary: n.summary, seq: n.seq,
                   created_at: n.created_at.epochMillis * 1000 + n.created_at.microsecond % 1000}) AS entities
@@ -29,7 +29,7 @@ CALL () {
 CALL () {
   UNWIND $episode_ids AS id
   MATCH (e:Episode {group_id: $group_id, id: id})
-  USING INDEX e:Episode(id)
+  USING INDEX SEEK e:Episode(id)
   RETURN collect(e {.id, .group_id, .content, .speaker, .source, .source_id,
                     reference_time: e.reference_time.epochMillis * 1000 + e.reference_time.microsecond % 1000,
                     created_at: e.created_at.epochMillis * 1000 + e.created_at.microsecond % 1000,
@@ -39,7 +39,7 @@ CALL () {
 CALL () {
   UNWIND $windows AS w
   OPTIONAL MATCH (k:EntityKey {group_id: $group_id, key: w.subject_key})
-  USING INDEX k:EntityKey(group_id, key)
+  USING INDEX SEEK k:EntityKey(group_id, key)
   WITH w, coalesce(w.subject_id, k.entity_id) AS subject_id
   WHERE subject_id IS NOT NULL
   CALL (w, subject_id) {

@@ -506,8 +506,8 @@ class TemporalGraph:
         episodes, assertions, every fact and summary version, vectors. Resumable and idempotent (a
         re-run writes only what the target lacks, and removes what this memory erased or pruned
         since). A group the target holds with a history of its own is refused unless ``merge``.
-        Returns the comparison of both sides (counts per kind, messages, a sample of as_of
-        answers); ``report.ok`` when they agree."""
+        Returns the comparison of both sides (counts per kind, every fact version, messages, a
+        sample of as_of answers about one subject each); ``report.ok`` when they agree."""
         return copy_store(self.core.store, target.core.store if isinstance(target, TemporalGraph) else target,
                           group_id, at=self.core.now(), batch_size=batch_size, samples=samples, merge=merge)
 

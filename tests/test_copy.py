@@ -5,6 +5,7 @@ again, and a second run writes nothing. SQLite -> SQLite always; through Neo4j w
 from __future__ import annotations
 
 import random
+import sqlite3
 from datetime import timedelta
 from pathlib import Path
 
@@ -152,6 +153,19 @@ def test_summary_versions_ended_without_a_successor_end_the_same_on_the_target(c
         ([], ["s0"]), ([("g", "e", t[1])], []), ([], ["s1"]), ([("g", "e", t[3])], []),
     ]
     assert summary_steps(versions, {v.id: v for v in versions}) == []
+
+
+def test_a_copy_whose_fact_version_changed_on_the_target_is_reported(source, tmp_path):
+    """The comparison reads every fact version field by field, not only counts and samples: one
+    version's text altered on the target, behind the engine's back, makes the report differ."""
+    target_path = tmp_path / "copy.db"
+    assert source.copy_to(target_path, group_id="kb").ok
+    with sqlite3.connect(target_path) as db:
+        db.execute("UPDATE facts SET text = 'Alice lives in Oslo' WHERE rowid = "
+                   "(SELECT min(rowid) FROM facts WHERE group_id = 'kb')")
+    [kb] = source.copy_to(target_path, group_id="kb").groups
+    assert not kb.ok and kb.source == kb.target
+    assert any("1 fact versions differ" in m for m in kb.mismatches)
 
 
 def test_tgraph_copy_reports_and_fails_on_a_mismatch(source, tmp_path, capsys):

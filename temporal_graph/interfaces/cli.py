@@ -826,7 +826,8 @@ def _forget_target(args: argparse.Namespace) -> str:
              help="a Neo4j URI (neo4j://host:7687, bolt://..., NEO4J_USER / NEO4J_PASSWORD) or an "
                   "embedded file (created when missing)"),
          arg("--samples", type=int, default=COPY_SAMPLES, metavar="N",
-             help=f"as_of(T, K) questions asked of both sides at the end (default {COPY_SAMPLES})"),
+             help=f"as_of(T, K) questions, each about one subject, asked of both sides at the end "
+                  f"(default {COPY_SAMPLES})"),
          arg("--merge", action="store_true",
              help="add to a group the target holds with a history of its own (refused otherwise)"))
 def _copy(tg: TemporalGraph, args: argparse.Namespace) -> Done:
