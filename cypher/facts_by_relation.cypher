@@ -1,7 +1,10 @@
 // Fact rows of one relation type (per-type indexes on group_id, fact_id and the times).
 // params: group_id, relation, subject_id, object_id, fact_id, valid_time, known_at, all_versions, limit, ids
 // placeholders: rel
-MATCH (s:Entity {group_id: $group_id})-[r:{{rel}}]->(o:Entity {group_id: $group_id})
+// A fact row joins two entities of its own group, so its far end is not matched by label and
+// group: matched so, it could be planned as a scan of the group for each entity.
+MATCH (s:Entity {group_id: $group_id})-[r:{{rel}}]->(o)
+USING INDEX SEEK s:Entity(group_id)
 // include: fact_filters
 // include: fact_return
 // valid_at with unknown starts first, then transaction time, then row id

@@ -2,7 +2,10 @@
 // every version citing a fact version retention drops (an insight never cites a record that no
 // longer exists), with their evidence nodes.
 // params: group_id, before
-OPTIONAL MATCH (:Entity {group_id: $group_id})-[r]->(:Entity {group_id: $group_id})
+// A fact row joins two entities of its own group, so its far end is not matched by label and
+// group: matched so, it could be planned as a scan of the group for each entity.
+OPTIONAL MATCH (s:Entity {group_id: $group_id})-[r]->()
+USING INDEX SEEK s:Entity(group_id)
 WHERE r.group_id = $group_id AND r.fact_id IS NOT NULL AND r.expired_at < $before
 OPTIONAL MATCH (e:InsightEvidence {group_id: $group_id, cited_id: r.id})
 WITH collect(DISTINCT e.insight_id) AS citing

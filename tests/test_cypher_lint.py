@@ -132,8 +132,8 @@ def test_every_data_statement_is_scoped_to_one_group(name: str) -> None:
 
 @pytest.mark.parametrize("name", cypher.names())
 def test_every_index_hint_asks_for_a_seek(name: str) -> None:
-    """``USING INDEX`` lets the planner scan the whole index and filter each row; a write of
-    thousands of rows planned so went from 4 s to 33 s. ``USING INDEX SEEK`` allows only a seek."""
+    """``USING INDEX`` lets the planner scan the whole index and filter each row: a bulk batch of
+    7,000 facts planned so took 33 s, and 4 s with ``USING INDEX SEEK``, which allows only a seek."""
     code = _code(cypher.statement(name).text)
     assert not re.search(r"USING\s+INDEX\s+(?!SEEK\b)", code), f"{name}.cypher: USING INDEX without SEEK"
 
