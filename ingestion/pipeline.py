@@ -22,10 +22,10 @@ from temporal_graph.core.identity import (
     KeysReadOnce,
     entity_named,
     keys_of,
-    lookalike_key,
     lookalike_speakers,
     read_keys,
     speaker_entity,
+    speaker_keys,
 )
 from temporal_graph.core.limits import MAX_SOURCE_CHARS, checked_text, lone_surrogate
 from temporal_graph.core.model import Entity, Episode, Fact, IngestResult
@@ -131,9 +131,8 @@ def names_and_speakers_read(core: Core, group_id: str, extraction: Extraction,
     """A reader holding the keys :func:`lookalike_warnings` and :func:`new_names` look up for one
     message, read in one batch."""
     keys = KeysReadOnce(core.store)
-    speakers = [] if speaker is None else [clean_name(speaker, "speaker")]
-    keys.read_ahead(group_id, keys_of([*_names(extraction), *speakers],
-                                      also=[] if speaker is None else [lookalike_key(speaker)]))
+    speakers = [] if speaker is None else [speaker]
+    keys.read_ahead(group_id, [*keys_of(_names(extraction)), *speaker_keys(speakers)])
     return keys
 
 

@@ -363,6 +363,16 @@ def _answer(store: Store, group_id: str, subject_id: str, t: datetime, k: dateti
     return sorted((f.model_dump(mode="json") for f in rows), key=lambda d: d["id"])
 
 
+def _dumped(facts: Sequence[Fact]) -> dict[str, dict]:
+    return {f.id: f.model_dump(mode="json") for f in facts}
+
+
+def _differing(what: str, mine: dict[str, T], theirs: dict[str, T]) -> list[str]:
+    """``["<n> <what> (first: <id>)"]`` for the ids whose records differ between the sides."""
+    ids = sorted(i for i in mine.keys() | theirs.keys() if mine.get(i) != theirs.get(i))
+    return [f"{len(ids)} {what} (first: {ids[0]})"] if ids else []
+
+
 def compare(source: Store, target: Store, group_id: str, *, samples: int, seed: int,
             now: datetime) -> tuple[dict[str, int], dict[str, int], int, list[str]]:
     """Counts of both sides, how many as_of questions were asked, and what differs: fact versions
@@ -370,24 +380,16 @@ def compare(source: Store, target: Store, group_id: str, *, samples: int, seed: 
     once per side; a question is about one subject, so it reads only that subject's rows (on Neo4j,
     twenty whole-group reads were most of a copy's time)."""
     versions = source.facts(FactQuery(group_id, all_versions=True))
-    mine = {f.id: f.model_dump(mode="json") for f in versions}
-    theirs = {f.id: f.model_dump(mode="json") for f in target.facts(FactQuery(group_id, all_versions=True))}
-    mismatches = []
-    differing = sorted(i for i in mine.keys() | theirs.keys() if mine.get(i) != theirs.get(i))
-    if differing:
-        mismatches.append(f"{len(differing)} fact versions differ (first: {differing[0]})")
+    mismatches = _differing("fact versions differ", _dumped(versions),
+                            _dumped(target.facts(FactQuery(group_id, all_versions=True))))
     questions = sample_questions(versions, samples, seed)
     mismatches += [
         f"as_of({t.isoformat()}, known_at={(k or now).isoformat()}) about {subject}"
         for subject, t, k in questions
         if _answer(source, group_id, subject, t, k or now) != _answer(target, group_id, subject, t, k or now)
     ]
-    standing, their_standing = episode_standing(source, group_id), episode_standing(target, group_id)
-    differing = sorted(i for i in standing.keys() | their_standing.keys()
-                       if standing.get(i) != their_standing.get(i))
-    if differing:
-        mismatches.append(f"{len(differing)} messages differ in text, withdrawal or erasure "
-                          f"(first: {differing[0]})")
+    mismatches += _differing("messages differ in text, withdrawal or erasure",
+                             episode_standing(source, group_id), episode_standing(target, group_id))
     return counts(source, group_id), counts(target, group_id), len(questions), mismatches
 
 

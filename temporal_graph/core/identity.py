@@ -130,8 +130,8 @@ def lookalike_speakers(
     order: two of ``speakers``, or one of them and an entity of the memory. Ids that an alias makes
     one person are no pair. Every key it looks up is read in one batch."""
     ids = sorted(set(speakers))
-    held = read_keys(reader, group_id, [clean_name(s, "speaker") for s in ids],
-                     also=[lookalike_key(s) for s in ids])
+    keys = speaker_keys(ids)
+    held = HeldKeys(reader.entities_by_keys(group_id, keys) if keys else {})
     own = {s: speaker_entity(held, group_id, s) for s in ids}
     pairs: set[tuple[str, str]] = set()
     by_look: dict[str, list[str]] = defaultdict(list)
@@ -146,6 +146,13 @@ def lookalike_speakers(
             a, b = sorted((s, other.name))
             pairs.add((a, b))
     return sorted(pairs)
+
+
+def speaker_keys(speakers: Iterable[str]) -> list[str]:
+    """The keys :func:`lookalike_speakers` reads for ``speakers``: each one's own keys and what it
+    looks like."""
+    ids = sorted(set(speakers))
+    return keys_of([clean_name(s, "speaker") for s in ids], also=[lookalike_key(s) for s in ids])
 
 
 def _same(a: Entity | None, b: Entity | None) -> bool:
