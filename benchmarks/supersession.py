@@ -390,6 +390,8 @@ def score_history(tg: Any, h: History, ids: Sequence[str], misses: list[str]) ->
         misses.append(f"{h.id}: now: {len(returned | in_block)} stale message(s) unlabelled")
     above = old_above([x for x in hits if x.episode is not None], stale, current)
     t.both_top, t.old_above = int(above is not None), int(bool(above))
+    if above:
+        misses.append(f"{h.id}: now: a stale message ranks above the current one")
     for i in h.keep_current:
         m, eid = h.messages[i], ids[i]
         own = tg.search(m.text, limit=K, group_id=g, kinds=("episode",), stale="show")

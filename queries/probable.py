@@ -18,9 +18,9 @@ from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
 
 from temporal_graph.core import Core
-from temporal_graph.core.change_cues import reworded_as_news, same_subject, states_change
+from temporal_graph.core.change_cues import other_parties, reworded_as_news, same_subject, states_change
 from temporal_graph.core.model import Episode, RecordKind
-from temporal_graph.core.rewording import asked_words, pinned_words, revises_about, subject_words
+from temporal_graph.core.rewording import asked_words, focus, pinned_words, revises_about, subject_words
 from temporal_graph.core.value_revisions import revises_value
 
 from .standing import MessageStanding
@@ -86,7 +86,15 @@ def _answers_again(old: Episode, newest_first: Iterable[Episode], asked: frozens
     if not asked:
         return []
     return [e for e in newest_first if e.id != old.id and e.reference_time > old.reference_time
-            and e.speaker == old.speaker and revises_about(old.content, e.content, asked, pinned)]
+            and e.speaker == old.speaker and revises_about(old.content, e.content, asked, pinned)
+            and _same_parties(old.content, e.content, asked)]
+
+
+def _same_parties(old: str, new: str, asked: frozenset[str]) -> bool:
+    """The clauses answering the question name the same other parties: "my sister pays £950 a
+    month" is no new value for "the product has 120 paying customers", nor for "I pay $2,100"."""
+    o, n = focus(old, asked), focus(new, asked)
+    return o is None or n is None or other_parties(o.sequence) == other_parties(n.sequence)
 
 
 def _revisions(old: Episode, newest_first: Iterable[Episode]) -> list[Episode]:

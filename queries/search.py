@@ -104,7 +104,7 @@ INSIGHT = "insight"
 _STOP_WORDS = """a an the i me my mine we us our you your he him his she her hers it its they them their
 who whom whose what which when where why how is are was were be been being do does did doing
 have has had of in on at to for from by with about as into like and or not no yes than then
-there here this that these those now ever still any some all &"""
+there here this that these those now ever still any some all much many per &"""
 _STOP = frozenset(_STOP_WORDS.split())
 _WORD = re.compile(r"[\w][\w'’.-]*|&")  # "&" inside a name: "Crumb & Co"
 MAX_NAME_WORDS = 6

@@ -100,7 +100,7 @@ def _replacements_first(
             return
         placed.add(key)  # before its replacements: a cycle of supersedes ends here
         if hit.stale and depth < ROUNDS:
-            for replacing in _replacing(hit):
+            for replacing in _replacing(hit, by_key):
                 if replacing in by_key and replacing not in placed:
                     found = by_key[replacing]
                     emit(found.model_copy(update={"score": max(found.score, hit.score)}), depth + 1)
@@ -111,8 +111,17 @@ def _replacements_first(
     return out
 
 
-def _replacing(hit: SearchHit) -> list[tuple[str, str]]:
-    return [*(("episode", i) for i in hit.superseded_by), *(("fact", i) for i in hit.replaced_by)]
+def _replacing(
+    hit: SearchHit, found: dict[tuple[str, str], SearchHit] | None = None
+) -> list[tuple[str, str]]:
+    """What replaced a stale message: the messages superseding it, the facts replacing its own,
+    and of ``found`` the messages that told those facts ("Kwame relocated to London" goes above
+    "Kwame: lives in Accra, accountant at KPMG", as the fact it told does)."""
+    by_key = found or {}
+    facts = [("fact", i) for i in hit.replaced_by]
+    told = [("episode", e) for key in facts if key in by_key and (f := by_key[key].fact) is not None
+            for e in f.episode_ids if hit.episode is None or e != hit.episode.id]
+    return list(dict.fromkeys([*(("episode", i) for i in hit.superseded_by), *facts, *told]))
 
 
 def _fetch(

@@ -89,9 +89,20 @@ def test_turin_and_fiat_then_a_new_job(tg) -> None:
     ("Our new flat is at Bergmannstrasse 7.", {"Lena:FLAT_ADDRESS=Bergmannstrasse 7"}),
     ("The address of our clinic is 45 Mill Street.", {"Lena:CLINIC_ADDRESS=45 Mill Street"}),
     ("My address is changed to 9 Hill Rise.", {"Lena:ADDRESS=9 Hill Rise"}),
+    ("I'm at 27 Mill Road now.", {"Lena:ADDRESS=27 Mill Road"}),
+    ("Some context: home is Keizersgracht 220, Amsterdam.", {"Lena:ADDRESS=Keizersgracht 220"}),
+    ("My home is 12 Harbour Street.", {"Lena:ADDRESS=12 Harbour Street"}),
+    ("I'm at 10 Downing Street for a tour.", set()),
 ])
 def test_addresses(text: str, expected: set[str]) -> None:
     assert facts(text) == expected
+
+
+def test_a_home_then_a_new_address_said_another_way(tg) -> None:
+    told(tg, ("2024-01-10", "Lena", "Some context: home is 12 Harbour Street, Bristol. Now, a question."),
+         ("2024-05-10", "Lena", "I'm at 7 Linden Avenue, Bath since the move."))
+    assert now(tg, "Lena", "address") == ["7 Linden Avenue"]
+    assert then(tg, "2024-03-01", "Lena", "address") == ["12 Harbour Street"]
 
 
 def test_a_persons_address_revised(tg) -> None:

@@ -23,6 +23,10 @@ SHAPES = [
     # a statement with a question after a dash
     ("FYI, I finished another pottery project - want to see a pic?",
      {("Tim", "DID", "finished another pottery project", None)}),
+    # ... or after ", and" (a question of its own)
+    ("I drive a 2015 Honda Civic, and what's the cleanest way to pivot monthly totals?",
+     {("Tim", "DRIVES", "Honda Civic", None)}),
+    ("Do you live in Paris, and what do you do there?", set()),
     # the speaker and company
     ("My kids and I just finished another painting like our last one.",
      {("Tim", "DID", "finished another painting", None)}),

@@ -113,3 +113,17 @@ def test_another_speakers_rewording_revises_only_when_it_names_the_subject(clock
 ])
 def test_two_messages_that_open_with_the_same_lead_in_are_no_rewording(old: str, new: str) -> None:
     assert not reworded_as_news(old, new, 2024)
+
+
+@pytest.mark.parametrize("question, old, new", [
+    ("How many paying customers does the product have?", "The product has 120 paying customers.",
+     "My sister pays £950 a month for her place."),
+    ("How much rent do I pay?", "My sister pays £950 a month for her place.",
+     "We're at 310 paying customers now."),
+])
+def test_another_partys_value_for_what_a_question_asks_is_no_new_value(clock, tick, question: str, old: str,
+                                                                        new: str) -> None:
+    with TemporalGraph.open(":memory:", clock=clock) as tg:
+        old_id, _ = _tell(tg, tick, old, new)
+        hit = _standing(tg, question, old_id)
+        assert hit is not None and hit.standing in ("current", "unparsed"), hit

@@ -105,6 +105,9 @@ def test_a_newer_value_for_what_a_question_asks(question: str, old: str, new: st
     ("What was revenue?", "Q1 revenue was 2M.", "Q2 revenue was 3M."),
     ("How big is the flat?", "The flat is 60 square metres.", "The flat has 3 rooms."),
     ("How old is the car?", "The car is 7 years old.", "The car has 120,000 km on it."),
+    # A version of a name, then a size: the database grew, its Postgres did not change.
+    ("Which Postgres version does the main database run?", "The database is Postgres 16 now.",
+     "The production database is 3.5 TB now."),
 ])
 def test_another_thing_or_another_measure_is_no_new_value(question: str, old: str, new: str) -> None:
     assert not revises_about(old, new, asked_words(question), pinned_words(question))

@@ -132,6 +132,20 @@ def test_a_stop_word_alone_is_no_keyword_match(memory):
     assert not any(r.startswith("bm25") for r in meeting)
 
 
+def test_how_much_and_per_are_no_keyword_match(tg, tick):
+    tg.add_episode("Window functions give you the latest row per group, and per user too.", speaker="bot",
+                   reference_time="2024-05-01")
+    tg.add_episode("How much should I keep in an emergency fund?", speaker="Ana", reference_time="2024-05-02")
+    tg.add_episode("These days I run 30 km a week.", speaker="Ana", reference_time="2024-05-03")
+    tick()
+    hits = tg.search("How much does Ana run per week?", kinds=("episode",))
+    reasons = {h.text: h.reasons for h in hits}
+    assert any(r == "bm25 #1" for r in reasons["These days I run 30 km a week."])
+    for unrelated in ("Window functions give you the latest row per group, and per user too.",
+                      "How much should I keep in an emergency fund?"):
+        assert not any(r.startswith("bm25") for r in reasons.get(unrelated, [])), reasons
+
+
 def test_a_name_every_fact_carries_adds_no_graph_weight(tg, tick):
     tick()
     for hobby in ["chess", "tennis", "painting", "cooking"]:

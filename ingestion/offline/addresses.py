@@ -59,6 +59,7 @@ _MOVE = (r"(?i:moved|move|moves|relocated|relocate|relocates|has moved|have move
          r"have relocated|is moving|are moving|am moving|will move|will be moving)")
 _LIVE = r"(?i:live|lives|am living|is living|are living|have been living|has been living|reside|resides)"
 _BE = r"(?i:am|is|are|'s|’s)"
+_IS = rf"(?:\s+{_BE}|(?i:'m|’m|'re|’re|'s|’s))"  # "I am", "I'm", "we're"
 _OWNER = (r"(?P<owner>(?P<own>\b(?i:my|our|the))\s+"
           r"|(?P<named>(?-i:[A-Z][\w&.-]*(?:\s+[A-Z][\w&.-]*){0,3}))['’]s\s+"
           r"|^\s*(?=(?i:new)\s))(?:(?i:new|old|current|main)\s+)?")
@@ -72,10 +73,13 @@ FORMS: tuple[tuple[re.Pattern[str], str], ...] = (
      "person"),
     # "The Kaffeehaus is at 7 Mill Lane", "I'm at 27 Mill Road now" (a person "at" an address lives there
     # only when told as lasting: "now", "these days"; "we are at 10 Downing Street for a tour" is a visit)
-    (re.compile(rf"(?:^|(?<=[\s,]))(?:(?i:the)\s+)?{_SUBJ}\s+{_BE}{_ADV}{_AT}{_VALUE}"
+    (re.compile(rf"(?:^|(?<=[\s,]))(?:(?i:the)\s+)?{_SUBJ}{_IS}{_ADV}{_AT}{_VALUE}"
                 r"(?P<lasting>(?=\s*(?:[,.!;]|$))|\s+(?i:now|these days|nowadays|currently)\b)?"), "person"),
-    # "Our office is on 40 Dock Street", "The office is now at 12 Harbour Lane", "Contoso's office is at ..."
-    (re.compile(rf"{_OWNER}{_PLACE}\s+{_BE}{_ADV}{_AT}{_VALUE}"), "place"),
+    # "Our office is on 40 Dock Street", "The office is now at 12 Harbour Lane", "Contoso's office is at ...",
+    # "my home is 12 Harbour Street"
+    (re.compile(rf"{_OWNER}{_PLACE}\s+{_BE}{_ADV}(?:{_AT}|\s+){_VALUE}"), "place"),
+    # "Some context: home is Keizersgracht 220" (home said alone opening a sentence is the speaker's)
+    (re.compile(rf"(?:^|(?<=[:.!?]))\s*(?P<place>(?i:home))\s+{_BE}{_ADV}(?:{_AT}|\s+){_VALUE}"), "place"),
     # "Our studio moved to 8 Canal Road", "The office relocated to 5 Market Square", "Globex HQ moved to ..."
     (re.compile(rf"{_OWNER}{_PLACE}(?:\s+(?i:has|have))?{_ADV}\s+{_MOVE}{_ADV}{_TO}{_VALUE}"), "place"),
     (re.compile(rf"(?P<named>(?-i:[A-Z][\w&.-]*(?:\s+[A-Z][\w&.-]*){{0,3}}))\s+(?P<place>(?i:HQ|headquarters|"

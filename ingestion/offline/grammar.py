@@ -934,10 +934,17 @@ _ASKING = re.compile(
     r"when|who|whom|whose|why|how|which|any|anything|anyone|so|or|right|huh|eh|ever|want|wanna|guess)\b")
 
 
+# ", and " before a question: "I drive a 2015 Honda Civic, and what's the cleanest way to ...?"
+_AND_ASKING = re.compile(r",\s+(?i:and|but|so)\s+(?=" + _ASKING.pattern.removeprefix("^") + ")")
+
+
 def told_before_question(sentence: str) -> str:
     """The statement a question is tacked onto after a dash ("I finished another pottery project -
-    want to see a pic?" states the project); empty when the sentence is a question throughout."""
+    want to see a pic?" states the project) or a comma and "and" ("My car is a Civic, and how do I
+    ...?"); empty when the sentence is a question throughout."""
     parts = _DASH.split(sentence)
+    if len(parts) < 2:
+        parts = _AND_ASKING.split(sentence, maxsplit=1)
     if len(parts) < 2:
         return ""
     told = parts[0].strip()

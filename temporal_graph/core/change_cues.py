@@ -28,6 +28,7 @@ Pure and cached; no store, no model.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -253,6 +254,11 @@ def _others(words: tuple[str, ...]) -> set[str]:
 def names_other_party(words: tuple[str, ...]) -> bool:
     """The words name a relative or another party ("my sister", "clients", "he"): not the speaker's own."""
     return bool(_others(words))
+
+
+def other_parties(words: Sequence[str]) -> frozenset[str]:
+    """The relatives and other parties the words name ("my sister pays" -> sister)."""
+    return frozenset(_others(tuple(words)))
 
 
 @dataclass(frozen=True)

@@ -36,7 +36,9 @@ MAX_CLAUSE_WORDS = 40  # longer stretches (code, pasted text) are not compared
 MAX_CLAUSES = 60  # clauses of one message compared at most
 MAX_LOST = 1  # words of the older predicate (besides values) the newer clause may lack
 
-_CLAUSE = re.compile(r"(?<=[.!?;])\s+|\n+|\s[–—]\s|,\s+")
+# Sentences, lines, dashes, commas and asides in brackets ("... (oh and the service runs Python
+# 3.12 now)") end a clause.
+_CLAUSE = re.compile(r"(?<=[.!?;])\s+|\n+|\s[–—]\s|,\s+|\s\(|\)")
 _TOKEN = re.compile(r"->|→|=>|[:=]|[#@$€£]?\w(?:[\w'’.,/-]*\w)?%?")
 _NUMBER = re.compile(r"^[#$€£]?\d")
 _PERIOD = re.compile(r"^(?:q[1-4]|h[12]|fy\d{2,4}|v\d+(?:\.\d+)*)$")
@@ -468,7 +470,12 @@ def _counted(words: Sequence[str]) -> set[str]:
 
 
 def _units(f: Focus) -> set[str]:
-    return _counted(f.sequence)
+    """What the focus's numbers count, or for a number that counts nothing, the name it is a
+    version of ("Postgres 16"): a size ("3.5 TB") is no new version of Postgres."""
+    names, said = {_stem(a.lower()) for a in f.anchors}, f.sequence
+    versions = {said[k] for k in range(len(said) - 1)
+                if said[k] in names and _NUMBER.match(said[k + 1]) and not _counted(said[k + 1:k + 3])}
+    return _counted(said) | versions
 
 
 def _same_units(o: Focus, n: Focus) -> bool:

@@ -83,3 +83,14 @@ def test_as_of_before_the_change_it_is_current(tg: TemporalGraph, tick, groups) 
     _tell(tg, tick, g, "Rafa moved to York.", "2024-06-01")
     then = tg.search("Where did Rafa live? Leeds", group_id=g, as_of="2024-03-01")
     assert (OLD, "current") in _messages(then)
+
+
+def test_the_message_that_told_the_replacing_fact_ranks_above_the_partly_replaced_one(
+    tg: TemporalGraph, tick, groups
+) -> None:
+    g = groups()
+    _tell(tg, tick, g, OLD, "2024-01-05")
+    _tell(tg, tick, g, "Rafa moved to York.", "2024-06-01")
+    # The old message holds more of the question's words; the York fact replaced its Leeds part.
+    found = _messages(tg.search("Rafa lives where, and is he a birdwatcher?", group_id=g))
+    assert found == [("Rafa moved to York.", "current"), (OLD, "partly_superseded")]
