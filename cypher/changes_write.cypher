@@ -10,25 +10,29 @@
 // is reused for a load of thousands of rows, where a label scan per row took minutes. So the plan
 // does not depend on the statistics, and it is never made again when they change (replan=skip):
 // making it takes a second or more, which a fresh database's writes paid every few seconds.
+// The lists come in one map, $changes: the server keeps a plan per text and per parameter types,
+// and a list parameter's type counts its length's order of magnitude (empty, 1, 10, 100, ...),
+// so with a parameter per list each new mix of lengths was a new plan, a write of 1.2-1.7 s.
+// What a map holds is not part of its type: one plan serves every write.
 // Relation types and labels come as values checked by the store (check_identifier). Moments come
 // as ISO 8601 text (UTC) made datetimes here: the driver packs a datetime parameter in Python, which
 // was most of a bulk load's client time.
-// Then, for the entities of $summaries_of (those the write changed, whose summaries it is about
+// Then, for the entities of $changes.summaries_of (those the write changed, whose summaries it is about
 // to refresh), what the refresh reads, as the write leaves them: each entity, its current
 // summary, and its current rows not ended at $at_micros, newest first (facts_newest.cypher),
 // the first $newest_limit of them.
 // Their times come back as microseconds since the epoch: the driver decodes a DATETIME in
 // Python (~50 µs each), which was most of the client's time on a bulk batch's thousands of rows.
-// params: group_id, seq_count, relations, entities, keys, episodes, assertions, insert, provenance, fact_vectors, entity_vectors, episode_vectors, expire, mentions, expire_citing, summaries_ended, summaries, summary_due, summaries_of, at_micros, newest_limit
+// params: group_id, seq_count, changes, at_micros, newest_limit
 CYPHER replan=skip
 MERGE (g:MemoryGroup {group_id: $group_id})
 SET g.writes = coalesce(g.writes, 0) + 1,
     g.next_seq = coalesce(g.next_seq, 0) + $seq_count,
-    g.relations = reduce(held = coalesce(g.relations, []), rel IN $relations |
+    g.relations = reduce(held = coalesce(g.relations, []), rel IN $changes.relations |
                          CASE WHEN rel IN held THEN held ELSE held + rel END)
 WITH g.next_seq - $seq_count AS first_seq
 CALL (first_seq) {
-  UNWIND $entities AS row
+  UNWIND $changes.entities AS row
   MERGE (n:Entity {id: row.id, group_id: $group_id})
     ON CREATE SET n.name = row.name, n.key = row.key, n.created_at = datetime(row.created_at),
                   n.seq = first_seq + row.seq
@@ -40,19 +44,19 @@ CALL (first_seq) {
   RETURN collect({id: n.id, old_type: old_type}) AS retyped
 }
 CALL () {
-  UNWIND $keys AS row
+  UNWIND $changes.keys AS row
   MERGE (k:EntityKey {group_id: $group_id, key: row.key})
     ON CREATE SET k.entity_id = row.entity_id
 }
 CALL (first_seq) {
-  UNWIND $episodes AS row
+  UNWIND $changes.episodes AS row
   CREATE (e:Episode {id: row.id, group_id: $group_id})
   SET e.content = row.content, e.speaker = row.speaker, e.source = row.source,
       e.source_id = row.source_id, e.reference_time = datetime(row.reference_time),
       e.created_at = datetime(row.created_at), e.seq = first_seq + row.seq
 }
 CALL () {
-  UNWIND $assertions AS row
+  UNWIND $changes.assertions AS row
   CREATE (a:Assertion {id: row.id, group_id: $group_id})
   SET a.subject_id = row.subject_id, a.relation = row.relation, a.object_id = row.object_id,
       a.kind = row.kind, a.at = datetime(row.at), a.until = datetime(row.until),
@@ -62,7 +66,7 @@ CALL () {
       a.attributes_json = row.attributes_json, a.at_key = row.at_key, a.object_key = row.object_key
 }
 CALL () {
-  UNWIND $insert AS row
+  UNWIND $changes.insert AS row
   MATCH (s:Entity {group_id: $group_id, id: row.subject_id})
   USING INDEX SEEK s:Entity(id)
   MATCH (o:Entity {group_id: $group_id, id: row.object_id})
@@ -79,7 +83,7 @@ CALL () {
   RETURN count(r) AS inserted
 }
 CALL () {
-  UNWIND $provenance AS row
+  UNWIND $changes.provenance AS row
   MATCH (c:CurrentFact {group_id: $group_id, row_id: row.id})
   USING INDEX SEEK c:CurrentFact(row_id)
   CALL (c, row) {
@@ -92,7 +96,7 @@ CALL () {
   RETURN collect(cited_id) AS cited
 }
 CALL () {
-  UNWIND $fact_vectors AS row
+  UNWIND $changes.fact_vectors AS row
   MATCH (c:CurrentFact {group_id: $group_id, row_id: row.id})
   USING INDEX SEEK c:CurrentFact(row_id)
   SET c.embedding = row.vector
@@ -106,21 +110,21 @@ CALL () {
   RETURN collect(vector_id) AS fact_vectors_set
 }
 CALL () {
-  UNWIND $entity_vectors AS row
+  UNWIND $changes.entity_vectors AS row
   MATCH (n:Entity {group_id: $group_id, id: row.id})
   USING INDEX SEEK n:Entity(id)
   SET n.embedding = row.vector
   RETURN collect(n.id) AS entity_vectors_set
 }
 CALL () {
-  UNWIND $episode_vectors AS row
+  UNWIND $changes.episode_vectors AS row
   MATCH (n:Episode {group_id: $group_id, id: row.id})
   USING INDEX SEEK n:Episode(id)
   SET n.embedding = row.vector
   RETURN collect(n.id) AS episode_vectors_set
 }
 CALL () {
-  UNWIND $expire AS row
+  UNWIND $changes.expire AS row
   MATCH (c:CurrentFact {group_id: $group_id, row_id: row.id})
   USING INDEX SEEK c:CurrentFact(row_id)
   CALL (c, row) {
@@ -133,7 +137,7 @@ CALL () {
   RETURN sum(one) AS expired
 }
 CALL () {
-  UNWIND $mentions AS row
+  UNWIND $changes.mentions AS row
   MATCH (ep:Episode {group_id: $group_id, id: row.episode_id})
   USING INDEX SEEK ep:Episode(id)
   MATCH (n:Entity {group_id: $group_id, id: row.entity_id})
@@ -141,7 +145,7 @@ CALL () {
   MERGE (ep)-[:MENTIONS]->(n)
 }
 CALL () {
-  UNWIND $expire_citing AS row
+  UNWIND $changes.expire_citing AS row
   MATCH (e:InsightEvidence {group_id: $group_id, cited_id: row.cited_id})
   USING INDEX SEEK e:InsightEvidence(group_id, cited_id)
   MATCH (i:Insight {group_id: $group_id, id: e.insight_id})
@@ -150,14 +154,14 @@ CALL () {
   SET i.expired_at = datetime(row.at)
 }
 CALL () {
-  UNWIND $summaries_ended AS row
+  UNWIND $changes.summaries_ended AS row
   MATCH (s:EntitySummary {group_id: $group_id, entity_id: row.entity_id})
   USING INDEX SEEK s:EntitySummary(group_id, entity_id)
   WHERE s.expired_at IS NULL
   SET s.expired_at = datetime(row.at)
 }
 CALL () {
-  UNWIND $summaries AS row
+  UNWIND $changes.summaries AS row
   OPTIONAL MATCH (old:EntitySummary {group_id: $group_id, entity_id: row.entity_id})
   USING INDEX SEEK old:EntitySummary(group_id, entity_id)
   WHERE old.expired_at IS NULL
@@ -168,21 +172,21 @@ CALL () {
       s.fact_ids = row.fact_ids, s.created_at = datetime(row.created_at)
 }
 CALL () {
-  UNWIND $summary_due AS row
+  UNWIND $changes.summary_due AS row
   MATCH (e:Entity {group_id: $group_id, id: row.id})
   USING INDEX SEEK e:Entity(id)
   WHERE coalesce(e.summary_due, false) <> row.due
   SET e.summary_due = row.due
 }
 CALL () {
-  UNWIND $summaries_of AS entity_id
+  UNWIND $changes.summaries_of AS entity_id
   MATCH (n:Entity {group_id: $group_id, id: entity_id})
   USING INDEX SEEK n:Entity(id)
   RETURN collect({id: n.id, group_id: n.group_id, name: n.name, type: n.type, aliases: n.aliases,
                   summary: n.summary, created_at: n.created_at.epochMillis * 1000 + n.created_at.microsecond % 1000, seq: n.seq}) AS entities_read
 }
 CALL () {
-  UNWIND $summaries_of AS entity_id
+  UNWIND $changes.summaries_of AS entity_id
   MATCH (s:EntitySummary {group_id: $group_id, entity_id: entity_id})
   USING INDEX SEEK s:EntitySummary(group_id, entity_id)
   WHERE s.entity_id = entity_id AND s.expired_at IS NULL
@@ -191,7 +195,7 @@ CALL () {
                     expired_at: s.expired_at.epochMillis * 1000 + s.expired_at.microsecond % 1000}) AS summaries_read
 }
 CALL () {
-  UNWIND $summaries_of AS entity_id
+  UNWIND $changes.summaries_of AS entity_id
   CALL (entity_id) {
     CALL (entity_id) {
       MATCH (c:CurrentFact {group_id: $group_id, subject_id: entity_id})

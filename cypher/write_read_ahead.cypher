@@ -11,13 +11,15 @@
 // (episode_return.cypher).
 // Every lookup names its index and the plan is never made again for new statistics
 // (replan=skip): it is the same at any size, and making it costs a second (changes_write.cypher).
-// params: group_id, keys, windows, rows_ahead, events_ahead, undated, episode_ids
+// Its lists come in one map, $reads, so that one plan serves every mix of their lengths (as
+// changes_write's do).
+// params: group_id, reads, rows_ahead, events_ahead, undated
 CYPHER replan=skip
 MERGE (g:MemoryGroup {group_id: $group_id})
 SET g.writes = coalesce(g.writes, 0) + 1, g.next_seq = coalesce(g.next_seq, 0)
 WITH count(g) AS locked
 CALL () {
-  UNWIND $keys AS key
+  UNWIND $reads.keys AS key
   MATCH (k:EntityKey {group_id: $group_id, key: key})
   USING INDEX SEEK k:EntityKey(group_id, key)
   MATCH (n:Entity {group_id: $group_id, id: k.entity_id})
@@ -27,7 +29,7 @@ CALL () {
                   created_at: n.created_at.epochMillis * 1000 + n.created_at.microsecond % 1000}) AS entities
 }
 CALL () {
-  UNWIND $episode_ids AS id
+  UNWIND $reads.episode_ids AS id
   MATCH (e:Episode {group_id: $group_id, id: id})
   USING INDEX SEEK e:Episode(id)
   RETURN collect(e {.id, .group_id, .content, .speaker, .source, .source_id,
@@ -37,7 +39,7 @@ CALL () {
                     erased_at: e.erased_at.epochMillis * 1000 + e.erased_at.microsecond % 1000}) AS episodes
 }
 CALL () {
-  UNWIND $windows AS w
+  UNWIND $reads.windows AS w
   OPTIONAL MATCH (k:EntityKey {group_id: $group_id, key: w.subject_key})
   USING INDEX SEEK k:EntityKey(group_id, key)
   WITH w, coalesce(w.subject_id, k.entity_id) AS subject_id

@@ -161,6 +161,9 @@ class BoltCounter:
         self.transactions = 0
         self.round_trips = 0
         self.texts: list[str] = []  # the first line of each statement, in order
+        # The names of each statement's list parameters, in order: the server plans a statement
+        # again for each mix of its lists' lengths (see cypher/changes_write.cypher).
+        self.lists: list[list[str]] = []
         self.modes: list[str] = []  # "read" or "write", of each transaction in order
         self._lock = threading.Lock()  # reads run at once (Neo4jStore.at_once) count from threads
 
@@ -168,17 +171,19 @@ class BoltCounter:
         self.statements = self.transactions = self.round_trips = 0
         self.texts.clear()
         self.modes.clear()
+        self.lists.clear()
 
     def counts(self) -> dict[str, int]:
         return {"statements": self.statements, "transactions": self.transactions,
                 "round_trips": self.round_trips}
 
-    def _ran(self, text: Any) -> None:
+    def _ran(self, text: Any, parameters: Any = None) -> None:
         self.statements += 1
         self.round_trips += 1
         body = [line for line in str(getattr(text, "text", text)).splitlines()
                 if line.strip() and not line.lstrip().startswith("//")]
         self.texts.append(body[0].strip() if body else "")
+        self.lists.append(sorted(k for k, v in dict(parameters or {}).items() if isinstance(v, list)))
 
     def session(self, **config: Any) -> _CountingSession:
         import neo4j
@@ -193,7 +198,7 @@ class BoltCounter:
             self.modes.append("read" if kwargs.get("routing_") == neo4j.RoutingControl.READ else "write")
             self.transactions += 1
             self.round_trips += 1  # BEGIN goes with the statement; COMMIT is the second
-            self._ran(query)
+            self._ran(query, args[0] if args else kwargs.get("parameters_"))
         return self._driver.execute_query(query, *args, **kwargs)
 
     def __getattr__(self, name: str) -> Any:
@@ -234,7 +239,7 @@ class _CountingSession:
         with counter._lock:
             counter.modes.append(self._mode)
             counter.transactions += 1
-            counter._ran(query)  # an auto-commit statement: one round trip
+            counter._ran(query, args[0] if args else kwargs.get("parameters"))  # auto-commit: one round trip
         return self._session.run(query, *args, **kwargs)
 
     def __getattr__(self, name: str) -> Any:
@@ -246,7 +251,7 @@ class _CountingTx:
         self._tx, self._counter = tx, counter
 
     def run(self, query: Any, *args: Any, **kwargs: Any) -> Any:
-        self._counter._ran(query)
+        self._counter._ran(query, args[0] if args else kwargs.get("parameters"))
         return self._tx.run(query, *args, **kwargs)
 
     def __getattr__(self, name: str) -> Any:

@@ -606,8 +606,9 @@ class Neo4jTx(_Reads):
     def _read_windows(
         self, group_id: str, keys: list[str], windows: list[dict], episode_ids: Sequence[str] = ()
     ) -> None:
-        params = {"group_id": group_id, "keys": keys, "windows": windows, "rows_ahead": ROWS_AHEAD,
-                  "events_ahead": EVENTS_AHEAD, "undated": UNDATED, "episode_ids": list(episode_ids)}
+        reads = {"keys": keys, "windows": windows, "episode_ids": list(episode_ids)}
+        params = {"group_id": group_id, "reads": reads, "rows_ahead": ROWS_AHEAD,
+                  "events_ahead": EVENTS_AHEAD, "undated": UNDATED}
         [found] = self._r.run("write_read_ahead", params)
         self._locked.add(group_id)
         for key in keys:
@@ -887,28 +888,31 @@ class Neo4jTx(_Reads):
             assert group_id is not None
             pending = PendingWrites(group_id)
         params = pending.params(entity_label, current_keys)
-        params.update(summaries_of=list(summaries_of) if reads else [],
-                      at_micros=to_micros(at) if reads and at is not None else 0, newest_limit=NEWEST_AHEAD)
+        changes = params["changes"]
+        changes["summaries_of"] = list(summaries_of) if reads else []
+        params.update(at_micros=to_micros(at) if reads and at is not None else 0, newest_limit=NEWEST_AHEAD)
         [out] = self._w.run_now("changes_write", params)
         self._locked.add(pending.group_id)
         if reads:
-            self._summary_reads(pending.group_id, params["summaries_of"], params["at_micros"], out)
-        if out["inserted"] != len(params["insert"]):
+            self._summary_reads(pending.group_id, changes["summaries_of"], params["at_micros"], out)
+        if out["inserted"] != len(changes["insert"]):
             raise StoreError("a subject or object entity of a new fact row does not exist")
-        if out["expired"] != len(params["expire"]):
+        if out["expired"] != len(changes["expire"]):
             raise StoreError("a fact row to expire is not current; nothing was written")
         cited = set(out["cited"])
-        late = {r["id"]: tuple(r["episode_ids"]) for r in params["provenance"] if r["id"] not in cited}
+        late = {r["id"]: tuple(r["episode_ids"]) for r in changes["provenance"] if r["id"] not in cited}
         known = {f.id: f.group_id for f in pending.inserted()}
         self._add_provenance(late, known)
         embedded = set(out["fact_vectors_set"])
         self._set_fact_embeddings(
-            {r["id"]: r["vector"] for r in params["fact_vectors"] if r["id"] not in embedded}, known)
-        for kind, done, rows in ((RecordKind.ENTITY, out["entity_vectors_set"], params["entity_vectors"]),
-                                 (RecordKind.EPISODE, out["episode_vectors_set"], params["episode_vectors"])):
+            {r["id"]: r["vector"] for r in changes["fact_vectors"] if r["id"] not in embedded}, known)
+        for kind, done, rows in (
+            (RecordKind.ENTITY, out["entity_vectors_set"], changes["entity_vectors"]),
+            (RecordKind.EPISODE, out["episode_vectors_set"], changes["episode_vectors"]),
+        ):
             left = {r["id"]: r["vector"] for r in rows if r["id"] not in set(done)}
             self._node_embeddings(kind, left, ChangeSet())
-        types = {e["id"]: e["type"] for e in params["entities"]}
+        types = {e["id"]: e["type"] for e in changes["entities"]}
         for row in out["retyped"]:
             old, new = entity_label(row["old_type"] or ""), entity_label(types.get(row["id"], ""))
             if old and old != new:

@@ -81,7 +81,8 @@ class PendingWrites:
         return [f for s in self.sets for f in s.insert]
 
     def params(self, label_of: Any, current_keys: Any) -> dict[str, Any]:
-        """``label_of(type)``: an entity type's label or None; ``current_keys(fact)``: a row's
+        """The statement's parameters, its lists in one map (see changes_write.cypher).
+        ``label_of(type)``: an entity type's label or None; ``current_keys(fact)``: a row's
         :CurrentFact keys or None."""
         g = self.group_id
         seq = 0
@@ -134,8 +135,8 @@ class PendingWrites:
                            "method": v.method, "fact_ids": list(v.fact_ids), "created_at": _utc(v.created_at)}
                           for v in cs.summaries if v.group_id == g]
             due += [{"id": e, "due": d} for gid, e, d in cs.summary_due if gid == g]
-        return {
-            "group_id": g, "seq_count": seq, "relations": relations, "entities": entities, "keys": keys,
+        changes = {
+            "relations": relations, "entities": entities, "keys": keys,
             "episodes": episodes, "assertions": assertions, "insert": insert,
             "provenance": [{"id": i, "episode_ids": eps} for i, eps in provenance.items()],
             "fact_vectors": _vectors(fact_vectors), "entity_vectors": _vectors(entity_vectors),
@@ -145,6 +146,7 @@ class PendingWrites:
             "expire_citing": expire_citing, "summaries_ended": ended, "summaries": summaries,
             "summary_due": due,
         }
+        return {"group_id": g, "seq_count": seq, "changes": changes}
 
 
 def _vectors(by_id: dict[str, list[float]]) -> list[dict[str, Any]]:
