@@ -31,9 +31,9 @@ import numpy as np
 from pydantic import BaseModel, ConfigDict
 
 from .errors import InvalidInput
-from .model import RECORD_KINDS, EntitySummary, Episode, Fact, RecordKind
+from .model import EntitySummary, Episode, Fact, RecordKind
 from .names import check_group
-from .stores.protocol import ChangeSet, Erasure, FactQuery, Store, StoreTx
+from .stores.protocol import RECORD_COUNTS, ChangeSet, Erasure, FactQuery, Store, StoreTx
 
 T = TypeVar("T")
 # Records per write transaction: on Neo4j each commit has a fixed cost (batches of 500 made a
@@ -42,8 +42,7 @@ COPY_BATCH = 5_000
 COPY_SAMPLES = 20  # as_of(T, K) questions asked of both sides at the end
 _NO_LIMIT = 2**31 - 1
 # What the final comparison counts, per group.
-COUNTED = ("entities", "episodes", "assertions", "fact versions", "summary versions", "insight versions",
-           "facts without a vector", "entities without a vector", "episodes without a vector")
+COUNTED = RECORD_COUNTS
 
 
 class GroupCopy(BaseModel):
@@ -320,22 +319,6 @@ def _stale(store: Store, group_id: str, at: datetime) -> set[str]:
     return set(store.stale_summaries(group_id, at=at, limit=_NO_LIMIT))
 
 
-def counts(store: Store, group_id: str) -> dict[str, int]:
-    """How many records of each kind (:data:`COUNTED`) the store holds for the group."""
-    found = {
-        "entities": len(store.entities(group_id)),
-        "episodes": len(store.episodes(group_id)),
-        "assertions": len(store.group_assertions(group_id)),
-        "fact versions": store.count_facts(FactQuery(group_id, all_versions=True)),
-        "summary versions": len(store.summaries(group_id, all_versions=True)),
-        "insight versions": len(store.insights(group_id, all_versions=True)),
-    }
-    for kind in RECORD_KINDS:
-        what = {RecordKind.FACT: "facts", RecordKind.ENTITY: "entities", RecordKind.EPISODE: "episodes"}[kind]
-        found[f"{what} without a vector"] = len(store.missing_embeddings(group_id, kind, _NO_LIMIT))
-    return found
-
-
 def sample_questions(
     facts: Sequence[Fact], count: int, seed: int
 ) -> list[tuple[str, datetime, datetime | None]]:
@@ -390,7 +373,7 @@ def compare(source: Store, target: Store, group_id: str, *, samples: int, seed: 
     ]
     mismatches += _differing("messages differ in text, withdrawal or erasure",
                              episode_standing(source, group_id), episode_standing(target, group_id))
-    return counts(source, group_id), counts(target, group_id), len(questions), mismatches
+    return source.record_counts(group_id), target.record_counts(group_id), len(questions), mismatches
 
 
 def copy_store(

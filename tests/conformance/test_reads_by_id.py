@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from temporal_graph import TemporalGraph
-from temporal_graph.core.stores.protocol import FactQuery
+from temporal_graph import Insight, TemporalGraph
+from temporal_graph.core.stores import composed
+from temporal_graph.core.stores.protocol import RECORD_COUNTS, ChangeSet, FactQuery
 
 
 def test_rows_by_id_are_filtered_by_time_in_the_store(tg: TemporalGraph, tick, groups) -> None:
@@ -150,3 +151,38 @@ def test_batched_reads_answer_as_the_single_reads_they_are_made_of(tg: TemporalG
     assert cy is not None
     presence = store.entity_fact_presence(g, [cy.id], valid_time=tg.core.now(), known_at=None)
     assert presence[cy.id] == (False, True)  # recorded, none holds: search leaves Cy out
+
+
+def test_record_counts_count_what_the_reads_list(tg: TemporalGraph, tick, groups, clock) -> None:
+    """A copy compares both sides by these counts: each kind as its listing read answers, every
+    version of facts, summaries and insights, the records still without a vector, one group only."""
+    g, other = groups(), groups("other")
+    tick()
+    tg.add_fact("Ana", "lives in", "Rome", valid_at="2019-01-01", group_id=g)
+    tick()
+    tg.add_fact("Ana", "lives in", "Paris", valid_at="2022-01-01", group_id=g)  # Rome's versions end
+    kept = tg.add_episode("Bo likes chess.", reference_time="2024-01-02", speaker="Bo", group_id=g)
+    gone = tg.add_episode("Cy works at Acme.", reference_time="2024-01-03", speaker="Cy", group_id=g)
+    tg.retract_episode(gone.episode.id, group_id=g)
+    tg.add_fact("Dee", "likes", "tea", group_id=other)
+    store = tg.core.store
+    fact = tg.now("Ana", "lives in", group_id=g)[0]
+    ana = store.entity_by_key(g, "ana")
+    assert ana is not None
+    unit = [1.0] + [0.0] * 383
+    vectors = ChangeSet(fact_embeddings={fact.id: unit}, entity_embeddings={ana.id: unit},
+                        episode_embeddings={kept.episode.id: unit})
+    store.write(lambda tx: tx.apply(vectors))
+    store.write(lambda tx: tx.apply(ChangeSet(insights=[Insight(
+        id="i1", group_id=g, text="Ana moves often", subject_ids=(ana.id,), subjects=("Ana",),
+        derived_from=(fact.id,), created_at=clock(), pattern="test")])))
+
+    counts = store.record_counts(g)
+    assert counts == composed.record_counts(store, g)
+    assert list(counts) == list(RECORD_COUNTS)
+    assert counts["episodes"] == 2 and counts["insight versions"] == 1
+    assert counts["fact versions"] == len(store.facts(FactQuery(g, all_versions=True))) > 3
+    assert counts["episodes without a vector"] == 0  # the retracted one is no longer searched
+    assert counts["entities without a vector"] == counts["entities"] - 1 > 0
+    assert counts["summary versions"] > 0
+    assert store.record_counts(other)["fact versions"] == 1

@@ -8,10 +8,11 @@ from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
-from ..model import Entity, Fact
-from .protocol import FactQuery
+from ..model import Entity, Fact, RecordKind
+from .protocol import RECORD_COUNTS, FactQuery
 
 _SIDES = ("subject_id", "object_id")
+_NO_LIMIT = 2**31 - 1
 
 
 def at_once(reads: Sequence[Callable[[], Any]]) -> list[Any]:
@@ -56,3 +57,18 @@ def facts_around(
             rows += store.facts(replace(around, limit=limit))
         out[entity_id] = (near, rows)
     return out
+
+
+def record_counts(store: Any, group_id: str) -> dict[str, int]:
+    """Each kind of :data:`RECORD_COUNTS`, counted by reading its records."""
+    found = [
+        len(store.entities(group_id)),
+        len(store.episodes(group_id)),
+        len(store.group_assertions(group_id)),
+        store.count_facts(FactQuery(group_id, all_versions=True)),
+        len(store.summaries(group_id, all_versions=True)),
+        len(store.insights(group_id, all_versions=True)),
+        *(len(store.missing_embeddings(group_id, kind, _NO_LIMIT))
+          for kind in (RecordKind.FACT, RecordKind.ENTITY, RecordKind.EPISODE)),
+    ]
+    return dict(zip(RECORD_COUNTS, found, strict=True))

@@ -78,7 +78,7 @@ from . import records
 from .edge import MapErrors
 from .neo4j_ahead import LATEST, UNDATED, KeyWindow, ReadAhead
 from .neo4j_pending import PendingWrites, group_of, holdable
-from .protocol import AssertionQuery, ChangeSet, Erasure, FactQuery, RowQuery
+from .protocol import RECORD_COUNTS, AssertionQuery, ChangeSet, Erasure, FactQuery, RowQuery
 from .records import NEO4J
 from .statements import load, render, split_statements, statement
 
@@ -1631,6 +1631,13 @@ class Neo4jStore:
     @_edge
     def group_assertions(self, group_id: str) -> list[Assertion]:
         return self._read(lambda r: r.assertions_all(group_id))
+
+    @_edge
+    def record_counts(self, group_id: str) -> dict[str, int]:
+        [row] = self._read(lambda r: r._r.run("record_counts", {"group_id": group_id}))
+        found = [row[k] for k in ("entities", "episodes", "assertions", "facts", "summaries", "insights",
+                                  "facts_unembedded", "entities_unembedded", "episodes_unembedded")]
+        return dict(zip(RECORD_COUNTS, found, strict=True))
 
     @_edge
     def forget(self, group_id: str, *, request: ErasureRequest | None = None) -> int:

@@ -240,6 +240,12 @@ class StoreTx(Protocol):
         ...
 
 
+#: The kinds :meth:`Store.record_counts` counts, in order.
+RECORD_COUNTS = ("entities", "episodes", "assertions", "fact versions", "summary versions",
+                 "insight versions", "facts without a vector", "entities without a vector",
+                 "episodes without a vector")
+
+
 class Store(Protocol):
     """A durable home for one or many groups."""
 
@@ -373,6 +379,14 @@ class Store(Protocol):
 
     def group_assertions(self, group_id: str) -> list[Assertion]:
         """Every assertion of the group (the input of the rules), in any order."""
+        ...
+
+    def record_counts(self, group_id: str) -> dict[str, int]:
+        """How many records of each kind of :data:`RECORD_COUNTS` the group holds: what
+        :meth:`entities`, :meth:`episodes`, :meth:`group_assertions`, :meth:`count_facts` of every
+        version, :meth:`summaries` and :meth:`insights` of every version return, and how many ids
+        :meth:`missing_embeddings` lists of each kind (:func:`composed.record_counts`), counted
+        without reading the records where the backend can (a copy's final comparison)."""
         ...
 
     def key_assertions(self, query: AssertionQuery) -> list[Assertion]:

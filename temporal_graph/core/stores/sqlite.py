@@ -1152,6 +1152,9 @@ class SQLiteStore:
     def group_assertions(self, group_id: str) -> list[Assertion]:
         return [records.assertion(r, SQLITE) for r in self._rows(sql.GROUP_ASSERTIONS, (group_id,))]
 
+    def record_counts(self, group_id: str) -> dict[str, int]:
+        return composed.record_counts(self, group_id)
+
     @_edge
     def forget(self, group_id: str, *, request: ErasureRequest | None = None) -> int:
         def delete(_: SQLiteStore) -> int:
