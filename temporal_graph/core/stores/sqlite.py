@@ -37,7 +37,7 @@ from ..time import to_micros
 from . import composed, records, sql, vector_file
 from .background import Background
 from .edge import MapErrors
-from .protocol import AssertionQuery, ChangeSet, Erasure, FactQuery, RowQuery
+from .protocol import RECORD_COUNTS, AssertionQuery, ChangeSet, Erasure, FactQuery, RowQuery
 from .records import SQLITE
 from .vector_index import VectorIndex
 
@@ -1152,8 +1152,21 @@ class SQLiteStore:
     def group_assertions(self, group_id: str) -> list[Assertion]:
         return [records.assertion(r, SQLITE) for r in self._rows(sql.GROUP_ASSERTIONS, (group_id,))]
 
+    @_edge
     def record_counts(self, group_id: str) -> dict[str, int]:
-        return composed.record_counts(self, group_id)
+        """Each listing read counted by SQLite (:func:`composed.record_counts` reads them: the
+        reference, for the tests)."""
+        def count(text: str, params: Sequence[Any]) -> int:
+            return int(self._rows(f"SELECT count(*) FROM ({text})", params)[0][0])
+
+        unembedded = [count(sql.missing_embeddings(kind), (group_id, -1))  # LIMIT -1: none
+                      for kind in (RecordKind.FACT, RecordKind.ENTITY, RecordKind.EPISODE)]
+        found = [count(sql.ENTITIES, (group_id,)), count(sql.EPISODES, (group_id,)),
+                 count(sql.GROUP_ASSERTIONS, (group_id,)),
+                 self.count_facts(FactQuery(group_id, all_versions=True)),
+                 count(*sql.read_summaries(group_id, None, None, True)),
+                 count(*sql.read_insights(group_id, None, None, True)), *unembedded]
+        return dict(zip(RECORD_COUNTS, found, strict=True))
 
     @_edge
     def forget(self, group_id: str, *, request: ErasureRequest | None = None) -> int:
