@@ -74,6 +74,7 @@ def _built() -> dict[str, list[tuple[str, list]]]:
         "text_bound": [(sql.text_bound(kind), ['"x"', 5]) for kind in RECORD_KINDS],
         "counted_vectors": [(sql.counted_vectors(kind), ["g", 5]) for kind in RECORD_KINDS],
         "missing_embeddings": [(sql.missing_embeddings(kind), ["g", 5]) for kind in RECORD_KINDS],
+        "counted": [(sql.counted(sql.ENTITIES), ["g"])],
         "stored_vectors": [(sql.stored_vectors(kind, among=among), ["g", '["a"]'][: 1 + among])
                            for kind in RECORD_KINDS for among in (False, True)],
         "set_embedding": [(sql.set_embedding(kind), [b"", "id"]) for kind in RECORD_KINDS],

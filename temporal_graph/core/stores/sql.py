@@ -559,6 +559,11 @@ def text_bound(kind: str) -> str:
     return f"SELECT rowid FROM {fts} WHERE {fts} MATCH ? ORDER BY rowid DESC LIMIT 1 OFFSET ?"
 
 
+def counted(query: str) -> str:
+    """How many rows ``query`` returns (its params)."""
+    return f"SELECT count(*) FROM ({query})"
+
+
 def missing_embeddings(kind: str) -> str:
     return (f"SELECT id FROM {EMBEDDED[kind][0]} WHERE group_id = ? AND embedding IS NULL "
             f"{_current_only(kind)} LIMIT ?")

@@ -1157,7 +1157,7 @@ class SQLiteStore:
         """Each listing read counted by SQLite (:func:`composed.record_counts` reads them: the
         reference, for the tests)."""
         def count(text: str, params: Sequence[Any]) -> int:
-            return int(self._rows(f"SELECT count(*) FROM ({text})", params)[0][0])
+            return int(self._rows(sql.counted(text), params)[0][0])
 
         unembedded = [count(sql.missing_embeddings(kind), (group_id, -1))  # LIMIT -1: none
                       for kind in (RecordKind.FACT, RecordKind.ENTITY, RecordKind.EPISODE)]
