@@ -15,6 +15,13 @@ def _tell(tg: TemporalGraph, tick, g: str, text: str, when: str, speaker: str = 
     return tg.add_episode(text, speaker=speaker, reference_time=when, group_id=g).episode.id
 
 
+def _rafa_moved(tg: TemporalGraph, tick, g: str) -> str:
+    """OLD, then a move that replaces its Leeds part (the birdwatching nobody read): the group."""
+    _tell(tg, tick, g, OLD, "2024-01-05")
+    _tell(tg, tick, g, "Rafa moved to York.", "2024-06-01")
+    return g
+
+
 def _messages(hits) -> list[tuple[str, str | None]]:
     return [(h.text, h.standing) for h in hits if h.episode is not None]
 
@@ -22,9 +29,7 @@ def _messages(hits) -> list[tuple[str, str | None]]:
 def test_a_message_with_an_unread_part_is_partly_superseded_in_search_and_context(
     tg: TemporalGraph, tick, groups
 ) -> None:
-    g = groups()
-    _tell(tg, tick, g, OLD, "2024-01-05")
-    _tell(tg, tick, g, "Rafa moved to York.", "2024-06-01")
+    g = _rafa_moved(tg, tick, groups())
 
     now = tg.search("Leeds", group_id=g)
     assert now.stale_left_out == 0
@@ -78,9 +83,7 @@ def test_retracting_the_replacement_makes_the_partly_replaced_message_current_ag
 
 
 def test_as_of_before_the_change_it_is_current(tg: TemporalGraph, tick, groups) -> None:
-    g = groups()
-    _tell(tg, tick, g, OLD, "2024-01-05")
-    _tell(tg, tick, g, "Rafa moved to York.", "2024-06-01")
+    g = _rafa_moved(tg, tick, groups())
     then = tg.search("Where did Rafa live? Leeds", group_id=g, as_of="2024-03-01")
     assert (OLD, "current") in _messages(then)
 
@@ -88,9 +91,7 @@ def test_as_of_before_the_change_it_is_current(tg: TemporalGraph, tick, groups) 
 def test_the_message_that_told_the_replacing_fact_ranks_above_the_partly_replaced_one(
     tg: TemporalGraph, tick, groups
 ) -> None:
-    g = groups()
-    _tell(tg, tick, g, OLD, "2024-01-05")
-    _tell(tg, tick, g, "Rafa moved to York.", "2024-06-01")
+    g = _rafa_moved(tg, tick, groups())
     # The old message holds more of the question's words; the York fact replaced its Leeds part.
     found = _messages(tg.search("Rafa lives where, and is he a birdwatcher?", group_id=g))
     assert found == [("Rafa moved to York.", "current"), (OLD, "partly_superseded")]
