@@ -28,7 +28,8 @@ Community from Maven Central) and stops it at the end. Medians and p95, in milli
 ``--profile`` adds, for one ``as_of`` and one ``search`` on each store, the store calls each made
 and their time; and for Neo4j, what each operation sends, counted at the driver
 (``testing.BoltCounter``): statements, transactions and Bolt round trips of one ``add_fact`` and
-one ``add_episode`` (at the smallest and largest history), one ``search`` and one ``as_of``, one
+one ``add_episode`` (at the smallest and largest history; at the smallest also as a memory writes
+by default, embedding what it adds), one ``search`` and one ``as_of``, one
 search of the conversation, the bulk load and the copy.
 """
 
@@ -198,6 +199,12 @@ def writes(sizes: list[int], repeats: int, workdir: Path, trips: dict | None = N
                             counter = counted(m)
                             make(scenario, n, m.group)(m.tg, repeats + 1)
                             trips[f"{op} ({scenario}, N={n:,})"] = _trips(counter)
+                            if scenario == "one_key" and n == sizes[0]:  # as a memory writes by default
+                                m.tg.core.embed = True
+                                m.tg.core.embedder.encode(["warm up"])
+                                counter = counted(m)
+                                make(scenario, n, m.group)(m.tg, repeats + 2)
+                                trips[f"{op} ({scenario}, N={n:,}, embedding)"] = _trips(counter)
                         print(f"  writes {scenario} {op} N={n} {kind}: {figure}", file=sys.stderr, flush=True)
     finally:
         for m in done:

@@ -66,6 +66,21 @@ def test_an_add_fact_is_one_transaction_of_three_statements_whatever_its_history
     assert now[-2].invalid_at is not None and now[-2].invalid_at.year == 2060
 
 
+def test_an_add_fact_that_embeds_reads_its_names_in_one_read_before_its_write(memory) -> None:
+    # A write that embeds encodes its texts before its transaction opens, spelled as the group
+    # spells its names: those names were read one read transaction each.
+    tg, counter, group = memory
+    tg.core.embed = True
+    tg.add_fact("Ana", "lives in", "Lisbon", valid_at="2020", group_id=group)
+    counter.reset()
+    tg.add_fact("ana", "works at", "Acme", valid_at="2021", group_id=group)
+    assert counter.modes == ["read", "write"], counter.texts
+    assert counter.counts()["statements"] == 4, counter.texts  # the read, then the write's three
+    hits = tg.search("Where does Ana work?", group_id=group, kinds=["fact"])
+    assert any(h.fact.object == "Acme" and any(r.startswith("embedding") for r in h.reasons)
+               for h in hits if h.fact is not None)
+
+
 def test_a_bulk_load_sends_a_few_statements_per_batch_whatever_its_entities(memory) -> None:
     tg, counter, group = memory
     tg.add_facts([("Founder", "works at", f"Firm {i}", "2019") for i in range(7)], group_id=group)

@@ -89,10 +89,10 @@ def add_fact(core: Core, fact: FactInput | Mapping[str, Any], *, group_id: str =
 def _expected_texts(core: Core, group_id: str, fact: FactInput) -> Iterator[str]:
     """What ``add_fact`` will embed: its text and the names it adds, spelled as the group already
     spells them (read only when the write embeds)."""
-    found = [(name, core.find_entity(name, group_id)) for name in (fact.subject, fact.object)]
-    subject, obj = (name if e is None else e.name for name, e in found)
+    found = core.find_entities((fact.subject, fact.object), group_id)  # one read for both names
+    subject, obj = (name if (e := found[name]) is None else e.name for name in (fact.subject, fact.object))
     yield fact.text or fact_words(subject, fact.relation, obj)
-    yield from (name for name, e in found if e is None)
+    yield from (name for name, e in found.items() if e is None)
 
 
 def end_fact(
