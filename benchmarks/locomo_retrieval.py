@@ -214,11 +214,12 @@ class Embeddings:
 
 
 def engine_sources(tg: Any, group: str, hits: list[Any], episode_turn: dict[str, str]) -> list[set[str]]:
-    """The source turns of each hit: an episode's own turn, a fact's provenance turns."""
+    """The source turns of each hit: an episode's own turn (and those it says repeat it word for
+    word), a fact's provenance turns."""
     out = []
     for hit in hits:
         if hit.episode is not None:
-            out.append({episode_turn.get(hit.episode.id, "")})
+            out.append({episode_turn.get(e, "") for e in (hit.episode.id, *hit.repeats)})
         elif hit.fact is not None:
             out.append({episode_turn.get(e, "") for e in hit.fact.episode_ids})
         else:

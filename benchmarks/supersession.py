@@ -236,24 +236,28 @@ def found(hits: Sequence[Any], wanted: Iterable[str], *, allow: frozenset[str] =
     wanted = set(wanted)
     for h in hits:
         labelled = h.standing in STALE and h.standing not in allow
-        if h.episode is not None and h.episode.id in wanted and not labelled:
+        if h.episode is not None and wanted & told(h) and not labelled:
             return True
         if h.fact is not None and wanted & set(h.fact.episode_ids):
             return True
     return False
 
 
+def told(hit: Any) -> set[str]:
+    """The messages a message hit stands for: its own and those it says repeat it word for word."""
+    return {hit.episode.id, *getattr(hit, "repeats", ())} if hit.episode is not None else set()
+
+
 def unlabelled_hits(hits: Sequence[Any], stale_ids: Iterable[str]) -> list[str]:
     """The stale messages the hits hand back without a stale standing."""
     stale_ids = set(stale_ids)
-    return [h.episode.id for h in hits
-            if h.episode is not None and h.episode.id in stale_ids and not is_stale(h)]
+    return [i for h in hits if not is_stale(h) for i in sorted(told(h) & stale_ids)]
 
 
 def source_rank(hits: Sequence[Any], ids: Iterable[str]) -> int | None:
     """The rank of the first message hit among ``ids`` (None when none is there)."""
     ids = set(ids)
-    return next((r for r, h in enumerate(hits) if h.episode is not None and h.episode.id in ids), None)
+    return next((r for r, h in enumerate(hits) if told(h) & ids), None)
 
 
 def old_above(hits: Sequence[Any], old: Iterable[str], new: Iterable[str]) -> bool | None:
@@ -395,7 +399,7 @@ def score_history(tg: Any, h: History, ids: Sequence[str], misses: list[str]) ->
     for i in h.keep_current:
         m, eid = h.messages[i], ids[i]
         own = tg.search(m.text, limit=K, group_id=g, kinds=("episode",), stale="show")
-        labelled = any(x.episode is not None and x.episode.id == eid and is_stale(x)
+        labelled = any(eid in told(x) and is_stale(x)
                        for x in [*hits, *shown, *own]) or labelled_in_context(block, m.text, m.speaker)
         t.keep += 1
         t.keep_wrong += labelled
@@ -557,7 +561,7 @@ def run_conversations(n: int, messages: int, seed: int | None, workdir: Path, *,
             for question, kept in c.keep:
                 episode = by_source[kept]
                 labelled = [h for h in tg.search(question, limit=K, group_id=c.group, kinds=KINDS)
-                            if h.episode is not None and h.episode.id == episode.id and is_stale(h)]
+                            if episode.id in told(h) and is_stale(h)]
                 engine.keep += 1
                 engine.keep_labelled += bool(labelled)
                 if labelled:

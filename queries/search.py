@@ -262,8 +262,9 @@ def search(
                               half_life_days=half_life_days, limit=len(hits))
     if stale == "auto":
         stale = "show" if as_of is not None or time_cues.asks_past(query) else "hide"
-    hits = _facts_before_sources(staleness.label(core, group_id, hits, valid_time=when.valid_time,
-                                                 known_at=when.known, told_by=when.told_by, query=query))
+    hits = _said_once(_facts_before_sources(staleness.label(
+        core, group_id, hits, valid_time=when.valid_time, known_at=when.known, told_by=when.told_by,
+        query=query)))
     return staleness.ordered(core, group_id, hits, stale=stale, limit=limit, valid_time=when.valid_time,
                              known_at=when.known, told_by=when.told_by)
 
@@ -316,6 +317,30 @@ def _facts_before_sources(hits: list[SearchHit]) -> list[SearchHit]:
         return min(n, min(sources) - 0.5) if sources else n
 
     return [h for _, _, h in sorted((place(n, h), n, h) for n, h in enumerate(hits))]
+
+
+def _said_once(hits: list[SearchHit]) -> list[SearchHit]:
+    """One hit per text a speaker said word for word more than once (spaces and case aside) with
+    the same standing: in the best-ranked copy's place, the newest copy, listing the others in
+    ``repeats``."""
+    out: list[SearchHit] = []
+    first: dict[tuple, int] = {}
+    for h in hits:
+        if h.episode is None:
+            out.append(h)
+            continue
+        said = (h.episode.speaker, " ".join(h.episode.content.split()).casefold(), h.standing,
+                h.replaced_by, h.superseded_by, h.stale_statements)
+        at = first.setdefault(said, len(out))
+        if at == len(out):
+            out.append(h)
+            continue
+        kept = out[at]
+        assert kept.episode is not None
+        shown, other = ((h.episode, kept.episode) if h.episode.reference_time > kept.episode.reference_time
+                        else (kept.episode, h.episode))
+        out[at] = kept.model_copy(update={"episode": shown, "repeats": (*kept.repeats, other.id)})
+    return out
 
 
 BROAD = re.compile(

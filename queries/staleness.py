@@ -66,8 +66,13 @@ def ordered(
     if stale == "label":
         return SearchResults([*rest, *superseded][:limit], stale=stale)
     shown = rest[:limit]
-    left_out = sum(1 for h in hits[: len(shown) + len(superseded)] if h.standing == "superseded")
-    return SearchResults(shown, stale_left_out=min(left_out, len(superseded)), stale=stale)
+    left_out = sum(_told(h) for h in hits[: len(shown) + len(superseded)] if h.standing == "superseded")
+    return SearchResults(shown, stale_left_out=min(left_out, sum(_told(h) for h in superseded)), stale=stale)
+
+
+def _told(hit: SearchHit) -> int:
+    """The messages a hit stands for: itself and its repeats (search's one hit per text said again)."""
+    return 1 + len(hit.repeats)
 
 
 def _key(hit: SearchHit) -> tuple[str, str]:
@@ -83,6 +88,9 @@ def _replacements_first(
     """Each stale message with what replaced it just above it: moved up from below, or read from
     the store (labelled in turn, a few rounds deep) when the search did not find it."""
     by_key = {_key(h): h for h in hits}
+    for h in hits:  # a repeat left out is found as the hit that stands for it
+        for i in h.repeats:
+            by_key.setdefault(("episode", i), h)
     for _ in range(ROUNDS):
         wanted = [(kind, i) for h in by_key.values() if h.stale for kind, i in _replacing(h)
                   if (kind, i) not in by_key]

@@ -114,6 +114,17 @@ def test_add_episode_extracts_facts(tmp_path: Path, capsys: pytest.CaptureFixtur
     assert again["skipped"]
 
 
+
+def test_search_says_how_many_times_a_message_was_said(tmp_path: Path, capsys) -> None:
+    db = tmp_path / "m.db"
+    for day in ("2023-03-01", "2023-04-01", "2023-05-01"):
+        run_json(capsys, db, "add-episode", "Any tips for a salary conversation?", "--speaker", "Carol",
+                 "--reference-time", day)
+    code, out, _ = run(capsys, db, "search", "salary conversation", "--kind", "episode")
+    assert code == 0 and out.count("Any tips for a salary") == 1 and "(said 3 times)" in out
+    hits = run_json(capsys, db, "search", "salary conversation", "--kind", "episode")
+    assert len(hits) == 1 and len(hits[0]["repeats"]) == 2
+
 # -- JSON of every read command --------------------------------------------------------------------
 @pytest.fixture(scope="module")
 def memory(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:

@@ -195,3 +195,44 @@ def test_a_name_with_an_ampersand_is_named_in_a_query() -> None:
         named = named_entities(tg.core, "Who works at Crumb & Co?", "default")
         assert [e.name for e in named] == ["Crumb & Co"]
         assert named_entities(tg.core, "salt & pepper", "default") == []
+
+
+def test_a_message_said_word_for_word_again_is_one_hit_listing_its_repeats(tg, tick):
+    asked = []
+    for day in ("2024-01-03", "2024-02-07", "2024-03-12"):
+        tick()
+        asked.append(tg.add_episode("Can you help me prepare for a salary  conversation?", reference_time=day,
+                                    speaker="Priya").episode.id)
+    tick()
+    news = tg.add_episode("Can you help me prepare for a salary conversation? I'm on €58,000 a year now.",
+                          reference_time="2024-04-02", speaker="Priya").episode.id
+    tick()
+    tg.add_episode("can you help me prepare for a SALARY conversation?", reference_time="2024-04-09",
+                   speaker="Omar")  # another speaker's words are another message
+    hits = tg.search("salary conversation", limit=3, kinds=["episode"])
+    assert len(hits) == 3
+    texts = [(h.episode.speaker, " ".join(h.episode.content.split()).casefold()) for h in hits]
+    assert len(set(texts)) == 3, texts
+    requests = [h for h in hits if h.episode.id in asked]
+    assert len(requests) == 1 and sorted([requests[0].episode.id, *requests[0].repeats]) == sorted(asked)
+    assert requests[0].episode.id == asked[-1]  # the newest copy stands for them
+    assert news in {h.episode.id for h in hits}
+    assert not any(h.repeats for h in hits if h not in requests)
+
+
+def test_repeats_with_another_standing_stay_hits_of_their_own_and_are_counted_when_left_out(tg, tick):
+    for day in ("2020-01-05", "2020-01-06"):
+        tick()
+        tg.add_episode("I live in Leeds.", reference_time=day, speaker="Rafa")
+    tick()
+    tg.add_episode("I moved to York.", reference_time="2022-05-01", speaker="Rafa")
+    now = tg.search("Where does Rafa live?", kinds=["episode"])
+    assert not any("Leeds" in h.text for h in now)
+    assert now.stale_left_out == 2  # both, though one hit stood for them
+    tick()
+    again = tg.add_episode("I live in Leeds.", reference_time="2024-02-01", speaker="Rafa").episode.id
+    shown = [h for h in tg.search("Where does Rafa live?", kinds=["episode"], stale="show")
+             if h.episode is not None and "Leeds" in h.text]
+    current = [h for h in shown if h.episode.id == again]
+    assert len(shown) == 2 and len(current) == 1 and not current[0].stale
+    assert [len(h.repeats) for h in shown if h is not current[0]] == [1]

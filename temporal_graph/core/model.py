@@ -310,6 +310,9 @@ class SearchHit(BaseModel):
     superseded_by: tuple[str, ...] = ()
     # Its statements that no longer hold, as sentences (for a partly superseded message).
     stale_statements: tuple[str, ...] = ()
+    # The other messages of its speaker that say this very text, with the same standing, left out
+    # of the hits (this one is the newest): a request said three times is one hit, not three of ten.
+    repeats: tuple[str, ...] = ()
 
     @property
     def stale(self) -> bool:
