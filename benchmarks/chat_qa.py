@@ -37,6 +37,7 @@ import inspect
 import json
 import re
 import statistics
+import sys
 import tempfile
 import time
 from collections import Counter, defaultdict
@@ -45,7 +46,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from benchmarks.locomo_retrieval import rank_order
+# This tree's engine, not an installed copy: run from a second worktree, it measures that tree.
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from benchmarks.locomo_retrieval import rank_order  # noqa: E402
 
 DATA = Path(__file__).resolve().parent / "data"
 CHATS = DATA / "chats"

@@ -75,10 +75,13 @@ from typing import Any
 
 from dateutil import parser as dateparser
 
-from ingestion.offline import OfflineExtractor
-from temporal_graph.core.extraction import Extraction, Extractor
-from temporal_graph.core.model import Episode
-from temporal_graph.core.names import name_key
+# This tree's engine, not an installed copy: run from a second worktree, it measures that tree.
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from ingestion.offline import OfflineExtractor  # noqa: E402
+from temporal_graph.core.extraction import Extraction, Extractor  # noqa: E402
+from temporal_graph.core.model import Episode  # noqa: E402
+from temporal_graph.core.names import name_key  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
 SET = HERE / "data" / "extraction_set.tsv"

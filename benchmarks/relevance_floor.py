@@ -21,7 +21,10 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from benchmarks.locomo_retrieval import DEFAULT_DATA, KS, engine_sources, evidence_ids, load
+# This tree's engine, not an installed copy: run from a second worktree, it measures that tree.
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from benchmarks.locomo_retrieval import DEFAULT_DATA, KS, engine_sources, evidence_ids, load  # noqa: E402
 
 FLOORS = (0.0, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5)
 DEPTH = 30

@@ -74,12 +74,15 @@ from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
-from temporal_graph import TemporalGraph
-from temporal_graph.core.errors import TemporalGraphError
-from temporal_graph.core.model import Fact
-from temporal_graph.core.names import clean_name, name_key, normalize_relation
-from temporal_graph.core.ontology import Ontology
-from temporal_graph.core.time import ManualClock
+# This tree's engine, not an installed copy: run from a second worktree, it measures that tree.
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from temporal_graph import TemporalGraph  # noqa: E402
+from temporal_graph.core.errors import TemporalGraphError  # noqa: E402
+from temporal_graph.core.model import Fact  # noqa: E402
+from temporal_graph.core.names import clean_name, name_key, normalize_relation  # noqa: E402
+from temporal_graph.core.ontology import Ontology  # noqa: E402
+from temporal_graph.core.time import ManualClock  # noqa: E402
 
 DEFAULT_DATA = Path(__file__).resolve().parent.parent.parent / "shared" / "data" / "yago11k"
 QUESTION_TYPES = ("as_of", "current", "replaced_by", "between", "two_hop", "known_at")
