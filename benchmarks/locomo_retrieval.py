@@ -220,7 +220,7 @@ def engine_sources(tg: Any, group: str, hits: list[Any], episode_turn: dict[str,
     out = []
     for hit in hits:
         if hit.episode is not None:
-            out.append({episode_turn.get(e, "") for e in (hit.episode.id, *hit.repeats)})
+            out.append({episode_turn.get(e, "") for e in hit.message_ids})
         elif hit.fact is not None:
             out.append({episode_turn.get(e, "") for e in hit.fact.episode_ids})
         else:

@@ -245,7 +245,7 @@ def found(hits: Sequence[Any], wanted: Iterable[str], *, allow: frozenset[str] =
 
 def told(hit: Any) -> set[str]:
     """The messages a message hit stands for: its own and those it says repeat it word for word."""
-    return {hit.episode.id, *getattr(hit, "repeats", ())} if hit.episode is not None else set()
+    return set(hit.message_ids)
 
 
 def unlabelled_hits(hits: Sequence[Any], stale_ids: Iterable[str]) -> list[str]:

@@ -66,13 +66,10 @@ def ordered(
     if stale == "label":
         return SearchResults([*rest, *superseded][:limit], stale=stale)
     shown = rest[:limit]
-    left_out = sum(_told(h) for h in hits[: len(shown) + len(superseded)] if h.standing == "superseded")
-    return SearchResults(shown, stale_left_out=min(left_out, sum(_told(h) for h in superseded)), stale=stale)
-
-
-def _told(hit: SearchHit) -> int:
-    """The messages a hit stands for: itself and its repeats (search's one hit per text said again)."""
-    return 1 + len(hit.repeats)
+    near = hits[: len(shown) + len(superseded)]
+    left_out = sum(len(h.message_ids) for h in near if h.standing == "superseded")
+    return SearchResults(shown, stale_left_out=min(left_out, sum(len(h.message_ids) for h in superseded)),
+                         stale=stale)
 
 
 def _key(hit: SearchHit) -> tuple[str, str]:

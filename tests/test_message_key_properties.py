@@ -146,7 +146,7 @@ class Run:
             assert (found[m.id].standing == "superseded") == expected, (m, t, k, found[m.id])
         hits = self.tg.search("build note", group_id=self.group, known_at=k, as_of=t, limit=100, stale="show")
         # A hit stands for the copies of its text it lists (a message said word for word again).
-        returned = {i for h in hits if h.episode for i in (h.episode.id, *h.repeats)}
+        returned = {i for h in hits for i in h.message_ids}
         assert returned == {m.id for m in believed if m.ref <= t}
 
 

@@ -315,6 +315,11 @@ class SearchHit(BaseModel):
     repeats: tuple[str, ...] = ()
 
     @property
+    def message_ids(self) -> tuple[str, ...]:
+        """The messages this hit stands for: its own and its ``repeats`` (none for other kinds)."""
+        return (self.episode.id, *self.repeats) if self.episode is not None else ()
+
+    @property
     def stale(self) -> bool:
         """A message hit whose standing says (or suspects) it is out of date."""
         return self.standing in STALE_STANDINGS

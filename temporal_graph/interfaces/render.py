@@ -116,7 +116,7 @@ def search_table(console: Console, hits: Sequence[SearchHit], query: str) -> Non
         table.add_column(column)
     for i, hit in enumerate(hits, 1):
         when = span(hit.fact) if hit.fact else (day(hit.episode.reference_time) if hit.episode else "")
-        text = hit.text + (f" (said {1 + len(hit.repeats)} times)" if hit.repeats else "")
+        text = hit.text + (f" (said {len(hit.message_ids)} times)" if hit.repeats else "")
         table.add_row(str(i), hit.kind, text, when, standing_cell(hit), ", ".join(hit.reasons))
     console.print(table)
     left_out = getattr(hits, "stale_left_out", 0)
