@@ -42,7 +42,15 @@ from temporal_graph.core.writer import FactWriter
 from temporal_graph.core.writes import alias_speakers, check_speaker_alias
 
 from .identities import load_identities
-from .pipeline import CONTEXT_EPISODES, apply_episode, expected_texts, extract, make_episode, new_names
+from .pipeline import (
+    CONTEXT_EPISODES,
+    apply_episode,
+    expected_texts,
+    extract,
+    held_episodes,
+    make_episode,
+    new_names,
+)
 from .readers import (
     ChatMessage,
     NotReadable,
@@ -228,7 +236,7 @@ def _prepare(
             report.episodes_skipped += 1  # the same message twice
             _skip(files.of(m), DUPLICATE)
     spool.mark_seen(group, [(e.id, m.line, _digest(e)) for m, e in episodes.values()])
-    stored = {e.id: e for e in core.store.episodes(group, ids=list(episodes))} if episodes else {}
+    stored = held_episodes(core.store, group, [e for _, e in episodes.values()])
     kept = []
     for episode_id, (m, e) in episodes.items():
         if episode_id in stored and _differs(stored[episode_id], e):

@@ -25,6 +25,7 @@ from .pipeline import (
     apply_episode,
     expected_texts,
     extract,
+    held_episodes,
     lookalike_warnings,
     make_episode,
     names_and_speakers_read,
@@ -115,9 +116,8 @@ class Ingestion:
              supersedes: Sequence[Episode] = ()) -> IngestResult:
         core, group_id = self.core, episode.group_id
         # Checked here to skip a costly extraction; apply_episode checks again inside the transaction.
-        existing = core.store.episodes(group_id, ids=[episode.id])
-        if existing:
-            return IngestResult(episode=existing[0], skipped=True, masked=masked)
+        if (existing := held_episodes(core.store, group_id, [episode]).get(episode.id)) is not None:
+            return IngestResult(episode=existing, skipped=True, masked=masked)
         context = core.store.recent_episodes(group_id, episode.reference_time, CONTEXT_EPISODES)
         extraction, warnings = extract(self.extractor, episode, context)
         held = names_and_speakers_read(core, group_id, extraction, episode.speaker)
@@ -155,9 +155,9 @@ class Ingestion:
         matched = superseded_messages(self.core, old, group_id, find, limit)
         if dry_run:
             return Supersession(matched=matched, dry_run=True)
-        told = self.core.store.episodes(group_id, ids=[episode.id])
-        if told and not told[0].in_recall:
-            raise InvalidInput(f"content: this message was told before as {episode.id!r} and withdrawn "
+        told = held_episodes(self.core.store, group_id, [episode]).get(episode.id)
+        if told is not None and not told.in_recall:
+            raise InvalidInput(f"content: this message was told before as {told.id!r} and withdrawn "
                                "since; tell it with another source_id to supersede with it")
         result = self._add(episode, masked, supersedes=matched)
         if result.skipped:  # told before: it replaces what it does not replace yet

@@ -33,8 +33,9 @@ from temporal_graph.core.names import check_group, clean_name, fact_words, norma
 from temporal_graph.core.rewording import says_again
 from temporal_graph.core.rules import claimant
 from temporal_graph.core.sentences import statement_sentence
+from temporal_graph.core.stores.protocol import Store
 from temporal_graph.core.time import Prefer, TimeLike, TimeSpan, resolve_time
-from temporal_graph.core.writer import FactWriter, episode_id_for
+from temporal_graph.core.writer import FactWriter, episode_id_for, speakerless_episode_id
 
 from .denials import deny
 from .implied import Told, after_facts, before_facts, may_imply
@@ -72,7 +73,7 @@ def make_episode(
         speaker = clean_name(speaker, "speaker") if speaker.strip() else None
     masked = mask_text(content, core.mask)
     episode = Episode(
-        id=episode_id_for(group_id, source_id, masked.text, ref),
+        id=episode_id_for(group_id, source_id, masked.text, ref, speaker),
         group_id=group_id,
         content=masked.text,
         reference_time=ref,
@@ -82,6 +83,23 @@ def make_episode(
         source_id=source_id,
     )
     return episode, masked.counts
+
+
+def held_episodes(store: Store, group_id: str, episodes: Sequence[Episode]) -> dict[str, Episode]:
+    """The stored message each of ``episodes`` already is, by the new one's id: a message of its id,
+    or one a memory stored before a speaker counted in a message's id, told by the same speaker
+    (so a memory of an earlier version does not take a re-imported message for a new one)."""
+    if not episodes:
+        return {}
+    earlier = {old: e for e in episodes if (old := speakerless_episode_id(e)) is not None}
+    wanted = {e.id for e in episodes}
+    held: dict[str, Episode] = {}
+    for stored in store.episodes(group_id, ids=[*wanted, *earlier]):
+        if stored.id in wanted:
+            held[stored.id] = stored
+        elif stored.speaker == earlier[stored.id].speaker:
+            held.setdefault(earlier[stored.id].id, stored)
+    return held
 
 
 def checked_content(content: object, limit: int) -> str:

@@ -68,6 +68,19 @@ def test_jsonl_import_orders_messages_and_resolves_contradictions(tmp_path):
         assert history[0].invalid_at == history[1].valid_at
 
 
+def test_two_people_saying_the_same_words_in_the_same_minute_are_two_messages(tmp_path):
+    # Exports stamp messages to the minute: "ok" from two people in one minute is common.
+    path = write_jsonl(tmp_path / "chat.jsonl", [
+        json.dumps({"speaker": who, "text": "ok", "timestamp": "2024-03-11T10:00:00Z"}) for who in ("Ana", "Ben")
+    ])
+    with TemporalGraph.open(tmp_path / "m.db") as tg:
+        report = tg.import_file(path, progress=False)
+        assert (report.episodes_imported, report.conflicts) == (2, [])
+        again = tg.import_file(path, progress=False)
+        assert (again.episodes_imported, again.episodes_skipped) == (0, 2)
+        assert sorted(e.speaker for e in tg.core.store.episodes("default")) == ["Ana", "Ben"]
+
+
 def test_csv_and_chatgpt_and_locomo_formats(tmp_path):
     csv_path = tmp_path / "chat.csv"
     csv_path.write_text("speaker,text,timestamp\nAnna,I live in Berlin.,2023-05-01\n", encoding="utf-8")

@@ -6,7 +6,9 @@ from datetime import datetime
 
 import pytest
 
+from ingestion.pipeline import make_episode
 from temporal_graph import TemporalGraph
+from temporal_graph.core.writer import episode_id_for
 from temporal_graph.extraction import ExtractedFact, Extraction
 from temporal_graph.llm.testing import ScriptedLLM
 from temporal_graph.times import UTC, ManualClock
@@ -102,6 +104,31 @@ def test_the_same_episode_twice_is_skipped(told):
     again = tg.add_episode("I live in Hangzhou.", reference_time="2024-01-10T09:00:00Z", speaker="Zhang Wei")
     assert again.skipped
     assert len(tg.export()["facts"]) == rows
+
+
+def test_two_people_saying_the_same_words_at_the_same_time_are_two_messages():
+    with TemporalGraph.open(":memory:") as tg:
+        ana = tg.add_episode("ok", reference_time="2024-05-01T10:00", speaker="Ana")
+        ben = tg.add_episode("ok", reference_time="2024-05-01T10:00", speaker="Ben")
+        again = tg.add_episode("ok", reference_time="2024-05-01T10:00", speaker="Ana")
+        assert not ana.skipped and not ben.skipped and again.skipped
+        assert again.episode.id == ana.episode.id
+        assert sorted(e.speaker for e in tg.core.store.episodes("default")) == ["Ana", "Ben"]
+
+
+def test_a_message_a_memory_held_before_speakers_counted_in_its_id_is_not_told_twice():
+    # A memory of an earlier version knows a message by its text and time only.
+    with TemporalGraph.open(":memory:") as tg:
+        told, _ = make_episode(tg.core, "ok", reference_time="2024-05-01T10:00", speaker="Ana",
+                               group_id="default", source="message", source_id=None, created_at=tg.core.now())
+        earlier = told.model_copy(update={"id": episode_id_for("default", None, "ok", told.reference_time)})
+        assert earlier.id != told.id
+        tg.core.write("default", lambda w: w.episode(earlier))
+        again = tg.add_episode("ok", reference_time="2024-05-01T10:00", speaker="Ana")
+        ben = tg.add_episode("ok", reference_time="2024-05-01T10:00", speaker="Ben")
+        assert again.skipped and again.episode.id == earlier.id
+        assert not ben.skipped
+        assert sorted(e.speaker for e in tg.core.store.episodes("default")) == ["Ana", "Ben"]
 
 
 def test_ingest_result_says_what_happened():

@@ -99,10 +99,23 @@ def stable_id(*parts: str) -> str:
     return uuid.uuid5(_NAMESPACE, "\x1f".join(parts)).hex
 
 
-def episode_id_for(group_id: str, source_id: str | None, content: str, reference_time: datetime) -> str:
+def episode_id_for(group_id: str, source_id: str | None, content: str, reference_time: datetime,
+                   speaker: str | None = None) -> str:
+    """A message's id: its ``source_id``, else its text, time and speaker (two people who both say
+    "ok" in the same minute said two messages)."""
     if source_id:
         return stable_id("episode", group_id, "source", source_id)
-    return stable_id("episode", group_id, "content", content, reference_time.isoformat())
+    if speaker is None:
+        return stable_id("episode", group_id, "content", content, reference_time.isoformat())
+    return stable_id("episode", group_id, "content", content, reference_time.isoformat(), "speaker", speaker)
+
+
+def speakerless_episode_id(episode: Episode) -> str | None:
+    """The id a memory made before a speaker counted in a message's id (text and time only), when
+    it differs from ``episode``'s: such a stored message with the same speaker is this one."""
+    if episode.source_id or episode.speaker is None:
+        return None
+    return episode_id_for(episode.group_id, None, episode.content, episode.reference_time)
 
 
 @dataclass(frozen=True)
