@@ -70,9 +70,9 @@ def test_jsonl_import_orders_messages_and_resolves_contradictions(tmp_path):
 
 def test_two_people_saying_the_same_words_in_the_same_minute_are_two_messages(tmp_path):
     # Exports stamp messages to the minute: "ok" from two people in one minute is common.
-    path = write_jsonl(tmp_path / "chat.jsonl", [
-        json.dumps({"speaker": who, "text": "ok", "timestamp": "2024-03-11T10:00:00Z"}) for who in ("Ana", "Ben")
-    ])
+    path = write_jsonl(tmp_path / "chat.jsonl", [json.dumps({"speaker": who, "text": "ok",
+                                                             "timestamp": "2024-03-11T10:00:00Z"})
+                                                 for who in ("Ana", "Ben")])
     with TemporalGraph.open(tmp_path / "m.db") as tg:
         report = tg.import_file(path, progress=False)
         assert (report.episodes_imported, report.conflicts) == (2, [])
