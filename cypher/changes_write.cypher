@@ -14,6 +14,8 @@
 // and a list parameter's type counts its length's order of magnitude (empty, 1, 10, 100, ...),
 // so with a parameter per list each new mix of lengths was a new plan, a write of 1.2-1.7 s.
 // What a map holds is not part of its type: one plan serves every write.
+// $search_group is the group's full-text token (see text_search_facts.cypher): new entities and
+// current rows carry it, an expired row no longer does.
 // Relation types and labels come as values checked by the store (check_identifier). Moments come
 // as ISO 8601 text (UTC) made datetimes here: the driver packs a datetime parameter in Python, which
 // was most of a bulk load's client time.
@@ -23,7 +25,7 @@
 // the first $newest_limit of them.
 // Their times come back as microseconds since the epoch: the driver decodes a DATETIME in
 // Python (~50 µs each), which was most of the client's time on a bulk batch's thousands of rows.
-// params: group_id, seq_count, changes, at_micros, newest_limit
+// params: group_id, search_group, seq_count, changes, at_micros, newest_limit
 CYPHER replan=skip
 MERGE (g:MemoryGroup {group_id: $group_id})
 SET g.writes = coalesce(g.writes, 0) + 1,
@@ -35,7 +37,7 @@ CALL (first_seq) {
   UNWIND $changes.entities AS row
   MERGE (n:Entity {id: row.id, group_id: $group_id})
     ON CREATE SET n.name = row.name, n.key = row.key, n.created_at = datetime(row.created_at),
-                  n.seq = first_seq + row.seq
+                  n.seq = first_seq + row.seq, n.search_group = $search_group
   WITH n, row, n.type AS old_type
   SET n.type = row.type, n.aliases = row.aliases, n.summary = row.summary, n.name_text = row.name_text
   FOREACH (_ IN CASE WHEN row.label IS NULL THEN [] ELSE [1] END | SET n:$(row.label))
@@ -130,7 +132,7 @@ CALL () {
   CALL (c, row) {
     MATCH ()-[r]->()
     WHERE elementId(r) = c.rel AND r.expired_at IS NULL
-    SET r.expired_at = datetime(row.expired_at)
+    SET r.expired_at = datetime(row.expired_at), r.search_group = null
     RETURN count(r) AS one
   }
   DELETE c

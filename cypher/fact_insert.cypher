@@ -1,7 +1,7 @@
 // New fact rows of one relation type: (subject)-[:REL {...}]->(object), each current one with its
 // :CurrentFact node (row.current: its keys; null for a row written already expired, a copied
 // version). The group keeps the list of the relation types it has written.
-// params: group_id, relation, rows
+// params: group_id, search_group, relation, rows
 // placeholders: rel
 UNWIND $rows AS row
 MATCH (s:Entity {group_id: $group_id, id: row.subject_id})

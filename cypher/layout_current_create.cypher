@@ -1,6 +1,6 @@
 // Upgrade: the :CurrentFact nodes of current rows written before they were kept.
 // scope: admin
-// params: group_id, rows
+// params: group_id, search_group, rows
 // placeholders: rel
 UNWIND $rows AS row
 MATCH ()-[r:{{rel}} {id: row.id}]->()

@@ -1,6 +1,7 @@
-// Full-text search over entity names and aliases. $query is built by the store from quoted words only.
+// Full-text search over entity names and aliases, the best $limit of one group asked of the
+// index ($query: `+search_group:<token>^0 +name_text:(<quoted words>)`; see text_search_facts).
 // params: group_id, query, limit
-CALL db.index.fulltext.queryNodes('entity_names', $query) YIELD node, score
+CALL db.index.fulltext.queryNodes('entity_names', $query, {limit: $limit}) YIELD node, score
 WITH node, score
 WHERE node.group_id = $group_id
 RETURN node.id AS id, score

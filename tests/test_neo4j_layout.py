@@ -76,3 +76,31 @@ def test_fact_vectors_of_layout_2_move_under_the_one_vector_index_on_connect() -
             assert "fact_embedding_LIVES_IN" not in names and "current_fact_embedding" in names
         finally:
             tg.forget(group)
+
+
+def test_records_of_layout_3_take_their_group_token_for_full_text_search_on_connect() -> None:
+    group = unique_test_group("layout4")
+    store = neo4j_store_from_env()
+    assert store is not None
+    with TemporalGraph(store, clock=ManualClock("2024-01-01"), embed=False) as tg:
+        tg.add_fact("Ana Lind", "lives in", "Oslo", valid_at="2019", group_id=group)
+        # What layout 3 left: no group token on records, full-text indexes without it.
+        with store.driver.session(database=store.database) as session:
+            session.run("MATCH (n:Entity {group_id: $g}) REMOVE n.search_group", g=group).consume()
+            session.run("MATCH ()-[r]->() WHERE r.group_id = $g REMOVE r.search_group", g=group).consume()
+            session.run("DROP INDEX entity_names").consume()
+            session.run("CREATE FULLTEXT INDEX entity_names FOR (n:Entity) ON EACH [n.name_text]").consume()
+            session.run("CALL db.awaitIndexes(300)").consume()
+            session.run("MATCH (l:MemoryLayout) SET l.version = 3").consume()
+        assert tg.core.store.text_search(group, "entity", "Lind", 5) == []
+        assert tg.core.store.text_search(group, "fact", "Oslo", 5) == []
+    upgraded = neo4j_store_from_env()
+    assert upgraded is not None
+    with TemporalGraph(upgraded, clock=ManualClock("2024-01-01"), embed=False) as tg:
+        try:
+            [ana] = [e.id for e in tg.core.store.entities(group) if e.name == "Ana Lind"]
+            assert [i for i, _ in tg.core.store.text_search(group, "entity", "Lind", 5)] == [ana]
+            oslo = tg.now("Ana Lind", "lives in", group_id=group)[0]
+            assert [i for i, _ in tg.core.store.text_search(group, "fact", "Oslo", 5)] == [oslo.id]
+        finally:
+            tg.forget(group)

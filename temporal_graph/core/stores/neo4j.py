@@ -40,6 +40,7 @@ routed to another cluster member sees them.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import logging
 import re
@@ -92,9 +93,17 @@ _NO_LIMIT = 2**62
 _INDEX_WAIT_SECONDS = 300
 # The version of the data layout (raised when the stored properties change; an older database
 # is upgraded on connect): 2 added :CurrentFact nodes, assertion keys and group relation lists;
-# 3 put fact vectors on :CurrentFact nodes too, under one vector index for every relation type.
-LAYOUT_VERSION = 3
+# 3 put fact vectors on :CurrentFact nodes too, under one vector index for every relation type;
+# 4 gave entities and current rows their group's full-text token (search_group).
+LAYOUT_VERSION = 4
 _UPGRADE_BATCH = 10_000
+
+
+def search_group(group_id: str) -> str:
+    """The group's token in the full-text indexes: one word whatever the group id holds (the
+    indexes' analyzer would split an id at its punctuation and fold its case), so a search asks
+    the index for one group's records alone (``+search_group:<token>^0``, no weight in a score)."""
+    return "g" + hashlib.blake2b(group_id.encode("utf-8", "surrogatepass"), digest_size=12).hexdigest()
 # A write reads ahead the end of each timeline it writes: the rows starting latest (and any
 # starting with the last of them), and the statements told for moments there, at most so many.
 ROWS_AHEAD = 8
@@ -890,7 +899,8 @@ class Neo4jTx(_Reads):
         params = pending.params(entity_label, current_keys)
         changes = params["changes"]
         changes["summaries_of"] = list(summaries_of) if reads else []
-        params.update(at_micros=to_micros(at) if reads and at is not None else 0, newest_limit=NEWEST_AHEAD)
+        params.update(at_micros=to_micros(at) if reads and at is not None else 0, newest_limit=NEWEST_AHEAD,
+                      search_group=search_group(pending.group_id))
         [out] = self._w.run_now("changes_write", params)
         self._locked.add(pending.group_id)
         if reads:
@@ -1029,7 +1039,8 @@ class Neo4jTx(_Reads):
              "name_text": " ".join((e.name, *e.aliases)), "seq": seq + i}
             for i, e in enumerate(entities)
         ]
-        upserted = self._r.run("entity_upsert", {"group_id": group_id, "rows": rows})
+        upserted = self._r.run("entity_upsert", {"group_id": group_id, "search_group": search_group(group_id),
+                                                 "rows": rows})
         old_types = {r["id"]: r["old_type"] for r in upserted}
         add: dict[str, list[str]] = defaultdict(list)
         remove: dict[str, list[str]] = defaultdict(list)
@@ -1083,8 +1094,9 @@ class Neo4jTx(_Reads):
             })
         for (group_id, relation), rows in sorted(by_key.items()):
             self._lock(group_id)
-            written = self._r.run("fact_insert", {"group_id": group_id, "relation": relation, "rows": rows},
-                                  rel=relation)
+            params = {"group_id": group_id, "search_group": search_group(group_id), "relation": relation,
+                      "rows": rows}
+            written = self._r.run("fact_insert", params, rel=relation)
             if written[0]["written"] != len(rows):
                 raise StoreError(f"{relation}: a subject or object entity of a new fact row does not exist")
 
@@ -1275,8 +1287,8 @@ class Neo4jStore:
 
     def _upgrade_layout(self) -> None:
         """Bring data written by an earlier layout up to this one: the groups' relation lists,
-        the assertions' index keys and the :CurrentFact nodes of current rows (idempotent, so
-        two processes connecting at once do no harm)."""
+        the assertions' index keys, the :CurrentFact nodes of current rows and the group tokens
+        of full-text search (idempotent, so two processes connecting at once do no harm)."""
         found = self._schema(load("layout_version"))[0]
         version = found["version"] or 0
         if version >= LAYOUT_VERSION:
@@ -1285,16 +1297,37 @@ class Neo4jStore:
             log.warning("%s: upgrading the data layout to version %d", self.uri, LAYOUT_VERSION)
             if version < 2:
                 self._upgrade_to_2()
-            for relation in sorted(self._relations_ready):  # 3: fact vectors on :CurrentFact nodes
-                while self._schema(render("layout_current_vectors", rel=relation),
-                                   {"batch": _UPGRADE_BATCH})[0]["upgraded"]:
-                    pass
-            self._schema(load("await_indexes"), {"timeout_seconds": _INDEX_WAIT_SECONDS})
+            if version < 3:
+                for relation in sorted(self._relations_ready):  # fact vectors on :CurrentFact nodes
+                    while self._schema(render("layout_current_vectors", rel=relation),
+                                       {"batch": _UPGRADE_BATCH})[0]["upgraded"]:
+                        pass
+            self._group_tokens()
+        self._text_indexes_with_group_tokens()  # an earlier layout's schema, even with no data
+        self._schema(load("await_indexes"), {"timeout_seconds": _INDEX_WAIT_SECONDS})
         for row in self._schema(load("layout_fact_vector_indexes")):
             relation = row["name"].removeprefix("fact_embedding_")
             if _safe(relation):
                 self._schema(render("layout_fact_vector_index_drop", rel=relation))
         self._schema(load("layout_set"), {"version": LAYOUT_VERSION})
+
+    def _group_tokens(self) -> None:
+        """Layout 4: every group's entities and current rows take its full-text token."""
+        for row in self._schema(load("groups_all")):
+            params = {"group_id": row["group_id"], "search_group": search_group(row["group_id"]),
+                      "batch": _UPGRADE_BATCH}
+            for step in ("layout_search_group_entities", "layout_search_group_rows"):
+                while self._schema(load(step), params)[0]["upgraded"]:
+                    pass
+
+    def _text_indexes_with_group_tokens(self) -> None:
+        """Layout 4: the entity and fact full-text indexes made again to hold the group token."""
+        self._schema(load("entity_names_drop"))
+        for command in split_statements(load("schema")):
+            self._schema(command)
+        if self._fact_text_types:
+            self._schema(load("fact_text_drop"))
+            self._schema(render("fact_text_create", types=sorted(self._fact_text_types)))
 
     def _upgrade_to_2(self) -> None:
         """Layout 2: :CurrentFact nodes, assertion keys and group relation lists."""
@@ -1310,8 +1343,8 @@ class Neo4jStore:
                     keys = current_keys(records.fact(row, NEO4J))
                     by_group[row["group_id"]].append({**row, "current": keys})
                 for group_id, current in by_group.items():
-                    self._schema(render("layout_current_create", rel=relation),
-                                 {"group_id": group_id, "rows": current})
+                    params = {"group_id": group_id, "search_group": search_group(group_id), "rows": current}
+                    self._schema(render("layout_current_create", rel=relation), params)
 
     def _current_fact_text_types(self) -> set[str]:
         rows = self._schema(load("fact_text_types"))
@@ -1541,6 +1574,9 @@ class Neo4jStore:
             self._fact_text_types = self._current_fact_text_types()
             if not self._fact_text_types:
                 return []  # no fact was ever written: the index does not exist yet
+        if kind != RecordKind.EPISODE:
+            field = "text" if kind == RecordKind.FACT else "name_text"
+            lucene = f"+search_group:{search_group(group_id)}^0 +{field}:({lucene})"
         params = {"group_id": group_id, "query": lucene, "limit": int(limit)}
         rows = self._read(lambda r: r._r.run(name, params))
         return [(row["id"], float(row["score"])) for row in rows]
