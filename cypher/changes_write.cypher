@@ -14,8 +14,8 @@
 // and a list parameter's type counts its length's order of magnitude (empty, 1, 10, 100, ...),
 // so with a parameter per list each new mix of lengths was a new plan, a write of 1.2-1.7 s.
 // What a map holds is not part of its type: one plan serves every write.
-// $search_group is the group's full-text token (see text_search_facts.cypher): new entities and
-// current rows carry it, an expired row no longer does.
+// $search_group is the group's full-text token (see text_search_facts.cypher): new entities,
+// messages and current rows carry it, an expired row no longer does.
 // Relation types and labels come as values checked by the store (check_identifier). Moments come
 // as ISO 8601 text (UTC) made datetimes here: the driver packs a datetime parameter in Python, which
 // was most of a bulk load's client time.
@@ -55,7 +55,7 @@ CALL (first_seq) {
   CREATE (e:Episode {id: row.id, group_id: $group_id})
   SET e.content = row.content, e.speaker = row.speaker, e.source = row.source,
       e.source_id = row.source_id, e.reference_time = datetime(row.reference_time),
-      e.created_at = datetime(row.created_at), e.seq = first_seq + row.seq
+      e.created_at = datetime(row.created_at), e.seq = first_seq + row.seq, e.search_group = $search_group
 }
 CALL () {
   UNWIND $changes.assertions AS row

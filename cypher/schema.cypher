@@ -63,9 +63,10 @@ CREATE INDEX current_fact_group IF NOT EXISTS FOR (n:CurrentFact) ON (n.group_id
 // rows started by then, less rows started and ended by then.
 CREATE INDEX current_fact_start IF NOT EXISTS FOR (n:CurrentFact) ON (n.group_id, n.key_start);
 CREATE INDEX current_fact_end IF NOT EXISTS FOR (n:CurrentFact) ON (n.group_id, n.ends, n.key_start);
-// Entity names with their group's token (search_group; see text_search_facts.cypher).
+// Entity names and messages with their group's token (search_group; see text_search_facts.cypher);
+// a withdrawn message has none.
 CREATE FULLTEXT INDEX entity_names IF NOT EXISTS FOR (n:Entity) ON EACH [n.name_text, n.search_group];
-CREATE FULLTEXT INDEX episode_contents IF NOT EXISTS FOR (n:Episode) ON EACH [n.content];
+CREATE FULLTEXT INDEX episode_contents IF NOT EXISTS FOR (n:Episode) ON EACH [n.content, n.search_group];
 CREATE VECTOR INDEX entity_embedding IF NOT EXISTS FOR (n:Entity) ON n.embedding
 OPTIONS {indexConfig: {`vector.dimensions`: 384, `vector.similarity_function`: 'cosine'}};
 // One vector index over every current fact row of every relation type: the vector is kept on the

@@ -84,16 +84,22 @@ def test_records_of_layout_3_take_their_group_token_for_full_text_search_on_conn
     assert store is not None
     with TemporalGraph(store, clock=ManualClock("2024-01-01"), embed=False) as tg:
         tg.add_fact("Ana Lind", "lives in", "Oslo", valid_at="2019", group_id=group)
+        said = tg.add_episode("Ana Lind took the kayak out.", reference_time="2024-01-01", group_id=group)
         # What layout 3 left: no group token on records, full-text indexes without it.
         with store.driver.session(database=store.database) as session:
             session.run("MATCH (n:Entity {group_id: $g}) REMOVE n.search_group", g=group).consume()
+            session.run("MATCH (n:Episode {group_id: $g}) REMOVE n.search_group", g=group).consume()
             session.run("MATCH ()-[r]->() WHERE r.group_id = $g REMOVE r.search_group", g=group).consume()
             session.run("DROP INDEX entity_names").consume()
             session.run("CREATE FULLTEXT INDEX entity_names FOR (n:Entity) ON EACH [n.name_text]").consume()
+            session.run("DROP INDEX episode_contents").consume()
+            session.run("CREATE FULLTEXT INDEX episode_contents FOR (n:Episode) ON EACH [n.content]"
+                        ).consume()
             session.run("CALL db.awaitIndexes(300)").consume()
             session.run("MATCH (l:MemoryLayout) SET l.version = 3").consume()
         assert tg.core.store.text_search(group, "entity", "Lind", 5) == []
         assert tg.core.store.text_search(group, "fact", "Oslo", 5) == []
+        assert tg.core.store.text_search(group, "episode", "kayak", 5) == []
     upgraded = neo4j_store_from_env()
     assert upgraded is not None
     with TemporalGraph(upgraded, clock=ManualClock("2024-01-01"), embed=False) as tg:
@@ -102,5 +108,7 @@ def test_records_of_layout_3_take_their_group_token_for_full_text_search_on_conn
             assert [i for i, _ in tg.core.store.text_search(group, "entity", "Lind", 5)] == [ana]
             oslo = tg.now("Ana Lind", "lives in", group_id=group)[0]
             assert [i for i, _ in tg.core.store.text_search(group, "fact", "Oslo", 5)] == [oslo.id]
+            kayak = tg.core.store.text_search(group, "episode", "kayak", 5)
+            assert [i for i, _ in kayak] == [said.episode.id]
         finally:
             tg.forget(group)

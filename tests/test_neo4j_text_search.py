@@ -34,6 +34,14 @@ def test_a_groups_text_search_is_not_crowded_out_by_other_groups_or_ended_rows()
             names = store.text_search(mine, "entity", "Ana", 5)
             assert [e.name for e in store.entities(mine, ids=[names[0][0]])] == ["Ana Lind"]
             assert store.text_search(crowd, "entity", "Lind", 5) == []
+            # Messages: other groups' do not crowd this group's out, a withdrawn one is not offered.
+            for i in range(40):
+                tg.add_episode(f"Kayak {i}", reference_time="2024-05-01", speaker="Bo", group_id=crowd)
+            told = [tg.add_episode(f"Ana Lind took the kayak out, trip {i}.", group_id=mine,
+                                   reference_time=f"2024-05-{i + 1:02d}").episode.id for i in range(6)]
+            tg.retract_episode(told[0], group_id=mine)
+            found = store.text_search(mine, "episode", "kayak", 5)
+            assert len(found) == 5 and {i for i, _ in found} == set(told[1:])
         finally:
             tg.forget(crowd)
             tg.forget(mine)

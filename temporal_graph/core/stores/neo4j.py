@@ -94,7 +94,7 @@ _INDEX_WAIT_SECONDS = 300
 # The version of the data layout (raised when the stored properties change; an older database
 # is upgraded on connect): 2 added :CurrentFact nodes, assertion keys and group relation lists;
 # 3 put fact vectors on :CurrentFact nodes too, under one vector index for every relation type;
-# 4 gave entities and current rows their group's full-text token (search_group).
+# 4 gave entities, messages in recall and current rows their group's full-text token (search_group).
 LAYOUT_VERSION = 4
 _UPGRADE_BATCH = 10_000
 
@@ -113,6 +113,8 @@ EVENTS_AHEAD = 256
 NEWEST_AHEAD = 64
 # Statement names spell the kinds in the plural: facts_missing_embedding, text_search_entities, ...
 _PLURAL = {RecordKind.FACT: "facts", RecordKind.ENTITY: "entities", RecordKind.EPISODE: "episodes"}
+# The property each kind's full-text index holds its text in (beside search_group).
+_TEXT_FIELD = {RecordKind.FACT: "text", RecordKind.ENTITY: "name_text", RecordKind.EPISODE: "content"}
 # Reads of one search run at once (its indexes, then its records by id): at most this many.
 _READERS = 8
 _READER_THREADS = "neo4j-read"
@@ -1013,12 +1015,11 @@ class Neo4jTx(_Reads):
             self._write_entities(group_id, entities, seq)
             seq += len(entities)
         if episodes:
-            self._r.run("episode_create", {"group_id": group_id, "rows": [
-                {"id": e.id, "content": e.content, "speaker": e.speaker, "source": e.source,
-                 "source_id": e.source_id, "reference_time": _utc(e.reference_time),
-                 "created_at": _utc(e.created_at), "seq": seq + i}
-                for i, e in enumerate(episodes)
-            ]})
+            rows = [{"id": e.id, "content": e.content, "speaker": e.speaker, "source": e.source,
+                     "source_id": e.source_id, "reference_time": _utc(e.reference_time),
+                     "created_at": _utc(e.created_at), "seq": seq + i} for i, e in enumerate(episodes)]
+            self._r.run("episode_create", {"group_id": group_id, "search_group": search_group(group_id),
+                                           "rows": rows})
         assertions = [a for a in changes.assertions if a.group_id == group_id]
         if assertions:
             check = check_identifier  # relation names must be safe before they become types
@@ -1312,17 +1313,20 @@ class Neo4jStore:
         self._schema(load("layout_set"), {"version": LAYOUT_VERSION})
 
     def _group_tokens(self) -> None:
-        """Layout 4: every group's entities and current rows take its full-text token."""
+        """Layout 4: every group's entities, messages in recall and current rows take its
+        full-text token."""
         for row in self._schema(load("groups_all")):
             params = {"group_id": row["group_id"], "search_group": search_group(row["group_id"]),
                       "batch": _UPGRADE_BATCH}
-            for step in ("layout_search_group_entities", "layout_search_group_rows"):
+            for step in ("layout_search_group_entities", "layout_search_group_episodes",
+                         "layout_search_group_rows"):
                 while self._schema(load(step), params)[0]["upgraded"]:
                     pass
 
     def _text_indexes_with_group_tokens(self) -> None:
-        """Layout 4: the entity and fact full-text indexes made again to hold the group token."""
-        self._schema(load("entity_names_drop"))
+        """Layout 4: the full-text indexes made again to hold the group token."""
+        for command in split_statements(load("layout_text_indexes_drop")):
+            self._schema(command)
         for command in split_statements(load("schema")):
             self._schema(command)
         if self._fact_text_types:
@@ -1574,9 +1578,7 @@ class Neo4jStore:
             self._fact_text_types = self._current_fact_text_types()
             if not self._fact_text_types:
                 return []  # no fact was ever written: the index does not exist yet
-        if kind != RecordKind.EPISODE:
-            field = "text" if kind == RecordKind.FACT else "name_text"
-            lucene = f"+search_group:{search_group(group_id)}^0 +{field}:({lucene})"
+        lucene = f"+search_group:{search_group(group_id)}^0 +{_TEXT_FIELD[kind]}:({lucene})"
         params = {"group_id": group_id, "query": lucene, "limit": int(limit)}
         rows = self._read(lambda r: r._r.run(name, params))
         return [(row["id"], float(row["score"])) for row in rows]
