@@ -97,13 +97,6 @@ _INDEX_WAIT_SECONDS = 300
 # 4 gave entities, messages in recall and current rows their group's full-text token (search_group).
 LAYOUT_VERSION = 4
 _UPGRADE_BATCH = 10_000
-
-
-def search_group(group_id: str) -> str:
-    """The group's token in the full-text indexes: one word whatever the group id holds (the
-    indexes' analyzer would split an id at its punctuation and fold its case), so a search asks
-    the index for one group's records alone (``+search_group:<token>^0``, no weight in a score)."""
-    return "g" + hashlib.blake2b(group_id.encode("utf-8", "surrogatepass"), digest_size=12).hexdigest()
 # A write reads ahead the end of each timeline it writes: the rows starting latest (and any
 # starting with the last of them), and the statements told for moments there, at most so many.
 ROWS_AHEAD = 8
@@ -126,6 +119,13 @@ _VECTOR_INDEXES = {RecordKind.ENTITY: "entity_embedding", RecordKind.EPISODE: "e
 # waiting 0.1 s, 0.2 s, 0.4 s ... between tries.
 _READ_TRIES = 5
 _READ_BACKOFF_SECONDS = 0.1
+
+
+def search_group(group_id: str) -> str:
+    """The group's token in the full-text indexes: one word whatever the group id holds (the
+    indexes' analyzer would split an id at its punctuation and fold its case), so a search asks
+    the index for one group's records alone (``+search_group:<token>^0``, no weight in a score)."""
+    return "g" + hashlib.blake2b(group_id.encode("utf-8", "surrogatepass"), digest_size=12).hexdigest()
 
 
 def entity_label(entity_type: str) -> str | None:
