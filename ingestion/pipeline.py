@@ -91,14 +91,18 @@ def held_episodes(store: Store, group_id: str, episodes: Sequence[Episode]) -> d
     (so a memory of an earlier version does not take a re-imported message for a new one)."""
     if not episodes:
         return {}
-    earlier = {old: e for e in episodes if (old := speakerless_episode_id(e)) is not None}
+    earlier: dict[str, list[Episode]] = {}  # two speakers' copies share the earlier id
+    for e in episodes:
+        if (old := speakerless_episode_id(e)) is not None:
+            earlier.setdefault(old, []).append(e)
     wanted = {e.id for e in episodes}
     held: dict[str, Episode] = {}
     for stored in store.episodes(group_id, ids=[*wanted, *earlier]):
         if stored.id in wanted:
             held[stored.id] = stored
-        elif stored.speaker == earlier[stored.id].speaker:
-            held.setdefault(earlier[stored.id].id, stored)
+        for e in earlier.get(stored.id, ()):
+            if e.speaker == stored.speaker:
+                held.setdefault(e.id, stored)
     return held
 
 

@@ -13,8 +13,10 @@ from pathlib import Path
 
 import pytest
 
+from ingestion.pipeline import make_episode
 from temporal_graph import TemporalGraph
 from temporal_graph.core.stores.protocol import FactQuery
+from temporal_graph.core.writer import episode_id_for
 from temporal_graph.errors import ImportFormatError
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -78,6 +80,22 @@ def test_two_people_saying_the_same_words_in_the_same_minute_are_two_messages(tm
         assert (report.episodes_imported, report.conflicts) == (2, [])
         again = tg.import_file(path, progress=False)
         assert (again.episodes_imported, again.episodes_skipped) == (0, 2)
+        assert sorted(e.speaker for e in tg.core.store.episodes("default")) == ["Ana", "Ben"]
+
+
+def test_a_re_import_into_a_memory_of_the_earlier_message_ids_stores_each_message_once(tmp_path):
+    # A memory written before a speaker counted in a message's id holds Ana's "ok" under the id
+    # of its text and time (Ben's, the same words in the same minute, was refused then).
+    path = write_jsonl(tmp_path / "chat.jsonl", [json.dumps({"speaker": who, "text": "ok",
+                                                             "timestamp": "2024-03-11T10:00:00Z"})
+                                                 for who in ("Ana", "Ben")])
+    with TemporalGraph.open(tmp_path / "m.db") as tg:
+        ana, _ = make_episode(tg.core, "ok", reference_time="2024-03-11T10:00:00Z", speaker="Ana",
+                              group_id="default", source="import", source_id=None, created_at=tg.core.now())
+        earlier = ana.model_copy(update={"id": episode_id_for("default", None, "ok", ana.reference_time)})
+        tg.core.write("default", lambda w: w.episode(earlier))
+        report = tg.import_file(path, progress=False)
+        assert (report.episodes_imported, report.episodes_skipped, report.conflicts) == (1, 1, [])
         assert sorted(e.speaker for e in tg.core.store.episodes("default")) == ["Ana", "Ben"]
 
 
