@@ -112,3 +112,23 @@ def test_records_of_layout_3_take_their_group_token_for_full_text_search_on_conn
             assert [i for i, _ in kayak] == [said.episode.id]
         finally:
             tg.forget(group)
+
+
+def test_an_upgrade_killed_after_dropping_the_fact_text_index_makes_it_again_on_connect() -> None:
+    group = unique_test_group("killed")
+    store = neo4j_store_from_env()
+    assert store is not None
+    with TemporalGraph(store, clock=ManualClock("2024-01-01"), embed=False) as tg:
+        tg.add_fact("Ana", "lives in", "Oslo", group_id=group)
+        # Killed between the drop and the create of layout 4: no fact index to read the types from.
+        with store.driver.session(database=store.database) as session:
+            session.run("DROP INDEX fact_text").consume()
+            session.run("MATCH (l:MemoryLayout) SET l.version = 3").consume()
+    upgraded = neo4j_store_from_env()
+    assert upgraded is not None
+    with TemporalGraph(upgraded, clock=ManualClock("2024-01-01"), embed=False) as tg:
+        try:
+            oslo = tg.now("Ana", "lives in", group_id=group)[0]
+            assert [i for i, _ in tg.core.store.text_search(group, "fact", "Oslo", 5)] == [oslo.id]
+        finally:
+            tg.forget(group)

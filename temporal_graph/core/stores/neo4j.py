@@ -1329,9 +1329,12 @@ class Neo4jStore:
             self._schema(command)
         for command in split_statements(load("schema")):
             self._schema(command)
-        if self._fact_text_types:
+        # Every relation with a schema: an upgrade killed between the drop and the create finds
+        # no fact index to read the types from.
+        if wanted := self._fact_text_types | self._relations_ready:
             self._schema(load("fact_text_drop"))
-            self._schema(render("fact_text_create", types=sorted(self._fact_text_types)))
+            self._schema(render("fact_text_create", types=sorted(wanted)))
+            self._fact_text_types = wanted
 
     def _upgrade_to_2(self) -> None:
         """Layout 2: :CurrentFact nodes, assertion keys and group relation lists."""
