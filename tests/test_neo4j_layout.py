@@ -114,16 +114,18 @@ def test_records_of_layout_3_take_their_group_token_for_full_text_search_on_conn
             tg.forget(group)
 
 
-def test_an_upgrade_killed_after_dropping_the_fact_text_index_makes_it_again_on_connect() -> None:
+@pytest.mark.parametrize("layout", [3, 4])
+def test_a_process_killed_after_dropping_the_fact_text_index_makes_it_again_on_connect(layout: int) -> None:
     group = unique_test_group("killed")
     store = neo4j_store_from_env()
     assert store is not None
     with TemporalGraph(store, clock=ManualClock("2024-01-01"), embed=False) as tg:
         tg.add_fact("Ana", "lives in", "Oslo", group_id=group)
-        # Killed between the drop and the create of layout 4: no fact index to read the types from.
+        # Killed between the drop and the create (the upgrade to layout 4, or a widening to a new
+        # relation): no fact index to read the types from.
         with store.driver.session(database=store.database) as session:
             session.run("DROP INDEX fact_text").consume()
-            session.run("MATCH (l:MemoryLayout) SET l.version = 3").consume()
+            session.run("MATCH (l:MemoryLayout) SET l.version = $v", v=layout).consume()
     upgraded = neo4j_store_from_env()
     assert upgraded is not None
     with TemporalGraph(upgraded, clock=ManualClock("2024-01-01"), embed=False) as tg:

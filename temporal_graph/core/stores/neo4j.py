@@ -1285,6 +1285,8 @@ class Neo4jStore:
             }
             self._fact_text_types = self._current_fact_text_types()
             self._upgrade_layout()
+            if self._relations_ready - self._fact_text_types:
+                self._cover_relations()
 
     def _upgrade_layout(self) -> None:
         """Bring data written by an earlier layout up to this one: the groups' relation lists,
@@ -1370,13 +1372,18 @@ class Neo4jStore:
                 for command in split_statements(render("schema_relation", rel=relation)):
                     self._schema(command)
                 self._relations_ready.add(relation)
-            covered = self._current_fact_text_types()
-            wanted = covered | self._relations_ready
-            if wanted != covered:
-                self._schema(load("fact_text_drop"))
-                self._schema(render("fact_text_create", types=sorted(wanted)))
-            self._schema(load("await_indexes"), {"timeout_seconds": _INDEX_WAIT_SECONDS})
-            self._fact_text_types = wanted
+            self._cover_relations()
+
+    def _cover_relations(self) -> None:
+        """Widen the fact full-text index to every relation with a schema (dropped and made
+        again: a process killed between the two leaves none, which the next connect remakes)."""
+        covered = self._current_fact_text_types()
+        wanted = covered | self._relations_ready
+        if wanted != covered:
+            self._schema(load("fact_text_drop"))
+            self._schema(render("fact_text_create", types=sorted(wanted)))
+        self._schema(load("await_indexes"), {"timeout_seconds": _INDEX_WAIT_SECONDS})
+        self._fact_text_types = wanted
 
     # -- writes ------------------------------------------------------------------------------
     @_edge
