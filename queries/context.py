@@ -29,6 +29,7 @@ from temporal_graph.core.names import check_group
 from temporal_graph.core.stores.protocol import FactQuery
 from temporal_graph.core.time import TimeLike
 
+from . import staleness
 from .answer_text import Telling, fact_line
 from .reflection import insight_sentence, insights_for
 from .search import search
@@ -86,7 +87,10 @@ def context(
     cited = [i for f in facts for i in f.episode_ids if i not in seen]
     if cited:
         by_id = {e.id: e for e in core.store.episodes(group_id, ids=cited) if e.recalled(known)}
-        episodes += [by_id[i] for i in dict.fromkeys(cited) if i in by_id]
+        found = _cited(core, group_id, [by_id[i] for i in dict.fromkeys(cited) if i in by_id],
+                       at, known, query, hide=hits.stale == "hide")
+        standing |= {h.episode.id: h for h in found if h.episode is not None}
+        episodes += [h.episode for h in found if h.episode is not None]
     episodes = [e for e in episodes if told_by(e, at, known)][:MAX_EPISODES]
 
     fits = _Budget(lambda text: count_tokens(core, text), budget_tokens)
@@ -111,6 +115,19 @@ def context(
         for e in superseded:
             fits.add(episode_line(e) + labels.of(standing[e.id]))
     return fits.text()
+
+
+def _cited(core: Core, group_id: str, episodes: list[Episode], at: datetime | None, known: datetime | None,
+           query: str, *, hide: bool) -> list[SearchHit]:
+    """The messages a chosen fact cites, with their standing as the search gives its own: a fact
+    that still holds may cite a message since replaced (a supersede that restated it), which the
+    block must label, or leave out as the search did ("hide")."""
+    hits = [SearchHit(kind=RecordKind.EPISODE, score=0.0, reasons=["cited by a fact"], episode=e)
+            for e in episodes]
+    valid_time = at if at is not None else core.now()
+    found = staleness.label(core, group_id, hits, valid_time=valid_time, known_at=known, told_by=at,
+                            query=query)
+    return [h for h in found if not (hide and h.standing == "superseded")]
 
 
 class _Labels:

@@ -80,7 +80,19 @@ def _seen(hits) -> set[tuple[str, str, str | None]]:
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(histories, st.data())
 def test_search_and_context_known_at_see_what_a_search_at_that_moment_saw(ops, data) -> None:
-    stop = data.draw(st.integers(1, len(ops)))
+    _known_at_is_a_replay(ops, data.draw(st.integers(1, len(ops))))
+
+
+def test_a_message_cited_again_after_k_is_not_in_the_block_as_known_at_k() -> None:
+    # Hypothesis found it: Austin (February) superseded by Chicago (January), Austin told again for
+    # January, then, after K, Chicago withdrawn. The withdrawal restores February's message, and
+    # the Austin row cites it again; as known at K it was superseded, and the block hid it.
+    ops = [("tell", "I live in Austin now.", 2), ("supersede", 0, "I live in Chicago.", 1),
+           ("tell", "I live in Austin now.", 1), ("retract", 1)]
+    _known_at_is_a_replay(ops, 3)
+
+
+def _known_at_is_a_replay(ops: list[tuple], stop: int) -> None:
     # Erasures after K: compared with a memory that never made them (below, they only hide).
     before = [op for n, op in enumerate(ops) if op[0] != "erase" or n < stop]
     full, _ = _replay(before, len(before))

@@ -86,3 +86,20 @@ def test_the_tools_and_the_cli_carry_the_labels(memory, capsys) -> None:
     coffee = "The office coffee machine makes 40 cups a day."
     old = next(h for h in hits if h["episode"] and h["episode"]["content"] == coffee)
     assert old["standing"] == "possibly_superseded" and old["superseded_by"]
+
+
+def test_a_message_replaced_by_one_restating_its_fact_is_not_in_the_block_unlabelled(
+    tmp_path, clock, tick,
+) -> None:
+    # The Austin row holds on, citing both messages: the block once listed the old one among the
+    # supporting messages, unlabelled, whatever ``stale`` said.
+    with TemporalGraph.open(tmp_path / "m.db", clock=clock) as tg:
+        old = tg.add_episode("I live in Austin.", speaker="Sam", reference_time="2024-01-01").episode.id
+        tick()
+        tg.supersede(old, "I live in Austin and I work at Fiat.", speaker="Sam", reference_time="2024-03-01")
+        blocks = {stale: tg.context("where does Sam live", stale=stale) for stale in STALE_MODES}
+    for stale, block in blocks.items():
+        assert "Sam: I live in Austin and I work at Fiat." in block
+        lines = [line for line in block.splitlines() if "Sam: I live in Austin." in line]
+        assert all("[superseded: by the message of 2024-03-01" in line for line in lines), (stale, block)
+        assert bool(lines) == (stale in ("label", "show")), (stale, block)
