@@ -139,8 +139,18 @@ def check_identifier(identifier: str) -> str:
 def quoted_terms(text: str) -> str | None:
     """A full-text query (FTS5 and Lucene read it alike) matching any word of ``text``: each word
     is quoted, so user text can never be read as query syntax. None when there are no words."""
-    words = re.findall(r"\w+", text.lower())
-    return " OR ".join(f'"{w}"' for w in dict.fromkeys(words)) or None
+    return " OR ".join(f'"{w}"' for w in query_words(text)) or None
+
+
+def query_words(text: str) -> list[str]:
+    """The distinct words of ``text``, lowercased as the full-text indexes lowercase what they
+    store: a character at a time, so "İstanbul" is "istanbul" (``str.lower`` gives "i" and a
+    combining dot, and a word split there is found by neither index). Combining marks stay in
+    their word."""
+    lowered = text.replace("\u0130", "i").lower()
+    return list(dict.fromkeys("".join(
+        ch if ch.isalnum() or ch == "_" or unicodedata.category(ch).startswith("M") else " "
+        for ch in lowered).split()))
 
 
 def relation_phrase(relation: str) -> str:

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import sqlite3
 import threading
 import time
@@ -31,7 +30,7 @@ import numpy as np
 
 from ..errors import ConstraintViolation, InvalidInput, StoreClosed, StoreError, StoreLocked
 from ..model import Assertion, Entity, EntitySummary, Episode, Fact, Insight, RecordKind
-from ..names import entity_keys, quoted_terms
+from ..names import entity_keys, query_words, quoted_terms
 from ..receipts import ErasureReceipt, ErasureRequest, group_key
 from ..time import to_micros
 from . import composed, records, sql, vector_file
@@ -914,7 +913,7 @@ class SQLiteStore:
 
             self._drop_stale_caches()
             known = self._common_words.setdefault((group_id, kind), set())
-            words = list(dict.fromkeys(re.findall(r"\w+", query.lower())))
+            words = query_words(query)
             whole = None
             if not known.intersection(words):  # else the query has more hits than that: a word does
                 whole = cutoff(match)
