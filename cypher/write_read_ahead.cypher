@@ -6,9 +6,12 @@
 // earliest of them (bound: null when the key has no more rows than that, so all are read), the
 // starts and endings told for a moment at or after it (at most $events_ahead, or none are
 // kept), and the key's retractions and withdrawals (at most $events_ahead). Rows come without
-// provenance, as rows_of_key does; keys are in microseconds (see rows_of_key.cypher). And the
-// episodes of some ids (whether the group holds them yet). Moments come as integer microseconds
-// (episode_return.cypher).
+// provenance, as rows_of_key does; keys are in microseconds (see rows_of_key.cypher). With each
+// key, its assertions of no object (endings of whatever held; at most $events_ahead + 1), and
+// for some objects (by name key) the whole pair: its current rows (at most $rows_ahead + 1) and
+// every assertion of it (at most $events_ahead + 1), which a write to a many-valued relation
+// reads whatever their moments. And the episodes of some ids (whether the group holds them
+// yet). Moments come as integer microseconds (episode_return.cypher).
 // Every lookup names its index and the plan is never made again for new statistics
 // (replan=skip): it is the same at any size, and making it costs a second (changes_write.cypher).
 // Its lists come in one map, $reads, so that one plan serves every mix of their lengths (as
@@ -51,11 +54,9 @@ CALL () {
     WITH a
     ORDER BY a.group_id DESC, a.subject_id DESC, a.relation DESC, a.created_at DESC, a.seq DESC
     LIMIT 1
-    RETURN a {.id, .group_id, .subject_id, .relation, .object_id, .kind,
-              at: a.at.epochMillis * 1000 + a.at.microsecond % 1000,
-              until: a.until.epochMillis * 1000 + a.until.microsecond % 1000,
-              created_at: a.created_at.epochMillis * 1000 + a.created_at.microsecond % 1000,
-              .seq, .episode_id, .text, .confidence, .importance, attributes: a.attributes_json} AS latest
+    RETURN
+    // include: ahead_assertion
+    AS latest
   }
   CALL (w, subject_id) {
     OPTIONAL MATCH (c:CurrentFact {group_id: $group_id, subject_id: subject_id, relation: w.relation})
@@ -70,20 +71,7 @@ CALL () {
     OPTIONAL MATCH (c:CurrentFact {group_id: $group_id, subject_id: subject_id, relation: w.relation})
     USING INDEX SEEK c:CurrentFact(group_id, subject_id, relation, key_start)
     WHERE c.key_start >= coalesce(bound, $undated)
-    CALL (c) {
-      OPTIONAL MATCH ()-[r]->()
-      WHERE elementId(r) = c.rel AND r.id = c.row_id AND r.group_id = $group_id AND r.expired_at IS NULL
-      WITH r, startNode(r) AS s, endNode(r) AS o
-      RETURN CASE WHEN r IS NULL THEN null ELSE {
-               id: r.id, fact_id: r.fact_id, group_id: r.group_id, subject_id: s.id, subject: s.name,
-               relation: type(r), object_id: o.id, object: o.name, text: r.text,
-               valid_at: r.valid_at.epochMillis * 1000 + r.valid_at.microsecond % 1000,
-               invalid_at: r.invalid_at.epochMillis * 1000 + r.invalid_at.microsecond % 1000,
-               created_at: r.created_at.epochMillis * 1000 + r.created_at.microsecond % 1000,
-               expired_at: r.expired_at.epochMillis * 1000 + r.expired_at.microsecond % 1000,
-               episode_ids: [], confidence: r.confidence,
-               importance: r.importance, attributes: r.attributes_json} END AS row
-    }
+    // include: ahead_row
     RETURN collect(row) AS rows
   }
   CALL (w, subject_id, bound) {
@@ -92,12 +80,9 @@ CALL () {
     WHERE a.kind IN ['start', 'end'] AND a.at_key >= coalesce(bound, $undated)
     WITH a
     LIMIT $events_ahead + 1
-    RETURN collect(a {.id, .group_id, .subject_id, .relation, .object_id, .kind,
-                      at: a.at.epochMillis * 1000 + a.at.microsecond % 1000,
-                      until: a.until.epochMillis * 1000 + a.until.microsecond % 1000,
-                      created_at: a.created_at.epochMillis * 1000 + a.created_at.microsecond % 1000,
-                      .seq, .episode_id, .text, .confidence, .importance,
-                      attributes: a.attributes_json}) AS events
+    RETURN collect(
+    // include: ahead_assertion
+    ) AS events
   }
   CALL (w, subject_id) {
     OPTIONAL MATCH (a:Assertion {group_id: $group_id, subject_id: subject_id, relation: w.relation})
@@ -105,14 +90,51 @@ CALL () {
     WHERE a.kind IN ['retract', 'withdraw', 'restore'] AND a.at_key >= $undated
     WITH a
     LIMIT $events_ahead + 1
-    RETURN collect(a {.id, .group_id, .subject_id, .relation, .object_id, .kind,
-                      at: a.at.epochMillis * 1000 + a.at.microsecond % 1000,
-                      until: a.until.epochMillis * 1000 + a.until.microsecond % 1000,
-                      created_at: a.created_at.epochMillis * 1000 + a.created_at.microsecond % 1000,
-                      .seq, .episode_id, .text, .confidence, .importance,
-                      attributes: a.attributes_json}) AS voids
+    RETURN collect(
+    // include: ahead_assertion
+    ) AS voids
+  }
+  CALL (w, subject_id) {
+    OPTIONAL MATCH (a:Assertion {group_id: $group_id, subject_id: subject_id, relation: w.relation})
+    USING INDEX SEEK a:Assertion(group_id, subject_id, relation, object_key, kind, at_key)
+    WHERE a.object_key = '' AND a.kind IN ['start', 'end', 'retract', 'withdraw', 'restore']
+      AND a.at_key >= $undated
+    WITH a
+    LIMIT $events_ahead + 1
+    RETURN collect(
+    // include: ahead_assertion
+    ) AS unbound
+  }
+  CALL (w, subject_id) {
+    UNWIND w.objects AS object_key
+    MATCH (k:EntityKey {group_id: $group_id, key: object_key})
+    USING INDEX SEEK k:EntityKey(group_id, key)
+    WITH DISTINCT k.entity_id AS object_id
+    CALL (w, subject_id, object_id) {
+      OPTIONAL MATCH (c:CurrentFact {group_id: $group_id, subject_id: subject_id, relation: w.relation,
+                                     object_id: object_id})
+      USING INDEX SEEK c:CurrentFact(group_id, subject_id, relation, object_id, key_start)
+      WHERE c.key_start >= $undated
+      WITH c
+      LIMIT $rows_ahead + 1
+      // include: ahead_row
+      RETURN collect(row) AS rows
+    }
+    CALL (w, subject_id, object_id) {
+      OPTIONAL MATCH (a:Assertion {group_id: $group_id, subject_id: subject_id, relation: w.relation})
+      USING INDEX SEEK a:Assertion(group_id, subject_id, relation, object_key, kind, at_key)
+      WHERE a.object_key = object_id AND a.kind IN ['start', 'end', 'retract', 'withdraw', 'restore']
+        AND a.at_key >= $undated
+      WITH a
+      LIMIT $events_ahead + 1
+      RETURN collect(
+      // include: ahead_assertion
+      ) AS told
+    }
+    RETURN collect({object_id: object_id, rows: rows, told: told}) AS pairs
   }
   RETURN collect({subject_key: w.subject_key, subject_id: subject_id, relation: w.relation,
-                  latest: latest, bound: bound, rows: rows, events: events, voids: voids}) AS windows
+                  latest: latest, bound: bound, rows: rows, events: events, voids: voids,
+                  unbound: unbound, pairs: pairs}) AS windows
 }
 RETURN locked, entities, episodes, windows

@@ -207,8 +207,9 @@ def apply_episode(
     # One round trip for what the write reads first, on a store behind a network.
     names = [n for f in extraction.facts for n in (f.subject, f.object)] + [episode.speaker or ""]
     speaker = episode.speaker or ""
-    fact_keys = [(s, f.relation) for f in extraction.facts for s in dict.fromkeys((f.subject, speaker))]
-    w.read_ahead(names=[n for n in names if n], keys=[k for k in fact_keys if k[0]], episodes=[episode.id])
+    subjects = [(s, f) for f in extraction.facts for s in dict.fromkeys((f.subject, speaker)) if s]
+    w.read_ahead(names=[n for n in names if n], keys=[(s, f.relation) for s, f in subjects if not f.object],
+                 pairs=[(s, f.relation, f.object) for s, f in subjects if f.object], episodes=[episode.id])
     if w.has_episode(episode.id):
         return IngestResult(episode=episode, skipped=True)
     episode = episode.model_copy(update={"created_at": w.now})

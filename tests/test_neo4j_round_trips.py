@@ -15,7 +15,7 @@ from urllib.parse import urlsplit
 import pytest
 
 from temporal_graph import TemporalGraph
-from temporal_graph.core.stores.neo4j import Neo4jStore
+from temporal_graph.core.stores.neo4j import ROWS_AHEAD, Neo4jStore
 from temporal_graph.core.stores.protocol import FactQuery
 from temporal_graph.testing import BoltCounter, neo4j_store_from_env, unique_test_group
 from temporal_graph.times import ManualClock
@@ -64,6 +64,25 @@ def test_an_add_fact_is_one_transaction_of_three_statements_whatever_its_history
     now = tg.history("Ana", "lives in", group_id=group)
     assert [(f.object, f.valid_at.year) for f in now[-2:]] == [("City 149", 2049), ("Town 2060", 2060)]
     assert now[-2].invalid_at is not None and now[-2].invalid_at.year == 2060
+
+
+def test_a_many_valued_write_is_three_statements_however_many_rows_its_key_has(memory) -> None:
+    # The read-ahead holds a key's latest rows; a LIKES write also reads every row and assertion
+    # of its own object, wherever they start: they come with it (a known object) or are known to
+    # be none (one the write creates). Each of those reads was a statement of its own.
+    tg, counter, group = memory
+    history = [("Ana", "likes", f"Thing {i}", str(1900 + i)) for i in range(3 * ROWS_AHEAD)]
+    tg.add_facts(history, group_id=group)
+    tg.add_fact("Ana", "likes", "Warm-up", valid_at="2030", group_id=group)  # the relation's schema
+    for thing, year in (("Something new", "2031"), ("Thing 4", "1850")):
+        counter.reset()
+        tg.add_fact("Ana", "likes", thing, valid_at=year, group_id=group)
+        counts = counter.counts()
+        assert counts == {"statements": 3, "transactions": 1, "round_trips": 4}, (thing, counter.texts)
+    # The same answers as the embedded store: Thing 4 liked since 1850 in one row, the rest kept.
+    rows = tg.as_of("2040", subject="Ana", relation="likes", group_id=group)
+    liked = [(f.object, f.valid_at.year) for f in rows if f.object in ("Something new", "Thing 4", "Thing 5")]
+    assert sorted(liked) == [("Something new", 2031), ("Thing 4", 1850), ("Thing 5", 1905)]
 
 
 def test_an_add_fact_that_embeds_reads_its_names_in_one_read_before_its_write(memory) -> None:
@@ -141,7 +160,7 @@ def test_a_message_is_its_reads_then_one_write_transaction(memory) -> None:
         # up by (its lookalike speakers and its new names in one read).
         assert counter.modes.count("read") == 3, counter.texts
         sizes.append(counter.statements)
-    assert sizes[0] == sizes[1], sizes
+    assert sizes[1] <= sizes[0], sizes  # the first also made the relation's schema
     assert [f.object for f in tg.history("Ana", "lives in", group_id=group)] == ["Porto"]
 
 

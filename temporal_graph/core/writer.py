@@ -217,12 +217,14 @@ class FactWriter:
 
     # -- reading inside the transaction ----------------------------------------------------------
     def read_ahead(
-        self, *, names: Sequence[str] = (), keys: Sequence[tuple[str, str]] = (), episodes: Sequence[str] = ()
+        self, *, names: Sequence[str] = (), keys: Sequence[tuple[str, str]] = (),
+        pairs: Sequence[tuple[str, str, str]] = (), episodes: Sequence[str] = (),
     ) -> None:
         """Tell the store what this write is about to read (the entities of ``names``, the
-        timelines of ``keys``: (subject name, relation), whether it holds ``episodes``), so a
-        store behind a network reads them in one round trip. Answers are the same without it."""
-        self._tx.read_ahead(self.group_id, names=names, keys=keys, episodes=episodes)
+        timelines of ``keys``: (subject name, relation), and of ``pairs``: (subject name,
+        relation, object name), whether it holds ``episodes``), so a store behind a network
+        reads them in one round trip. Answers are the same without it."""
+        self._tx.read_ahead(self.group_id, names=names, keys=keys, pairs=pairs, episodes=episodes)
 
     def read_ahead_keys(self, keys: Sequence[tuple[Entity, str]]) -> None:
         """Tell the store this write will read every assertion and current row of these

@@ -69,7 +69,7 @@ def add_fact(core: Core, fact: FactInput | Mapping[str, Any], *, group_id: str =
     end = core.optional_time(fact.invalid_at, "invalid_at")
 
     def run(w: FactWriter) -> Fact:
-        w.read_ahead(names=(fact.subject, fact.object), keys=[(fact.subject, fact.relation)])
+        w.read_ahead(names=(fact.subject, fact.object), pairs=[(fact.subject, fact.relation, fact.object)])
         s = w.entity(fact.subject, type=fact.subject_type, what="subject")
         o = w.entity(fact.object, type=fact.object_type or core.ontology.object_type(fact.relation),
                      what="object")

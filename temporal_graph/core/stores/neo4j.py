@@ -77,7 +77,7 @@ from ..receipts import ERASED_KINDS, ErasureReceipt, ErasureRequest, group_key
 from ..time import UTC, to_micros
 from . import records
 from .edge import MapErrors
-from .neo4j_ahead import LATEST, UNDATED, KeyWindow, ReadAhead
+from .neo4j_ahead import LATEST, UNDATED, KeyWindow, PairWindow, ReadAhead
 from .neo4j_pending import PendingWrites, group_of, holdable
 from .protocol import RECORD_COUNTS, AssertionQuery, ChangeSet, Erasure, FactQuery, RowQuery
 from .records import NEO4J
@@ -389,12 +389,17 @@ class _Reads:
                       "valid_time": _utc(query.valid_time),
                       "limit": _NO_LIMIT if query.limit is None else max(0, int(query.limit))}
             return self._seen([records.fact(r, NEO4J) for r in self._r.run("current_facts_by_ids", params)])
-        relations = self.listed_relations(query.group_id) if query.ids is not None else []
+        relations = self._relations_of_rows(query.group_id, query.ids) if query.ids is not None else []
         if query.ids is not None and not (query.ids and relations):
             return []
         name, identifiers = fact_statement(query, relations)
         rows = self._r.run(name, fact_params(query), **identifiers)
         return self._seen([records.fact(r, NEO4J) for r in rows])
+
+    def _relations_of_rows(self, group_id: str, ids: Sequence[str]) -> list[str]:
+        """The relation types to look rows ``ids`` up in: theirs, when this reader has seen them."""
+        seen = {self.relation_of.get(i) for i in ids}
+        return sorted(r for r in seen if r is not None) if None not in seen else self.listed_relations(group_id)
 
     def listed_relations(self, group_id: str) -> list[str]:
         """The relation types the group has written (some may have no row left): where to look
@@ -461,6 +466,11 @@ class _Reads:
         params = {"group_id": group_id, "subject_id": subject_id, "known_at": _utc(known_at),
                   "all_versions": bool(all_versions)}
         return [records.insight(row, NEO4J) for row in self._r.run("insights_read", params)]
+
+
+def _assertions_held(found: list[Mapping[str, Any]]) -> list[Assertion] | None:
+    """The assertions a read-ahead list found, or None when it was cut (there were too many)."""
+    return None if len(found) > EVENTS_AHEAD else [records.assertion(a, NEO4J) for a in found]
 
 
 def _name_keys(name: str) -> list[str]:
@@ -594,22 +604,28 @@ class Neo4jTx(_Reads):
     # -- reading ahead -----------------------------------------------------------------------
     def read_ahead(
         self, group_id: str, *, names: Sequence[str] = (), keys: Sequence[tuple[str, str]] = (),
-        episodes: Sequence[str] = (), summaries_of: Sequence[str] = (), at: datetime | None = None,
+        pairs: Sequence[tuple[str, str, str]] = (), episodes: Sequence[str] = (),
+        summaries_of: Sequence[str] = (), at: datetime | None = None,
         whole_keys: Sequence[tuple[str, str]] = (),
     ) -> None:
-        """See :meth:`StoreTx.read_ahead`. Names, keys and episodes are read in one statement that
-        also takes the group's lock; ``summaries_of`` with the held changes, in the statement that
-        sends them; ``whole_keys`` in one statement of their own."""
+        """See :meth:`StoreTx.read_ahead`. Names, keys, pairs and episodes are read in one
+        statement that also takes the group's lock; ``summaries_of`` with the held changes, in the
+        statement that sends them; ``whole_keys`` in one statement of their own."""
         if whole_keys:
             self._read_whole_keys(group_id, whole_keys)
         if summaries_of and at is not None:
             unread = [i for i in dict.fromkeys(summaries_of) if (group_id, i) not in self._newest]
             self.flush(group_id, unread, at)
         wanted = [k for name in names for k in _name_keys(name) if (group_id, k) not in self._ahead.entities]
-        windows = [{"subject_key": k, "subject_id": None, "relation": rel}
-                   for subject, relation in keys if (rel := _relation_or_none(relation)) is not None
-                   for k in _name_keys(subject)]
-        windows = list({(w["subject_key"], w["relation"]): w for w in windows}.values())
+        objects: dict[tuple[str, str], list[str]] = {}  # (subject key, relation) -> object keys
+        for subject, relation, object in (*((s, r, None) for s, r in keys), *pairs):
+            rel = _relation_or_none(relation)
+            if rel is None:
+                continue
+            for k in _name_keys(subject):
+                objects.setdefault((k, rel), []).extend(_name_keys(object) if object is not None else ())
+        windows = [{"subject_key": k, "subject_id": None, "relation": rel, "objects": list(dict.fromkeys(o))}
+                   for (k, rel), o in objects.items()]
         episode_ids = [i for i in dict.fromkeys(episodes) if (group_id, i) not in self._episodes]
         if wanted or windows or episode_ids or group_id not in self._locked:
             self._read_windows(group_id, list(dict.fromkeys(wanted)), windows, episode_ids)
@@ -632,16 +648,20 @@ class Neo4jTx(_Reads):
             self._episodes[(group_id, row["id"])] = records.episode(row, NEO4J)
         for w in found["windows"]:
             at = (group_id, w["subject_id"], w["relation"])
-            if at in self._ahead.windows:
-                continue
-            rows = self._seen([records.fact(r, NEO4J) for r in w["rows"] if r is not None])
-            events, voids = w["events"], w["voids"]
-            self._ahead.windows[at] = KeyWindow(
-                latest=None if w["latest"] is None else records.assertion(w["latest"], NEO4J),
-                bound=w["bound"], rows={f.id: f for f in rows},
-                events=None if len(events) > EVENTS_AHEAD else [records.assertion(a, NEO4J) for a in events],
-                voids=None if len(voids) > EVENTS_AHEAD else [records.assertion(a, NEO4J) for a in voids],
-            )
+            window = self._ahead.windows.get(at)
+            if window is None:
+                rows = self._seen([records.fact(r, NEO4J) for r in w["rows"] if r is not None])
+                window = self._ahead.windows[at] = KeyWindow(
+                    latest=None if w["latest"] is None else records.assertion(w["latest"], NEO4J),
+                    bound=w["bound"], rows={f.id: f for f in rows},
+                    events=_assertions_held(w["events"]), voids=_assertions_held(w["voids"]),
+                    pairs={"": PairWindow(rows=None, told=_assertions_held(w["unbound"]))},
+                )
+            for pair in w["pairs"]:  # a pair read after this write changed it was read with the change
+                rows = self._seen([records.fact(r, NEO4J) for r in pair["rows"] if r is not None])
+                window.pairs.setdefault(pair["object_id"], PairWindow(
+                    rows=None if len(pair["rows"]) > ROWS_AHEAD else {f.id: f for f in rows},
+                    told=_assertions_held(pair["told"])))
 
     def _read_whole_keys(self, group_id: str, keys: Sequence[tuple[str, str]]) -> None:
         wanted = [{"subject_id": s, "relation": r} for s, r in dict.fromkeys(keys)
@@ -684,7 +704,7 @@ class Neo4jTx(_Reads):
         at = (group_id, subject_id, relation)
         if at not in self._ahead.windows:
             self._read_windows(group_id, [], [{"subject_key": None, "subject_id": subject_id,
-                                               "relation": relation}])
+                                               "relation": relation, "objects": []}])
         return self._ahead.windows.get(at)
 
     # Reads lock first, so what a writer reads cannot change before it commits.

@@ -11,14 +11,21 @@ A :class:`KeyWindow` holds every current row of its key starting at or after ``b
 them when ``bound`` is None), every start and ending told for a moment at or after it (``events``;
 None when there were too many to keep) and the key's retractions, withdrawals and restorations
 (``voids``; None likewise). Moments are keys in microseconds, an unknown one before every date.
+
+A window may also hold whole pairs (:class:`PairWindow`): every current row and every start and
+ending of one object of the key, whatever its moments, for a write to a many-valued relation whose
+key has more rows than the window holds. An object this write created has empty pairs: nothing
+was told of it before.
 """
 
 from __future__ import annotations
 
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from typing import Any
 
 from ..model import Assertion, Entity, Fact
+from ..names import entity_keys
 from ..time import to_micros
 from .protocol import AssertionQuery, RowQuery
 
@@ -33,6 +40,15 @@ def moment_key(moment: Any) -> int:
 
 
 @dataclass
+class PairWindow:
+    """Everything of one (subject, relation, object): its current rows and every assertion told
+    of it (each None when there were too many to keep)."""
+
+    rows: dict[str, Fact] | None = field(default_factory=dict)
+    told: list[Assertion] | None = field(default_factory=list)
+
+
+@dataclass
 class KeyWindow:
     """The end of one key's timeline, as this transaction sees it."""
 
@@ -41,6 +57,8 @@ class KeyWindow:
     rows: dict[str, Fact] = field(default_factory=dict)  # current rows, without provenance
     events: list[Assertion] | None = None  # starts and endings at or after bound
     voids: list[Assertion] | None = None  # retractions and withdrawals, every one
+    # object id -> the whole pair; "" -> the assertions of no object (endings of whatever held)
+    pairs: dict[str, PairWindow] = field(default_factory=dict)
 
     def covers(self, moment: int) -> bool:
         return self.bound is None or moment >= self.bound
@@ -50,8 +68,10 @@ class KeyWindow:
         start_from = UNDATED if query.since is None else to_micros(query.since)
         start_before = LATEST if query.before is None else to_micros(query.before)
         ending_after = None if query.ending_after is None else to_micros(query.ending_after)
+        pair = self.pairs.get(query.object_id) if query.object_id is not None else None
+        whole = None if pair is None else pair.rows
         found = [
-            f for f in self.rows.values()
+            f for f in (self.rows if whole is None else whole).values()
             if (query.object_id is None or f.object_id == query.object_id)
             and start_from <= moment_key(f.valid_at) < start_before
             and (ending_after is None or f.invalid_at is None or to_micros(f.invalid_at) > ending_after)
@@ -59,7 +79,7 @@ class KeyWindow:
         found.sort(key=lambda f: (moment_key(f.valid_at), f.id), reverse=query.latest_first)
         limit = query.limit
         enough = query.latest_first and limit is not None and len(found) >= limit
-        if not (self.covers(start_from) or enough):
+        if whole is None and not (self.covers(start_from) or enough):
             return None
         return found if limit is None else found[: max(0, limit)]
 
@@ -67,6 +87,23 @@ class KeyWindow:
         kinds = {"end"} if query.endings_of_all else set(query.kinds)
         at_from = UNDATED if query.since is None else to_micros(query.since)
         at_through = LATEST if query.through is None else to_micros(query.through)
+        object_key = "" if query.endings_of_all else query.object_id
+        held = self._held_assertions(kinds, at_from, object_key)
+        if held is None:
+            return None
+        return [a for a in held if a.kind in kinds and at_from <= moment_key(a.at) <= at_through
+                and (object_key is None or (a.object_id or "") == object_key)]
+
+    def _held_assertions(
+        self, kinds: AbstractSet[str], at_from: int, object_key: str | None,
+    ) -> list[Assertion] | None:
+        """Assertions among which are all those of ``kinds`` told for a moment at or after
+        ``at_from`` (of the object ``object_key`` when given), or None when some are not held."""
+        pair = self.pairs.get(object_key) if object_key is not None else None
+        if pair is not None and pair.told is not None:
+            return pair.told
+        if kinds - _EVENT_KINDS - _VOID_KINDS:
+            return None
         held: list[Assertion] = []
         if kinds & _EVENT_KINDS:
             if self.events is None or not self.covers(at_from):
@@ -76,11 +113,7 @@ class KeyWindow:
             if self.voids is None:
                 return None
             held += self.voids
-        if kinds - _EVENT_KINDS - _VOID_KINDS:
-            return None
-        object_key = "" if query.endings_of_all else query.object_id
-        return [a for a in held if a.kind in kinds and at_from <= moment_key(a.at) <= at_through
-                and (object_key is None or (a.object_id or "") == object_key)]
+        return held
 
     # -- what the write changes ----------------------------------------------------------------
     def told(self, a: Assertion) -> None:
@@ -92,10 +125,25 @@ class KeyWindow:
         elif a.kind in _VOID_KINDS:
             if self.voids is not None:
                 self.voids.append(a)
+        pair = self.pairs.get(a.object_id or "")
+        if pair is not None and pair.told is not None:
+            pair.told.append(a)
 
     def inserted(self, f: Fact) -> None:
-        if f.expired_at is None and self.covers(moment_key(f.valid_at)):
-            self.rows[f.id] = f.model_copy(update={"episode_ids": ()}) if f.episode_ids else f
+        if f.expired_at is not None:
+            return
+        bare = f.model_copy(update={"episode_ids": ()}) if f.episode_ids else f
+        if self.covers(moment_key(f.valid_at)):
+            self.rows[f.id] = bare
+        pair = self.pairs.get(f.object_id)
+        if pair is not None and pair.rows is not None:
+            pair.rows[f.id] = bare
+
+    def expired(self, row_id: str) -> None:
+        self.rows.pop(row_id, None)
+        for pair in self.pairs.values():
+            if pair.rows is not None:
+                pair.rows.pop(row_id, None)
 
 
 @dataclass
@@ -122,7 +170,14 @@ class ReadAhead:
 
     def entity_written(self, e: Entity, keys: list[str]) -> None:
         """``e`` was created or updated (its type, aliases, summary); ``keys`` are the keys it
-        claims, each kept only where no entity held it (as ``entity_keys_add`` does)."""
+        claims, each kept only where no entity held it (as ``entity_keys_add`` does). An entity
+        none of whose own name's keys answered to anyone is new: its pairs are empty."""
+        if (e.group_id, e.id) not in self._keys_of and all(
+            self.entities.get((e.group_id, k), _MISSING) is None for k in entity_keys((e.name,))
+        ):
+            for (group_id, _, _), window in self.windows.items():
+                if group_id == e.group_id:
+                    window.pairs.setdefault(e.id, PairWindow())
         stored = e
         for k in self._keys_of.get((e.group_id, e.id), ()):
             held = self.entities[(e.group_id, k)]
@@ -146,7 +201,7 @@ class ReadAhead:
 
     def expired(self, row_id: str) -> None:
         for window in self.windows.values():
-            window.rows.pop(row_id, None)
+            window.expired(row_id)
 
 
 _MISSING = object()

@@ -418,7 +418,8 @@ class SQLiteStore:
     # -- StoreTx reads -----------------------------------------------------------------------
     def read_ahead(
         self, group_id: str, *, names: Sequence[str] = (), keys: Sequence[tuple[str, str]] = (),
-        episodes: Sequence[str] = (), summaries_of: Sequence[str] = (), at: datetime | None = None,
+        pairs: Sequence[tuple[str, str, str]] = (), episodes: Sequence[str] = (),
+        summaries_of: Sequence[str] = (), at: datetime | None = None,
         whole_keys: Sequence[tuple[str, str]] = (),
     ) -> None:
         """A hint for stores behind a network (:meth:`StoreTx.read_ahead`): each read of the file
