@@ -11,12 +11,15 @@
 // for some objects (by name key) the whole pair: its current rows (at most $rows_ahead + 1) and
 // every assertion of it (at most $events_ahead + 1), which a write to a many-valued relation
 // reads whatever their moments. And the episodes of some ids (whether the group holds them
-// yet). Moments come as integer microseconds (episode_return.cypher).
+// yet). With $at_micros (the write's time), what a summary refresh reads (summary_reads.cypher)
+// of the entities found and of each key's holder (the object of its one open row among those
+// read: a new value of a one-at-a-time relation ends it), so a write that changes only them reads
+// nothing more. Moments come as integer microseconds (episode_return.cypher).
 // Every lookup names its index and the plan is never made again for new statistics
 // (replan=skip): it is the same at any size, and making it costs a second (changes_write.cypher).
 // Its lists come in one map, $reads, so that one plan serves every mix of their lengths (as
 // changes_write's do).
-// params: group_id, reads, rows_ahead, events_ahead, undated
+// params: group_id, reads, rows_ahead, events_ahead, undated, at_micros, newest_limit
 CYPHER replan=skip
 MERGE (g:MemoryGroup {group_id: $group_id})
 SET g.writes = coalesce(g.writes, 0) + 1, g.next_seq = coalesce(g.next_seq, 0)
@@ -29,7 +32,8 @@ CALL () {
   USING INDEX SEEK n:Entity(id)
   RETURN collect({key: key, id: n.id, group_id: n.group_id, name: n.name, type: n.type,
                   aliases: n.aliases, summary: n.summary, seq: n.seq,
-                  created_at: n.created_at.epochMillis * 1000 + n.created_at.microsecond % 1000}) AS entities
+                  created_at: n.created_at.epochMillis * 1000 + n.created_at.microsecond % 1000}) AS entities,
+         collect(DISTINCT n.id) AS found_ids
 }
 CALL () {
   UNWIND $reads.episode_ids AS id
@@ -133,8 +137,15 @@ CALL () {
     }
     RETURN collect({object_id: object_id, rows: rows, told: told}) AS pairs
   }
+  WITH *, [row IN rows WHERE row.invalid_at IS NULL | row.object_id] AS open_objects
   RETURN collect({subject_key: w.subject_key, subject_id: subject_id, relation: w.relation,
                   latest: latest, bound: bound, rows: rows, events: events, voids: voids,
-                  unbound: unbound, pairs: pairs}) AS windows
+                  unbound: unbound, pairs: pairs}) AS windows,
+         collect(CASE WHEN size(open_objects) = 1 THEN open_objects[0] END) AS holders
 }
-RETURN locked, entities, episodes, windows
+CALL (found_ids, holders) {
+  UNWIND CASE WHEN $at_micros IS NULL THEN [] ELSE found_ids + holders END AS id
+  RETURN collect(DISTINCT id) AS summary_ids
+}
+// include: summary_reads
+RETURN locked, entities, episodes, windows, summary_ids, entities_read, summaries_read, newest_read

@@ -144,7 +144,8 @@ class Core:
 
         def run(tx: Any) -> T:
             # A store may run this again (a retried transaction): each attempt has a fresh writer.
-            writers[:] = [FactWriter(tx, group_id, self.now(), self.ontology)]
+            writers[:] = [FactWriter(tx, group_id, self.now(), self.ontology,
+                                     summarizing=summarize is not None)]
             w = writers[0]
             result = fn(w)
             if embedding:

@@ -205,6 +205,9 @@ class FactWriter:
     # it may fail or never run without leaving anything missing.
     after_commit: list[Callable[[], None]] = field(default_factory=list)
     summaries_written: int = 0  # summary versions written or ended by this write
+    # The write refreshes the summaries of what it changes: what it reads ahead includes what the
+    # refresh reads of the entities its names answer to.
+    summarizing: bool = False
     # Derive each key's whole timeline from all its assertions (the reference; slower with history).
     full_derivation: bool = False
     # Row changes held back by :meth:`rows_together`, applied as one change set when it ends, and
@@ -224,7 +227,8 @@ class FactWriter:
         timelines of ``keys``: (subject name, relation), and of ``pairs``: (subject name,
         relation, object name), whether it holds ``episodes``), so a store behind a network
         reads them in one round trip. Answers are the same without it."""
-        self._tx.read_ahead(self.group_id, names=names, keys=keys, pairs=pairs, episodes=episodes)
+        self._tx.read_ahead(self.group_id, names=names, keys=keys, pairs=pairs, episodes=episodes,
+                            at=self.now if self.summarizing and names else None)
 
     def read_ahead_keys(self, keys: Sequence[tuple[Entity, str]]) -> None:
         """Tell the store this write will read every assertion and current row of these

@@ -399,7 +399,9 @@ class _Reads:
     def _relations_of_rows(self, group_id: str, ids: Sequence[str]) -> list[str]:
         """The relation types to look rows ``ids`` up in: theirs, when this reader has seen them."""
         seen = {self.relation_of.get(i) for i in ids}
-        return sorted(r for r in seen if r is not None) if None not in seen else self.listed_relations(group_id)
+        if None in seen:
+            return self.listed_relations(group_id)
+        return sorted(r for r in seen if r is not None)
 
     def listed_relations(self, group_id: str) -> list[str]:
         """The relation types the group has written (some may have no row left): where to look
@@ -466,6 +468,12 @@ class _Reads:
         params = {"group_id": group_id, "subject_id": subject_id, "known_at": _utc(known_at),
                   "all_versions": bool(all_versions)}
         return [records.insight(row, NEO4J) for row in self._r.run("insights_read", params)]
+
+
+def _cited(f: Fact, episode_ids: Sequence[str]) -> Fact:
+    """Row ``f`` citing ``episode_ids`` too (those it cites are skipped, as the store does)."""
+    more = tuple(i for i in dict.fromkeys(episode_ids) if i not in f.episode_ids)
+    return f.model_copy(update={"episode_ids": (*f.episode_ids, *more)}) if more else f
 
 
 def _assertions_held(found: list[Mapping[str, Any]]) -> list[Assertion] | None:
@@ -609,13 +617,17 @@ class Neo4jTx(_Reads):
         whole_keys: Sequence[tuple[str, str]] = (),
     ) -> None:
         """See :meth:`StoreTx.read_ahead`. Names, keys, pairs and episodes are read in one
-        statement that also takes the group's lock; ``summaries_of`` with the held changes, in the
-        statement that sends them; ``whole_keys`` in one statement of their own."""
+        statement that also takes the group's lock, with (``at``) what a summary refresh reads of
+        the names' entities, kept as the write changes them (:meth:`_held`); ``summaries_of`` that
+        were not, with the held changes, in the statement that sends them; ``whole_keys`` in one
+        statement of their own."""
         if whole_keys:
             self._read_whole_keys(group_id, whole_keys)
         if summaries_of and at is not None:
             unread = [i for i in dict.fromkeys(summaries_of) if (group_id, i) not in self._newest]
-            self.flush(group_id, unread, at)
+            if unread:
+                self.flush(group_id, unread, at)
+            return
         wanted = [k for name in names for k in _name_keys(name) if (group_id, k) not in self._ahead.entities]
         objects: dict[tuple[str, str], list[str]] = {}  # (subject key, relation) -> object keys
         for subject, relation, object in (*((s, r, None) for s, r in keys), *pairs):
@@ -628,30 +640,35 @@ class Neo4jTx(_Reads):
                    for (k, rel), o in objects.items()]
         episode_ids = [i for i in dict.fromkeys(episodes) if (group_id, i) not in self._episodes]
         if wanted or windows or episode_ids or group_id not in self._locked:
-            self._read_windows(group_id, list(dict.fromkeys(wanted)), windows, episode_ids)
+            self._read_windows(group_id, list(dict.fromkeys(wanted)), windows, episode_ids, at)
 
     def _read_windows(
-        self, group_id: str, keys: list[str], windows: list[dict], episode_ids: Sequence[str] = ()
+        self, group_id: str, keys: list[str], windows: list[dict], episode_ids: Sequence[str] = (),
+        at: datetime | None = None,
     ) -> None:
         reads = {"keys": keys, "windows": windows, "episode_ids": list(episode_ids)}
+        at_micros = None if at is None else to_micros(at)
         params = {"group_id": group_id, "reads": reads, "rows_ahead": ROWS_AHEAD,
-                  "events_ahead": EVENTS_AHEAD, "undated": UNDATED}
+                  "events_ahead": EVENTS_AHEAD, "undated": UNDATED, "at_micros": at_micros,
+                  "newest_limit": NEWEST_AHEAD}
         [found] = self._r.run("write_read_ahead", params)
         self._locked.add(group_id)
         for key in keys:
             self._ahead.entities.setdefault((group_id, key), None)
         for row in found["entities"]:
             self._ahead.hold(group_id, row["key"], self._entity_read(row))
+        if at_micros is not None:
+            self._summary_reads(group_id, found["summary_ids"], at_micros, found)
         for i in episode_ids:
             self._episodes[(group_id, i)] = None
         for row in found["episodes"]:
             self._episodes[(group_id, row["id"])] = records.episode(row, NEO4J)
         for w in found["windows"]:
-            at = (group_id, w["subject_id"], w["relation"])
-            window = self._ahead.windows.get(at)
+            where = (group_id, w["subject_id"], w["relation"])
+            window = self._ahead.windows.get(where)
             if window is None:
                 rows = self._seen([records.fact(r, NEO4J) for r in w["rows"] if r is not None])
-                window = self._ahead.windows[at] = KeyWindow(
+                window = self._ahead.windows[where] = KeyWindow(
                     latest=None if w["latest"] is None else records.assertion(w["latest"], NEO4J),
                     bound=w["bound"], rows={f.id: f for f in rows},
                     events=_assertions_held(w["events"]), voids=_assertions_held(w["voids"]),
@@ -784,6 +801,16 @@ class Neo4jTx(_Reads):
         self._lock(group_id)
         return super().episode_by_source(group_id, source_id)
 
+    def facts(self, query: FactQuery) -> list[Fact]:
+        if query.ids is not None and query == FactQuery(query.group_id, ids=query.ids, all_versions=True):
+            # Rows by id as they stand (a merged row handed back whole): the newest rows held for
+            # a summary carry their citations too.
+            held = {f.id: f for (group_id, _), (_, rows, _) in self._newest.items()
+                    if group_id == query.group_id for f in rows}
+            if all(i in held for i in query.ids):
+                return [held[i] for i in dict.fromkeys(query.ids)]
+        return super().facts(query)
+
     def newest_facts(
         self, group_id: str, entity_id: str, *, at: datetime, limit: int, offset: int = 0
     ) -> list[Fact]:
@@ -890,8 +917,35 @@ class Neo4jTx(_Reads):
                 seq, old = held_row
                 self._entity_rows[(e.group_id, e.id)] = (seq, old.model_copy(
                     update={"type": e.type, "aliases": e.aliases, "summary": e.summary}))
-        self._newest.clear()
-        self._current_summaries.clear()
+        self._newest_after(changes)
+        for summary in changes.summaries:
+            self._current_summaries.pop((summary.group_id, summary.entity_id), None)
+        for group_id, entity_id, _ in changes.summaries_ended:
+            self._current_summaries.pop((group_id, entity_id), None)
+
+    def _newest_after(self, changes: ChangeSet) -> None:
+        """The newest rows held of each entity (what a summary refresh reads), as ``changes``
+        leave them: rows expired gone, rows inserted naming it and not ended at the time held
+        added, citations appended. When the rows held were not all of them, an entity changed is
+        dropped (read again when asked: a row beyond them may now be among the newest)."""
+        if not self._newest:
+            return
+        added: dict[tuple[str, str], list[Fact]] = {}
+        for f in changes.insert:
+            for entity_id in {f.subject_id, f.object_id} if f.expired_at is None else ():
+                if (f.group_id, entity_id) in self._newest:
+                    added.setdefault((f.group_id, entity_id), []).append(f)
+        expired = {row_id for row_id, _ in changes.expire}
+        changed = expired | changes.provenance.keys()
+        for key, (at, rows, complete) in list(self._newest.items()):
+            new = [f for f in added.get(key, ()) if f.invalid_at is None or to_micros(f.invalid_at) > at]
+            if not new and not (changed and any(f.id in changed for f in rows)):
+                continue
+            if not complete:
+                del self._newest[key]
+                continue
+            kept = [_cited(f, changes.provenance.get(f.id, ())) for f in (*rows, *new) if f.id not in expired]
+            self._newest[key] = (at, sorted(kept, key=newest_key), True)
 
     def _forget_reads(self) -> None:
         self._whole.clear()

@@ -233,10 +233,11 @@ class StoreTx(Protocol):
         """A hint, changing no answer: the write is about to look up the entities ``names`` answer
         to, read the timelines of ``keys`` ((subject name, relation)) and of ``pairs`` ((subject
         name, relation, object name), with every row and assertion of that object, as a write to
-        a many-valued relation reads them) and ask whether it holds ``episodes``; or
-        (``summaries_of`` and ``at``) to refresh the summaries of these entities after what it
-        changed so far, reading each one, its current summary and its newest facts not ended at
-        ``at``; or that it will read every assertion and current row of the keys ``whole_keys``
+        a many-valued relation reads them) and ask whether it holds ``episodes`` (with ``at``:
+        and to refresh the summaries of the entities ``names`` answer to, as ``summaries_of``
+        reads them); or (``summaries_of`` and ``at``) to refresh the summaries of these entities
+        after what it changed so far, reading each one, its current summary and its newest facts
+        not ended at ``at``; or that it will read every assertion and current row of the keys ``whole_keys``
         ((subject id, relation): a bulk load's keys with a history). A store with round trips to a
         server reads them in one go (Neo4j); the embedded store reads as asked
         and ignores it."""
