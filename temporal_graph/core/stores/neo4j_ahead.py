@@ -12,10 +12,10 @@ them when ``bound`` is None), every start and ending told for a moment at or aft
 None when there were too many to keep) and the key's retractions, withdrawals and restorations
 (``voids``; None likewise). Moments are keys in microseconds, an unknown one before every date.
 
-A window may also hold whole pairs (:class:`PairWindow`): every current row and every start and
-ending of one object of the key, whatever its moments, for a write to a many-valued relation whose
-key has more rows than the window holds. An object this write created has empty pairs: nothing
-was told of it before.
+A window may also hold whole pairs (:class:`PairWindow`): every current row and every assertion
+of one object of the key, whatever its moments, for a write to a many-valued relation whose key
+has more rows than the window holds; and the assertions of no object (endings of whatever held).
+An object this write created has empty pairs: nothing was told of it before.
 """
 
 from __future__ import annotations
