@@ -24,14 +24,15 @@ THINGS = tuple(f"Thing {i}" for i in range(12))
 SAID = ("I moved to Oslo.", "I moved to Rome.", "I love Thing 1.", "I work at Acme.", "I left Acme.")
 
 
-@pytest.fixture
-def memories() -> Iterator[tuple[list[TemporalGraph], list[str], list[ManualClock]]]:
+@pytest.fixture(params=[400, 20_000], ids=["short", "whole"])
+def memories(request) -> Iterator[tuple[list[TemporalGraph], list[str], list[ManualClock]]]:
+    # A "whole" summary tells every fact: it reads past the rows held, after the write's changes.
     clocks = [ManualClock(START), ManualClock(START)]
     store = neo4j_store_from_env()
     assert store is not None
     group = unique_test_group("summaries")
-    embedded = TemporalGraph.open(":memory:", clock=clocks[0], embed=False)
-    server = TemporalGraph(store, clock=clocks[1], embed=False)
+    embedded = TemporalGraph.open(":memory:", clock=clocks[0], embed=False, summary_chars=request.param)
+    server = TemporalGraph(store, clock=clocks[1], embed=False, summary_chars=request.param)
     try:
         yield [embedded, server], ["default", group], clocks
     finally:
@@ -45,7 +46,7 @@ def _history(seed: int, count: int) -> list[tuple[str, ...]]:
     ops = []
     for _ in range(count):
         kind = rng.choice(("like", "like", "like", "live", "end", "say", "retract"))
-        person, year = rng.choice(PEOPLE), str(rng.randint(1990, 2023))
+        person, year = rng.choice(PEOPLE), str(rng.randint(1850, 2023))
         values = {"live": ("Oslo", "Rome", "Lima"), "say": SAID}.get(kind, THINGS)
         value = rng.choice(values)
         ops.append((kind, person, value, year))

@@ -588,7 +588,9 @@ class Neo4jTx(_Reads):
         self._entity_rows: dict[tuple[str, str], tuple[int, Entity]] = {}  # (group, id): (seq, entity)
         # What a summary refresh reads, read with the changes it follows (read_ahead summaries_of):
         # (group, entity id) -> (at, its newest rows, whether that is all of them), current summaries.
-        self._newest: dict[tuple[str, str], tuple[int, list[Fact], bool]] = {}
+        # The rows are all of them up to the floor (the newest_key of the last one read; None: all
+        # of them were read): rows the write added beyond it may have unread ones before them.
+        self._newest: dict[tuple[str, str], tuple[int, list[Fact], str | None]] = {}
         self._current_summaries: dict[tuple[str, str], list[EntitySummary]] = {}
         # Keys read whole (a bulk load's keys with a history): (group, subject, relation) -> (every
         # assertion in arrival order, the current rows), and the key of each of those rows.
@@ -816,9 +818,10 @@ class Neo4jTx(_Reads):
     ) -> list[Fact]:
         held = self._newest.get((group_id, entity_id))
         if held is not None and held[0] == to_micros(at):
-            _, rows, complete = held
-            if complete or offset + limit <= len(rows):
-                return self._seen(rows[max(0, offset) : max(0, offset) + max(0, limit)])
+            _, rows, floor = held
+            sure = rows if floor is None else [f for f in rows if newest_key(f) <= floor]
+            if floor is None or offset + limit <= len(sure):
+                return self._seen(sure[max(0, offset) : max(0, offset) + max(0, limit)])
         self._lock(group_id)
         return super().newest_facts(group_id, entity_id, at=at, limit=limit, offset=offset)
 
@@ -926,8 +929,8 @@ class Neo4jTx(_Reads):
     def _newest_after(self, changes: ChangeSet) -> None:
         """The newest rows held of each entity (what a summary refresh reads), as ``changes``
         leave them: rows expired gone, rows inserted naming it and not ended at the time held
-        added, citations appended. When the rows held were not all of them, an entity changed is
-        dropped (read again when asked: a row beyond them may now be among the newest)."""
+        added, citations appended (the floor stays: a row added below it may have unread ones
+        before it, and one expired above it lets none of those up)."""
         if not self._newest:
             return
         added: dict[tuple[str, str], list[Fact]] = {}
@@ -937,15 +940,12 @@ class Neo4jTx(_Reads):
                     added.setdefault((f.group_id, entity_id), []).append(f)
         expired = {row_id for row_id, _ in changes.expire}
         changed = expired | changes.provenance.keys()
-        for key, (at, rows, complete) in list(self._newest.items()):
+        for key, (at, rows, floor) in list(self._newest.items()):
             new = [f for f in added.get(key, ()) if f.invalid_at is None or to_micros(f.invalid_at) > at]
             if not new and not (changed and any(f.id in changed for f in rows)):
                 continue
-            if not complete:
-                del self._newest[key]
-                continue
             kept = [_cited(f, changes.provenance.get(f.id, ())) for f in (*rows, *new) if f.id not in expired]
-            self._newest[key] = (at, sorted(kept, key=newest_key), True)
+            self._newest[key] = (at, sorted(kept, key=newest_key), floor)
 
     def _forget_reads(self) -> None:
         self._whole.clear()
@@ -1017,7 +1017,9 @@ class Neo4jTx(_Reads):
                 newest[row["for_entity"]].append(records.fact(row, NEO4J))
         for i in ids:
             self._current_summaries[(group_id, i)] = summaries[i]
-            self._newest[(group_id, i)] = (at_micros, newest[i], len(newest[i]) < NEWEST_AHEAD)
+            rows = newest[i]
+            floor = newest_key(rows[-1]) if len(rows) >= NEWEST_AHEAD else None
+            self._newest[(group_id, i)] = (at_micros, rows, floor)
 
     def _apply_now(self, changes: ChangeSet) -> None:
         """Write a change set inside the managed transaction, one private step per kind of change
