@@ -122,7 +122,7 @@ CALL () {
       WITH c
       LIMIT $rows_ahead + 1
       // include: ahead_row
-      RETURN collect(row) AS rows
+      RETURN collect(row) AS rows, count(c) AS nodes
     }
     CALL (w, subject_id, object_id) {
       OPTIONAL MATCH (a:Assertion {group_id: $group_id, subject_id: subject_id, relation: w.relation})
@@ -135,7 +135,7 @@ CALL () {
       // include: ahead_assertion
       ) AS told
     }
-    RETURN collect({object_id: object_id, rows: rows, told: told}) AS pairs
+    RETURN collect({object_id: object_id, rows: rows, nodes: nodes, told: told}) AS pairs
   }
   WITH *, [row IN rows WHERE row.invalid_at IS NULL | row.object_id] AS open_objects
   RETURN collect({subject_key: w.subject_key, subject_id: subject_id, relation: w.relation,

@@ -679,7 +679,7 @@ class Neo4jTx(_Reads):
             for pair in w["pairs"]:  # a pair read after this write changed it was read with the change
                 rows = self._seen([records.fact(r, NEO4J) for r in pair["rows"] if r is not None])
                 window.pairs.setdefault(pair["object_id"], PairWindow(
-                    rows=None if len(pair["rows"]) > ROWS_AHEAD else {f.id: f for f in rows},
+                    rows=None if pair["nodes"] > ROWS_AHEAD else {f.id: f for f in rows},
                     told=_assertions_held(pair["told"])))
 
     def _read_whole_keys(self, group_id: str, keys: Sequence[tuple[str, str]]) -> None:
