@@ -128,3 +128,6 @@ def test_full_text_queries_are_quoted_words_only() -> None:
     assert quoted_terms('name:"x" OR *:* AND title:(a~2)') == (
         '"name" OR "x" OR "or" OR "and" OR "title" OR "a" OR "2"')
     assert quoted_terms("?! -- ") is None
+    # a combining mark belongs to the letter before it: alone, it is no word
+    assert quoted_terms("\u0307 \u0301\u0301 -\u0307-") is None
+    assert quoted_terms("café \u0301 İstanbul") == '"café" OR "istanbul"'

@@ -146,11 +146,11 @@ def query_words(text: str) -> list[str]:
     """The distinct words of ``text``, lowercased as the full-text indexes lowercase what they
     store: a character at a time, so "İstanbul" is "istanbul" (``str.lower`` gives "i" and a
     combining dot, and a word split there is found by neither index). Combining marks stay in
-    their word."""
+    their word; marks with no letter or digit are no word."""
     lowered = text.replace("\u0130", "i").lower()
-    return list(dict.fromkeys("".join(
-        ch if ch.isalnum() or ch == "_" or unicodedata.category(ch).startswith("M") else " "
-        for ch in lowered).split()))
+    words = "".join(ch if ch.isalnum() or ch == "_" or unicodedata.category(ch).startswith("M") else " "
+                    for ch in lowered).split()
+    return list(dict.fromkeys(w for w in words if any(ch.isalnum() or ch == "_" for ch in w)))
 
 
 def relation_phrase(relation: str) -> str:
