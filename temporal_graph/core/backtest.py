@@ -30,8 +30,8 @@ class LearnedAfter(BaseModel):
     longer now): ``expired_fact_versions``, ``expired_insight_versions``,
     ``expired_summary_versions``, ``retracted_episodes``. ``facts``: the stable ids of the facts
     with a version in either list. ``clean``: the reads as known at ``known_at`` return none of
-    the records written after it and every revised version as it stood; ``leaked`` names those
-    that broke it (empty when clean)."""
+    the records written after it (nor cite a message recorded after it) and every revised version
+    as it stood; ``leaked`` names those that broke it (empty when clean)."""
 
     model_config = ConfigDict(frozen=True)
 
@@ -82,9 +82,18 @@ def _record_ids(results: Iterable[object]) -> Iterable[str]:
             inner = getattr(item, part, None)
             if inner is not None and isinstance(getattr(inner, "id", None), str):
                 yield inner.id
+                yield from _cited(inner)
         own = getattr(item, "id", None)
         if isinstance(own, str):
             yield own
+            yield from _cited(item)
+
+
+def _cited(record: object) -> Iterable[str]:
+    """The messages a fact cites: a row believed at K that cites a message recorded later would
+    tell a backtest of it."""
+    cited = getattr(record, "episode_ids", ())
+    return (e for e in cited if isinstance(e, str)) if isinstance(cited, tuple) else ()
 
 
 def _after(moment: datetime | None, k: datetime) -> bool:
@@ -115,11 +124,14 @@ def learned_after(core: Core, known_at: TimeLike, *, group_id: str = DEFAULT_GRO
         "expired_summary_versions": [s.id for s in summaries
                                      if s.created_at <= k and _after(s.expired_at, k)],
     }
-    # What the reads as known at K return: none written after K, every revised version as it was.
-    seen = {f.id for f in store.facts(FactQuery(group_id, known_at=k))}
+    # What the reads as known at K return: none written after K (no message recorded after K
+    # cited either), every revised version as it was.
+    believed = store.facts(FactQuery(group_id, known_at=k))
+    seen = {f.id for f in believed} | {e for f in believed for e in f.episode_ids}
     seen |= {i.id for i in store.insights(group_id, known_at=k)}
     seen |= {s.id for s in store.summaries(group_id, known_at=k)}
-    written = {*found["fact_versions"], *found["insight_versions"], *found["summary_versions"]}
+    written = {*found["fact_versions"], *found["episodes"], *found["insight_versions"],
+               *found["summary_versions"]}
     revised = [*found["expired_fact_versions"], *found["expired_insight_versions"],
                *found["expired_summary_versions"]]
     leaked = sorted(seen & written) + [i for i in revised if i not in seen]

@@ -53,6 +53,7 @@ from contextlib import AbstractContextManager, contextmanager, nullcontext
 from datetime import datetime
 from typing import Any, Protocol, Self, TypeVar
 
+from ..citations import cited_as_known_at, citing
 from ..errors import (
     ConnectionLost,
     ConstraintViolation,
@@ -74,7 +75,7 @@ from ..names import (
     quoted_terms,
 )
 from ..receipts import ERASED_KINDS, ErasureReceipt, ErasureRequest, group_key
-from ..time import UTC, to_micros
+from ..time import UTC, from_micros, to_micros
 from . import records
 from .edge import MapErrors
 from .neo4j_ahead import LATEST, UNDATED, KeyWindow, PairWindow, ReadAhead
@@ -394,7 +395,18 @@ class _Reads:
             return []
         name, identifiers = fact_statement(query, relations)
         rows = self._r.run(name, fact_params(query), **identifiers)
-        return self._seen([records.fact(r, NEO4J) for r in rows])
+        facts = self._seen([records.fact(r, NEO4J) for r in rows])
+        if query.known_at is None:
+            return facts
+        return self.cited_as_known_at(query.group_id, facts, query.known_at)
+
+    def cited_as_known_at(self, group_id: str, facts: list[Fact], known_at: datetime) -> list[Fact]:
+        """``facts`` citing only the messages recorded by ``known_at`` (:mod:`..citations`)."""
+        ids = citing(facts)
+        if not ids:
+            return facts
+        rows = self._r.run("episodes_recorded", {"group_id": group_id, "ids": ids})
+        return cited_as_known_at(facts, {r["id"]: from_micros(r["created_at"]) for r in rows}, known_at)
 
     def _relations_of_rows(self, group_id: str, ids: Sequence[str]) -> list[str]:
         """The relation types to look rows ``ids`` up in: theirs, when this reader has seen them."""
@@ -1535,6 +1547,10 @@ class Neo4jStore:
                       "known_at": _utc(known_at), "all_versions": False, "limit": max(0, int(limit))}
             for row in self._read(lambda r: r._r.run("facts_around_entities", params)):
                 out[row["entity_id"]] = (int(row["near"]), [records.fact(f, NEO4J) for f in row["rows"]])
+        if known_at is not None:
+            rows = [f for _, facts in out.values() for f in facts]
+            cited = {f.id: f for f in self._read(lambda r: r.cited_as_known_at(group_id, rows, known_at))}
+            out = {i: (near, [cited[f.id] for f in facts]) for i, (near, facts) in out.items()}
         return out
 
     @_edge

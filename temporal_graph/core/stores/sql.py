@@ -498,6 +498,11 @@ def by_ids(table: str, count: int) -> str:
     return f"SELECT * FROM {table} WHERE +group_id = ? AND id IN ({','.join('?' * count)})"
 
 
+def recorded_at(count: int) -> str:
+    """Ids and transaction times of ``count`` episodes of a group (params: group, ids)."""
+    return f"SELECT id, created_at FROM episodes WHERE +group_id = ? AND id IN ({','.join('?' * count)})"
+
+
 # -- search --------------------------------------------------------------------------------------
 # Table of each searchable kind, and whether search covers its current rows only (facts).
 EMBEDDED = {

@@ -28,11 +28,12 @@ from typing import Any, TypeVar
 
 import numpy as np
 
+from ..citations import cited_as_known_at, citing
 from ..errors import ConstraintViolation, InvalidInput, StoreClosed, StoreError, StoreLocked
 from ..model import Assertion, Entity, EntitySummary, Episode, Fact, Insight, RecordKind
 from ..names import entity_keys, query_words, quoted_terms
 from ..receipts import ErasureReceipt, ErasureRequest, group_key
-from ..time import to_micros
+from ..time import from_micros, to_micros
 from . import composed, records, sql, vector_file
 from .background import Background
 from .edge import MapErrors
@@ -800,7 +801,16 @@ class SQLiteStore:
         for part in sql.fact_plan(query, self._group_number):
             limit = None if query.limit is None else max(0, query.limit - len(out))
             out += [records.fact(r, SQLITE) for r in self._rows(*sql.select_facts(part, limit))]
-        return out
+        return out if query.known_at is None else self._cited_as_known_at(query.group_id, out, query.known_at)
+
+    def _cited_as_known_at(self, group_id: str, facts: list[Fact], known_at: datetime) -> list[Fact]:
+        """``facts`` citing only the messages recorded by ``known_at`` (:mod:`..citations`)."""
+        ids, recorded = citing(facts), {}
+        for i in range(0, len(ids), 500):
+            chunk = ids[i : i + 500]
+            for episode_id, micros in self._rows(sql.recorded_at(len(chunk)), [group_id, *chunk]):
+                recorded[episode_id] = from_micros(micros)
+        return cited_as_known_at(facts, recorded, known_at)
 
     @_edge
     def newest_facts(
