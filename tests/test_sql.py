@@ -66,6 +66,7 @@ def _built() -> dict[str, list[tuple[str, list]]]:
         "count_facts": [sql.count_facts(part) for part in parts],
         "count_facts_scan": [sql.count_facts_scan("g", T, K), sql.count_facts_scan("g", T, K, "s")],
         "by_ids": [(sql.by_ids(table, 3), ["g", "a", "b", "c"]) for table in ("entities", "episodes")],
+        "recorded_at": [(sql.recorded_at(2), ["g", "a", "b"])],
         "from_json": [(sql.from_json(s), ["[]"]) for s in (
             sql.INSERT_ENTITY, sql.INSERT_ENTITY_NAMES_OF, sql.ADD_ENTITY_KEY, sql.INSERT_ASSERTION,
             sql.INSERT_FACT, sql.ADD_PROVENANCE, sql.INSERT_SUMMARY)],
