@@ -40,7 +40,15 @@ from temporal_graph.core.writer import FactWriter, episode_id_for, speakerless_e
 from .denials import deny
 from .implied import Told, after_facts, before_facts, may_imply
 from .masking import mask_text, without_masked_names
-from .plans import PLAN_RELATIONS, end_plans, fulfil_plans, plan_text, planned_for, start_plan
+from .plans import (
+    PLAN_RELATIONS,
+    end_plans,
+    fulfil_plans,
+    plan_text,
+    planned_for,
+    plans_read_by,
+    start_plan,
+)
 from .resolution import EntityResolver
 from .restated import restated
 
@@ -208,7 +216,9 @@ def apply_episode(
     names = [n for f in extraction.facts for n in (f.subject, f.object)] + [episode.speaker or ""]
     speaker = episode.speaker or ""
     subjects = [(s, f) for f in extraction.facts for s in dict.fromkeys((f.subject, speaker)) if s]
-    w.read_ahead(names=[n for n in names if n], keys=[(s, f.relation) for s, f in subjects if not f.object],
+    timelines = [(s, f.relation) for s, f in subjects if not f.object]
+    timelines += [(s, plan) for s, f in subjects for plan in plans_read_by(f.relation)]  # plans it may fulfil
+    w.read_ahead(names=[n for n in names if n], keys=timelines,
                  pairs=[(s, f.relation, f.object) for s, f in subjects if f.object], episodes=[episode.id])
     if w.has_episode(episode.id):
         return IngestResult(episode=episode, skipped=True)

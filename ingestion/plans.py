@@ -27,6 +27,7 @@ from datetime import datetime
 from typing import Any
 
 from temporal_graph.core.model import Entity, Fact
+from temporal_graph.core.names import normalize_relation
 from temporal_graph.core.ontology import PLAN_RELATIONS
 from temporal_graph.core.rules import claimant
 from temporal_graph.core.time import TimeSpan, iso
@@ -107,11 +108,16 @@ def plan_text(text: str, span: TimeSpan | None) -> str:
     return f"{text.rstrip(' .')} {period_words(span.start, span.granularity)}."
 
 
+def plans_read_by(relation: str) -> tuple[str, ...]:
+    """The plan relations a state of ``relation`` reads when it starts (the plans it may fulfil),
+    so a write can read them with the rest of its keys: none for most relations."""
+    return tuple(sorted(PLAN_RELATIONS)) if normalize_relation(relation) in _FULFILLED_BY else ()
+
+
 def _standing(w: FactWriter, subject: Entity, at: datetime, claimed_by: str | None) -> list[Fact]:
     """The subject's plans (in one claimant's voice) that hold at ``at``, newest first."""
-    rows = [r for relation in sorted(PLAN_RELATIONS) for r in w.current_rows(subject, relation)
-            if claimant(r) == claimed_by and (r.valid_at is None or r.valid_at <= at)
-            and (r.invalid_at is None or r.invalid_at > at)]
+    rows = [r for relation in sorted(PLAN_RELATIONS)
+            for r in w.rows_holding(subject, relation, at, limit=None) if claimant(r) == claimed_by]
     return sorted(rows, key=lambda r: (r.valid_at or r.created_at, r.created_at), reverse=True)
 
 

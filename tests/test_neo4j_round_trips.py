@@ -163,7 +163,21 @@ def test_a_message_is_its_reads_then_one_write_transaction(memory) -> None:
         assert counter.modes.count("read") == 3, counter.texts
         sizes.append(counter.statements)
     assert sizes[1] <= sizes[0], sizes  # the first also made the relation's schema
+    # The write's two statements: what it reads (the plans a move may fulfil too), and its changes.
+    assert sizes[1] == 3 + 2, sizes
     assert [f.object for f in tg.history("Ana", "lives in", group_id=group)] == ["Porto"]
+
+
+def test_a_move_that_fulfils_a_plan_reads_the_plans_with_its_keys(memory) -> None:
+    tg, counter, group = memory
+    tg.add_episode("I'm planning to move to Braga.", reference_time="2024-01-10", speaker="Ana", group_id=group)
+    tg.add_episode("I moved to Porto.", reference_time="2024-02-01", speaker="Ana", group_id=group)
+    counter.reset()
+    tg.add_episode("I moved to Braga.", reference_time="2024-06-01", speaker="Ana", group_id=group)
+    assert counter.modes.count("write") == 1 and counter.statements == 3 + 2, counter.texts
+    plans = [(f.object, f.invalid_at.date().isoformat()) for f in tg.history("Ana", "plans", group_id=group)]
+    assert plans == [("move to Braga", "2024-06-01")]  # the plan happened
+    assert [f.object for f in tg.history("Ana", "lives in", group_id=group)] == ["Porto", "Braga"]
 
 
 

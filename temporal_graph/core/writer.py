@@ -271,10 +271,13 @@ class FactWriter:
         """The rows of ``subject relation *`` believed now (unexpired), every object and claimant."""
         return self._tx.current_rows(self.group_id, subject.id, normalize_relation(relation))
 
-    def rows_holding(self, subject: Entity, relation: str, at: datetime, *, limit: int = 8) -> list[Fact]:
+    def rows_holding(
+        self, subject: Entity, relation: str, at: datetime, *, limit: int | None = 8
+    ) -> list[Fact]:
         """Current rows of ``subject relation *`` valid at ``at``, among the ``limit`` that start
-        latest at or before it: through the key's index, so a long history costs nothing (each
-        claimant's timeline holds at most one row at a moment)."""
+        latest at or before it (None: all of them): through the key's index, so a long history
+        costs nothing (each claimant's timeline holds at most one row at a moment). Rows without
+        their provenance (:meth:`StoreTx.key_rows`): for deciding, never to hand out."""
         before = just_after(at) if at < LATEST else None
         rows = self._tx.key_rows(RowQuery(self.group_id, subject.id, normalize_relation(relation),
                                           before=before, latest_first=True, limit=limit))
