@@ -170,7 +170,8 @@ def test_a_message_is_its_reads_then_one_write_transaction(memory) -> None:
 
 def test_a_move_that_fulfils_a_plan_reads_the_plans_with_its_keys(memory) -> None:
     tg, counter, group = memory
-    tg.add_episode("I'm planning to move to Braga.", reference_time="2024-01-10", speaker="Ana", group_id=group)
+    tg.add_episode("I'm planning to move to Braga.", reference_time="2024-01-10", speaker="Ana",
+                   group_id=group)
     tg.add_episode("I moved to Porto.", reference_time="2024-02-01", speaker="Ana", group_id=group)
     counter.reset()
     tg.add_episode("I moved to Braga.", reference_time="2024-06-01", speaker="Ana", group_id=group)
