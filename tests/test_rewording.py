@@ -48,6 +48,14 @@ def test_the_same_values_in_other_words_say_it_again(old: str, new: str) -> None
 
 
 @pytest.mark.parametrize("old, new", [
+    ("Diesel is 1.62 a litre.", "diesel 1.62/l again today"),
+    ("The plan costs $12 a month.", "plan still $12/month"),
+])
+def test_an_amount_per_unit_written_with_a_slash_is_the_same_amount(old: str, new: str) -> None:
+    assert not revises(old, new)
+
+
+@pytest.mark.parametrize("old, new", [
     ("Globex payment terms: net 30.", "Globex payment terms: net 45."),
     ("Ticket 5512 status: open.", "Ticket 5512 status: closed."),
     ("The office is at 221 Baker Street.", "The office is not at 221 Baker Street any more."),
@@ -108,6 +116,8 @@ def test_a_newer_value_for_what_a_question_asks(question: str, old: str, new: st
     # A version of a name, then a size: the database grew, its Postgres did not change.
     ("Which Postgres version does the main database run?", "The database is Postgres 16 now.",
      "The production database is 3.5 TB now."),
+    ("How long is the commute by tram?", "The tram takes 35 minutes to the office.",
+     "The bus takes 50 minutes to the office."),
 ])
 def test_another_thing_or_another_measure_is_no_new_value(question: str, old: str, new: str) -> None:
     assert not revises_about(old, new, asked_words(question), pinned_words(question))

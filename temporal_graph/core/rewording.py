@@ -41,6 +41,7 @@ MAX_LOST = 1  # words of the older predicate (besides values) the newer clause m
 _CLAUSE = re.compile(r"(?<=[.!?;])\s+|\n+|\s[–—]\s|,\s+|\s\(|\)")
 _TOKEN = re.compile(r"->|→|=>|[:=]|[#@$€£]?\w(?:[\w'’.,/-]*\w)?%?")
 _NUMBER = re.compile(r"^[#$€£]?\d")
+_RATE = re.compile(r"(?<=[a-z0-9])/[a-z]+$")  # what an amount is per, written after it: "/l", "/month"
 _PERIOD = re.compile(r"^(?:q[1-4]|h[12]|fy\d{2,4}|v\d+(?:\.\d+)*)$")
 _MARKS = frozenset({":", "->", "→", "=>", "="})  # a predicate begins after these, as after a verb
 # Nouns whose following number names a thing rather than giving a value.
@@ -196,7 +197,7 @@ def _clause(text: str, tokens: list[str]) -> _Clause:
             if before in _ID_NOUNS or word.startswith("#"):
                 anchors.add(f"{before} {word}")
             else:
-                numbers.add(word.lstrip("$€£"))
+                numbers.add(_RATE.sub("", word.lstrip("$€£")))  # "84p/l" is 84p, as "84p a litre" is
         elif token[:1].isupper() and _content(word) and word not in _CALENDAR and (
                 0 < n < split or (n == 0 and split == 1) or _NUMBER.match(after)):
             # a name where the subject stands ("the Leeds office", "Noor uses ..."; a capital that
