@@ -134,15 +134,14 @@ def _fetch(
     known_at: datetime | None, told_by: datetime | None,
 ) -> list[SearchHit]:
     """The records ``wanted`` as hits of their own, those the read's time lets it see."""
-    episodes = [i for kind, i in wanted if kind == "episode"]
-    facts = [i for kind, i in wanted if kind == "fact"]
-    out: list[SearchHit] = []
-    for e in core.store.episodes(group_id, ids=episodes) if episodes else []:
-        if e.recalled(known_at) and (told_by is None or e.reference_time <= told_by):
-            out.append(SearchHit(kind="episode", score=0.0, reasons=["replaces a matching message"],
-                                 episode=e))
-    if facts:
-        query = FactQuery(group_id, ids=tuple(dict.fromkeys(facts)), valid_time=valid_time, known_at=known_at)
-        out += [SearchHit(kind="fact", score=0.0, reasons=["holds in place of a matching message"], fact=f)
-                for f in core.store.facts(query)]
-    return out
+    episode_ids = [i for kind, i in wanted if kind == "episode"]
+    fact_ids = tuple(dict.fromkeys(i for kind, i in wanted if kind == "fact"))
+    query = FactQuery(group_id, ids=fact_ids, valid_time=valid_time, known_at=known_at)
+    episodes, facts = core.store.at_once([  # a server store overlaps the two reads
+        lambda: core.store.episodes(group_id, ids=episode_ids) if episode_ids else [],
+        lambda: core.store.facts(query) if fact_ids else [],
+    ])
+    out = [SearchHit(kind="episode", score=0.0, reasons=["replaces a matching message"], episode=e)
+           for e in episodes if e.recalled(known_at) and (told_by is None or e.reference_time <= told_by)]
+    return out + [SearchHit(kind="fact", score=0.0, reasons=["holds in place of a matching message"], fact=f)
+                  for f in facts]

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection, Iterable, Sequence
 from datetime import datetime
+from functools import partial
 
 from .bundle import Core
 from .errors import InvalidInput
@@ -106,24 +107,25 @@ def apply_claims(
     core: Core, group_id: str, facts: Sequence[Fact], mode: str, *, at: datetime | None = None,
     known_at: datetime | None = None,
 ) -> list[Fact]:
-    """:func:`select` with the own rows read from the store (as believed at ``known_at``)."""
-    cache: dict[Key, list[Fact]] = {}
+    """:func:`select` with the own rows read from the store (as believed at ``known_at``): those
+    of every claimed (subject, relation) and its retractions, read at once (a server store
+    overlaps them)."""
+    check_claims(mode)
+    keys = [] if mode == "own" else list(dict.fromkeys(key_of(f) for f in facts if f.claimed_by is not None))
 
-    def own_of(key: Key) -> list[Fact]:
-        if key not in cache:
-            query = FactQuery(group_id, subject_id=key[0], relation=key[1], known_at=known_at)
-            rows = core.store.facts(query)
-            cache[key] = [r for r in rows if r.claimed_by is None]
-        return cache[key]
+    def own_rows(key: Key) -> list[Fact]:
+        rows = core.store.facts(FactQuery(group_id, subject_id=key[0], relation=key[1], known_at=known_at))
+        return [r for r in rows if r.claimed_by is None]
 
-    denied: dict[Key, set[str]] = {}
+    def denials(key: Key) -> set[str]:
+        # Retractions are statements, not rows: read by key from the assertions.
+        said = core.store.key_assertions(AssertionQuery(group_id, key[0], key[1], kinds=("retract",)))
+        return {a.object_id for a in said if claimant(a) is None and a.object_id is not None
+                and (known_at is None or a.created_at <= known_at)}
 
-    def denied_of(key: Key) -> set[str]:
-        if key not in denied:
-            # Retractions are statements, not rows: read by key from the assertions.
-            said = core.store.key_assertions(AssertionQuery(group_id, key[0], key[1], kinds=("retract",)))
-            denied[key] = {a.object_id for a in said if claimant(a) is None and a.object_id is not None
-                           and (known_at is None or a.created_at <= known_at)}
-        return denied[key]
-
-    return select(facts, mode, own_of, core.ontology.cardinality, at, denied_of)
+    reads: list[Callable[[], object]] = [*(partial(own_rows, k) for k in keys),
+                                         *(partial(denials, k) for k in keys)]
+    answers = core.store.at_once(reads)
+    own = dict(zip(keys, answers[: len(keys)], strict=True))
+    denied = dict(zip(keys, answers[len(keys) :], strict=True))
+    return select(facts, mode, own.__getitem__, core.ontology.cardinality, at, denied.__getitem__)
