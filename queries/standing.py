@@ -48,7 +48,7 @@ from temporal_graph.core.message_links import (
     place,
     topic_states,
 )
-from temporal_graph.core.model import Assertion, Entity, Episode, Fact, Standing
+from temporal_graph.core.model import Assertion, Episode, Fact, Standing
 from temporal_graph.core.stores.protocol import FactQuery
 from temporal_graph.core.unread import unread_parts
 
@@ -105,13 +105,8 @@ def standings(
                             *((a.subject_id, a.relation) for i in ids for a in said[i] if a.kind == "start")])
     ones = [key for key in spoken if core.ontology.cardinality(key[1]) == "one"]
     holding: dict[tuple[str, str], tuple[str, ...]] = dict.fromkeys(spoken, ())
-    # With them, whom and what the statements are about (:func:`_saying_more` reads their names).
-    about = list(dict.fromkeys(x for i in ids for a in said[i] for x in (a.subject_id, a.object_id) if x))
-    *held, entities = core.store.at_once(
-        [*(partial(_holding, core, group_id, key, valid_time, known_at) for key in ones),
-         lambda: core.store.entities(group_id, ids=about) if about else []])
-    holding.update(zip(ones, held, strict=True))
-    named = {e.id: e for e in entities}
+    holding.update(zip(ones, core.store.at_once(
+        [partial(_holding, core, group_id, key, valid_time, known_at) for key in ones]), strict=True))
     wholly: dict[str, MessageStanding] = {}  # every fact read from it is stale: unless it says more
     for i in ids:
         topic = topics[i]
@@ -147,17 +142,22 @@ def standings(
         out[i] = MessageStanding(standing="partly_superseded", replaced_by=replaced, stale=texts)
         if len(stale) == len(starts) and not links[i]:
             wholly[i] = out[i]
-    for i in _saying_more({i: by_id[i] for i in wholly}, said, named):
+    for i in _saying_more(core, group_id, {i: by_id[i] for i in wholly}, said):
         del wholly[i]
     out.update((i, s.model_copy(update={"standing": "superseded", "stale": ()})) for i, s in wholly.items())
     return out
 
 
-def _saying_more(episodes: dict[str, Episode], said: dict[str, list[Assertion]],
-                 named: dict[str, Entity]) -> list[str]:
+def _saying_more(core: Core, group_id: str, episodes: dict[str, Episode],
+                 said: dict[str, list[Assertion]]) -> list[str]:
     """Those of ``episodes`` with a part no statement read from them covers ("... and plays the
     cello" when only where Rafa lives was read): what was not read may still hold, so the message
-    is partly superseded, not wholly. ``named``: whom and what the statements are about, by id."""
+    is partly superseded, not wholly. One read of the names of whom and what the statements are
+    about, for all of them."""
+    if not episodes:
+        return []
+    ids = {x for i in episodes for a in said[i] for x in (a.subject_id, a.object_id) if x}
+    named = {e.id: e for e in core.store.entities(group_id, ids=list(ids))}
     out = []
     for i, episode in episodes.items():
         read = [a.text for a in said[i]]
