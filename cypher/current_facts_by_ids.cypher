@@ -1,11 +1,12 @@
 // Current fact rows by row id (search candidates), each through its :CurrentFact node and the
 // element id it keeps: no relation type to name, whatever types the group has; valid at
 // $valid_time. A row no longer current is not found (facts_by_ids reads any version).
+// The row's ends are matched bare, as in fragments/current_row.cypher (why: there).
 // params: group_id, ids, valid_time, limit
 UNWIND $ids AS row_id
 MATCH (c:CurrentFact {group_id: $group_id, row_id: row_id})
 CALL (c) {
-  MATCH (s:Entity {group_id: $group_id})-[r]->(o:Entity {group_id: $group_id})
+  MATCH (s)-[r]->(o)
   WHERE elementId(r) = c.rel AND r.id = c.row_id AND r.group_id = $group_id AND r.expired_at IS NULL
     AND r.fact_id IS NOT NULL
     // include: valid_at

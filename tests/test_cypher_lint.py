@@ -131,6 +131,18 @@ def test_every_data_statement_is_scoped_to_one_group(name: str) -> None:
 
 
 @pytest.mark.parametrize("name", cypher.names())
+def test_a_relationship_looked_up_by_element_id_has_bare_ends(name: str) -> None:
+    """With labelled ends the planner may seek every entity of the group and expand each instead
+    of seeking the relationship by its element id: a search's 30 candidates read 29,000
+    relationships at 1,000 facts (0.4 s) once the planner's statistics made that look cheaper."""
+    lines = _code(cypher.statement(name).text).splitlines()
+    for n, line in enumerate(lines):
+        if re.search(r"\belementId\(r\)\s*=", line):
+            match = next(lines[k] for k in range(n, -1, -1) if re.search(r"\bMATCH\b", lines[k]))
+            assert re.search(r"\((\w*)\)-\[r\]->\((\w*)\)", match), (name, match)
+
+
+@pytest.mark.parametrize("name", cypher.names())
 def test_every_index_hint_asks_for_a_seek(name: str) -> None:
     """``USING INDEX`` lets the planner scan the whole index and filter each row: a bulk batch of
     7,000 facts planned so took 33 s, and 4 s with ``USING INDEX SEEK``, which allows only a seek."""
