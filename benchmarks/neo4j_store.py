@@ -30,7 +30,8 @@ and their time; and for Neo4j, what each operation sends, counted at the driver
 (``testing.BoltCounter``): statements, transactions and Bolt round trips of one ``add_fact`` and
 one ``add_episode`` (at the smallest and largest history; at the smallest also as a memory writes
 by default, embedding what it adds), one ``search`` and one ``as_of``, one
-search of the conversation, the bulk load and the copy.
+search of the conversation, the bulk load and the copy; for the searches also their waits, the
+round trips waited for in turn (statements sent at once, ``Store.at_once``, are one wait).
 """
 
 from __future__ import annotations
@@ -175,8 +176,51 @@ def counted(m: Memory) -> BoltCounter:
     return store.driver
 
 
-def _trips(counter: BoltCounter, times: int = 1) -> dict[str, float]:
-    return {k: round(v / times, 1) for k, v in counter.counts().items()}
+def _trips(counter: BoltCounter, times: int = 1, waits: list[int] | None = None) -> dict[str, float]:
+    """The counts of ``times`` operations, each a mean; with ``waits`` (each operation's), theirs too."""
+    out = {k: round(v / times, 1) for k, v in counter.counts().items()}
+    if waits:
+        out["waits"] = round(sum(waits) / len(waits), 1)
+    return out
+
+
+@contextlib.contextmanager
+def statement_waits() -> Iterator[list[tuple[float, float]]]:
+    """The (start, end) of each statement the Neo4j store runs meanwhile, as its runners see
+    them (each hands back its rows read whole). :func:`waits` counts how many of them a caller
+    waited for in turn: statements that overlap (``Store.at_once``) are one wait."""
+    from temporal_graph.core.stores import neo4j as store_module
+
+    spans: list[tuple[float, float]] = []
+    runners = ((store_module._QueryRunner, "run"), (store_module._Runner, "run_now"))
+    originals = [getattr(cls, name) for cls, name in runners]
+
+    def timed(original: Callable) -> Callable:
+        def run(*args: Any, **kwargs: Any) -> Any:
+            started = time.perf_counter()
+            try:
+                return original(*args, **kwargs)
+            finally:
+                spans.append((started, time.perf_counter()))
+        return run
+
+    for (cls, name), original in zip(runners, originals, strict=True):
+        setattr(cls, name, timed(original))
+    try:
+        yield spans
+    finally:
+        for (cls, name), original in zip(runners, originals, strict=True):
+            setattr(cls, name, original)
+
+
+def waits(spans: list[tuple[float, float]]) -> int:
+    """How many times a caller waited: statements overlapping in time count once."""
+    count, busy_until = 0, float("-inf")
+    for started, ended in sorted(spans):
+        if started > busy_until:
+            count += 1
+        busy_until = max(busy_until, ended)
+    return count
 
 
 def writes(sizes: list[int], repeats: int, workdir: Path, trips: dict | None = None) -> dict:
@@ -329,9 +373,13 @@ def _read_trips(m: Memory, counter: BoltCounter, trips: dict) -> None:
     store = m.tg.core.store
     person = next(e.id for e in store.entities(m.group) if e.name == "Person 7")
     counter.reset()
-    for question in QUESTIONS:
-        m.tg.search(question, group_id=m.group, limit=10)
-    trips["search (mean of the 20 questions)"] = _trips(counter, len(QUESTIONS))
+    each: list[int] = []
+    with statement_waits() as spans:
+        for question in QUESTIONS:
+            spans.clear()
+            m.tg.search(question, group_id=m.group, limit=10)
+            each.append(waits(spans))
+    trips["search (mean of the 20 questions)"] = _trips(counter, len(QUESTIONS), each)
     counter.reset()
     store.facts(FactQuery(m.group, subject_id=person, valid_time=datetime(2000, 1, 1, tzinfo=UTC)))
     trips["as_of of one subject"] = _trips(counter)
@@ -374,15 +422,20 @@ def chat_reads(messages: int, repeats: int, workdir: Path, trips: dict | None = 
             m.tg.search(questions[0], group_id=m.group)  # the model loaded, the caches warm
         if counter is not None:
             counter.reset()
-        for _ in range(repeats):
-            for question in questions:
-                for kind, m in memories.items():
-                    started = time.perf_counter()
-                    hits = m.tg.search(question, group_id=m.group, limit=10)
-                    spent[kind].append(time.perf_counter() - started)
-                    answers[kind].append([_hit_key(h) for h in hits])
+        each: list[int] = []
+        with statement_waits() as spans:  # only the Neo4j store's statements are timed
+            for _ in range(repeats):
+                for question in questions:
+                    for kind, m in memories.items():
+                        spans.clear()
+                        started = time.perf_counter()
+                        hits = m.tg.search(question, group_id=m.group, limit=10)
+                        spent[kind].append(time.perf_counter() - started)
+                        answers[kind].append([_hit_key(h) for h in hits])
+                        if kind == "neo4j":
+                            each.append(waits(spans))
         if counter is not None and trips is not None:
-            trips["search of a conversation (mean)"] = _trips(counter, repeats * len(questions))
+            trips["search of a conversation (mean)"] = _trips(counter, repeats * len(questions), each)
         # Full-text scores differ between the stores (Lucene's statistics span every group), so
         # near-ties can trade places: what is compared is the hits, in any order.
         shared = [len(set(a) & set(b)) / max(len(a), len(b), 1)
@@ -470,9 +523,13 @@ def table(result: dict) -> str:
                   f"{c['records']:,} records ({c['records_per_s']:,}/s), both sides agree: {c['ok']}"]
     if result.get("trips"):
         lines += ["", "sent to Neo4j per operation (driver-level count)", "",
-                  f"  {'operation':44} {'statements':>11} {'transactions':>13} {'round trips':>12}"]
+                  f"  {'operation':44} {'statements':>11} {'transactions':>13} {'round trips':>12} "
+                  f"{'waits':>6}"]
         for op, n in result["trips"].items():
-            lines.append(f"  {op:44} {n['statements']:>11,} {n['transactions']:>13,} {n['round_trips']:>12,}")
+            wait = f"{n['waits']:>6,}" if "waits" in n else f"{'-':>6}"
+            lines.append(f"  {op:44} {n['statements']:>11,} {n['transactions']:>13,} "
+                         f"{n['round_trips']:>12,} {wait}")
+        lines.append("  (waits: round trips a search waits for in turn; statements sent at once count once)")
     return "\n".join(lines)
 
 
