@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 
 import cypher
+from temporal_graph.core.errors import InvalidIdentifier
 from temporal_graph.core.ontology import Ontology
 from temporal_graph.core.stores.neo4j import fact_params, fact_statement
 from temporal_graph.core.stores.protocol import FactQuery
@@ -234,3 +235,18 @@ def test_an_include_is_replaced_by_the_fragment_body_with_its_variable_renamed(
     finally:
         statements.statement.cache_clear()
         statements._fragment.cache_clear()
+
+
+def test_an_each_block_is_written_once_per_type_and_checks_each() -> None:
+    template = ("UNWIND $ids AS row_id\nCALL (row_id) {\n  // each type of {{types}}, joined by UNION ALL\n"
+                "  MATCH (s)-[r:{{type}} {id: row_id}]->(o)\n  RETURN r\n  // end each\n}\nRETURN r\n")
+    assert cypher.fill(template, types=("LIVES_IN", "WORKS_AT")) == (
+        "UNWIND $ids AS row_id\nCALL (row_id) {\n  MATCH (s)-[r:LIVES_IN {id: row_id}]->(o)\n  RETURN r\n"
+        "  UNION ALL\n  MATCH (s)-[r:WORKS_AT {id: row_id}]->(o)\n  RETURN r\n}\nRETURN r\n")
+    assert cypher.fill(template, types="LIVES_IN").count("MATCH") == 1
+    with pytest.raises(InvalidIdentifier):
+        cypher.fill(template, types=("LIVES_IN", "X]->() DETACH DELETE s //"))
+    with pytest.raises(InvalidIdentifier):
+        cypher.fill(template, types=())
+    with pytest.raises(ValueError, match="missing"):
+        cypher.fill(template)

@@ -71,8 +71,17 @@ function expandIncludes(text, within = []) {
   }).join('');
 }
 
+// A block between "// each type of {{types}}, joined by UNION ALL" and "// end each" is written
+// once per identifier of the slot ({{type}} standing for it), as the Python loader writes it.
+const EACH = /^([ \t]*)\/\/ each (\w+) of \{\{(\w+)\}\}, joined by ([A-Z ]+)\n([\s\S]*?)^[ \t]*\/\/ end each\n/gm;
+
 function fillSamples(text, name) {
-  return text.replace(/\{\{(\w+)\}\}/g, (_, slot) => {
+  const expanded = text.replace(EACH, (_, indent, variable, slot, joint, body) => {
+    if (!(slot in SAMPLES)) throw new Error(`${name}: no sample identifier for placeholder {{${slot}}}`);
+    return SAMPLES[slot].split('|').map((item) => body.split(`{{${variable}}}`).join(item))
+      .join(`${indent}${joint}\n`);
+  });
+  return expanded.replace(/\{\{(\w+)\}\}/g, (_, slot) => {
     if (!(slot in SAMPLES)) throw new Error(`${name}: no sample identifier for placeholder {{${slot}}}`);
     return SAMPLES[slot];
   });

@@ -22,7 +22,10 @@ loaded by the same function and linted like the others.
 Values only ever travel as parameters. The only text put into a statement is a label or a
 relationship type, and :func:`render` places one only after
 :func:`temporal_graph.core.names.check_identifier` accepted it (a list of them, for ``{{types}}``
-slots, is joined with ``|``). Files whose header says ``// scope: schema`` or ``// scope: admin``
+slots, is joined with ``|``). A block between ``// each type of {{types}}, joined by UNION ALL``
+and ``// end each`` is written once per type of the list, ``{{type}}`` standing for it: the
+server seeks a relationship's property index for one type only, so a read by row id over several
+types is a union of one seek per type. Files whose header says ``// scope: schema`` or ``// scope: admin``
 are the only ones allowed to run without a ``$group_id`` filter.
 
 The files live in the top-level ``cypher/`` folder (next to the lint harness); the loader lives
@@ -46,6 +49,10 @@ from ..names import check_identifier
 DIRECTORY = Path(__file__).resolve().parents[3] / "cypher"
 FRAGMENTS = DIRECTORY / "fragments"
 _PLACEHOLDER = re.compile(r"\{\{(\w+)\}\}")
+# A block repeated for each identifier of a list slot (its lines between the two comments).
+_EACH = re.compile(r"^(?P<indent>[ \t]*)// each (?P<var>\w+) of \{\{(?P<slot>\w+)\}\}, "
+                   r"joined by (?P<joint>[A-Z ]+)\n(?P<body>.*?)^[ \t]*// end each\n",
+                   re.MULTILINE | re.DOTALL)
 # A statement name, optionally in one folder: facts_by_subject, console/asof.
 _NAME = re.compile(r"^(?:[a-z]+/)?[a-z][a-z0-9_]*$")
 _INCLUDE = re.compile(r"^\s*//\s*include:\s*(?P<name>[a-z][a-z0-9_]*)(?:\((?P<var>[A-Za-z_]\w*)\))?\s*$")
@@ -175,7 +182,7 @@ def statement(name: str) -> Statement:
         raise ValueError(f"{path.name}: its fragments use parameters {sorted(needed - params)} "
                          "that its params header does not declare")
     declared = _names(_header(source, "placeholders"))
-    used = frozenset(_PLACEHOLDER.findall(text))
+    used = frozenset(_PLACEHOLDER.findall(text)) - {m["var"] for m in _EACH.finditer(text)}
     if declared != used:
         raise ValueError(f"{path.name}: placeholders declared {sorted(declared)} but used {sorted(used)}")
     return Statement(
@@ -202,7 +209,7 @@ def fill(template: str, **identifiers: str | Sequence[str]) -> str:
     relationship-type alternatives). Every value is checked before anything is placed, every
     slot must be filled and no unknown slot may be given.
     """
-    slots = set(_PLACEHOLDER.findall(template))
+    slots = set(_PLACEHOLDER.findall(template)) - {m["var"] for m in _EACH.finditer(template)}
     missing = slots - identifiers.keys()
     extra = identifiers.keys() - slots
     if missing or extra:
@@ -218,7 +225,14 @@ def fill(template: str, **identifiers: str | Sequence[str]) -> str:
             if not parts:
                 raise InvalidIdentifier(f"identifier: {slot} needs at least one label or type, got {value!r}")
             values[slot] = "|".join(check_identifier(p) for p in parts)
-    return _PLACEHOLDER.sub(lambda m: values[m.group(1)], template)
+
+    def each(block: re.Match[str]) -> str:
+        # every identifier of the slot was checked above; a single one is a list of one
+        items = values[block["slot"]].split("|")
+        copies = [block["body"].replace("{{%s}}" % block["var"], item) for item in items]
+        return f"{block['indent']}{block['joint']}\n".join(copies)
+
+    return _PLACEHOLDER.sub(lambda m: values[m.group(1)], _EACH.sub(each, template))
 
 
 def render(name: str, **identifiers: str | Sequence[str]) -> str:
