@@ -48,6 +48,25 @@ def test_the_same_values_in_other_words_say_it_again(old: str, new: str) -> None
 
 
 @pytest.mark.parametrize("old, new", [
+    ("What is the door code for the loading bay? 4471.", "Loading bay door code: 4471"),
+    ("Who is on call this weekend? Priya.", "On call this weekend: Priya"),
+    ("Loading bay door code: 4471", "What's the loading bay door code? 4471"),
+])
+def test_a_question_answered_in_a_word_gives_the_answer_as_its_value(old: str, new: str) -> None:
+    assert says_again(old, new)
+
+
+@pytest.mark.parametrize("old, new", [
+    ("Who is on call this weekend? Priya.", "On call this weekend: Marco"),
+    ("What is the door code for the loading bay? 4471.", "Loading bay door code: 5520"),
+    ("Loading bay door code: 4471", "What's the loading bay door code? 5520"),
+    ("Who is on call this weekend? Priya.", "Who is on call this weekend? Marco."),
+])
+def test_a_question_answered_otherwise_never_says_it_again(old: str, new: str) -> None:
+    assert not says_again(old, new)
+
+
+@pytest.mark.parametrize("old, new", [
     ("Diesel is 1.62 a litre.", "diesel 1.62/l again today"),
     ("The plan costs $12 a month.", "plan still $12/month"),
 ])

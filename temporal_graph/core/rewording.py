@@ -374,21 +374,49 @@ def restates(old: str, new: str) -> bool:
     return bool(olds) and restated and not revises(old, new)
 
 
+MAX_ANSWER_WORDS = 3  # "Who is on call? Priya." answers in a word or a few; more is a statement
+
+
+@dataclass(frozen=True)
+class _Answer:
+    words: frozenset[str]  # its words that are not numbers
+    numbers: frozenset[str]
+
+
+def _answer(text: str) -> _Answer | None:
+    """The short answer after a question ("What is the gate code? 4471."): a clause of its own
+    too short to be cut as one, and the value the message gives."""
+    question, mark, rest = text.rpartition("?")
+    tokens = _TOKEN.findall(rest)
+    if not mark or not question.strip() or not 1 <= len(tokens) <= MAX_ANSWER_WORDS:
+        return None
+    words = [t.lower().rstrip(".,") for t in tokens]
+    numbers = frozenset(_RATE.sub("", w.lstrip("$€£")) for w in words if _NUMBER.match(w))
+    return _Answer(frozenset(w for w in words if not _NUMBER.match(w) and _content(w)), numbers)
+
+
 def says_again(old: str, new: str) -> bool:
     """Whether ``new`` gives the values ``old`` gives, when something else (a message key) already
     says both are about the same thing: the same numbers, every word ``old`` said of its subject
-    (all its words, when it has no verb) in a predicate of ``new``, no negation added, and no
-    revision."""
+    (all its words, when it has no verb; its answer, when it answers its own question) in a
+    predicate or an answer of ``new``, no negation added, and no revision."""
     olds, news = _parsed(old), _parsed(new)
+    old_answer, new_answer = _answer(old), _answer(new)
     if not olds or not news or revises(old, new):
         return False
-    if {n for c in olds for n in c.numbers} != {n for c in news for n in c.numbers}:
+    # An answered question's numbers are what it asks about ("game 3"); its answer's are values.
+    numbers = [{n for c in clauses if not (a and c.question) for n in c.numbers} | (a.numbers if a else set())
+               for clauses, a in ((olds, old_answer), (news, new_answer))]
+    if numbers[0] != numbers[1]:
         return False
     if any(c.negated for c in news) and not any(c.negated for c in olds):
         return False
     # The values must be given again as values ("sienna is captain" names Amaru only as the one
-    # who broke his wrist): words of the predicates, or of a clause without a verb.
+    # who broke his wrist): words of the predicates, or of a clause without a verb, or an answer.
     words = {w for c in news for w in c.words[c.split if c.split < len(c.words) else 0:]}
+    words |= new_answer.words if new_answer else set()
+    if old_answer is not None:  # what the question asked is no value; the answer is
+        return old_answer.words <= words
     said = {w for c in olds for w in (c.said if c.split < len(c.words) else
                                       {x for x in c.words if _content(x) and x not in _AUXILIARIES})}
     return said <= words

@@ -60,6 +60,20 @@ def test_a_late_message_lands_in_the_past_and_the_same_content_confirms(tg, tick
     assert _standing(tg, g, "ticket 5512 status")["Ticket 5512 status: closed."] == "current"
 
 
+def test_a_question_answered_in_a_word_is_confirmed_by_its_answer_said_tersely(tg, tick, groups) -> None:
+    g = groups()
+    asked = _tell(tg, tick, g, "Who is on call this weekend? Priya.", "2024-01-05", key="rota/weekend")
+    tick()
+    again = tg.add_episode("On call this weekend: Priya", reference_time="2024-01-06", group_id=g,
+                           key="rota/weekend")
+    assert again.superseded == []
+    assert _standing(tg, g, "on call this weekend")["Who is on call this weekend? Priya."] == "current"
+    tick()
+    other = tg.add_episode("On call this weekend: Marco", reference_time="2024-01-07", group_id=g,
+                           key="rota/weekend")
+    assert set(other.superseded) == {asked, again.episode.id}  # the value both gave
+
+
 def test_retracting_the_new_message_restores_what_it_superseded(tg, tick, groups) -> None:
     g = groups()
     _tell(tg, tick, g, "I live in Paris.", "2024-01-01", key="Ann/home")
