@@ -31,6 +31,9 @@ CREATE INDEX episode_reference_time IF NOT EXISTS FOR (n:Episode) ON (n.referenc
 CREATE INDEX episode_created_at IF NOT EXISTS FOR (n:Episode) ON (n.created_at);
 // What a person said, for erasing them with their messages.
 CREATE INDEX episode_speaker IF NOT EXISTS FOR (n:Episode) ON (n.group_id, n.speaker);
+// Withdrawn messages only (a node without retracted_at is not in it): a search as known at K reads
+// those withdrawn since K through it, never the group's messages.
+CREATE INDEX episode_withdrawn IF NOT EXISTS FOR (n:Episode) ON (n.group_id, n.retracted_at);
 CREATE INDEX assertion_group IF NOT EXISTS FOR (n:Assertion) ON (n.group_id);
 CREATE INDEX assertion_key IF NOT EXISTS FOR (n:Assertion) ON (n.group_id, n.subject_id, n.relation);
 // A write reads one key's assertions by kind and time, or of one object, and the last to arrive.

@@ -579,8 +579,8 @@ def _believed_then_expired_since(
     """The rows a search at ``known_at`` would have found that the indexes (of current rows) no
     longer hold: believed then, expired since. Scored here: the query's words they hold, and the
     cosine of their stored vectors (comparable with the index's). Read only for a ``known_at``
-    search, from the rows believed then (a backtest reads more than a search of now)."""
-    then = [f for f in core.store.facts(when.facts(FactQuery(group_id))) if f.expired_at is not None]
+    search: the rows believed then and expired since, without the rest (``expired_after``)."""
+    then = core.store.facts(when.facts(FactQuery(group_id, expired_after=when.known)))
     texts = {f.id: f.text for f in then}
     return _scored_beside(core, group_id, RecordKind.FACT, texts, keywords, vector, deep)
 
@@ -593,8 +593,7 @@ def _withdrawn_since(
     :func:`_believed_then_expired_since` scores rows."""
     known = when.known
     assert known is not None
-    then = {e.id: e.content for e in core.store.episodes(group_id)
-            if e.retracted_at is not None and e.retracted_at > known and e.recalled(known)}
+    then = {e.id: e.content for e in core.store.withdrawn_episodes(group_id, known) if e.recalled(known)}
     return _scored_beside(core, group_id, RecordKind.EPISODE, then, keywords, vector, deep)
 
 

@@ -13,6 +13,7 @@ import re
 import shutil
 import subprocess
 import sys
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
@@ -158,6 +159,7 @@ def test_store_passes_exactly_the_declared_parameters_to_fact_reads() -> None:
         FactQuery("g", relation="LIVES_IN"),
         FactQuery("g"),
         FactQuery("g", ids=("a", "b"), limit=5),
+        FactQuery("g", known_at=(k := datetime(2024, 1, 1, tzinfo=UTC)), expired_after=k),
     ):
         name, identifiers = fact_statement(query, ["LIVES_IN", "WORKS_AT"])
         assert set(fact_params(query)) == set(cypher.statement(name).params)

@@ -50,6 +50,7 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import AbstractContextManager, contextmanager, nullcontext
+from dataclasses import replace
 from datetime import datetime
 from typing import Any, Protocol, Self, TypeVar
 
@@ -390,8 +391,9 @@ class _Reads:
                       "valid_time": _utc(query.valid_time),
                       "limit": _NO_LIMIT if query.limit is None else max(0, int(query.limit))}
             return self._seen([records.fact(r, NEO4J) for r in self._r.run("current_facts_by_ids", params)])
-        relations = self._relations_of_rows(query.group_id, query.ids) if query.ids is not None else []
-        if query.ids is not None and not (query.ids and relations):
+        relations = (self._relations_of_rows(query.group_id, query.ids) if query.ids is not None
+                     else self.listed_relations(query.group_id) if query.expired_after is not None else [])
+        if query.ids == () or ((query.ids is not None or query.expired_after is not None) and not relations):
             return []
         name, identifiers = fact_statement(query, relations)
         rows = self._r.run(name, fact_params(query), **identifiers)
@@ -520,7 +522,9 @@ def _safe(identifier: str) -> bool:
 
 def fact_statement(query: FactQuery, relations: Sequence[str] = ()) -> tuple[str, dict[str, Any]]:
     """Which facts statement answers ``query``: anchored on the most selective thing it names
-    (``relations``: the group's relation types, needed to look rows up by id)."""
+    (``relations``: the group's relation types, needed to look rows up by id or expiry)."""
+    if query.expired_after is not None:
+        return "facts_expired_after", {"types": [check_identifier(r) for r in relations]}
     if query.ids is not None:
         return "facts_by_ids", {"types": [check_identifier(r) for r in relations]}
     if query.subject_id is not None:
@@ -544,6 +548,8 @@ def fact_params(query: FactQuery) -> dict[str, Any]:
         "all_versions": bool(query.all_versions),
         "limit": _NO_LIMIT if query.limit is None else max(0, int(query.limit)),
         "ids": None if query.ids is None else list(query.ids),
+        # only facts_expired_after takes it (the other statements never read an expiry bound)
+        **({} if query.expired_after is None else {"expired_after": _utc(query.expired_after)}),
     }
 
 
@@ -1587,6 +1593,12 @@ class Neo4jStore:
         return [records.episode(row, NEO4J) for row in reversed(rows)]
 
     @_edge
+    def withdrawn_episodes(self, group_id: str, after: datetime) -> list[Episode]:
+        params = {"group_id": group_id, "after": _utc(after)}
+        rows = self._read(lambda r: r._r.run("episodes_withdrawn", params))
+        return [records.episode(row, NEO4J) for row in rows]
+
+    @_edge
     def episodes_spoken_by(self, group_id: str, speakers: Sequence[str]) -> list[str]:
         params = {"group_id": group_id, "speakers": list(dict.fromkeys(speakers))}
         return [row["id"] for row in self._read(lambda r: r._r.run("episodes_by_speaker", params))]
@@ -1634,12 +1646,25 @@ class Neo4jStore:
         """``len(facts(query))``, counted in the database (the limit is ignored)."""
         if query.relation is not None and not _safe(query.relation):
             return 0
-        if query == FactQuery(query.group_id, valid_time=query.valid_time, limit=query.limit):
-            # the group's current rows (what search weighs by): counted on their :CurrentFact nodes
+        if query.expired_after is not None:  # few rows, read through their own statement
+            return len(self.facts(replace(query, limit=None)))
+        if query == FactQuery(query.group_id, valid_time=query.valid_time, known_at=query.known_at,
+                              limit=query.limit):
+            # the group's rows (what search weighs by): counted on their :CurrentFact nodes, and as
+            # known at K, corrected by the rows changed since K
             at = None if query.valid_time is None else to_micros(query.valid_time)
             params: dict[str, Any] = {"group_id": query.group_id, "start_key": LATEST if at is None else at,
                                       "end_key": UNDATED if at is None else at}
-            return int(self._read(lambda r: r._r.run("facts_count_current", params))[0]["n"])
+            if query.known_at is None:
+                return int(self._read(lambda r: r._r.run("facts_count_current", params))[0]["n"])
+            params.update(valid_time=_utc(query.valid_time), known_at=_utc(query.known_at))
+
+            def count(r: _Reads) -> int:
+                if not (relations := r.listed_relations(query.group_id)):
+                    return 0
+                return int(r._r.run("facts_count_known_at", params, types=relations)[0]["n"])
+
+            return self._read(count)
         params = {k: v for k, v in fact_params(query).items() if k != "limit"}
         # Anchored on an id when the query names one, as the fact reads are (search counts each
         # named entity's facts: the group-wide statement expanded every relationship each time).

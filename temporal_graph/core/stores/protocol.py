@@ -34,6 +34,9 @@ class FactQuery:
     all_versions: bool = False  # every version across transaction time (audit, diff)
     ids: tuple[str, ...] | None = None  # only these row ids (search candidates)
     limit: int | None = None  # at most this many rows, in no particular order
+    # Only rows expired after this moment: with known_at=K, what was believed at K and no longer
+    # is (a search as known at K adds them to the indexes of current rows), read without the rest.
+    expired_after: datetime | None = None
 
     def __post_init__(self) -> None:
         if self.ids is not None and not isinstance(self.ids, tuple):
@@ -303,6 +306,12 @@ class Store(Protocol):
 
     def recent_episodes(self, group_id: str, before: datetime, limit: int) -> list[Episode]:
         """Up to ``limit`` episodes with reference_time < ``before``, oldest first."""
+        ...
+
+    def withdrawn_episodes(self, group_id: str, after: datetime) -> list[Episode]:
+        """The group's episodes withdrawn (``retract_episode``) after ``after``, in the order they
+        were told: what a read as known at ``after`` may still see that the indexes of current
+        messages no longer hold. Read through an index of the withdrawn ones, never the group."""
         ...
 
     def episodes_spoken_by(self, group_id: str, speakers: Sequence[str]) -> list[str]:

@@ -191,6 +191,9 @@ ADDED_COLUMNS = (
 ADDED_INDEXES = (
     "CREATE INDEX IF NOT EXISTS episodes_searchable ON episodes (group_id) "
     "WHERE retracted_at IS NULL AND erased_at IS NULL",
+    # A search as known at K reads the messages withdrawn since K (few), not the group.
+    "CREATE INDEX IF NOT EXISTS episodes_withdrawn ON episodes (group_id, retracted_at) "
+    "WHERE retracted_at IS NOT NULL",
 )
 
 # Indexes older files have that the schema replaced (dropped when such a file is opened).
@@ -340,6 +343,8 @@ def fact_plan(query: FactQuery, group_number: Callable[[str], int]) -> list[Part
     t = None if query.valid_time is None else to_micros(query.valid_time)
     if t is not None:
         filters.append(valid_at(t, "f."))
+    if query.expired_after is not None:
+        filters.append(("f.expired_at > ?", [to_micros(query.expired_after)]))
     # The planner would sometimes prefer the group-wide indexes; a subject read must not.
     base = "facts f INDEXED BY facts_key" if query.subject_id else "facts f"
     if query.all_versions:
@@ -347,10 +352,12 @@ def fact_plan(query: FactQuery, group_number: Callable[[str], int]) -> list[Part
     k = None if query.known_at is None else to_micros(query.known_at)
     if k is None:
         return [Part(base, *_where(*filters, believed_at(None, "f.")))]
-    current = Part(base, *_where(*filters, believed_at(k, "f.", "current")))
+    # Rows expired after a moment are never among the current ones.
+    current = ([] if query.expired_after is not None
+               else [Part(base, *_where(*filters, believed_at(k, "f.", "current")))])
     expired = _where(*filters, believed_at(k, "f.", "expired"))
     if query.subject_id or query.object_id or query.fact_id or query.ids is not None:
-        return [current, Part(base, *expired)]
+        return [*current, Part(base, *expired)]
     gid = group_number(query.group_id)
     box: list[Query] = [("r.g0 <= ? AND r.g1 >= ? AND r.tx0 <= ? AND r.tx1 >= ?",
                          [gid, gid, _minute_ceil(k), _minute_floor(k)])]
@@ -358,7 +365,7 @@ def fact_plan(query: FactQuery, group_number: Callable[[str], int]) -> list[Part
         box.append(("r.v0 <= ? AND r.v1 >= ?", [_minute_ceil(t), _minute_floor(t)]))
     # CROSS JOIN keeps the tree as the outer loop: candidates first, then their rows.
     source = "facts_rtree r CROSS JOIN facts f ON f.rowid = r.id"
-    return [current, Part(source, *_where(*box, expired))]
+    return [*current, Part(source, *_where(*box, expired))]
 
 
 def select_facts(part: Part, limit: int | None = None) -> Query:
@@ -479,6 +486,8 @@ EPISODES = "SELECT * FROM episodes WHERE group_id = ? ORDER BY reference_time, r
 EPISODE_BY_SOURCE = "SELECT * FROM episodes WHERE group_id = ? AND source_id = ?"
 EPISODES_BY_SPEAKER = ("SELECT id FROM episodes WHERE group_id = ? AND speaker = ? "
                        "ORDER BY reference_time, rowid")
+WITHDRAWN_EPISODES = ("SELECT * FROM episodes INDEXED BY episodes_withdrawn WHERE group_id = ? "
+                      "AND retracted_at > ? ORDER BY reference_time, rowid")
 RECENT_EPISODES = ("SELECT * FROM episodes WHERE group_id = ? AND reference_time < ? "
                    "AND retracted_at IS NULL AND erased_at IS NULL "
                    "ORDER BY reference_time DESC, rowid DESC LIMIT ?")

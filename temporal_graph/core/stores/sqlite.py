@@ -870,6 +870,11 @@ class SQLiteStore:
         return [records.episode(r, SQLITE) for r in rows]
 
     @_edge
+    def withdrawn_episodes(self, group_id: str, after: datetime) -> list[Episode]:
+        rows = self._rows(sql.WITHDRAWN_EPISODES, (group_id, to_micros(after)))
+        return [records.episode(r, SQLITE) for r in rows]
+
+    @_edge
     def recent_episodes(self, group_id: str, before: datetime, limit: int) -> list[Episode]:
         rows = self._rows(sql.RECENT_EPISODES, (group_id, to_micros(before), limit))
         return [records.episode(r, SQLITE) for r in reversed(rows)]
