@@ -391,11 +391,14 @@ class _Reads:
                       "valid_time": _utc(query.valid_time),
                       "limit": _NO_LIMIT if query.limit is None else max(0, int(query.limit))}
             return self._seen([records.fact(r, NEO4J) for r in self._r.run("current_facts_by_ids", params)])
-        relations = (self._relations_of_rows(query.group_id, query.ids) if query.ids is not None
-                     else self.listed_relations(query.group_id) if query.expired_after is not None else [])
-        if query.ids == () or ((query.ids is not None or query.expired_after is not None) and not relations):
-            return []
-        name, identifiers = fact_statement(query, relations)
+        relations: list[str] | None = None  # the types to read, for the statements that name them
+        if query.ids is not None:
+            relations = self._relations_of_rows(query.group_id, query.ids) if query.ids else []
+        elif query.expired_after is not None:
+            relations = self.listed_relations(query.group_id)
+        if relations is not None and not relations:
+            return []  # no row can match
+        name, identifiers = fact_statement(query, relations or [])
         rows = self._r.run(name, fact_params(query), **identifiers)
         facts = self._seen([records.fact(r, NEO4J) for r in rows])
         if query.known_at is None:

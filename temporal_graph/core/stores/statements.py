@@ -182,7 +182,7 @@ def statement(name: str) -> Statement:
         raise ValueError(f"{path.name}: its fragments use parameters {sorted(needed - params)} "
                          "that its params header does not declare")
     declared = _names(_header(source, "placeholders"))
-    used = frozenset(_PLACEHOLDER.findall(text)) - {m["var"] for m in _EACH.finditer(text)}
+    used = _slots(text)
     if declared != used:
         raise ValueError(f"{path.name}: placeholders declared {sorted(declared)} but used {sorted(used)}")
     return Statement(
@@ -192,6 +192,11 @@ def statement(name: str) -> Statement:
         placeholders=used,
         scope=(_header(source, "scope") or "group").lower(),
     )
+
+
+def _slots(text: str) -> frozenset[str]:
+    """The template slots of ``text``: its placeholders, less the variables of its each-blocks."""
+    return frozenset(_PLACEHOLDER.findall(text)) - {m["var"] for m in _EACH.finditer(text)}
 
 
 def load(name: str) -> str:
@@ -209,7 +214,7 @@ def fill(template: str, **identifiers: str | Sequence[str]) -> str:
     relationship-type alternatives). Every value is checked before anything is placed, every
     slot must be filled and no unknown slot may be given.
     """
-    slots = set(_PLACEHOLDER.findall(template)) - {m["var"] for m in _EACH.finditer(template)}
+    slots = _slots(template)
     missing = slots - identifiers.keys()
     extra = identifiers.keys() - slots
     if missing or extra:
