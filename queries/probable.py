@@ -18,6 +18,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
 
 from temporal_graph.core import Core
+from temporal_graph.core.asked_changes import changed_for, what_is_asked
 from temporal_graph.core.change_cues import other_parties, reworded_as_news, same_subject, states_change
 from temporal_graph.core.model import Episode, RecordKind
 from temporal_graph.core.rewording import asked_words, focus, pinned_words, revises_about, subject_words
@@ -48,11 +49,13 @@ def marked(
     if not open_:
         return out
     pool = {e.id: e for e in messages}
-    pool.update((e.id, e) for e in _looked_up(core, group_id, open_[:LOOKED_AT], known_at, told_by, pool))
+    about = (a.lookup if (a := what_is_asked(query)) else ()) if query else ()
+    pool.update((e.id, e) for e in _looked_up(core, group_id, open_[:LOOKED_AT], known_at, told_by, pool,
+                                              about))
     newest_first = sorted(pool.values(), key=lambda e: (e.reference_time, e.created_at), reverse=True)
     asked, pinned = asked_words(query), pinned_words(query)
     for old in open_:
-        newer = _revisions(old, newest_first) or _answers_again(old, newest_first, asked, pinned)
+        newer = _revisions(old, newest_first) or _answers_again(old, newest_first, query, asked, pinned)
         if newer:
             out[old.id] = found[old.id].model_copy(update={
                 "standing": "possibly_superseded", "superseded_by": (newer[0].id,)})
@@ -61,12 +64,14 @@ def marked(
 
 def _looked_up(
     core: Core, group_id: str, olds: Sequence[Episode], known_at: datetime | None, told_by: datetime | None,
-    held: Mapping[str, Episode],
+    held: Mapping[str, Episode], asked_about: Sequence[str] = (),
 ) -> list[Episode]:
-    """Messages sharing the words ``olds`` are about, told after the earliest of them: where their
-    newer revisions would be. Those in ``held`` (the read's own) are not read again."""
+    """Messages sharing the words ``olds`` are about, or those of what the question asks about
+    (``asked_about``: "Which bank ...?" finds "Moved my salary account over to Revolut"), told
+    after the earliest of them: where their newer revisions would be. Those in ``held`` (the read's
+    own) are not read again."""
     said = dict.fromkeys(w for e in olds for w in subject_words(e.content) for w in _WORD.findall(w))
-    words = " ".join(list(said)[:LOOKUP_WORDS])
+    words = " ".join([*asked_about, *list(said)[:LOOKUP_WORDS]])
     if not words:
         return []
     ids = [i for i, _ in core.store.text_search(group_id, RecordKind.EPISODE, words, NEWER * len(olds))]
@@ -78,16 +83,21 @@ def _looked_up(
             and e.recalled(known_at) and (told_by is None or e.reference_time <= told_by)]
 
 
-def _answers_again(old: Episode, newest_first: Iterable[Episode], asked: frozenset[str],
+def _answers_again(old: Episode, newest_first: Iterable[Episode], query: str, asked: frozenset[str],
                    pinned: frozenset[str]) -> list[Episode]:
     """Newer messages of the same speaker giving another value for what the question asks ("How
     much RAM does the staging server have?": "Our staging server has 16 GB" and, months later, "we
-    bumped staging to 48 GB", in passing): the question says what both are about."""
+    bumped staging to 48 GB", in passing), or telling a change of it ("Where does Tomasz work?":
+    "I work at the Gdansk shipyard", then "left the shipyard, now im a driving instructor"): the
+    question says what both are about."""
     if not asked:
         return []
+    year = old.reference_time.year
     return [e for e in newest_first if e.id != old.id and e.reference_time > old.reference_time
-            and e.speaker == old.speaker and revises_about(old.content, e.content, asked, pinned)
-            and _same_parties(old.content, e.content, asked)]
+            and e.speaker == old.speaker and e.content != old.content
+            and ((revises_about(old.content, e.content, asked, pinned)
+                  and _same_parties(old.content, e.content, asked))
+                 or changed_for(old.content, e.content, query, year))]
 
 
 def _same_parties(old: str, new: str, asked: frozenset[str]) -> bool:

@@ -419,3 +419,22 @@ def same_subject(old: str, new: str) -> bool:
     subjects = {w for _, cs in _sentences(new) for c in cs for w in _subject(c) if w in _capitalised(new)}
     subjects |= {w for w in (c.words[0] for _, cs in _sentences(new) for c in cs if c.split == 1)}
     return bool((subjects - STOP_WORDS) & {w for _, cs in _sentences(old) for c in cs for w in _subject(c)})
+
+
+# The pieces a question-guided rule builds on (:mod:`.asked_changes`): the same reading, not a copy.
+stem = _stem
+sentences = _sentences
+topics = _topics
+record_ids = _ids
+
+
+def says(sentence: str, c: Clause) -> bool:
+    """The clause ``c`` of ``sentence`` says something of the present, its subject perhaps left out
+    ("work remotely for a Berlin startup", "Bank: Monzo", "Reach me at ..."): not a question, plan,
+    wish, hypothetical or conditional, not the past told as past, not negated."""
+    return not (c.question or _asks(c.words) or _unsure(sentence, c.words) or _negated(c.words))
+
+
+def has_change_cue(words: tuple[str, ...]) -> bool:
+    """The clause's words hold a change cue, as news would say it (module doc)."""
+    return _has_cue(words)

@@ -42,6 +42,11 @@ _CLAUSE = re.compile(r"(?<=[.!?;])\s+|\n+|\s[–—]\s|,\s+|\s\(|\)")
 _TOKEN = re.compile(r"->|→|=>|[:=]|[#@$€£]?\w(?:[\w'’.,/-]*\w)?%?")
 _NUMBER = re.compile(r"^[#$€£]?\d")
 _RATE = re.compile(r"(?<=[a-z0-9])/[a-z]+$")  # what an amount is per, written after it: "/l", "/month"
+# How one amount is written several ways: thousands separators, a unit written on ("340MB").
+_SEPARATOR = re.compile(r"(?<=\d),(?=\d{3}(?:\D|$))")
+_UNIT_ON = re.compile(r"(?<=\d)[a-z]+$")
+# A size or time written on its number ("340MB", "12ms"): read as the number and its unit, as "340 MB" is.
+_GLUED_UNIT = re.compile(r"^(\d[\d.,]*)(kb|mb|gb|tb|ms|km|kg|mg|min|mins|hrs)$", re.I)
 _PERIOD = re.compile(r"^(?:q[1-4]|h[12]|fy\d{2,4}|v\d+(?:\.\d+)*)$")
 _MARKS = frozenset({":", "->", "→", "=>", "="})  # a predicate begins after these, as after a verb
 # Nouns whose following number names a thing rather than giving a value.
@@ -168,12 +173,17 @@ def _clauses(text: str) -> list[_Clause]:
     out = []
     for part in _CLAUSE.split(text):
         part = part.strip()
-        tokens = _without_lead_in(_TOKEN.findall(part))
+        tokens = _without_lead_in([t for token in _TOKEN.findall(part) for t in _unglued(token)])
         if 2 <= len(tokens) <= MAX_CLAUSE_WORDS:
             out.append(_clause(part, tokens))
         if len(out) >= MAX_CLAUSES:
             break
     return out
+
+
+def _unglued(token: str) -> tuple[str, ...]:
+    glued = _GLUED_UNIT.match(token)
+    return glued.groups() if glued else (token,)
 
 
 def _clause(text: str, tokens: list[str]) -> _Clause:
@@ -197,7 +207,7 @@ def _clause(text: str, tokens: list[str]) -> _Clause:
             if before in _ID_NOUNS or word.startswith("#"):
                 anchors.add(f"{before} {word}")
             else:
-                numbers.add(_RATE.sub("", word.lstrip("$€£")))  # "84p/l" is 84p, as "84p a litre" is
+                numbers.add(_amount(word))
         elif token[:1].isupper() and _content(word) and word not in _CALENDAR and (
                 0 < n < split or (n == 0 and split == 1) or _NUMBER.match(after)):
             # a name where the subject stands ("the Leeds office", "Noor uses ..."; a capital that
@@ -208,6 +218,12 @@ def _clause(text: str, tokens: list[str]) -> _Clause:
     negated = bool(_NEGATION.intersection(words)) or any(w.endswith("n't") for w in words)
     return _Clause(words, split, frozenset(anchors), frozenset(names), frozenset(numbers),
                    question=text.rstrip().endswith("?"), negated=negated)
+
+
+def _amount(word: str) -> str:
+    """A number as compared: "1,400" is 1400, "340mb" is 340 (as "340 MB" is), "84p/l" is 84 (as
+    "84p a litre" is)."""
+    return _UNIT_ON.sub("", _SEPARATOR.sub("", _RATE.sub("", word.lstrip("$€£"))))
 
 
 def _value_word(c: _Clause, n: int) -> str | None:

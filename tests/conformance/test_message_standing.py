@@ -152,3 +152,25 @@ def test_paths_walk_the_facts_believed_at_known_at(tg: TemporalGraph, tick, grou
     assert tg.paths("Ana", end="Acme", group_id=g) == []
     [path] = tg.paths("Ana", end="Acme", group_id=g, known_at=then)
     assert [f.text for f in path.hops] == ["Ana works at Acme"]
+
+
+def test_a_change_the_question_names_labels_the_older_message_found_by_the_question(
+    tg: TemporalGraph, tick, groups
+) -> None:
+    # "Bank: Nordea." and, months later, "Moved my salary account over to Revolut.": no word shared,
+    # no fact read; the question says both are about the bank, and finds the newer one by its words.
+    g = groups()
+    tick()
+    old = tg.add_episode("Bank: Nordea.", speaker="Olga", reference_time="2024-02-01", group_id=g).episode.id
+    tick()
+    tg.add_episode("Can you suggest a good book about habits?", speaker="Olga", reference_time="2024-04-01",
+                   group_id=g)
+    tick()
+    new = tg.add_episode("Moved my salary account over to Revolut.", speaker="Olga",
+                         reference_time="2024-08-01", group_id=g).episode.id
+    hits = [h for h in tg.search("Which bank does Olga use?", group_id=g) if h.episode is not None]
+    ids = [h.episode.id for h in hits]
+    assert old in ids and new in ids and ids.index(new) < ids.index(old)
+    assert hits[ids.index(old)].standing == "possibly_superseded"
+    assert list(hits[ids.index(old)].superseded_by) == [new]
+    assert "Bank: Nordea. [possibly superseded" in tg.context("Which bank does Olga use?", group_id=g)
