@@ -204,9 +204,24 @@ def _present(sentence: str, cs: tuple[Clause, ...], old_year: int | None) -> boo
     return all(says(sentence, c) for c in cs) and not (old_year and any(y < old_year for y in years))
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=65536)
+def _speaks_of(text: str, question: str) -> bool:
+    """A clause of ``text`` says something about what ``question`` asks, or tells a change: a read
+    compares every pair of its messages, and most pairs end here."""
+    a = what_is_asked(question)
+    return a is not None and any(says(s, c) and (a.about(c) or _cue(c, a))
+                                 for s, cs in sentences(text) for c in cs)
+
+
 def changed_for(old: str, new: str, question: str, old_year: int | None = None) -> bool:
     """Whether ``new`` states a change to what ``old`` said about what ``question`` asks (module doc)."""
+    if not (_speaks_of(old, question) and _speaks_of(new, question)):
+        return False
+    return _changed_for(old, new, question, old_year)
+
+
+@lru_cache(maxsize=16384)
+def _changed_for(old: str, new: str, question: str, old_year: int | None) -> bool:
     a = what_is_asked(question)
     if a is None:
         return False
