@@ -49,7 +49,7 @@ def marked(
     if not open_:
         return out
     pool = {e.id: e for e in messages}
-    about = (a.lookup if (a := what_is_asked(query)) else ()) if query else ()
+    about = a.lookup if (a := what_is_asked(query)) else ()
     pool.update((e.id, e) for e in _looked_up(core, group_id, open_[:LOOKED_AT], known_at, told_by, pool,
                                               about))
     newest_first = sorted(pool.values(), key=lambda e: (e.reference_time, e.created_at), reverse=True)

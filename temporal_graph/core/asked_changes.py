@@ -153,10 +153,10 @@ def _cue(c: Clause, a: Asked) -> bool:
         or any(w == "new" and stem(after) in a.family_words for w, after in pairs)
 
 
-def _someone_else(c: Clause, old: str) -> bool:
+def _someone_else(c: Clause, said_old: frozenset[str]) -> bool:
     """Its subject is a person in a role the older text does not name: "My student just got a new
     job" is the student's news, not mine."""
-    return any(w in _PEOPLE and w not in old.lower() for w in c.words[: c.split])
+    return any(w in _PEOPLE and stem(w) not in said_old for w in c.words[: c.split])
 
 
 @lru_cache(maxsize=4096)
@@ -233,7 +233,7 @@ def _changed_for(old: str, new: str, question: str, old_year: int | None) -> boo
     news = [(s, c) for s, cs in sentences(new) if _present(s, cs, old_year) for c in cs if not _confirms(c)]
     said_old = _stems(old)
     cues = [c for s, c in news if _cue(c, a) and told_as_news(old, new, s, c, old_year)
-            and not _someone_else(c, old) and not _another_holder(c, olds, said_old, said_new)]
+            and not _someone_else(c, said_old) and not _another_holder(c, olds, said_old, said_new)]
     if not cues:
         return False
     old_topics = set().union(*(_told(c) for c in olds)) - _GENERIC - _UNITS
