@@ -3,9 +3,10 @@
 // their keys and type labels, episodes, assertions, new fact rows (typed by their relation, each
 // current one with its :CurrentFact node), the provenance, vectors and expiry of current rows
 // (found through their :CurrentFact node and its element id, whatever their type), mentions,
-// the insights citing the rows it expires, and entity summaries. Each list may be empty. Rows
-// and vectors are put before the expiries, so a row written and expired by one write is written
-// first. What it could not find comes back (the store writes those by their type, or refuses).
+// the insights citing the rows it expires, entity summaries, and the group's counts of current
+// rows. Each list may be empty. Rows and vectors are put before the expiries, so a row written
+// and expired by one write is written first. What it could not find comes back (the store writes
+// those by their type, or refuses).
 // Every lookup names its index: a plan cached while the database was small (the first writes)
 // is reused for a load of thousands of rows, where a label scan per row took minutes. So the plan
 // does not depend on the statistics, and it is never made again when they change (replan=skip):
@@ -28,11 +29,12 @@
 // params: group_id, search_group, seq_count, changes, at_micros, newest_limit
 CYPHER replan=skip
 MERGE (g:MemoryGroup {group_id: $group_id})
+  ON CREATE SET g.current_rows = 0, g.current_ended = 0
 SET g.writes = coalesce(g.writes, 0) + 1,
     g.next_seq = coalesce(g.next_seq, 0) + $seq_count,
     g.relations = reduce(held = coalesce(g.relations, []), rel IN $changes.relations |
                          CASE WHEN rel IN held THEN held ELSE held + rel END)
-WITH g.next_seq - $seq_count AS first_seq
+WITH g, g.next_seq - $seq_count AS first_seq
 CALL (first_seq) {
   UNWIND $changes.entities AS row
   MERGE (n:Entity {id: row.id, group_id: $group_id})
@@ -82,7 +84,8 @@ CALL () {
   FOREACH (_ IN CASE WHEN row.current IS NULL THEN [] ELSE [1] END |
     // include: current_fact_create
   )
-  RETURN count(r) AS inserted
+  RETURN count(r) AS inserted, count(row.current) AS current_added,
+         count(row.current.ends) AS ended_added
 }
 CALL () {
   UNWIND $changes.provenance AS row
@@ -135,8 +138,9 @@ CALL () {
     SET r.expired_at = datetime(row.expired_at), r.search_group = null
     RETURN count(r) AS one
   }
+  WITH c, one, c.ends AS ends
   DELETE c
-  RETURN sum(one) AS expired
+  RETURN sum(one) AS expired, count(*) AS current_removed, count(ends) AS ended_removed
 }
 CALL () {
   UNWIND $changes.mentions AS row
@@ -180,6 +184,10 @@ CALL () {
   WHERE coalesce(e.summary_due, false) <> row.due
   SET e.summary_due = row.due
 }
+// The group's current rows and those of them with an end, kept for search's count
+// (facts_count_current.cypher); null in a group whose count is not kept, which stays so.
+SET g.current_rows = g.current_rows + current_added - current_removed,
+    g.current_ended = g.current_ended + ended_added - ended_removed
 WITH *, $changes.summaries_of AS summary_ids
 // include: summary_reads
 RETURN retyped, inserted, cited, fact_vectors_set, entity_vectors_set, episode_vectors_set, expired,

@@ -1,20 +1,11 @@
 // How many fact rows of a group were valid at $valid_time as believed at $known_at, without reading
-// the group: its current rows valid then, counted in the :CurrentFact index as facts_count_current
-// counts them, less those recorded after $known_at, plus the rows believed then and expired since.
+// the group: its current rows valid then (current_valid_count.cypher), less those recorded after
+// $known_at, plus the rows believed then and expired since.
 // Per relation type the planner reads the changed rows from the type's group_id, created_at or
 // expired_at index, whichever its statistics say is smallest.
 // params: group_id, start_key, end_key, valid_time, known_at
 // placeholders: types
-CALL () {
-  MATCH (c:CurrentFact {group_id: $group_id})
-  WHERE c.key_start <= $start_key
-  RETURN count(c) AS started
-}
-CALL () {
-  MATCH (c:CurrentFact {group_id: $group_id})
-  WHERE c.ends <= $end_key AND c.key_start <= $end_key
-  RETURN count(c) AS ended
-}
+// include: current_valid_count
 CALL () {
   CALL () {
     // each type of {{types}}, joined by UNION ALL
@@ -33,4 +24,4 @@ CALL () {
   }
   RETURN coalesce(sum(change), 0) AS changed
 }
-RETURN started - ended + changed AS n
+RETURN current_valid + changed AS n

@@ -22,6 +22,7 @@
 // params: group_id, reads, rows_ahead, events_ahead, undated, at_micros, newest_limit
 CYPHER replan=skip
 MERGE (g:MemoryGroup {group_id: $group_id})
+  ON CREATE SET g.current_rows = 0, g.current_ended = 0
 SET g.writes = coalesce(g.writes, 0) + 1, g.next_seq = coalesce(g.next_seq, 0)
 WITH count(g) AS locked
 CALL () {

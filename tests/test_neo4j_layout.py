@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from temporal_graph import TemporalGraph
+from temporal_graph.core.stores.protocol import FactQuery
 from temporal_graph.testing import neo4j_store_from_env, unique_test_group
 from temporal_graph.times import ManualClock
 
@@ -132,5 +133,34 @@ def test_a_process_killed_after_dropping_the_fact_text_index_makes_it_again_on_c
         try:
             oslo = tg.now("Ana", "lives in", group_id=group)[0]
             assert [i for i, _ in tg.core.store.text_search(group, "fact", "Oslo", 5)] == [oslo.id]
+        finally:
+            tg.forget(group)
+
+
+def test_groups_of_layout_4_get_their_counts_of_current_rows_on_connect() -> None:
+    group = unique_test_group("layout5")
+    store = neo4j_store_from_env()
+    assert store is not None
+    with TemporalGraph(store, clock=ManualClock("2024-01-01"), embed=False) as tg:
+        tg.add_fact("Ana", "lives in", "Oslo", valid_at="2019", group_id=group)
+        tg.add_fact("Bo", "works at", "Acme", valid_at="2018", invalid_at="2021", group_id=group)
+        tg.add_fact("Cy", "likes", "chess", group_id=group)
+        # What layout 4 left: no counts on the group node.
+        with store.driver.session(database=store.database) as session:
+            session.run("MATCH (g:MemoryGroup {group_id: $g}) REMOVE g.current_rows, g.current_ended",
+                        g=group).consume()
+            session.run("MATCH (l:MemoryLayout) SET l.version = 4").consume()
+    upgraded = neo4j_store_from_env()
+    assert upgraded is not None
+    with TemporalGraph(upgraded, clock=ManualClock("2024-02-01"), embed=False) as tg:
+        try:
+            with upgraded.driver.session(database=upgraded.database) as session:
+                kept = session.run("MATCH (g:MemoryGroup {group_id: $g}) RETURN g.current_rows AS rows, "
+                                   "g.current_ended AS ended", g=group).single()
+            assert (kept["rows"], kept["ended"]) == (3, 1)
+            tg.add_fact("Ana", "lives in", "Rome", valid_at="2022", group_id=group)  # Oslo ends: 4, 2
+            for year in ("2017", "2020", "2023"):
+                query = FactQuery(group, valid_time=tg.core.time(year))
+                assert tg.core.store.count_facts(query) == len(tg.core.store.facts(query))
         finally:
             tg.forget(group)

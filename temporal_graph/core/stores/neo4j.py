@@ -96,8 +96,9 @@ _INDEX_WAIT_SECONDS = 300
 # The version of the data layout (raised when the stored properties change; an older database
 # is upgraded on connect): 2 added :CurrentFact nodes, assertion keys and group relation lists;
 # 3 put fact vectors on :CurrentFact nodes too, under one vector index for every relation type;
-# 4 gave entities, messages in recall and current rows their group's full-text token (search_group).
-LAYOUT_VERSION = 4
+# 4 gave entities, messages in recall and current rows their group's full-text token (search_group);
+# 5 keeps each group's counts of current rows on its node (current_rows, current_ended).
+LAYOUT_VERSION = 5
 _UPGRADE_BATCH = 10_000
 # A write reads ahead the end of each timeline it writes: the rows starting latest (and any
 # starting with the last of them), and the statements told for moments there, at most so many.
@@ -1387,8 +1388,9 @@ class Neo4jStore:
 
     def _upgrade_layout(self) -> None:
         """Bring data written by an earlier layout up to this one: the groups' relation lists,
-        the assertions' index keys, the :CurrentFact nodes of current rows and the group tokens
-        of full-text search (idempotent, so two processes connecting at once do no harm)."""
+        the assertions' index keys, the :CurrentFact nodes of current rows, the group tokens
+        of full-text search and the groups' counts of current rows (idempotent, so two processes
+        connecting at once do no harm)."""
         found = self._schema(load("layout_version"))[0]
         version = found["version"] or 0
         if version >= LAYOUT_VERSION:
@@ -1402,8 +1404,11 @@ class Neo4jStore:
                     while self._schema(render("layout_current_vectors", rel=relation),
                                        {"batch": _UPGRADE_BATCH})[0]["upgraded"]:
                         pass
-            self._group_tokens()
-        self._text_indexes_with_group_tokens()  # an earlier layout's schema, even with no data
+            if version < 4:
+                self._group_tokens()
+            self._group_counts()
+        if version < 4:
+            self._text_indexes_with_group_tokens()  # an earlier layout's schema, even with no data
         self._schema(load("await_indexes"), {"timeout_seconds": _INDEX_WAIT_SECONDS})
         for row in self._schema(load("layout_fact_vector_indexes")):
             relation = row["name"].removeprefix("fact_embedding_")
@@ -1421,6 +1426,11 @@ class Neo4jStore:
                          "layout_search_group_rows"):
                 while self._schema(load(step), params)[0]["upgraded"]:
                     pass
+
+    def _group_counts(self) -> None:
+        """Layout 5: every group's counts of its current rows, kept by its writes from now on."""
+        for row in self._schema(load("groups_all")):
+            self._schema(load("layout_group_counts"), {"group_id": row["group_id"]})
 
     def _text_indexes_with_group_tokens(self) -> None:
         """Layout 4: the full-text indexes made again to hold the group token."""
