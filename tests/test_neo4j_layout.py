@@ -1,4 +1,5 @@
-"""A Neo4j database written by the earlier data layout is brought up to this one on connect."""
+"""A Neo4j database written by an earlier data layout is brought up to this one on connect; one of a
+newer layout is refused."""
 
 from __future__ import annotations
 
@@ -6,6 +7,7 @@ import pytest
 
 from temporal_graph import TemporalGraph
 from temporal_graph.core.stores.protocol import FactQuery
+from temporal_graph.errors import StoreError
 from temporal_graph.testing import neo4j_store_from_env, unique_test_group
 from temporal_graph.times import ManualClock
 
@@ -164,3 +166,21 @@ def test_groups_of_layout_4_get_their_counts_of_current_rows_on_connect() -> Non
                 assert tg.core.store.count_facts(query) == len(tg.core.store.facts(query))
         finally:
             tg.forget(group)
+
+
+def test_a_database_of_a_newer_layout_is_refused_before_anything_is_written() -> None:
+    """A process of this version would write a newer layout's database without what that layout
+    keeps (the groups' counts, for layout 5): it must not open it."""
+    from temporal_graph.core.stores.neo4j import LAYOUT_VERSION
+
+    store = neo4j_store_from_env()
+    assert store is not None
+    with store.driver.session(database=store.database) as session:
+        session.run("MATCH (l:MemoryLayout) SET l.version = $v", v=LAYOUT_VERSION + 1).consume()
+    try:
+        with pytest.raises(StoreError, match=f"layout is version {LAYOUT_VERSION + 1}, newer"):
+            neo4j_store_from_env()
+    finally:
+        with store.driver.session(database=store.database) as session:
+            session.run("MATCH (l:MemoryLayout) SET l.version = $v", v=LAYOUT_VERSION).consume()
+        store.close()

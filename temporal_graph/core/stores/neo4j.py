@@ -1351,7 +1351,12 @@ class Neo4jStore:
         self._readers: ThreadPoolExecutor | None = None  # at_once's threads, made when first asked
         self._readers_lock = threading.Lock()
         if apply_schema:
-            self.apply_schema()
+            try:
+                self.apply_schema()
+            except BaseException:
+                if driver is None:  # ours: closed with the store that could not open
+                    self.driver.close()
+                raise
 
     # -- sessions ----------------------------------------------------------------------------
     def _session(self, *, read: bool = False) -> Any:
@@ -1393,7 +1398,12 @@ class Neo4jStore:
         connecting at once do no harm)."""
         found = self._schema(load("layout_version"))[0]
         version = found["version"] or 0
-        if version >= LAYOUT_VERSION:
+        if version > LAYOUT_VERSION:
+            # This version would write it without what the newer layout keeps (layout 5's counts).
+            raise StoreError(
+                f"{self.uri}: the database's data layout is version {version}, newer than this "
+                f"temporal-graph's ({LAYOUT_VERSION}); upgrade temporal-graph to use this database")
+        if version == LAYOUT_VERSION:
             return
         if found["written"]:
             log.warning("%s: upgrading the data layout to version %d", self.uri, LAYOUT_VERSION)
