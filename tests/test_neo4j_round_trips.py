@@ -290,3 +290,33 @@ def test_reads_at_once_that_read_at_once_themselves_finish(memory) -> None:
     worker.start()
     worker.join(timeout=60)  # twelve such reads on eight threads waited for each other for ever
     assert answers == [[[2, 0]] * 12]
+
+
+def test_rows_come_back_as_the_drivers_record_data_gives_them() -> None:
+    """The store reads rows with its own conversion (``row_data``): the same values as the
+    driver's ``Record.data()`` for maps, lists, moments, points and nodes; a relationship refused."""
+    from temporal_graph.core.stores.neo4j import row_data
+    from temporal_graph.errors import StoreError
+
+    store = neo4j_store_from_env()
+    assert store is not None
+    try:
+        with store.driver.session(database=store.database) as session:
+            [record] = list(session.run(
+                "RETURN 1 AS n, 'x' AS s, null AS none, "
+                "[1, [2.5, true], {a: [date('2024-01-02')]}] AS nested, "
+                "{at: datetime('2024-01-02T03:04:05.000006Z'), where: point({x: 1, y: 2}), "
+                "took: duration('PT1S'), node: {labels: ['A']}} AS map"))
+            assert row_data(record) == record.data()
+            tx = session.begin_transaction()
+            try:
+                [made] = list(tx.run("CREATE (n:RowDataProbe {name: 'a', tags: ['x']})-[:PROBED {w: 1}]->(m) "
+                                     "RETURN n, {n: n} AS inside"))
+                assert row_data(made) == made.data()
+                [linked] = list(tx.run("MATCH (:RowDataProbe)-[r:PROBED]->() RETURN r"))
+                with pytest.raises(StoreError, match="relationship"):
+                    row_data(linked)
+            finally:
+                tx.rollback()
+    finally:
+        store.close()
