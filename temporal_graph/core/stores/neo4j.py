@@ -251,9 +251,9 @@ _SCALARS = frozenset({str, int, float, bool, type(None), bytes})
 
 def row_data(record: Any) -> dict[str, Any]:
     """``record.data()`` for what our statements return (maps, lists, scalars, moments): the
-    driver's version tests every value against the collection ABCs, a tenth of a write's client
-    time. A node comes back as its properties, as there; no statement returns a relationship or
-    a path (their properties are returned instead), so one is refused rather than guessed at."""
+    driver's version tests every value against the collection ABCs (4.8 ms of a search's client
+    time at 20,000 facts; this, 1.5). A node comes back as its properties, as there; no statement
+    returns a relationship or a path (their properties instead), so one is refused, not guessed at."""
     return {key: _plain(value) for key, value in zip(record.keys(), record, strict=True)}
 
 
