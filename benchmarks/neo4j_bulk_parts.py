@@ -76,9 +76,11 @@ def replay(m: Memory, text: str, params: dict, left_out: tuple[str, ...]) -> tup
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--facts", type=int, default=20_000)
-    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--facts", type=int, default=20_000, help="facts loaded (at least 100)")
+    parser.add_argument("--repeats", type=int, default=3, help="replays of each run (at least 1)")
     args = parser.parse_args(argv)
+    if args.facts < 100 or args.repeats < 1:  # too few facts leave no batch worth replaying
+        parser.error("--facts must be at least 100 and --repeats at least 1")
     with neo4j_server() as server, tempfile.TemporaryDirectory(prefix="neo4j-parts-") as tmp:
         m = Memory("neo4j", Path(tmp), "parts", ontology=ONTOLOGY, embed=False)
         try:
