@@ -24,6 +24,8 @@ REVISIONS = [
     ("My manager is Dana.", "My new manager is Ibrahim."),
     ("The team standup is in the Heron room.", "Standup moved to the Kestrel room."),
     ("Our bank is Monzo.", "We switched our bank to Starling."),
+    # the change told before a spaced dash, a request after it: two sentences, not one question
+    ("My dentist is Dr Kowalski.", "I switched dentist, it's Dr Reyes now - anyway, how do I floss properly?"),
 ]
 
 # (older message, newer message) from the same speaker: the older must stay current.
@@ -63,6 +65,7 @@ LOOKALIKES = [
     ("Hive 3 is queenright and strong.", "Hive 4 is queenless, needs a new queen."),
     ("Ticket 880 status: open.", "Ticket 881 is now closed."),
     ("web-01 runs Ubuntu 22.04.", "web-02 upgraded to Debian 12."),
+    ("The staging cluster has 4 nodes.", "The eu1 cluster has 9 nodes these days."),
     ("Lisa's daughter is 7.", "Lisa's son is now 4."),
     ("Team Falcon has 8 engineers.", "Team Hawk grew to 11 engineers."),
     ("Our bank is Monzo.", "Our client moved to a new bank, Starling."),

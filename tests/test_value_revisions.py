@@ -39,6 +39,9 @@ REVISIONS = [
      "We moved the main service to Java 21 last sprint. Can you review this Dockerfile?"),
     ("Our monthly churn is 4.5%. What would you look at first?",
      "Our monthly churn is 3.1% since the onboarding changes, what else should we try?"),
+    # "an hour" is a duration
+    ("The weekly export takes an hour, why is it so slow?",
+     "The weekly export takes 20 minutes since the index change - anyway, can you review my SQL?"),
     # a qualifier naming the one meant by default, left out
     ("Our primary cache is Redis 6, what eviction policy would you pick?",
      "FYI the cache is Redis 7 now. How do I rotate the logs?"),

@@ -34,7 +34,9 @@ from functools import lru_cache
 
 from .rewording import ID_NOUNS, STOP_WORDS, Clause, clauses, is_verb, revising_clauses
 
-_SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
+# A spaced dash before words ends a sentence as a full stop does: chat writes "my doctor is Dr Nakamura
+# - anyway, can you help me ...?" for two sentences (not "10 - 12", a range).
+_SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+|\s[-–—]\s(?=[^\W\d_])")
 _WORD = re.compile(r"[#\w][\w'’.-]*\w|\w")
 _YEAR = re.compile(r"^(?:19|20)\d\d$")
 _ID_SHAPE = re.compile(r"^(?=.*[a-z])(?=.*\d)[\w.-]{2,}$")  # "web-03", "lh1234", "q2", "inv-2024-0113"
@@ -318,9 +320,12 @@ def _named_other(cue: _Cue, old_words: frozenset[str], new_names: frozenset[str]
 
 
 def _cue(c: Clause) -> _Cue:
+    ids = frozenset(_ids(c))
+    # An identifier in its subject sets it apart as a topic word does: "the k8s cluster" is not
+    # "the staging cluster".
     return _Cue(c, frozenset(_stem(w) for w in c.words), frozenset(_topics(c)),
                 tuple(int(w) for w in c.words if _YEAR.match(w)), frozenset(_others(c.words)),
-                frozenset({_stem(w) for w in _subject(c)} & _topics(c)), frozenset(_ids(c)))
+                frozenset({_stem(w) for w in _subject(c)} & (_topics(c) | ids)), ids)
 
 
 @lru_cache(maxsize=4096)

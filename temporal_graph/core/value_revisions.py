@@ -57,7 +57,8 @@ from .rewording import ID_NOUNS, STOP_WORDS, Clause, clauses, is_verb
 _SEGMENT = re.compile(r"(?<=[.!?;])\s+|\n+|\s[-–—]\s|[()]")
 # A record's identifier written as one word ("INV-2024-0113", "web-03"): letters and digits.
 _ID_WORD = re.compile(r"^(?=.*[a-z])(?=.*\d)[a-z\d]+(?:[-_.][a-z\d]+)+$")
-_HAS_NUMBER = re.compile(r"\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\b", re.I)
+_HAS_NUMBER = re.compile(r"\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|an hour)\b",
+                         re.I)
 # "my manager is Dana", "Dana is my manager": a name in a role, said with a capital.
 _NAMED_ROLE = re.compile(r"\b(?:[Mm]y|[Oo]ur)\b[^.?!]{0,40}\bis\s+[A-Z]|\b[A-Z][\w’'-]* is (?:my|our)\b")
 _CAPITAL = re.compile(r"\b[A-Z][\w’'-]*")
@@ -133,9 +134,11 @@ def _word(w: str) -> str:
     return _ALIASES.get(w, w)
 
 
-def _number(w: str) -> float | None:
+def _number(w: str, before: str = "", after: str = "") -> float | None:
     if _NUMERIC.match(w):
         return float(w.replace(",", ""))
+    if w == "an" and after == "hour":  # "I commute an hour each way"; "a day", "a week" are periods
+        return 0.5 if before == "half" else 1.0
     return _NUMBER_WORDS.get(w)
 
 
@@ -158,7 +161,7 @@ def _values(words: tuple[str, ...]) -> list[tuple[tuple[str, ...], str, set[int]
         w, before = words[n], words[n - 1] if n else ""
         after = words[n + 1] if n + 1 < len(words) else ""
         money, percent, scaled = _MONEY.match(w), _PERCENT.match(w), _SCALED.match(w)
-        number = _number(w)
+        number = _number(w, before, after)
         if money:
             amount = float(money[2].replace(",", "")) * _MULTIPLIERS.get(money[3] or "", 1.0)
             period = _period(words, n + 1)
@@ -178,7 +181,7 @@ def _values(words: tuple[str, ...]) -> list[tuple[tuple[str, ...], str, set[int]
             family, scale = _UNITS[after]
             period = _period(words, n + 2)
             out.append(((family, period), _amount(number * scale), {n, n + 1}))
-        elif w in _NUMBER_WORDS:
+        elif w in _NUMBER_WORDS or w == "an":
             pass  # "one thing", "two of us": a number word counts only with a unit
         elif before.isalpha() and len(before) > 1 and before not in STOP_WORDS and not is_verb(before) \
                 and (not after or after in STOP_WORDS):
