@@ -46,7 +46,8 @@ Also *lookalikes labelled*: the messages that must stay current (a sibling of a 
 *production* server's RAM beside the staging one's, and values stated and never revised) returned
 labelled stale by a search for their own question. ``--holdout``: the held-out slots and phrasings
 (``supersession_chats_holdout.py``), written before the value-revision rule and only run;
-``--holdout holdout2``: a third set (``supersession_chats_holdout2.py``), with decoys.
+``--holdout holdout2``: a third set (``supersession_chats_holdout2.py``), with decoys;
+``--holdout holdout3``: a fourth (``supersession_chats_holdout3.py``), half its values names.
 
 **logs** — the stale share of "now" reads on LoCoMo dev (``../shared/data/locomo``, read in place;
 skipped with a message when absent) and on the repository's chat logs (``data/chats``), built as
@@ -716,7 +717,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--holdout", nargs="?", const="holdout", default=False,
                         choices=list(supersession_chats.HELD_OUT),
                         help="conversations from a held-out set's slots and phrasings (alone: "
-                             "supersession_chats_holdout.py; holdout2: supersession_chats_holdout2.py)")
+                             "supersession_chats_holdout.py; holdout2, holdout3: "
+                             "supersession_chats_holdout2.py, _holdout3.py)")
     parser.add_argument("--locomo", type=int, metavar="N",
                         help="only the first N LoCoMo conversations (0: none)")
     parser.add_argument("--histories", type=Path, default=HISTORIES, metavar="PATH",

@@ -22,7 +22,8 @@ that must stay current (siblings, values stated and never revised), each with a 
 (written before the value-revision rule, never tuned to it) with their own default seed;
 ``--holdout holdout2`` from ``supersession_chats_holdout2.py`` (written before the rule for
 revisions that do not repeat the attribute's word; with decoys: plans, questions and others' values
-said late about values never revised).
+said late about values never revised); ``--holdout holdout3`` from ``supersession_chats_holdout3.py``
+(written on 2026-12-07 before that day's later rules; half its values are names).
 """
 
 from __future__ import annotations
@@ -590,7 +591,8 @@ def _revised(rng: random.Random, phrase: str, request: str, styles: Sequence[str
 
 
 # Held-out sets by name, each a module of ``SLOTS``, ``STATED_STYLES``, ``REVISED_STYLES`` and ``SEED``.
-HELD_OUT = {"holdout": "supersession_chats_holdout", "holdout2": "supersession_chats_holdout2"}
+HELD_OUT = {"holdout": "supersession_chats_holdout", "holdout2": "supersession_chats_holdout2",
+            "holdout3": "supersession_chats_holdout3"}
 
 
 def generate(n: int = DEFAULT_CONVERSATIONS, messages: int = DEFAULT_MESSAGES,
@@ -722,7 +724,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, help=f"default {DEFAULT_SEED} (--holdout: its own)")
     parser.add_argument("--holdout", nargs="?", const="holdout", default=False, choices=list(HELD_OUT),
                         help="a held-out set's slots and phrasings (alone: supersession_chats_holdout.py; "
-                             "holdout2: supersession_chats_holdout2.py)")
+                             "holdout2, holdout3: supersession_chats_holdout2.py, _holdout3.py)")
     parser.add_argument("--out", type=Path, metavar="DIR", help="write the JSONL files here")
     args = parser.parse_args(argv)
     try:

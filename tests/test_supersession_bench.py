@@ -75,9 +75,10 @@ def test_a_history_whose_gold_contradicts_itself_is_refused_by_name(tmp_path):
         supersession.load_histories(path)
 
 
-def test_the_generated_conversations_are_reproducible_and_revise_values_months_later():
-    first = supersession_chats.generate()
-    again = supersession_chats.generate()
+@pytest.mark.parametrize("holdout", [False, *supersession_chats.HELD_OUT])
+def test_the_generated_conversations_are_reproducible_and_revise_values_months_later(holdout):
+    first = supersession_chats.generate(holdout=holdout)
+    again = supersession_chats.generate(holdout=holdout)
     assert [m.text for c in first for m in c.messages] == [m.text for c in again for m in c.messages]
     assert len(first) >= 10 and all(len(c.messages) >= 300 for c in first)
     questions = [q for c in first for q in c.questions]
