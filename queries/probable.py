@@ -19,7 +19,13 @@ from datetime import datetime
 
 from temporal_graph.core import Core
 from temporal_graph.core.asked_changes import changed_for, what_is_asked
-from temporal_graph.core.change_cues import other_parties, reworded_as_news, same_subject, states_change
+from temporal_graph.core.change_cues import (
+    news_about,
+    other_parties,
+    reworded_as_news,
+    same_subject,
+    states_change,
+)
 from temporal_graph.core.model import Episode, RecordKind
 from temporal_graph.core.rewording import asked_words, focus, pinned_words, revises_about, subject_words
 from temporal_graph.core.value_revisions import revises_value
@@ -96,7 +102,8 @@ def _answers_again(old: Episode, newest_first: Iterable[Episode], query: str, as
     return [e for e in newest_first if e.id != old.id and e.reference_time > old.reference_time
             and e.speaker == old.speaker and e.content != old.content
             and ((revises_about(old.content, e.content, asked, pinned)
-                  and _same_parties(old.content, e.content, asked))
+                  and _same_parties(old.content, e.content, asked)
+                  and news_about(old.content, e.content, asked, year))
                  or changed_for(old.content, e.content, query, year))]
 
 

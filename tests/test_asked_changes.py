@@ -106,3 +106,43 @@ def test_another_speakers_change_leaves_the_older_message_current(clock, tick) -
         hit = next(h for h in tg.search("Where does Inés work?", limit=10)
                    if h.episode is not None and h.episode.id == old_id)
         assert hit.standing in ("current", "unparsed")
+
+
+# A value given again for what the question asks (:func:`rewording.revises_about`, own values), through
+# the API: the older is labelled only when the newer is news of the same holder's value.
+VALUES_AGAIN = [
+    ("How long does Ilse's homepage take to load?", "First paint on the homepage is 3.9 s.",
+     "After the font work the homepage is 1.7 s."),
+    ("How much does Ilse save each month?", "I put away €600 a month.", "I stash €800 a month these days."),
+]
+VALUE_LOOKALIKES = [
+    # a qualifier the newer and the question leave out: another pool
+    ("How big is Ilse's thread pool?", "The worker pool is 12 threads.", "Some context: our thread pool is 40 threads."),
+    # a period is no shared attribute, and another currency is another sum
+    ("How much does Ilse save each month?", "I save €600 a month.", "The water bill came to £45 a month this time."),
+    # a question, the past told as past
+    ("How much does Ilse sleep per night?", "I get 6 hours of sleep.", "Is 8 hours of sleep really needed?"),
+    ("How much does Ilse save each month?", "I save €600 a month.", "I used to save €200 a month as a student."),
+    # the older is someone else's value
+    ("How much does Ilse sleep per night?", "My toddler sleeps 11 hours at night.", "I'm managing 6 hours of sleep now."),
+    ("How many days of holiday does Ilse get?", "My husband gets 30 days of holiday.", "My holiday went up to 26 days."),
+]
+
+
+def _old_standing(clock, tick, question: str, old: str, new: str) -> str:
+    with TemporalGraph.open(":memory:", clock=clock) as tg:
+        old_id, _ = _tell(tg, tick, "Ilse", old, new)
+        return next(h.standing for h in tg.search(question, limit=10)
+                    if h.episode is not None and h.episode.id == old_id)
+
+
+@pytest.mark.parametrize("question, old, new", VALUES_AGAIN)
+def test_a_value_given_again_for_the_question_labels_the_older(clock, tick, question: str, old: str,
+                                                                new: str) -> None:
+    assert _old_standing(clock, tick, question, old, new) == "possibly_superseded"
+
+
+@pytest.mark.parametrize("question, old, new", VALUE_LOOKALIKES)
+def test_a_lookalike_value_for_the_question_leaves_the_older_current(clock, tick, question: str, old: str,
+                                                                     new: str) -> None:
+    assert _old_standing(clock, tick, question, old, new) in ("current", "unparsed")

@@ -25,7 +25,7 @@ REVISIONS = [
     ("The team standup is in the Heron room.", "Standup moved to the Kestrel room."),
     ("Our bank is Monzo.", "We switched our bank to Starling."),
     # the change told before a spaced dash, a request after it: two sentences, not one question
-    ("My dentist is Dr Kowalski.", "I switched dentist, it's Dr Reyes now - anyway, how do I floss properly?"),
+    ("My dentist is Dr Kowalski.", "I switched dentist, it's Dr Reyes now - anyway, how do I floss well?"),
 ]
 
 # (older message, newer message) from the same speaker: the older must stay current.

@@ -32,7 +32,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from .rewording import ID_NOUNS, STOP_WORDS, Clause, clauses, is_verb, revising_clauses
+from .rewording import ID_NOUNS, STOP_WORDS, Clause, asked_words, clauses, is_verb, revising_clauses
 
 # A spaced dash before words ends a sentence as a full stop does: chat writes "my doctor is Dr Nakamura
 # - anyway, can you help me ...?" for two sentences (not "10 - 12", a range).
@@ -84,11 +84,11 @@ _PAST = frozenset({("back", "in"), ("back", "then"), ("years", "ago"), ("used", 
                    ("when", "we"), ("in", "college"), ("in", "school")})
 # Someone other than the speaker: a change said of them is theirs, unless the older text spoke of them.
 _OTHERS = frozenset("""brother brothers sister sisters wife husband partner girlfriend boyfriend fiance
-fiancee fiancé fiancée mum mom mother dad father parents son sons daughter daughters kid kids child
-children friend friends boss colleague colleagues coworker coworkers client clients customer customers
-neighbour neighbor neighbours neighbors cousin cousins aunt uncle niece nephew grandma grandpa
-grandmother grandfather roommate flatmate housemate landlord landlady he she they his her their him
-them""".split())
+fiancee fiancé fiancée mum mom mother dad father parents son sons daughter daughters kid kids child children
+toddler toddlers teenager teenagers grandson granddaughter grandkids friend friends boss colleague
+colleagues coworker coworkers client clients customer customers neighbour neighbor neighbours
+neighbors cousin cousins aunt uncle niece nephew grandma grandpa grandmother grandfather roommate
+flatmate housemate landlord landlady he she they his her their him them""".split())
 _PRONOUNS = frozenset("he she they his her their him them".split())
 # Words that name no topic of their own: two texts sharing only these say nothing alike.
 _VAGUE = frozenset("""got get gets getting went go goes thing things time times day days way lot bit
@@ -380,6 +380,14 @@ def reworded_as_news(old: str, new: str, old_year: int | None = None) -> bool:
                for sentence, cs in _sentences(new) for c in cs)
 
 
+def news_about(old: str, new: str, asked: frozenset[str], old_year: int | None = None) -> bool:
+    """A clause of ``new`` giving a value with a word of ``asked`` (a question's words, as
+    :func:`.rewording.asked_words` reads them) is news (:func:`told_as_news`): "is 7 hours of sleep
+    enough?", "I used to save $700 a month" give no new value."""
+    return any(c.numbers and asked_words(" ".join(c.words)) & asked and told_as_news(old, new, s, c, old_year)
+               for s, cs in _sentences(new) for c in cs)
+
+
 def is_statement(sentence: str, c: Clause) -> bool:
     """The clause ``c`` of ``sentence`` states something: not a question (only the clause itself
     can be one), a plan, wish, hypothetical or conditional, a negation or advice."""
@@ -414,6 +422,8 @@ def _same_record(o: Clause, cue: _Cue, old_words: frozenset[str], new_names: fro
     old_subject = {_stem(w) for w in _subject(o)} & _topics(o)
     if _named_other(cue, old_words, new_names):
         return False
+    if _others(o.words) - cue.others and not cue.subject & old_subject:
+        return False  # the older is someone else's: "my toddler sleeps 10 hours" / "I'm getting 7 now"
     # Another thing of the same kind: "the staging server" / "the production server".
     return not (old_subject - cue.words and cue.subject - old_words)
 

@@ -5,7 +5,8 @@ me 25 minutes to get to work now".
 People rarely repeat the attribute's word when they revise their own figure in passing, so
 :mod:`.value_revisions` (which needs a shared word) misses these. Here the holder is the speaker,
 and the attribute is read from a small vocabulary of *families*: the words people use for one
-attribute of their own life (earn / salary / paid / income). Two mentions are one attribute when:
+attribute of their own life (earn / salary / paid / income; save / set aside / stash). Two mentions
+are one attribute when:
 
 - both are the speaker's own: a first-person word in the clause ("I", "my", "me", "we", "our"),
   no other party ("my sister", "clients", anyone's "'s") and nothing holding the value but words of
@@ -51,6 +52,7 @@ _FAMILIES: dict[str, frozenset[str]] = {name: frozenset(words.split("|")) for na
     ("mortgage", "mortgage|remortgage|remortgaged"),
     ("commute", "commute|commut|journey|to work|into work|to the office|into the office"),
     ("running", "run|ran|jog|jogg|mileage"),
+    ("savings", "save|sav|set aside|put away|stash"),
 )}
 _FIRST_PERSON = frozenset("i i'm i've me my myself we we're we've us our".split())
 # Words that say a value moved, not what it measures: "I'm *down* to 67 kg" names no attribute.

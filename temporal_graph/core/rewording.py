@@ -441,6 +441,8 @@ def says_again(old: str, new: str) -> bool:
 # -- values about what a question asks -----------------------------------------------------------------
 # Stop words of a clause that a question asks about all the same ("per week").
 _UNITS = frozenset("week month year morning evening".split())
+# Qualifiers naming the one a speaker means by default: "our main DB" is "the database".
+DEFAULT_QUALIFIERS = frozenset("main primary whole entire overall".split())
 
 
 def _stem(word: str) -> str:
@@ -494,16 +496,23 @@ def revises_about(old: str, new: str, asked: frozenset[str], pinned: frozenset[s
     them, hold the same ``pinned`` words (the question's names and identifiers: "Marco", "4471"),
     have the same names and identifiers, and each number ``old`` gave there is gone in ``new``."""
     o, n = focus(old, asked), focus(new, asked)
-    if o is None or n is None or not (o.matched & n.matched):
+    # A period both say ("a month") is no shared topic: "I save $1,000 a month" / "the bill is £160 a month".
+    if o is None or n is None or not (o.matched & n.matched) - _UNITS:
         return False
     if (o.words & pinned) != (n.words & pinned):
+        return False
+    # Each names a holder the other does not, and the words they share of the question's are in
+    # neither subject: "the worker pool is 8 connections" gives no value of "the app holds 50
+    # connections" (but "first paint on the homepage" is "after the image work the homepage").
+    if o.subject - asked - n.words and n.subject - asked - o.words \
+            and not o.matched & n.matched & (o.subject | n.subject):
         return False
     # Names and identifiers the question does not name must agree ("Marco's" is not "Priya's"), and
     # one subject may not stand in for another ("the production server" for "the staging server").
     o_anchors, n_anchors = (frozenset(_stem(a) for a in f.anchors) - asked for f in (o, n))
     if not (o_anchors <= n.words | n_anchors and n_anchors <= o.words | o_anchors):
         return False
-    if _substituted(o, n) or not _same_units(o, n):
+    if _substituted(o, n) or _qualified_away(o, n, asked) or not _same_units(o, n):
         return False
     return not (o.numbers & n.numbers) and bool(o.numbers) and bool(n.numbers)
 
@@ -524,9 +533,24 @@ def _units(f: Focus) -> set[str]:
 
 
 def _same_units(o: Focus, n: Focus) -> bool:
-    """Both count the same thing, when both say what ("60 square metres" is no revision of "3 rooms")."""
+    """Both count the same thing, when both say what ("60 square metres" is no revision of "3 rooms"),
+    in the same currency, when both give one."""
     a, b = _units(o), _units(n)
-    return not a or not b or bool(a & b)
+    x, y = _currencies(o), _currencies(n)
+    return (not a or not b or bool(a & b)) and (not x or not y or bool(x & y))
+
+
+def _currencies(f: Focus) -> set[str]:
+    return {w[0] for w in f.sequence if w[:1] in "$€£" and w[1:2].isdigit()}
+
+
+def _qualified_away(o: Focus, n: Focus, asked: frozenset[str]) -> bool:
+    """The older's subject qualifies a word the question asks with one neither the question nor the
+    newer says: "the *worker* pool is 8 connections" is not the connection pool asked of, nor "my
+    *work* laptop" the laptop."""
+    said = o.sequence
+    return any(w in o.subject and w not in asked and w not in n.words and w not in DEFAULT_QUALIFIERS
+               and head in asked and head in o.subject for w, head in zip(said, said[1:], strict=False))
 
 
 def _substituted(o: Focus, n: Focus) -> bool:

@@ -49,9 +49,9 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from .change_cues import is_statement, told_as_news
+from .change_cues import is_statement, other_parties, told_as_news
 from .own_values import same_own_attribute
-from .rewording import ID_NOUNS, STOP_WORDS, Clause, clauses, is_verb
+from .rewording import DEFAULT_QUALIFIERS, ID_NOUNS, STOP_WORDS, Clause, clauses, is_verb
 
 # Where a value can be said inside a message: sentences, and asides in brackets or after a dash.
 _SEGMENT = re.compile(r"(?<=[.!?;])\s+|\n+|\s[-–—]\s|[()]")
@@ -97,8 +97,6 @@ _PRONOUNS = frozenset("i me we us you he him she her they them it".split())
 _NOT_HOLDERS = frozenset("""some context update background reference fyi btw quick small oh anyway also
 now since these days this that week month year roughly approximately around nearly almost exactly
 currently new first note aside""".split())
-# Qualifiers naming the one a speaker means by default: "our main DB" is "the database".
-_DEFAULT_QUALIFIERS = frozenset("main primary whole entire overall".split())
 # Verbs that carry no attribute of their own: sharing one says nothing about what is held.
 _BARE = frozenset("""is are was were be been being am has have had do does did get gets got i'm we're
 you're they're he's she's it's that's there's i've we've they've""".split())
@@ -303,10 +301,12 @@ def _same_holder(old: Mention, new: Mention) -> bool:
         return False  # another record of one template: "INV-2024-0113" / "INV-2024-0114"
     if set(new.holder) - old.words:
         return False  # the newer names a holder the older does not: the production server, order 4472
+    if other_parties(old.clause.words) != other_parties(new.clause.words):
+        return False  # "my husband gets 35 days of leave" is not "my leave"
     # The newer may leave out the older holder's head noun ("our staging server" -> "staging"), not
     # what sets it apart from its siblings ("the data team" -> "my team", "the production server" ->
     # "the server").
-    lost = [w for w in old.holder if w not in new.words and w not in _DEFAULT_QUALIFIERS]
+    lost = [w for w in old.holder if w not in new.words and w not in DEFAULT_QUALIFIERS]
     owners = {_word(w) for w in old.clause.words if w.endswith(("'s", "’s"))}
     # An owner is never the head ("my partner's commute" is not "my commute").
     return not lost or (lost == [old.holder[-1]] and not owners & set(lost))
