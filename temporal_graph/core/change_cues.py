@@ -15,11 +15,13 @@ repeat the sentence when they revise it, but they do say that something changed 
   ("I didn't switch to Revolut in the end"; "no longer" and "any more" are cues, not negations),
   not the past told as past ("Back in 2015 ...", a year before the older text);
 - it is not about someone else: a relative or other party ("my brother", "our client") or a
-  pronoun the older text does not speak of, or a named subject it does not name;
+  pronoun the older text does not speak of, or a named subject it does not name; nor is the
+  older clause someone else's ("my toddler sleeps 10 hours") unless the two share its subject;
 - it shares a topic word with a clause of the older text (a content word, not a verb or a cue),
   looked for in the cue clause itself ("Sold the Lada" of "Sold the Lada. Got a Skoda instead.");
 - and both are about the same record: no identifier ("order 4471", "web-03", "Q2", "hive 3") nor
-  subject word ("staging" / "production" server) on each side that the other lacks.
+  subject word ("staging" / "production" server; "the k8s cluster") on each side that the other
+  lacks.
 
 The caller (:mod:`queries.probable`) adds what is not text: the same speaker, and a later time.
 Pure and cached; no store, no model.

@@ -493,8 +493,11 @@ def focus(text: str, asked: frozenset[str]) -> Focus | None:
 def revises_about(old: str, new: str, asked: frozenset[str], pinned: frozenset[str] = frozenset()) -> bool:
     """Whether ``new`` gives another value for what a question asks (``asked``, its words) than
     ``old`` does: the clauses of each holding most of the question's words share at least one of
-    them, hold the same ``pinned`` words (the question's names and identifiers: "Marco", "4471"),
-    have the same names and identifiers, and each number ``old`` gave there is gone in ``new``."""
+    them besides a period, hold the same ``pinned`` words (the question's names and identifiers:
+    "Marco", "4471"), have the same names and identifiers, the same holder (no qualifier of the
+    older's left out, no holder on each side that the other lacks), units and currency, and each
+    number ``old`` gave there is gone in ``new``. Whether ``new`` says it as news is the caller's
+    (:func:`.change_cues.news_about`)."""
     o, n = focus(old, asked), focus(new, asked)
     # A period both say ("a month") is no shared topic: "I save $1,000 a month" / "the bill is £160 a month".
     if o is None or n is None or not (o.matched & n.matched) - _UNITS:

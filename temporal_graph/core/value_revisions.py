@@ -24,7 +24,8 @@ different values and they are about the same holder:
   its disk);
 - when both sentences name identifiers, they share one ("order 4471" / "order 4472");
 - the newer names nothing of its holder that the older text lacks ("the *production* server" is
-  not the staging one; "my sister's rent" is not mine);
+  not the staging one; "my sister's rent" is not mine), and both name the same other parties ("my
+  husband gets 35 days of leave" is not "my leave");
 - the newer leaves out at most the older holder's head noun ("our staging server" -> "we bumped
   staging to ...") and a qualifier naming the one meant by default ("our *main* DB" -> "the
   database"), never what sets it apart ("the data team next door is 3 people" is not revised
