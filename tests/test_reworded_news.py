@@ -13,7 +13,7 @@ from __future__ import annotations
 import pytest
 
 from temporal_graph import TemporalGraph
-from temporal_graph.core.change_cues import reworded_as_news
+from temporal_graph.core.change_cues import reworded_as_news, states_change
 from temporal_graph.core.rewording import revises
 
 LABEL = "[possibly superseded"
@@ -110,9 +110,14 @@ def test_another_speakers_rewording_revises_only_when_it_names_the_subject(clock
     ("Some background: the design budget is $2,000 a month. Now, how do I plan a sprint?",
      "Some background: the API answers in 300 ms. Now, how do I write a changelog?"),
     ("FYI: my sister lives in Porto.", "FYI: the build server runs Ubuntu 22.04."),
+    # a lead-in with stop words between its words
+    ("Quick update before I forget: the door code is 4417.",
+     "Quick update before I forget: the bike has 21 gears now."),
+    ("A bit of context: our team is 6 people.",
+     "A bit of context: the maps API allows 50 requests per minute."),
 ])
 def test_two_messages_that_open_with_the_same_lead_in_are_no_rewording(old: str, new: str) -> None:
-    assert not reworded_as_news(old, new, 2024)
+    assert not reworded_as_news(old, new, 2024) and not states_change(old, new, 2024)
 
 
 @pytest.mark.parametrize("question, old, new", [

@@ -155,9 +155,10 @@ def _content(word: str) -> bool:
     return word not in _STOP and word not in _MARKS and not _NUMBER.match(word) and len(word) > 1
 
 
-# Words of a lead-in before a colon ("Some context:", "Quick update:", "FYI:"): it names no subject.
+# Words of a lead-in before a colon ("Some context:", "Quick update before I forget:", "FYI:"): it
+# names no subject (with stop words between them).
 _LEAD_IN = frozenset("""some context background update updates note fyi btw ps quick small side aside
-reference heads up news info""".split())
+reference heads up news info forget reminder record psa""".split())
 
 
 def _without_lead_in(tokens: list[str]) -> list[str]:
@@ -166,7 +167,10 @@ def _without_lead_in(tokens: list[str]) -> list[str]:
     if ":" not in tokens:
         return tokens
     colon = tokens.index(":")
-    return tokens[colon + 1:] if colon and all(t.lower() in _LEAD_IN for t in tokens[:colon]) else tokens
+    lead = [t.lower() for t in tokens[:colon]]
+    if colon and all(t in _LEAD_IN or t in _STOP for t in lead) and any(t in _LEAD_IN for t in lead):
+        return tokens[colon + 1:]
+    return tokens
 
 
 def _clauses(text: str) -> list[_Clause]:
