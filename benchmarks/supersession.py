@@ -42,10 +42,13 @@ line of ``context(budget_tokens=1000)`` (>= 90%). Two baselines in the same run:
 embedding search over the messages (cosine over the vectors the import stored for them, the
 engine's model: ``locomo_retrieval.Embeddings`` without encoding them twice), and the same top 10
 sorted newest first; their context is their top messages packed, whole, into the same 1,000 tokens.
-Also *lookalikes labelled*: the messages that must stay current (a sibling of a revised value, the
-*production* server's RAM beside the staging one's, and values stated and never revised) returned
-labelled stale by a search for their own question. ``--holdout``: the held-out slots and phrasings
-(``supersession_chats_holdout.py``), written before the value-revision rule and only run;
+*Old labelled by another message*: questions whose old message a search labels stale by other
+messages than the revision and by no fact (a sibling, an unrelated message): the old-unlabelled
+column credits such a label all the same. Also *lookalikes labelled*: the messages that must stay
+current (a sibling of a revised value, the *production* server's RAM beside the staging one's, and
+values stated and never revised) returned labelled stale by a search for their own question.
+``--holdout``: the held-out slots and phrasings (``supersession_chats_holdout.py``), written before
+the value-revision rule and only run;
 ``--holdout holdout2``: a third set (``supersession_chats_holdout2.py``), with decoys;
 ``--holdout holdout3``: a fourth (``supersession_chats_holdout3.py``), half its values names.
 
@@ -253,6 +256,13 @@ def unlabelled_hits(hits: Sequence[Any], stale_ids: Iterable[str]) -> list[str]:
     """The stale messages the hits hand back without a stale standing."""
     stale_ids = set(stale_ids)
     return [i for h in hits if not is_stale(h) for i in sorted(told(h) & stale_ids)]
+
+
+def labelled_by_another(hits: Sequence[Any], old_id: str, revision_id: str) -> bool:
+    """The old message comes back labelled stale by other messages than the revision (a sibling, an
+    unrelated message), and by no fact: a label the old-unlabelled count credits all the same."""
+    return any(old_id in told(h) and is_stale(h) and h.superseded_by and not h.replaced_by
+               and revision_id not in h.superseded_by for h in hits)
 
 
 def source_rank(hits: Sequence[Any], ids: Iterable[str]) -> int | None:
@@ -481,6 +491,7 @@ class ConvTally:
     old_unlabelled: int = 0
     revision_in_context: int = 0
     echoes_unlabelled: int = 0
+    labelled_by_another: int = 0
     keep: int = 0
     keep_labelled: int = 0
 
@@ -493,6 +504,7 @@ class ConvTally:
                 "old_unlabelled": round(self.old_unlabelled / n, 4),
                 "revision_in_context": round(self.revision_in_context / n, 4),
                 "old_echoes_unlabelled": self.echoes_unlabelled,
+                "old_labelled_by_another": self.labelled_by_another,
                 "lookalikes_labelled": f"{self.keep_labelled}/{self.keep}"}
 
 
@@ -537,6 +549,7 @@ def run_conversations(n: int, messages: int, seed: int | None, workdir: Path, *,
                 unlabelled = (bool(unlabelled_hits(hits, {old.id}))
                               or unlabelled_in_context(block, old.content, old.speaker))
                 engine.old_unlabelled += unlabelled
+                engine.labelled_by_another += labelled_by_another(hits, old.id, rev.id)
                 in_block = bool(in_context(block, rev.content, rev.speaker))
                 engine.revision_in_context += in_block
                 echo_ids = {by_source[e].id for e in q.old_echoes}
@@ -680,12 +693,13 @@ def human(report: dict[str, Any]) -> str:
                     f"search p50 {c['search_p50_ms']} ms)", "",
                 "| system | revision in top 10 (>= 95%) | old above revision (<= 5%) "
                 f"| old unlabelled (<= 10%) | revision in context, {CONTEXT_TOKENS} tokens (>= 90%) "
-                "| old echoes unlabelled | lookalikes labelled |",
-                "|---|---:|---:|---:|---:|---:|---:|"]
+                "| old echoes unlabelled | old labelled by another message | lookalikes labelled |",
+                "|---|---:|---:|---:|---:|---:|---:|---:|"]
         for system, r in c["systems"].items():
             out.append(f"| {system} | {_pct(r['revision_top10'])} | {_pct(r['old_above_revision'])} "
                        f"({r['old_above_revision_n']}) | {_pct(r['old_unlabelled'])} "
                        f"| {_pct(r['revision_in_context'])} | {r['old_echoes_unlabelled']} "
+                       f"| {r['old_labelled_by_another'] if system == 'engine' else '-'} "
                        f"| {r['lookalikes_labelled'] if system == 'engine' else '-'} |")
     if "logs" in report:
         lg = report["logs"]

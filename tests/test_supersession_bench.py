@@ -207,3 +207,16 @@ def test_bad_arguments_are_refused_with_a_message(capsys):
     assert "need at least 1 conversation of 80 messages, got 1 of 40" in capsys.readouterr().err
     assert supersession.main(["--limit", "0"]) == 2
     assert "--limit must be at least 1" in capsys.readouterr().err
+
+
+def test_an_old_message_labelled_by_another_message_than_the_revision_is_counted():
+    def hit(standing, superseded_by=(), replaced_by=()):
+        at = datetime(2024, 1, 1, tzinfo=timezone.utc)
+        episode = Episode(id="old", group_id="g", content="x", reference_time=at, created_at=at)
+        return SearchHit(kind="episode", score=1.0, reasons=[], episode=episode, standing=standing,
+                         superseded_by=superseded_by, replaced_by=replaced_by)
+
+    assert supersession.labelled_by_another([hit("possibly_superseded", ("other",))], "old", "rev")
+    assert not supersession.labelled_by_another([hit("possibly_superseded", ("rev",))], "old", "rev")
+    assert not supersession.labelled_by_another([hit("current")], "old", "rev")
+    assert not supersession.labelled_by_another([hit("partly_superseded", (), ("f1",))], "old", "rev")
