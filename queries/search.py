@@ -106,6 +106,9 @@ who whom whose what which when where why how is are was were be been being do do
 have has had of in on at to for from by with about as into like and or not no yes than then
 there here this that these those now ever still any some all much many per &"""
 _STOP = frozenset(_STOP_WORDS.split())
+# The "s" of "Leila's" (not a name the memory holds), the "m" of "I'm", a negated auxiliary: as a
+# keyword, each matches nearly every message, and its hits crowd out those of the words that count.
+_CLITICS = re.compile(r"(?i)\b\w+n['’]t\b|['’](?:s|d|m|ll|re|ve)\b")
 _WORD = re.compile(r"[\w][\w'’.-]*|&")  # "&" inside a name: "Crumb & Co"
 MAX_NAME_WORDS = 6
 
@@ -671,6 +674,7 @@ def _keywords(query: str, named: Sequence[Entity]) -> str:
         for name in sorted((e.name, *e.aliases), key=len, reverse=True):
             rest = re.sub(rf"(?i)\b{re.escape(name)}(?:'s|’s)?\b", " ", rest)
     for text in (rest, query):
+        text = _CLITICS.sub(" ", text)
         words = [w for w in re.findall(r"\w+", text) if w.lower() not in _STOP]
         if words:
             return " ".join(words)

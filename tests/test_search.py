@@ -146,6 +146,18 @@ def test_how_much_and_per_are_no_keyword_match(tg, tick):
         assert not any(r.startswith("bm25") for r in reasons.get(unrelated, [])), reasons
 
 
+def test_the_s_of_a_possessive_or_a_contraction_is_no_keyword_match(tg, tick):
+    # Leila is no entity here (nothing was read from her messages), so "Leila's" stays in the
+    # query: its "s" was a keyword, and every "it's" and "here's" a hit above the vet's successor.
+    for i, text in enumerate(("Here's a tip: it's easier with a list.", "I'm sure it'll work, don't worry.",
+                              "Our cat's vet is Dr Abbott.")):
+        tg.add_episode(text, speaker="Leila", reference_time=f"2024-05-0{i + 1}")
+    tick()
+    hits = tg.search("Who is Leila's vet? I'd like to know, don't you?", kinds=("episode",))
+    keyword_hits = [h.text for h in hits if any(r.startswith("bm25") for r in h.reasons)]
+    assert keyword_hits == ["Our cat's vet is Dr Abbott."], keyword_hits
+
+
 def test_a_name_every_fact_carries_adds_no_graph_weight(tg, tick):
     tick()
     for hobby in ["chess", "tennis", "painting", "cooking"]:
