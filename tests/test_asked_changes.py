@@ -25,6 +25,12 @@ CHANGES = [
     ("How much does Jakub weigh?", "I weigh 101 kg.", "Down to 94 kg since I started cycling!"),
     ("What laptop does Mira use?", "My laptop is a Dell Latitude.", "The Latitude gave up, I'm on a Framework 13 now."),
     ("Who is Aisha dating?", "I've been seeing Marcus for a year.", "Marcus and I split up. I'm dating Theo now."),
+    # a value that holds from a change: "since the migration", "after the move"
+    ("Which database does the billing service run on?", "The billing service runs on MySQL 5.7.",
+     "Billing runs on Postgres 15 since the migration, fyi. Unrelated: how do I rebase?"),
+    ("Where is Dara's office?", "The office is on Baker Street.", "Quick one: the office is on Mill Lane after the move."),
+    # "says" is the verb: the subject is the meter, which the newer text speaks of too
+    ("How many units is Femi's gas meter on?", "The gas meter says 4,120 units.", "The gas meter says 4,390 units now."),
 ]
 
 LOOKALIKES = [
@@ -45,6 +51,9 @@ LOOKALIKES = [
     ("What phone does Ines use?", "My work phone is a Galaxy A54.", "My phone is a Pixel 8 now."),
     # another record in the same template
     ("What is the status of ticket 4410?", "Ticket 4410: open, assigned to Ana.", "Ticket 4417 is closed now."),
+    # the change is told in a sentence of its own, of something else: the word shared is elsewhere
+    ("How much does Femi weigh?", "The scale says 88 kg. Anyway, what's a good stretch?",
+     "Help me scale a bread recipe to 2 kg. (Our rent is €900 a month now, by the way.)"),
 ]
 
 

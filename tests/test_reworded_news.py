@@ -46,7 +46,7 @@ LOOKALIKES = [
     ("The staging server has 32 GB of RAM.", "does the staging server have 64 GB of RAM now"),
     ("The standup is at 9:30.", "is the standup at 10 now"),
     # negated
-    ("The office is at 221 Baker Street.", "Nobody said the office is at 5 Market Square."),
+    ("The office is at 221 Baker Street.", "Nobody thinks the office is at 5 Market Square."),
     # the past told as past
     ("The office is at 221 Baker Street.", "In 2019 the office was at 5 Market Square."),
     ("The office is at 221 Baker Street.", "Years ago the office was at 5 Market Square."),

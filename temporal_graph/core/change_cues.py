@@ -7,7 +7,7 @@ repeat the sentence when they revise it, but they do say that something changed 
 "switched", "now", "instead", "no longer"). :func:`states_change` reads that, on the same topic:
 
 - a clause of the newer text holds a *change cue* (a closed list, tense and typo variants
-  included);
+  included; "since the upgrade", "after the move");
 - it is news, not advice ("share a rough version early instead of ...") nor a cue inside a
   relative clause ("uploads what changed"), "for now", or "a new" anything;
 - it is a statement of the present: not a question, a plan, a wish, a hypothetical or a
@@ -56,6 +56,10 @@ _CUE_PAIRS = frozenset({("no", "longer"), ("any", "more"), ("these", "days"), ("
                         ("gone", "down"), ("pushed", "back"), ("pushed", "to"), ("traded", "in"),
                         ("got", "promoted"), ("from", "now"), ("cut", "to"), ("is", "up"), ("are", "up"),
                         ("is", "down"), ("are", "down"), ("went", "from")})
+# "since the upgrade", "after the move": a value that holds from a change.
+_SINCE = frozenset("since after".split())
+_CHANGE_NOUNS = frozenset("""switch move upgrade migration change changeover transfer merger reorg relocation
+rebrand takeover handover""".split())
 _CUE_VERBS = _CUES - {"now", "nowadays", "new", "newly", "instead", "anymore"}
 _CUE_WORDS = _CUES | {w for pair in _CUE_PAIRS for w in pair if w not in STOP_WORDS}
 _AUX_CHAIN = frozenset("""has have had 've 's was were is are be been being got get gets just finally
@@ -70,8 +74,10 @@ _UNREAL = frozenset("""if imagine imagining suppose supposing unless whether thi
 planning planned might could would should shall will gonna wanna hope hoping hopefully
 maybe perhaps someday wish wishing eventually tempted debating wondering soon need needs want wants
 i'd we'd i'll we'll you'll he'll she'll they'll let's""".split())
-# Verbs that open advice, that the clause cutting does not take for verbs ("Try a batch size of 64 instead").
-_ADVICE = frozenset("try consider avoid pick choose enable disable tweak".split())
+# Words that open advice or a request, that the clause cutting does not take for verbs ("Try a
+# batch size of 64 instead", "Help me scale a cake recipe").
+_ADVICE = frozenset("""try consider avoid pick choose enable disable tweak help please tell explain show
+give write suggest recommend remind""".split())
 # Past forms spelt as their command: opening a clause, a request ("Set the cache TTL to 60 seconds").
 _COMMAND_SPELT_PAST = frozenset("set reset put let shut".split())
 _PLANNERS = frozenset("i we you they he she".split())
@@ -110,6 +116,9 @@ def _pairs(words: tuple[str, ...]) -> set[tuple[str, str]]:
 
 def _has_cue(words: tuple[str, ...]) -> bool:
     if _CUE_PAIRS & _pairs(words):
+        return True
+    triples = zip(words, words[1:], words[2:], strict=False)
+    if any(a in _SINCE and b in _OWNED and c in _CHANGE_NOUNS for a, b, c in triples):
         return True
     for n, w in enumerate(words):
         before = words[n - 1] if n else ""

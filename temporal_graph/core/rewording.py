@@ -79,13 +79,14 @@ _IRREGULAR = """be is are was were been am have has had do does did go goes went
 get gets got make makes made run runs ran cost costs cut cuts put puts set sets leave leaves left buy buys
 bought pay pays paid sell sells sold keep keeps kept grow grows grew hold holds held begin begins began
 come comes came become becomes became give gives gave find finds found feel feels felt fall falls fell
-rise rises rose drop drops dropped will would can could should shall may might must""".split()
+rise rises rose drop drops dropped say says said read reads show shows showed shown
+will would can could should shall may might must""".split()
 _REGULAR = """use live work move relocate switch change raise lower bump increase decrease reduce upgrade
 downgrade migrate hire fire add remove ship depart return open close start end last need want plan
 prefer like love hate stay own rent earn charge book schedule push delay postpone extend shorten cross
 reach hit pass double halve triple drive commute walk cycle fly deliver process cancel refund resolve
 assign sit sits host base locate situate list price quote budget forecast estimate require weigh measure
-count total average""".split()
+count total average deploy""".split()
 
 
 def _forms(verb: str) -> set[str]:
