@@ -30,8 +30,9 @@ and their time; and for Neo4j, what each operation sends, counted at the driver
 (``testing.BoltCounter``): statements, transactions and Bolt round trips of one ``add_fact`` and
 one ``add_episode`` (at the smallest and largest history; at the smallest also as a memory writes
 by default, embedding what it adds), one ``search`` and one ``as_of``, one
-search of the conversation, the bulk load and the copy; for the searches also their waits, the
-round trips waited for in turn (statements sent at once, ``Store.at_once``, are one wait).
+search of the conversation, the bulk load and the copy; for the writes and searches also their
+waits, the statements waited for in turn (statements sent at once, ``Store.at_once``, are one wait;
+a commit is not counted).
 """
 
 from __future__ import annotations
@@ -241,14 +242,17 @@ def writes(sizes: list[int], repeats: int, workdir: Path, trips: dict | None = N
                         out.setdefault(f"{scenario}.{op}", {}).setdefault(kind, {})[str(n)] = figure
                         if trips is not None and kind == "neo4j" and n in (sizes[0], sizes[-1]):
                             counter = counted(m)
-                            make(scenario, n, m.group)(m.tg, repeats + 1)
-                            trips[f"{op} ({scenario}, N={n:,})"] = _trips(counter)
+                            with statement_waits() as spans:
+                                make(scenario, n, m.group)(m.tg, repeats + 1)
+                            trips[f"{op} ({scenario}, N={n:,})"] = _trips(counter, waits=[waits(spans)])
                             if scenario == "one_key" and n == sizes[0]:  # as a memory writes by default
                                 m.tg.core.embed = True
                                 m.tg.core.embedder.encode(["warm up"])
                                 counter = counted(m)
-                                make(scenario, n, m.group)(m.tg, repeats + 2)
-                                trips[f"{op} ({scenario}, N={n:,}, embedding)"] = _trips(counter)
+                                with statement_waits() as spans:
+                                    make(scenario, n, m.group)(m.tg, repeats + 2)
+                                trips[f"{op} ({scenario}, N={n:,}, embedding)"] = _trips(
+                                    counter, waits=[waits(spans)])
                         print(f"  writes {scenario} {op} N={n} {kind}: {figure}", file=sys.stderr, flush=True)
     finally:
         for m in done:
@@ -529,7 +533,8 @@ def table(result: dict) -> str:
             wait = f"{n['waits']:>6,}" if "waits" in n else f"{'-':>6}"
             lines.append(f"  {op:44} {n['statements']:>11,} {n['transactions']:>13,} "
                          f"{n['round_trips']:>12,} {wait}")
-        lines.append("  (waits: round trips a search waits for in turn; statements sent at once count once)")
+        lines.append("  (waits: statements waited for in turn, those sent at once as one; commits not"
+                     " counted)")
     return "\n".join(lines)
 
 

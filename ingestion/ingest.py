@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from datetime import tzinfo
+from functools import partial
 from pathlib import Path
 
 from temporal_graph.core import DEFAULT_GROUP, Core
@@ -115,10 +116,14 @@ class Ingestion:
     def _add(self, episode: Episode, masked: dict[str, int], *, keys: Sequence[str] = (),
              supersedes: Sequence[Episode] = ()) -> IngestResult:
         core, group_id = self.core, episode.group_id
-        # Checked here to skip a costly extraction; apply_episode checks again inside the transaction.
-        if (existing := held_episodes(core.store, group_id, [episode]).get(episode.id)) is not None:
+        # Whether it is held is checked here to skip a costly extraction (apply_episode checks again
+        # inside the transaction); read with the turns before it, which a server store overlaps.
+        told, context = core.store.at_once([
+            partial(held_episodes, core.store, group_id, [episode]),
+            partial(core.store.recent_episodes, group_id, episode.reference_time, CONTEXT_EPISODES),
+        ])
+        if (existing := told.get(episode.id)) is not None:
             return IngestResult(episode=existing, skipped=True, masked=masked)
-        context = core.store.recent_episodes(group_id, episode.reference_time, CONTEXT_EPISODES)
         extraction, warnings = extract(self.extractor, episode, context)
         held = names_and_speakers_read(core, group_id, extraction, episode.speaker)
         warnings += lookalike_warnings(held, group_id, episode.speaker)

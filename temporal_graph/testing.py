@@ -165,12 +165,14 @@ class BoltCounter:
         # again for each mix of its lists' lengths (see cypher/changes_write.cypher).
         self.lists: list[list[str]] = []
         self.modes: list[str] = []  # "read" or "write", of each transaction in order
+        self.threads: list[str] = []  # the name of the thread that ran each transaction, in order
         self._lock = threading.Lock()  # reads run at once (Neo4jStore.at_once) count from threads
 
     def reset(self) -> None:
         self.statements = self.transactions = self.round_trips = 0
         self.texts.clear()
         self.modes.clear()
+        self.threads.clear()
         self.lists.clear()
 
     def counts(self) -> dict[str, int]:
@@ -196,6 +198,7 @@ class BoltCounter:
 
         with self._lock:
             self.modes.append("read" if kwargs.get("routing_") == neo4j.RoutingControl.READ else "write")
+            self.threads.append(threading.current_thread().name)
             self.transactions += 1
             self.round_trips += 1  # BEGIN goes with the statement; COMMIT is the second
             self._ran(query, args[0] if args else kwargs.get("parameters_"))
@@ -221,6 +224,7 @@ class _CountingSession:
 
         def work(tx: Any, *args: Any, **kwargs: Any) -> Any:
             counter.modes.append(mode)
+            counter.threads.append(threading.current_thread().name)
             counter.transactions += 1
             # COMMIT, and BEGIN unless it goes with the first statement
             counter.round_trips += 1 if getattr(self._session, "_pipelined_begin", False) else 2
@@ -238,6 +242,7 @@ class _CountingSession:
         counter = self._counter
         with counter._lock:
             counter.modes.append(self._mode)
+            counter.threads.append(threading.current_thread().name)
             counter.transactions += 1
             counter._ran(query, args[0] if args else kwargs.get("parameters"))  # auto-commit: one round trip
         return self._session.run(query, *args, **kwargs)

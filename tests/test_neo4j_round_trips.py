@@ -15,6 +15,7 @@ from urllib.parse import urlsplit
 import pytest
 
 from temporal_graph import TemporalGraph
+from temporal_graph.core.stores.neo4j import _READER_THREADS as READER_THREADS
 from temporal_graph.core.stores.neo4j import ROWS_AHEAD, Neo4jStore
 from temporal_graph.core.stores.protocol import FactQuery
 from temporal_graph.testing import BoltCounter, neo4j_store_from_env, unique_test_group
@@ -161,6 +162,8 @@ def test_a_message_is_its_reads_then_one_write_transaction(memory) -> None:
         # Whether it is held, the turns before it, and every key its names and speaker are looked
         # up by (its lookalike speakers and its new names in one read).
         assert counter.modes.count("read") == 3, counter.texts
+        # The first two overlap, each in a reader thread of its own: the message waits for one.
+        assert sum(t.startswith(READER_THREADS) for t in counter.threads) == 2, counter.threads
         sizes.append(counter.statements)
     assert sizes[1] <= sizes[0], sizes  # the first also made the relation's schema
     # The write's two statements: what it reads (the plans a move may fulfil too), and its changes.
