@@ -29,6 +29,8 @@ CHANGES = [
     ("Which database does the billing service run on?", "The billing service runs on MySQL 5.7.",
      "Billing runs on Postgres 15 since the migration, fyi. Unrelated: how do I rebase?"),
     ("Where is Dara's office?", "The office is on Baker Street.", "Quick one: the office is on Mill Lane after the move."),
+    # a request to note it is news all the same
+    ("Where is Dara's office?", "The office is on Baker Street.", "Please note the office moved to Mill Lane."),
     # "says" is the verb: the subject is the meter, which the newer text speaks of too
     ("How many units is Femi's gas meter on?", "The gas meter says 4,120 units.", "The gas meter says 4,390 units now."),
 ]

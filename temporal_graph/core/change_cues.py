@@ -75,9 +75,10 @@ planning planned might could would should shall will gonna wanna hope hoping hop
 maybe perhaps someday wish wishing eventually tempted debating wondering soon need needs want wants
 i'd we'd i'll we'll you'll he'll she'll they'll let's""".split())
 # Words that open advice or a request, that the clause cutting does not take for verbs ("Try a
-# batch size of 64 instead", "Help me scale a cake recipe").
-_ADVICE = frozenset("""try consider avoid pick choose enable disable tweak help please tell explain show
-give write suggest recommend remind""".split())
+# batch size of 64 instead", "Help me scale a cake recipe"). Not "please", "tell", "remind":
+# "Please note the office moved to ..." is news.
+_ADVICE = frozenset("""try consider avoid pick choose enable disable tweak help explain show give suggest
+recommend""".split())
 # Past forms spelt as their command: opening a clause, a request ("Set the cache TTL to 60 seconds").
 _COMMAND_SPELT_PAST = frozenset("set reset put let shut".split())
 _PLANNERS = frozenset("i we you they he she".split())
