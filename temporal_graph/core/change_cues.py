@@ -77,7 +77,7 @@ i'd we'd i'll we'll you'll he'll she'll they'll let's""".split())
 # Words that open advice or a request, that the clause cutting does not take for verbs ("Try a
 # batch size of 64 instead", "Help me scale a cake recipe"). Not "please", "tell", "remind":
 # "Please note the office moved to ..." is news.
-_ADVICE = frozenset("""try consider avoid pick choose enable disable tweak help explain show give suggest
+_ADVICE = frozenset("""try consider avoid pick choose enable disable tweak help explain suggest
 recommend""".split())
 # Past forms spelt as their command: opening a clause, a request ("Set the cache TTL to 60 seconds").
 _COMMAND_SPELT_PAST = frozenset("set reset put let shut".split())
