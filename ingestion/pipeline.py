@@ -14,7 +14,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from temporal_graph.core import Core
-from temporal_graph.core.embeddings import item_text
+from temporal_graph.core.embeddings import item_texts
 from temporal_graph.core.errors import InvalidInput, LLMOutputError
 from temporal_graph.core.extraction import LLM_FAILED, ExtractedFact, Extraction, Extractor, NotingExtractor
 from temporal_graph.core.identity import (
@@ -191,8 +191,9 @@ def new_names(
 
 def expected_texts(episodes: Sequence[Episode], extractions: Sequence[Extraction]) -> Iterator[str]:
     """What writing these episodes will embed besides new names (the resolver has those): the
-    episodes and their facts' texts, encoded before the write's transaction opens."""
-    yield from (item_text(e) for e in episodes)
+    episodes (their texts and sentences) and their facts' texts, encoded before the write's
+    transaction opens."""
+    yield from (t for e in episodes for t in item_texts(e))
     for x in extractions:
         for f in x.facts:
             if f.kind not in ("ending", "denial") and f.object:

@@ -334,12 +334,16 @@ class TemporalGraph:
         when ``alias`` already has an entity of its own (declare aliases before its messages)."""
         return writes.alias_speakers(self.core, {alias: speaker}, group_id=group_id)[0]
 
-    def reindex(self, group_id: str | None = None, *, progress: bool = False, batch_size: int = 256) -> int:
+    def reindex(self, group_id: str | None = None, *, progress: bool = False, batch_size: int = 256,
+                messages: bool = False) -> int:
         """Repair derived data: embed every record that has no vector yet (after an import with
         ``embed=False``, or from a version that embedded lazily), then rebuild missing or stale
         entity summaries (:meth:`refresh_summaries`). Idempotent; returns how many records it
-        embedded or summarized. ``group_id=None`` covers every group."""
-        return writes.reindex(self.core, group_id, progress=progress, batch_size=batch_size)
+        embedded or summarized. ``group_id=None`` covers every group. ``messages=True`` also embeds
+        again every message of several sentences, as this version embeds them (by its sentences);
+        a memory written before 2026-12-07 holds their whole text's vector."""
+        return writes.reindex(self.core, group_id, progress=progress, batch_size=batch_size,
+                              messages=messages)
 
     def refresh_summaries(self, group_id: str | None = None, *, progress: bool = False) -> int:
         """Bring every entity summary up to date with the entity's facts: those a load with

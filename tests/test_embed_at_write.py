@@ -83,7 +83,7 @@ def test_an_import_encoding_ahead_stores_each_record_with_its_own_vector(tmp_pat
     the writing thread never waits for the model: every record still gets the vector of its own
     text, in the write that adds it (nothing is left for reindex)."""
     from ingestion.ingest import Ingestion
-    from temporal_graph.core.embeddings import default_embedder, item_text
+    from temporal_graph.core.embeddings import default_embedder, embedding_changes, item_text
     from temporal_graph.core.stores.protocol import FactQuery
 
     embedder = HashEmbedder(default_embedder())
@@ -98,6 +98,8 @@ def test_an_import_encoding_ahead_stores_each_record_with_its_own_vector(tmp_pat
         records += [("fact", f) for f in store.facts(FactQuery("demo")) if f.expired_at is None]
         assert len(records) > 10
         for kind, record in records:
-            vector = embedder.encode([item_text(record)])[0]
+            changes = embedding_changes(embedder, [record])  # (a message: with its sentences')
+            vector = {**changes.fact_embeddings, **changes.entity_embeddings,
+                      **changes.episode_embeddings}[record.id]
             same = [i for i, score in store.vector_search("demo", kind, vector, 5) if score > 0.999]
             assert record.id in same, (kind, item_text(record))  # (records of one text share a vector)

@@ -35,10 +35,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from .rewording import ID_NOUNS, STOP_WORDS, Clause, asked_words, clauses, is_verb, revising_clauses
+from .sentence_split import SENTENCE_BREAK
 
-# A spaced dash before words ends a sentence as a full stop does: chat writes "my doctor is Dr Nakamura
-# - anyway, can you help me ...?" for two sentences (not "10 - 12", a range).
-_SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+|\s[-–—]\s(?=[^\W\d_])")
 _WORD = re.compile(r"[#\w][\w'’.-]*\w|\w")
 _YEAR = re.compile(r"^(?:19|20)\d\d$")
 _ID_SHAPE = re.compile(r"^(?=.*[a-z])(?=.*\d)[\w.-]{2,}$")  # "web-03", "lh1234", "q2", "inv-2024-0113"
@@ -226,14 +224,14 @@ def _ids(c: Clause) -> set[str]:
 
 @lru_cache(maxsize=4096)
 def _sentences(text: str) -> tuple[tuple[str, tuple[Clause, ...]], ...]:
-    return tuple((s, clauses(s)) for s in _SENTENCE.split(text) if s.strip())
+    return tuple((s, clauses(s)) for s in SENTENCE_BREAK.split(text) if s.strip())
 
 
 @lru_cache(maxsize=4096)
 def _capitalised(text: str) -> frozenset[str]:
     """Words written with a capital other than at the start of a sentence: names."""
     out: set[str] = set()
-    for sentence in _SENTENCE.split(text):
+    for sentence in SENTENCE_BREAK.split(text):
         tokens = _WORD.findall(sentence)
         out.update(t.lower() for t in tokens[1:] if t[:1].isupper())
     return frozenset(out)

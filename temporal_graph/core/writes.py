@@ -17,13 +17,14 @@ from typing import Any
 from pydantic import ValidationError
 
 from .bundle import DEFAULT_GROUP, Core
+from .embeddings import passages
 from .errors import InvalidInput, no_entity
 from .identity import speaker_entity
 from .limits import BATCH, whole_number
 from .model import Entity, Episode, Fact, FactInput, RecordKind
 from .names import check_group, clean_name, fact_words, normalize_relation
 from .progress import progress_bar
-from .stores.protocol import FactQuery
+from .stores.protocol import FactQuery, Store
 from .time import TimeLike
 from .writer import FactWriter
 
@@ -179,10 +180,13 @@ def check_speaker_alias(speaker_of: Callable[[str], Entity | None], alias: str, 
 
 
 
-def reindex(core: Core, group_id: str | None = None, *, progress: bool = False, batch_size: int = 256) -> int:
+def reindex(core: Core, group_id: str | None = None, *, progress: bool = False, batch_size: int = 256,
+            messages: bool = False) -> int:
     """Repair derived data: embed every record that has no vector yet, then bring stale or missing
     entity summaries up to date (:func:`refresh_summaries`), in batches; returns how many records
-    it embedded or summarized. ``group_id=None`` covers every group."""
+    it embedded or summarized. ``group_id=None`` covers every group. ``messages``: also embed
+    again every message of several sentences (see :mod:`..embeddings`), whose vector a version
+    before 2026-12-07 made of its whole text only."""
     store = core.store
     whole_number(batch_size, "batch_size", BATCH)
     groups = _groups(core, group_id)
@@ -201,7 +205,16 @@ def reindex(core: Core, group_id: str | None = None, *, progress: bool = False, 
                         break
                     done += core.embed_records(records)
                     advance(len(records))
+            told = _told_in_sentences(store, group) if messages else []
+            for start in range(0, len(told), batch_size):
+                done += core.embed_records(told[start : start + batch_size])
+                advance(len(told[start : start + batch_size]))
     return done + refresh_summaries(core, group_id, progress=progress, batch_size=batch_size)
+
+
+def _told_in_sentences(store: Store, group_id: str) -> list[Episode]:
+    """The messages of a group search may offer whose vector stands for their sentences."""
+    return [e for e in store.episodes(group_id) if e.in_recall and passages(e)]
 
 
 def refresh_summaries(

@@ -606,10 +606,14 @@ def _reflection(done: Reflection, console: Console) -> None:
 
 @command("reindex", "embed every record that has no vector yet and rebuild missing or stale entity summaries "
                     "(all groups unless --group)", QUIET,
+         arg("--messages", action="store_true",
+             help="also embed again every message of several sentences (by its sentences; a memory "
+                  "written before 2026-12-07 holds their whole text's vector)"),
          show=lambda done, args, out: out.print(f"repaired {done['repaired']} records "
                                                 "(vectors and summaries)"))
 def _reindex(tg: TemporalGraph, args: argparse.Namespace) -> dict[str, int]:
-    return {"repaired": tg.reindex(args.group, progress=not (args.quiet or args.json))}
+    progress = not (args.quiet or args.json)
+    return {"repaired": tg.reindex(args.group, progress=progress, messages=args.messages)}
 
 
 # -- reading ---------------------------------------------------------------------------------------
