@@ -14,7 +14,7 @@ A message of two or more sentences is embedded as the normalised sum of its sent
 the whole text's vector is mostly the request, and a question about the vet found the message far
 down. The sum gives each sentence a say, and covers a long message past the model's 256 tokens.
 Adding the whole text's vector to the sum found no more (LoCoMo recall@10 0.775 against 0.777)
-and cost a third more model time.
+and cost its encoding besides (a chat import at 77 messages/s against 101).
 """
 
 from __future__ import annotations
