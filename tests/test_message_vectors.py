@@ -100,3 +100,12 @@ def test_reindex_messages_embeds_a_memory_of_an_earlier_version_by_its_sentences
         assert store.vectors("default", "episode", [told.id])[told.id] == pytest.approx(now, abs=1e-6)
         probe = tg.embedder.encode(["Ines: I live in Leeds now."])[0]
         assert gone.id not in [i for i, _ in store.vector_search("default", "episode", probe, 5)]
+
+
+@pytest.mark.parametrize("value", ["yes", 1, None])
+def test_reindex_messages_takes_true_or_false_only(value) -> None:
+    from temporal_graph.errors import InvalidInput
+
+    with TemporalGraph.open(":memory:", embed=False) as tg:
+        with pytest.raises(InvalidInput, match="messages: .* must be True or False"):
+            tg.reindex(messages=value)

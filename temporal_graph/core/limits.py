@@ -39,6 +39,13 @@ def whole_number(value: object, name: str, bounds: tuple[int, int]) -> int:
     return value
 
 
+def switch(value: object, name: str) -> bool:
+    """``value`` if it is True or False (not 1, "yes" or None); else :class:`InvalidInput`."""
+    if not isinstance(value, bool):
+        raise InvalidInput(f"{name}: {_shown(value)} must be True or False")
+    return value
+
+
 def optional_whole_number(value: object, name: str, bounds: tuple[int, int]) -> int | None:
     return None if value is None else whole_number(value, name, bounds)
 

@@ -20,7 +20,7 @@ from .bundle import DEFAULT_GROUP, Core
 from .embeddings import passages
 from .errors import InvalidInput, no_entity
 from .identity import speaker_entity
-from .limits import BATCH, whole_number
+from .limits import BATCH, switch, whole_number
 from .model import Entity, Episode, Fact, FactInput, RecordKind
 from .names import check_group, clean_name, fact_words, normalize_relation
 from .progress import progress_bar
@@ -189,6 +189,7 @@ def reindex(core: Core, group_id: str | None = None, *, progress: bool = False, 
     before 2026-12-07 made of its whole text only."""
     store = core.store
     whole_number(batch_size, "batch_size", BATCH)
+    switch(messages, "messages")
     groups = _groups(core, group_id)
     loaders: dict[str, Callable[[str, list[str]], Sequence[Fact | Entity | Episode]]] = {
         RecordKind.ENTITY: lambda g, ids: store.entities(g, ids=ids),
