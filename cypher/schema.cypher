@@ -67,9 +67,12 @@ CREATE INDEX current_fact_group IF NOT EXISTS FOR (n:CurrentFact) ON (n.group_id
 CREATE INDEX current_fact_start IF NOT EXISTS FOR (n:CurrentFact) ON (n.group_id, n.key_start);
 CREATE INDEX current_fact_end IF NOT EXISTS FOR (n:CurrentFact) ON (n.group_id, n.ends, n.key_start);
 // Entity names and messages with their group's token (search_group; see text_search_facts.cypher);
-// a withdrawn message has none.
-CREATE FULLTEXT INDEX entity_names IF NOT EXISTS FOR (n:Entity) ON EACH [n.name_text, n.search_group];
-CREATE FULLTEXT INDEX episode_contents IF NOT EXISTS FOR (n:Episode) ON EACH [n.content, n.search_group];
+// a withdrawn message has none. Each full-text index refreshes in the background, not in the commit
+// of every write (2 ms of it per index); the statements that ask one wait for the refresh first.
+CREATE FULLTEXT INDEX entity_names IF NOT EXISTS FOR (n:Entity) ON EACH [n.name_text, n.search_group]
+OPTIONS {indexConfig: {`fulltext.eventually_consistent`: true}};
+CREATE FULLTEXT INDEX episode_contents IF NOT EXISTS FOR (n:Episode) ON EACH [n.content, n.search_group]
+OPTIONS {indexConfig: {`fulltext.eventually_consistent`: true}};
 CREATE VECTOR INDEX entity_embedding IF NOT EXISTS FOR (n:Entity) ON n.embedding
 OPTIONS {indexConfig: {`vector.dimensions`: 384, `vector.similarity_function`: 'cosine'}};
 // One vector index over every current fact row of every relation type: the vector is kept on the

@@ -4,6 +4,7 @@ newer layout is refused."""
 from __future__ import annotations
 
 import pytest
+from test_neo4j_text_search import refreshed_in_the_background
 
 from temporal_graph import TemporalGraph
 from temporal_graph.core.stores.protocol import FactQuery
@@ -107,6 +108,44 @@ def test_records_of_layout_3_take_their_group_token_for_full_text_search_on_conn
     assert upgraded is not None
     with TemporalGraph(upgraded, clock=ManualClock("2024-01-01"), embed=False) as tg:
         try:
+            [ana] = [e.id for e in tg.core.store.entities(group) if e.name == "Ana Lind"]
+            assert [i for i, _ in tg.core.store.text_search(group, "entity", "Lind", 5)] == [ana]
+            oslo = tg.now("Ana Lind", "lives in", group_id=group)[0]
+            assert [i for i, _ in tg.core.store.text_search(group, "fact", "Oslo", 5)] == [oslo.id]
+            kayak = tg.core.store.text_search(group, "episode", "kayak", 5)
+            assert [i for i, _ in kayak] == [said.episode.id]
+        finally:
+            tg.forget(group)
+
+
+def test_full_text_indexes_of_layout_5_are_made_again_to_refresh_in_the_background_on_connect() -> None:
+    group = unique_test_group("layout6")
+    store = neo4j_store_from_env()
+    assert store is not None
+    with TemporalGraph(store, clock=ManualClock("2024-01-01"), embed=False) as tg:
+        tg.add_fact("Ana Lind", "lives in", "Oslo", valid_at="2019", group_id=group)
+        said = tg.add_episode("Ana Lind took the kayak out.", reference_time="2024-01-01", group_id=group)
+        # What layout 5 left: full-text indexes refreshed in every write's commit.
+        with store.driver.session(database=store.database) as session:
+            types = session.run("SHOW FULLTEXT INDEXES YIELD name, labelsOrTypes WHERE name = 'fact_text' "
+                                "RETURN labelsOrTypes").single()[0]
+            rels = "|".join(types)
+            for name, target in (("entity_names", "(n:Entity) ON EACH [n.name_text, n.search_group]"),
+                                 ("episode_contents", "(n:Episode) ON EACH [n.content, n.search_group]"),
+                                 ("fact_text", f"()-[n:{rels}]-() ON EACH [n.text, n.search_group]")):
+                session.run(f"DROP INDEX {name}").consume()
+                session.run(f"CREATE FULLTEXT INDEX {name} FOR {target}").consume()
+            session.run("CALL db.awaitIndexes(300)").consume()
+            session.run("MATCH (l:MemoryLayout) SET l.version = 5").consume()
+    upgraded = neo4j_store_from_env()
+    assert upgraded is not None
+    with TemporalGraph(upgraded, clock=ManualClock("2024-01-01"), embed=False) as tg:
+        try:
+            with upgraded.driver.session(database=upgraded.database) as session:
+                version = session.run("MATCH (l:MemoryLayout) RETURN l.version AS v").single()["v"]
+            assert version == 6
+            assert refreshed_in_the_background(upgraded) == {"entity_names": True, "episode_contents": True,
+                                                             "fact_text": True}
             [ana] = [e.id for e in tg.core.store.entities(group) if e.name == "Ana Lind"]
             assert [i for i, _ in tg.core.store.text_search(group, "entity", "Lind", 5)] == [ana]
             oslo = tg.now("Ana Lind", "lives in", group_id=group)[0]

@@ -97,8 +97,9 @@ _INDEX_WAIT_SECONDS = 300
 # is upgraded on connect): 2 added :CurrentFact nodes, assertion keys and group relation lists;
 # 3 put fact vectors on :CurrentFact nodes too, under one vector index for every relation type;
 # 4 gave entities, messages in recall and current rows their group's full-text token (search_group);
-# 5 keeps each group's counts of current rows on its node (current_rows, current_ended).
-LAYOUT_VERSION = 5
+# 5 keeps each group's counts of current rows on its node (current_rows, current_ended);
+# 6 has the full-text indexes refresh in the background, awaited by the reads that ask them.
+LAYOUT_VERSION = 6
 _UPGRADE_BATCH = 10_000
 # A write reads ahead the end of each timeline it writes: the rows starting latest (and any
 # starting with the last of them), and the statements told for moments there, at most so many.
@@ -1422,8 +1423,8 @@ class Neo4jStore:
     def _upgrade_layout(self) -> None:
         """Bring data written by an earlier layout up to this one: the groups' relation lists,
         the assertions' index keys, the :CurrentFact nodes of current rows, the group tokens
-        of full-text search and the groups' counts of current rows (idempotent, so two processes
-        connecting at once do no harm)."""
+        of full-text search, the groups' counts of current rows and full-text indexes refreshed
+        in the background (idempotent, so two processes connecting at once do no harm)."""
         found = self._schema(load("layout_version"))[0]
         version = found["version"] or 0
         if version > LAYOUT_VERSION:
@@ -1445,8 +1446,8 @@ class Neo4jStore:
             if version < 4:
                 self._group_tokens()
             self._group_counts()
-        if version < 4:
-            self._text_indexes_with_group_tokens()  # an earlier layout's schema, even with no data
+        if version < 6:
+            self._text_indexes_made_again()  # an earlier layout's schema, even with no data
         self._schema(load("await_indexes"), {"timeout_seconds": _INDEX_WAIT_SECONDS})
         for row in self._schema(load("layout_fact_vector_indexes")):
             relation = row["name"].removeprefix("fact_embedding_")
@@ -1470,8 +1471,9 @@ class Neo4jStore:
         for row in self._schema(load("groups_all")):
             self._schema(load("layout_group_counts"), {"group_id": row["group_id"]})
 
-    def _text_indexes_with_group_tokens(self) -> None:
-        """Layout 4: the full-text indexes made again to hold the group token."""
+    def _text_indexes_made_again(self) -> None:
+        """The full-text indexes made again as this layout makes them: to hold the group token
+        (layout 4), refreshed in the background (layout 6)."""
         for command in split_statements(load("layout_text_indexes_drop")):
             self._schema(command)
         for command in split_statements(load("schema")):
