@@ -31,6 +31,7 @@ from .pipeline import (
     make_episode,
     names_and_speakers_read,
     new_names,
+    speakers_read,
 )
 from .resolution import EntityResolver
 from .superseding import SUPERSEDE_MATCHES, relink, superseded_messages
@@ -116,19 +117,24 @@ class Ingestion:
     def _add(self, episode: Episode, masked: dict[str, int], *, keys: Sequence[str] = (),
              supersedes: Sequence[Episode] = ()) -> IngestResult:
         core, group_id = self.core, episode.group_id
+        resolver = self.resolver()
         # Whether it is held is checked here to skip a costly extraction (apply_episode checks again
-        # inside the transaction); read with the turns before it, which a server store overlaps.
-        told, context = core.store.at_once([
-            partial(held_episodes, core.store, group_id, [episode]),
-            partial(core.store.recent_episodes, group_id, episode.reference_time, CONTEXT_EPISODES),
-        ])
+        # inside the transaction); read with the turns before it, which a server store overlaps, and
+        # with its speaker's keys. A write that embeds encodes its new names before it opens, so it
+        # reads its names' keys after the extraction, its speaker's with them.
+        first: list[Callable[[], object]] = [partial(held_episodes, core.store, group_id, [episode]),
+                                             partial(core.store.recent_episodes, group_id,
+                                                     episode.reference_time, CONTEXT_EPISODES)]
+        if resolver.embed is None:
+            first.append(partial(speakers_read, core, group_id, episode.speaker))
+        told, context, *read = core.store.at_once(first)
         if (existing := told.get(episode.id)) is not None:
             return IngestResult(episode=existing, skipped=True, masked=masked)
         extraction, warnings = extract(self.extractor, episode, context)
-        held = names_and_speakers_read(core, group_id, extraction, episode.speaker)
-        warnings += lookalike_warnings(held, group_id, episode.speaker)
-        resolver = self.resolver()
-        resolver.prefetch(new_names(held, group_id, [extraction], [episode.speaker]))
+        names = read[0] if read else names_and_speakers_read(core, group_id, extraction, episode.speaker)
+        warnings += lookalike_warnings(names, group_id, episode.speaker)
+        if resolver.embed is not None:  # which of its names are new is read only to encode them
+            resolver.prefetch(new_names(names, group_id, [extraction], [episode.speaker]))
         result = core.write(
             group_id, lambda w: apply_episode(core, w, episode, extraction, resolver, warnings, keys=keys,
                                               supersedes=supersedes),

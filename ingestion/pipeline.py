@@ -156,6 +156,14 @@ def lookalike_warnings(reader: EntityKeysReader, group_id: str, speaker: str | N
             for a, b in lookalike_speakers(reader, group_id, [speaker])]
 
 
+def speakers_read(core: Core, group_id: str, speaker: str | None) -> KeysReadOnce:
+    """A reader holding the keys :func:`lookalike_warnings` looks up for a message of ``speaker``,
+    read in one batch (a write that does not embed needs no more before it opens)."""
+    keys = KeysReadOnce(core.store)
+    keys.read_ahead(group_id, speaker_keys([] if speaker is None else [speaker]))
+    return keys
+
+
 def names_and_speakers_read(core: Core, group_id: str, extraction: Extraction,
                             speaker: str | None) -> KeysReadOnce:
     """A reader holding the keys :func:`lookalike_warnings` and :func:`new_names` look up for one

@@ -159,16 +159,33 @@ def test_a_message_is_its_reads_then_one_write_transaction(memory) -> None:
         assert counter.modes.count("write") == 1 and counter.modes[-1] == "write", counter.modes
         # Every read is one round trip; the write's BEGIN goes with its first statement.
         assert counter.round_trips == counter.statements + 1, counter.counts()
-        # Whether it is held, the turns before it, and every key its names and speaker are looked
-        # up by (its lookalike speakers and its new names in one read).
+        # Whether it is held, the turns before it, and the keys its speaker's lookalikes are looked
+        # up by; not its names' keys, which only a write that embeds needs before it opens.
         assert counter.modes.count("read") == 3, counter.texts
-        # The first two overlap, each in a reader thread of its own: the message waits for one.
-        assert sum(t.startswith(READER_THREADS) for t in counter.threads) == 2, counter.threads
+        # They overlap, each in a reader thread of its own: the message waits for one.
+        assert sum(t.startswith(READER_THREADS) for t in counter.threads) == 3, counter.threads
         sizes.append(counter.statements)
     assert sizes[1] <= sizes[0], sizes  # the first also made the relation's schema
     # The write's two statements: what it reads (the plans a move may fulfil too), and its changes.
     assert sizes[1] == 3 + 2, sizes
     assert [f.object for f in tg.history("Ana", "lives in", group_id=group)] == ["Porto"]
+
+
+def test_a_message_that_embeds_reads_its_names_keys_with_its_speakers_after_the_extraction(memory) -> None:
+    # Its new names are encoded before its write opens, so which names are new is read after the
+    # extraction, with its speaker's keys: the first two reads at once, then that one.
+    tg, counter, group = memory
+    tg.core.embed = True
+    tg.add_episode("I moved to Porto.", reference_time="2024-01-01", speaker="Ana", group_id=group)
+    counter.reset()
+    tg.add_episode("My sister Ines lives in Braga.", reference_time="2024-02-01", speaker="Ana",
+                   group_id=group)
+    assert counter.modes == ["read"] * 3 + ["write"], counter.texts
+    assert sum(t.startswith(READER_THREADS) for t in counter.threads) == 2, counter.threads
+    # Braga, a new name, was embedded with its write.
+    [braga] = [e.id for e in tg.core.store.entities(group) if e.name == "Braga"]
+    found = tg.core.store.vector_search(group, "entity", tg.core.embedder.encode(["Braga"])[0], 1)
+    assert found[0][0] == braga and found[0][1] > 0.99
 
 
 def test_a_move_that_fulfils_a_plan_reads_the_plans_with_its_keys(memory) -> None:
