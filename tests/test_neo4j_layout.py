@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from test_neo4j_text_search import refreshed_in_the_background
 
-from temporal_graph import TemporalGraph
+from temporal_graph import IngestResult, TemporalGraph
 from temporal_graph.core.stores.protocol import FactQuery
 from temporal_graph.errors import StoreError
 from temporal_graph.testing import neo4j_store_from_env, unique_test_group
@@ -82,13 +82,26 @@ def test_fact_vectors_of_layout_2_move_under_the_one_vector_index_on_connect() -
             tg.forget(group)
 
 
+def _ana_and_her_kayak(tg: TemporalGraph, group: str) -> IngestResult:
+    tg.add_fact("Ana Lind", "lives in", "Oslo", valid_at="2019", group_id=group)
+    return tg.add_episode("Ana Lind took the kayak out.", reference_time="2024-01-01", group_id=group)
+
+
+def _found_by_their_words(tg: TemporalGraph, group: str, kayak_id: str) -> None:
+    """Ana's entity, her home and the kayak message, each found by full-text search."""
+    [ana] = [e.id for e in tg.core.store.entities(group) if e.name == "Ana Lind"]
+    assert [i for i, _ in tg.core.store.text_search(group, "entity", "Lind", 5)] == [ana]
+    oslo = tg.now("Ana Lind", "lives in", group_id=group)[0]
+    assert [i for i, _ in tg.core.store.text_search(group, "fact", "Oslo", 5)] == [oslo.id]
+    assert [i for i, _ in tg.core.store.text_search(group, "episode", "kayak", 5)] == [kayak_id]
+
+
 def test_records_of_layout_3_take_their_group_token_for_full_text_search_on_connect() -> None:
     group = unique_test_group("layout4")
     store = neo4j_store_from_env()
     assert store is not None
     with TemporalGraph(store, clock=ManualClock("2024-01-01"), embed=False) as tg:
-        tg.add_fact("Ana Lind", "lives in", "Oslo", valid_at="2019", group_id=group)
-        said = tg.add_episode("Ana Lind took the kayak out.", reference_time="2024-01-01", group_id=group)
+        said = _ana_and_her_kayak(tg, group)
         # What layout 3 left: no group token on records, full-text indexes without it.
         with store.driver.session(database=store.database) as session:
             session.run("MATCH (n:Entity {group_id: $g}) REMOVE n.search_group", g=group).consume()
@@ -108,12 +121,7 @@ def test_records_of_layout_3_take_their_group_token_for_full_text_search_on_conn
     assert upgraded is not None
     with TemporalGraph(upgraded, clock=ManualClock("2024-01-01"), embed=False) as tg:
         try:
-            [ana] = [e.id for e in tg.core.store.entities(group) if e.name == "Ana Lind"]
-            assert [i for i, _ in tg.core.store.text_search(group, "entity", "Lind", 5)] == [ana]
-            oslo = tg.now("Ana Lind", "lives in", group_id=group)[0]
-            assert [i for i, _ in tg.core.store.text_search(group, "fact", "Oslo", 5)] == [oslo.id]
-            kayak = tg.core.store.text_search(group, "episode", "kayak", 5)
-            assert [i for i, _ in kayak] == [said.episode.id]
+            _found_by_their_words(tg, group, said.episode.id)
         finally:
             tg.forget(group)
 
@@ -123,8 +131,7 @@ def test_full_text_indexes_of_layout_5_are_made_again_to_refresh_in_the_backgrou
     store = neo4j_store_from_env()
     assert store is not None
     with TemporalGraph(store, clock=ManualClock("2024-01-01"), embed=False) as tg:
-        tg.add_fact("Ana Lind", "lives in", "Oslo", valid_at="2019", group_id=group)
-        said = tg.add_episode("Ana Lind took the kayak out.", reference_time="2024-01-01", group_id=group)
+        said = _ana_and_her_kayak(tg, group)
         # What layout 5 left: full-text indexes refreshed in every write's commit.
         with store.driver.session(database=store.database) as session:
             types = session.run("SHOW FULLTEXT INDEXES YIELD name, labelsOrTypes WHERE name = 'fact_text' "
@@ -146,12 +153,7 @@ def test_full_text_indexes_of_layout_5_are_made_again_to_refresh_in_the_backgrou
             assert version == 6
             assert refreshed_in_the_background(upgraded) == {"entity_names": True, "episode_contents": True,
                                                              "fact_text": True}
-            [ana] = [e.id for e in tg.core.store.entities(group) if e.name == "Ana Lind"]
-            assert [i for i, _ in tg.core.store.text_search(group, "entity", "Lind", 5)] == [ana]
-            oslo = tg.now("Ana Lind", "lives in", group_id=group)[0]
-            assert [i for i, _ in tg.core.store.text_search(group, "fact", "Oslo", 5)] == [oslo.id]
-            kayak = tg.core.store.text_search(group, "episode", "kayak", 5)
-            assert [i for i, _ in kayak] == [said.episode.id]
+            _found_by_their_words(tg, group, said.episode.id)
         finally:
             tg.forget(group)
 
