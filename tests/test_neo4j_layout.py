@@ -3,6 +3,10 @@ newer layout is refused."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
 import pytest
 from test_neo4j_text_search import refreshed_in_the_background
 
@@ -13,6 +17,19 @@ from temporal_graph.testing import neo4j_store_from_env, unique_test_group
 from temporal_graph.times import ManualClock
 
 pytestmark = pytest.mark.neo4j
+
+
+@contextmanager
+def _connected_again(group: str, clock: ManualClock, **options: Any) -> Iterator[TemporalGraph]:
+    """A memory on a new connection, which brings what the test left up to this layout; the group is
+    forgotten after."""
+    upgraded = neo4j_store_from_env()
+    assert upgraded is not None
+    with TemporalGraph(upgraded, clock=clock, **options) as tg:
+        try:
+            yield tg
+        finally:
+            tg.forget(group)
 
 
 def test_a_database_of_the_earlier_layout_is_upgraded_on_connect() -> None:
@@ -33,22 +50,17 @@ def test_a_database_of_the_earlier_layout_is_upgraded_on_connect() -> None:
             session.run("MATCH (a:Assertion {group_id: $g}) REMOVE a.at_key, a.object_key", g=group).consume()
             session.run("MATCH (m:MemoryGroup {group_id: $g}) REMOVE m.relations", g=group).consume()
             session.run("MATCH (l:MemoryLayout) DELETE l").consume()
-    upgraded = neo4j_store_from_env()
-    assert upgraded is not None
-    with TemporalGraph(upgraded, clock=clock, embed=False) as tg:
-        try:
-            assert {(f.relation, f.object, f.valid_at, f.invalid_at)
-                    for f in tg.history("Ana", group_id=group)} == expected
-            assert tg.core.store.relations(group) == ["LIVES_IN", "WORKS_AT"]
-            clock.set("2024-03-01")
-            # The rules read the upgraded keys: a move between the two homes ends and starts right.
-            tg.add_fact("Ana", "lives in", "Lyon", valid_at="2021", group_id=group)
-            timeline = [(f.object, f.valid_at.year, f.invalid_at and f.invalid_at.year)
-                        for f in tg.history("Ana", "lives in", group_id=group)]
-            assert timeline == [("Oslo", 2019, 2021), ("Lyon", 2021, 2022), ("Rome", 2022, None)]
-            assert [f.object for f in tg.now("Ana", "works at", group_id=group)] == ["Acme"]
-        finally:
-            tg.forget(group)
+    with _connected_again(group, clock, embed=False) as tg:
+        assert {(f.relation, f.object, f.valid_at, f.invalid_at)
+                for f in tg.history("Ana", group_id=group)} == expected
+        assert tg.core.store.relations(group) == ["LIVES_IN", "WORKS_AT"]
+        clock.set("2024-03-01")
+        # The rules read the upgraded keys: a move between the two homes ends and starts right.
+        tg.add_fact("Ana", "lives in", "Lyon", valid_at="2021", group_id=group)
+        timeline = [(f.object, f.valid_at.year, f.invalid_at and f.invalid_at.year)
+                    for f in tg.history("Ana", "lives in", group_id=group)]
+        assert timeline == [("Oslo", 2019, 2021), ("Lyon", 2021, 2022), ("Rome", 2022, None)]
+        assert [f.object for f in tg.now("Ana", "works at", group_id=group)] == ["Acme"]
 
 
 def test_fact_vectors_of_layout_2_move_under_the_one_vector_index_on_connect() -> None:
@@ -67,19 +79,14 @@ def test_fact_vectors_of_layout_2_move_under_the_one_vector_index_on_connect() -
                         "{`vector.dimensions`: 384, `vector.similarity_function`: 'cosine'}}").consume()
             session.run("MATCH (l:MemoryLayout) SET l.version = 2").consume()
         assert tg.core.store.vector_search(group, "fact", query, 5) == []
-    upgraded = neo4j_store_from_env()
-    assert upgraded is not None
-    with TemporalGraph(upgraded, clock=ManualClock("2024-01-01")) as tg:
-        try:
-            found = tg.core.store.vector_search(group, "fact", query, 5)
-            oslo = tg.now("Ana", "lives in", group_id=group)[0]
-            assert found[0][0] == oslo.id and found[0][1] > 0.99
-            assert len(found) == 2  # both relation types, from the one index
-            with upgraded.driver.session(database=upgraded.database) as session:
-                names = [r["name"] for r in session.run("SHOW VECTOR INDEXES YIELD name RETURN name")]
-            assert "fact_embedding_LIVES_IN" not in names and "current_fact_embedding" in names
-        finally:
-            tg.forget(group)
+    with _connected_again(group, ManualClock("2024-01-01")) as tg:
+        found = tg.core.store.vector_search(group, "fact", query, 5)
+        oslo = tg.now("Ana", "lives in", group_id=group)[0]
+        assert found[0][0] == oslo.id and found[0][1] > 0.99
+        assert len(found) == 2  # both relation types, from the one index
+        with tg.core.store.driver.session(database=tg.core.store.database) as session:
+            names = [r["name"] for r in session.run("SHOW VECTOR INDEXES YIELD name RETURN name")]
+        assert "fact_embedding_LIVES_IN" not in names and "current_fact_embedding" in names
 
 
 def _ana_and_her_kayak(tg: TemporalGraph, group: str) -> IngestResult:
@@ -117,13 +124,8 @@ def test_records_of_layout_3_take_their_group_token_for_full_text_search_on_conn
         assert tg.core.store.text_search(group, "entity", "Lind", 5) == []
         assert tg.core.store.text_search(group, "fact", "Oslo", 5) == []
         assert tg.core.store.text_search(group, "episode", "kayak", 5) == []
-    upgraded = neo4j_store_from_env()
-    assert upgraded is not None
-    with TemporalGraph(upgraded, clock=ManualClock("2024-01-01"), embed=False) as tg:
-        try:
-            _found_by_their_words(tg, group, said.episode.id)
-        finally:
-            tg.forget(group)
+    with _connected_again(group, ManualClock("2024-01-01"), embed=False) as tg:
+        _found_by_their_words(tg, group, said.episode.id)
 
 
 def test_full_text_indexes_of_layout_5_are_made_again_to_refresh_in_the_background_on_connect() -> None:
@@ -144,21 +146,16 @@ def test_full_text_indexes_of_layout_5_are_made_again_to_refresh_in_the_backgrou
                 session.run(f"CREATE FULLTEXT INDEX {name} FOR {target}").consume()
             session.run("CALL db.awaitIndexes(300)").consume()
             session.run("MATCH (l:MemoryLayout) SET l.version = 5").consume()
-    upgraded = neo4j_store_from_env()
-    assert upgraded is not None
-    with TemporalGraph(upgraded, clock=ManualClock("2024-01-01"), embed=False) as tg:
-        try:
-            with upgraded.driver.session(database=upgraded.database) as session:
-                version = session.run("MATCH (l:MemoryLayout) RETURN l.version AS v").single()["v"]
-            assert version == 6
-            assert refreshed_in_the_background(upgraded) == {"entity_names": True, "episode_contents": True,
-                                                             "fact_text": True}
-            _found_by_their_words(tg, group, said.episode.id)
-        finally:
-            tg.forget(group)
+    with _connected_again(group, ManualClock("2024-01-01"), embed=False) as tg:
+        with tg.core.store.driver.session(database=tg.core.store.database) as session:
+            version = session.run("MATCH (l:MemoryLayout) RETURN l.version AS v").single()["v"]
+        assert version == 6
+        assert refreshed_in_the_background(tg.core.store) == {"entity_names": True, "episode_contents": True,
+                                                         "fact_text": True}
+        _found_by_their_words(tg, group, said.episode.id)
 
 
-@pytest.mark.parametrize("layout", [3, 4])
+@pytest.mark.parametrize("layout", [3, 4, 5])
 def test_a_process_killed_after_dropping_the_fact_text_index_makes_it_again_on_connect(layout: int) -> None:
     group = unique_test_group("killed")
     store = neo4j_store_from_env()
@@ -170,14 +167,9 @@ def test_a_process_killed_after_dropping_the_fact_text_index_makes_it_again_on_c
         with store.driver.session(database=store.database) as session:
             session.run("DROP INDEX fact_text").consume()
             session.run("MATCH (l:MemoryLayout) SET l.version = $v", v=layout).consume()
-    upgraded = neo4j_store_from_env()
-    assert upgraded is not None
-    with TemporalGraph(upgraded, clock=ManualClock("2024-01-01"), embed=False) as tg:
-        try:
-            oslo = tg.now("Ana", "lives in", group_id=group)[0]
-            assert [i for i, _ in tg.core.store.text_search(group, "fact", "Oslo", 5)] == [oslo.id]
-        finally:
-            tg.forget(group)
+    with _connected_again(group, ManualClock("2024-01-01"), embed=False) as tg:
+        oslo = tg.now("Ana", "lives in", group_id=group)[0]
+        assert [i for i, _ in tg.core.store.text_search(group, "fact", "Oslo", 5)] == [oslo.id]
 
 
 def test_groups_of_layout_4_get_their_counts_of_current_rows_on_connect() -> None:
@@ -193,20 +185,15 @@ def test_groups_of_layout_4_get_their_counts_of_current_rows_on_connect() -> Non
             session.run("MATCH (g:MemoryGroup {group_id: $g}) REMOVE g.current_rows, g.current_ended",
                         g=group).consume()
             session.run("MATCH (l:MemoryLayout) SET l.version = 4").consume()
-    upgraded = neo4j_store_from_env()
-    assert upgraded is not None
-    with TemporalGraph(upgraded, clock=ManualClock("2024-02-01"), embed=False) as tg:
-        try:
-            with upgraded.driver.session(database=upgraded.database) as session:
-                kept = session.run("MATCH (g:MemoryGroup {group_id: $g}) RETURN g.current_rows AS rows, "
-                                   "g.current_ended AS ended", g=group).single()
-            assert (kept["rows"], kept["ended"]) == (3, 1)
-            tg.add_fact("Ana", "lives in", "Rome", valid_at="2022", group_id=group)  # Oslo ends: 4, 2
-            for year in ("2017", "2020", "2023"):
-                query = FactQuery(group, valid_time=tg.core.time(year))
-                assert tg.core.store.count_facts(query) == len(tg.core.store.facts(query))
-        finally:
-            tg.forget(group)
+    with _connected_again(group, ManualClock("2024-02-01"), embed=False) as tg:
+        with tg.core.store.driver.session(database=tg.core.store.database) as session:
+            kept = session.run("MATCH (g:MemoryGroup {group_id: $g}) RETURN g.current_rows AS rows, "
+                               "g.current_ended AS ended", g=group).single()
+        assert (kept["rows"], kept["ended"]) == (3, 1)
+        tg.add_fact("Ana", "lives in", "Rome", valid_at="2022", group_id=group)  # Oslo ends: 4, 2
+        for year in ("2017", "2020", "2023"):
+            query = FactQuery(group, valid_time=tg.core.time(year))
+            assert tg.core.store.count_facts(query) == len(tg.core.store.facts(query))
 
 
 def test_a_database_of_a_newer_layout_is_refused_before_anything_is_written() -> None:
