@@ -50,7 +50,8 @@ values stated and never revised) returned labelled stale by a search for their o
 ``--holdout``: the held-out slots and phrasings (``supersession_chats_holdout.py``), written before
 the value-revision rule and only run;
 ``--holdout holdout2``: a third set (``supersession_chats_holdout2.py``), with decoys;
-``--holdout holdout3``: a fourth (``supersession_chats_holdout3.py``), half its values names.
+``--holdout holdout3``: a fourth (``supersession_chats_holdout3.py``), half its values names;
+``--holdout holdout4``: a fifth (``supersession_chats_holdout4.py``), revisions in other words.
 
 **logs** — the stale share of "now" reads on LoCoMo dev (``../shared/data/locomo``, read in place;
 skipped with a message when absent) and on the repository's chat logs (``data/chats``), built as
@@ -731,8 +732,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--holdout", nargs="?", const="holdout", default=False,
                         choices=list(supersession_chats.HELD_OUT),
                         help="conversations from a held-out set's slots and phrasings (alone: "
-                             "supersession_chats_holdout.py; holdout2, holdout3: "
-                             "supersession_chats_holdout2.py, _holdout3.py)")
+                             "supersession_chats_holdout.py; holdout2-4: "
+                             "supersession_chats_holdout2.py ... _holdout4.py)")
     parser.add_argument("--locomo", type=int, metavar="N",
                         help="only the first N LoCoMo conversations (0: none)")
     parser.add_argument("--histories", type=Path, default=HISTORIES, metavar="PATH",

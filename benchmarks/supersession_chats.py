@@ -23,7 +23,9 @@ that must stay current (siblings, values stated and never revised), each with a 
 ``--holdout holdout2`` from ``supersession_chats_holdout2.py`` (written before the rule for
 revisions that do not repeat the attribute's word; with decoys: plans, questions and others' values
 said late about values never revised); ``--holdout holdout3`` from ``supersession_chats_holdout3.py``
-(written on 2026-12-07 before that day's later rules; half its values are names).
+(written on 2026-12-07 before that day's later rules; half its values are names); ``--holdout
+holdout4`` from ``supersession_chats_holdout4.py`` (written before revisions were read by their
+meaning; revisions often in other words than the statement).
 """
 
 from __future__ import annotations
@@ -592,7 +594,7 @@ def _revised(rng: random.Random, phrase: str, request: str, styles: Sequence[str
 
 # Held-out sets by name, each a module of ``SLOTS``, ``STATED_STYLES``, ``REVISED_STYLES`` and ``SEED``.
 HELD_OUT = {"holdout": "supersession_chats_holdout", "holdout2": "supersession_chats_holdout2",
-            "holdout3": "supersession_chats_holdout3"}
+            "holdout3": "supersession_chats_holdout3", "holdout4": "supersession_chats_holdout4"}
 
 
 def generate(n: int = DEFAULT_CONVERSATIONS, messages: int = DEFAULT_MESSAGES,
@@ -724,7 +726,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, help=f"default {DEFAULT_SEED} (--holdout: its own)")
     parser.add_argument("--holdout", nargs="?", const="holdout", default=False, choices=list(HELD_OUT),
                         help="a held-out set's slots and phrasings (alone: supersession_chats_holdout.py; "
-                             "holdout2, holdout3: supersession_chats_holdout2.py, _holdout3.py)")
+                             "holdout2-4: supersession_chats_holdout2.py ... _holdout4.py)")
     parser.add_argument("--out", type=Path, metavar="DIR", help="write the JSONL files here")
     args = parser.parse_args(argv)
     try:
