@@ -79,7 +79,8 @@ def context(
     hits = search(core, query, as_of=at, known_at=known, limit=MAX_FACTS + MAX_EPISODES, group_id=group_id,
                   kinds=(RecordKind.FACT, RecordKind.EPISODE), claims=claims,
                   stale="label" if stale == "show" else stale)
-    facts = [h.fact for h in hits if h.fact is not None][:MAX_FACTS]
+    fact_hits = [h for h in hits if h.fact is not None][:MAX_FACTS]
+    facts = [h.fact for h in fact_hits if h.fact is not None]
     episodes = [h.episode for h in hits if h.episode is not None]
     standing = {h.episode.id: h for h in hits if h.episode is not None}
     # Messages the chosen facts were learned from support them, after the best-ranked messages.
@@ -94,16 +95,16 @@ def context(
     episodes = [e for e in episodes if told_by(e, at, known)][:MAX_EPISODES]
 
     fits = _Budget(lambda text: count_tokens(core, text), budget_tokens)
+    labels = _Labels(core, group_id, [h for h in standing.values() if h.stale], known)
     header = "Facts:" if at is None else f"Facts (as of {at.date().isoformat()}):"
     if facts and fits.add_section(header):
         tell = Telling(core.now())  # a fact that has ended is told in the past, as answers tell it
-        for f in facts:
-            fits.add(f"- {tell.line(f)}")
+        for h, f in zip(fact_hits, facts, strict=True):
+            fits.add(f"- {tell.line(f)}" + labels.of(staleness.doubted(h, standing)))
     insights = insights_for(core, group_id, facts, known_at=known, as_of=at, limit=MAX_INSIGHTS)
     if insights and fits.add_section("Insights (derived from facts):"):
         for i in insights:
             fits.add(insight_line(i))
-    labels = _Labels(core, group_id, [h for h in standing.values() if h.stale], known)
     current = [e for e in episodes if e.id not in standing or standing[e.id].standing != "superseded"]
     if current and fits.add_section("Supporting messages:"):
         for e in current:

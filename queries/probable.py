@@ -8,14 +8,20 @@ too (:func:`temporal_graph.core.rewording.revises_about`: "How much RAM does the
 have?", "our staging server has 16 GB", then "we bumped staging to 48 GB" in passing). Such a pair makes
 the older message ``possibly_superseded`` by the newer: a "now" read ranks it below the newer one
 and labels it, never hides it on this evidence alone. The messages a read found are compared with
-each other, and the first of them with the messages sharing their words in the store.
+each other, and the first of them with the messages sharing their words in the store. A newer
+message that says it in other words ("my resting heart rate is 72 bpm", then "I'm at 61 bpm since
+I started running") is found by meaning among the first ten (:func:`_meant_again`).
 """
 
 from __future__ import annotations
 
 import re
+import threading
+from collections import OrderedDict
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
+
+import numpy as np
 
 from temporal_graph.core import Core
 from temporal_graph.core.asked_changes import changed_for, what_is_asked
@@ -26,6 +32,8 @@ from temporal_graph.core.change_cues import (
     same_subject,
     states_change,
 )
+from temporal_graph.core.embeddings import Embedder
+from temporal_graph.core.meant_revisions import revised_in_other_words, value_sentences
 from temporal_graph.core.model import Episode, RecordKind
 from temporal_graph.core.rewording import asked_words, focus, pinned_words, revises_about, subject_words
 from temporal_graph.core.value_revisions import revises_value
@@ -60,11 +68,16 @@ def marked(
                                               about))
     newest_first = sorted(pool.values(), key=lambda e: (e.reference_time, e.created_at), reverse=True)
     asked, pinned = asked_words(query), pinned_words(query)
+    newest: dict[str, Episode] = {}
     for old in open_:
         newer = _revisions(old, newest_first) or _answers_again(old, newest_first, query, asked, pinned)
         if newer:
-            out[old.id] = found[old.id].model_copy(update={
-                "standing": "possibly_superseded", "superseded_by": (newer[0].id,)})
+            newest[old.id] = newer[0]
+    unread = [e for e in open_[:LOOKED_AT] if e.id not in newest]
+    newest.update(_meant_again(core.embedder, unread, messages[:LOOKED_AT], query))
+    for old_id, newer_one in newest.items():
+        out[old_id] = found[old_id].model_copy(update={
+            "standing": "possibly_superseded", "superseded_by": (newer_one.id,)})
     return out
 
 
@@ -134,3 +147,79 @@ def _revises(old: Episode, new: Episode) -> bool:
             or revises_value(said, says, year, same_speaker=by_them)):
         return False
     return by_them or same_subject(old.content, new.content)
+
+
+# Cosines (all-MiniLM-L6-v2) measured on the development sets of benchmarks/supersession_chats.py:
+# a sentence answers the question from ANSWERS, two say the same thing from SAME.
+ANSWERS = 0.3
+SAME = 0.4
+
+
+def _meant_again(embedder: Embedder, olds: Sequence[Episode], messages: Sequence[Episode],
+                 query: str) -> dict[str, Episode]:
+    """For each of ``olds``, the newest of ``messages`` by its speaker that gives another value for
+    what it said in other words (:func:`temporal_graph.core.meant_revisions.revised_in_other_words`):
+    a sentence of each answers the question, and the two say the same thing, as their vectors
+    measure."""
+    if not query.strip() or what_is_asked(query) is None:
+        return {}
+    later = {o.id: sorted((e for e in messages if e.speaker == o.speaker and e.content != o.content
+                           and e.reference_time > o.reference_time and value_sentences(e.content)),
+                          key=lambda e: (e.reference_time, e.created_at), reverse=True)
+             for o in olds if value_sentences(o.content)}
+    later = {k: v for k, v in later.items() if v}
+    if not later:
+        return {}
+    texts = {o.content for o in olds if o.id in later} | {e.content for v in later.values() for e in v}
+    vectors = _vectors(embedder, [query, *(s for t in texts for s in value_sentences(t))])
+    asked = vectors[query]
+
+    def answering(text: str) -> str | None:
+        """Its sentence that answers the question best, if close enough to answer it."""
+        top = max(value_sentences(text), key=lambda s: float(vectors[s] @ asked))
+        return top if float(vectors[top] @ asked) >= ANSWERS else None
+
+    out: dict[str, Episode] = {}
+    for old in olds:
+        if old.id not in later or (said := answering(old.content)) is None:
+            continue
+        for new in later[old.id]:
+            says = answering(new.content)
+            if says is not None and float(vectors[said] @ vectors[says]) >= SAME and revised_in_other_words(
+                    old.content, new.content, said, says, query, old.reference_time.year):
+                out[old.id] = new
+                break
+    return out
+
+
+class _SentenceVectors:
+    """Unit vectors of sentences, the :data:`KEPT` used last kept: a memory's reads compare the
+    same messages again and again. One embedder's at a time; safe across threads."""
+
+    KEPT = 4096
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._embedder: Embedder | None = None
+        self._kept: OrderedDict[str, np.ndarray] = OrderedDict()
+
+    def __call__(self, embedder: Embedder, texts: Sequence[str]) -> dict[str, np.ndarray]:
+        with self._lock:
+            if self._embedder is not embedder:
+                self._embedder, self._kept = embedder, OrderedDict()
+            out = {t: self._kept[t] for t in texts if t in self._kept}
+        missing = list(dict.fromkeys(t for t in texts if t not in out))
+        rows = np.asarray(embedder.encode(missing), dtype=np.float64) if missing else np.empty((0, 0))
+        for t, row in zip(missing, rows, strict=True):
+            out[t] = row / max(float(np.linalg.norm(row)), 1e-12)
+        with self._lock:
+            if self._embedder is embedder:
+                for t in texts:
+                    self._kept[t] = out[t]
+                    self._kept.move_to_end(t)
+                while len(self._kept) > self.KEPT:
+                    self._kept.popitem(last=False)
+        return out
+
+
+_vectors = _SentenceVectors()

@@ -12,12 +12,13 @@ on that evidence alone. Then, by the read's ``stale`` mode:
   matching old message brings its revision with it; then "label" keeps the superseded ones last,
   "hide" leaves them out and counts them (``SearchResults.stale_left_out``). Partly and possibly
   superseded messages stay, labelled, below their replacements.
+- A fact learned only from messages the read found possibly superseded is labelled so too.
 - A message ``retract_entity`` withdrew is left out of every read.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import datetime
 
 from temporal_graph.core import Core
@@ -46,11 +47,24 @@ def label(
 
 
 def _labelled(hit: SearchHit, found: dict[str, MessageStanding]) -> SearchHit:
+    if hit.fact is not None:
+        return doubted(hit, found)
     if hit.episode is None:
         return hit
     s = found[hit.episode.id]
     return hit.model_copy(update={"standing": s.standing, "replaced_by": s.replaced_by,
                                   "superseded_by": s.superseded_by, "stale_statements": s.stale})
+
+
+def doubted(hit: SearchHit, found: Mapping[str, MessageStanding | SearchHit]) -> SearchHit:
+    """A fact hit learned only from messages a read found possibly superseded (``found``, by
+    message id), labelled so too: it still holds in the graph, yet "my resting heart rate is 72 bpm"
+    is in doubt once "I'm at 61 bpm" was said in other words."""
+    told = [found.get(i) for i in hit.fact.episode_ids] if hit.fact is not None else []
+    if not told or any(s is None or s.standing != "possibly_superseded" for s in told):
+        return hit
+    newer = tuple(dict.fromkeys(i for s in told if s is not None for i in s.superseded_by))
+    return hit.model_copy(update={"standing": "possibly_superseded", "superseded_by": newer})
 
 
 def ordered(

@@ -303,8 +303,10 @@ class SearchHit(BaseModel):
     entity: Entity | None = None
     episode: Episode | None = None
     insight: Insight | None = None
-    # Messages only: where it stands as of the search's time, the facts holding for what it said
-    # that no longer holds, and the messages that replaced it (a key, a supersede, a likely revision).
+    # Messages: where it stands as of the search's time, the facts holding for what it said that no
+    # longer holds, and the messages that replaced it (a key, a supersede, a likely revision). A fact
+    # learned only from messages the search found possibly superseded is "possibly_superseded" too,
+    # with their newer messages.
     standing: Standing | None = None
     replaced_by: tuple[str, ...] = ()
     superseded_by: tuple[str, ...] = ()
@@ -321,7 +323,7 @@ class SearchHit(BaseModel):
 
     @property
     def stale(self) -> bool:
-        """A message hit whose standing says (or suspects) it is out of date."""
+        """A hit whose standing says (or suspects) it is out of date."""
         return self.standing in STALE_STANDINGS
 
     @property
