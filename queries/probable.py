@@ -153,6 +153,7 @@ def _revises(old: Episode, new: Episode) -> bool:
 # a sentence answers the question from ANSWERS, two say the same thing from SAME.
 ANSWERS = 0.3
 SAME = 0.4
+SENTENCES = 6  # sentences of a message compared at most: a pasted document states thousands of values
 
 
 def _meant_again(embedder: Embedder, olds: Sequence[Episode], messages: Sequence[Episode],
@@ -171,12 +172,13 @@ def _meant_again(embedder: Embedder, olds: Sequence[Episode], messages: Sequence
     if not later:
         return {}
     texts = {o.content for o in olds if o.id in later} | {e.content for v in later.values() for e in v}
-    vectors = _vectors(embedder, [query, *(s for t in texts for s in value_sentences(t))])
+    compared = {t: _compared(t, query) for t in texts}
+    vectors = _vectors(embedder, [query, *(s for t in texts for s in compared[t])])
     asked = vectors[query]
 
     def answering(text: str) -> str | None:
         """Its sentence that answers the question best, if close enough to answer it."""
-        top = max(value_sentences(text), key=lambda s: float(vectors[s] @ asked))
+        top = max(compared[text], key=lambda s: float(vectors[s] @ asked))
         return top if float(vectors[top] @ asked) >= ANSWERS else None
 
     out: dict[str, Episode] = {}
@@ -190,6 +192,16 @@ def _meant_again(embedder: Embedder, olds: Sequence[Episode], messages: Sequence
                 out[old.id] = new
                 break
     return out
+
+
+def _compared(text: str, query: str) -> tuple[str, ...]:
+    """The sentences of ``text`` stating a value, :data:`SENTENCES` at most: those sharing the most
+    words with ``query`` first, then in their order."""
+    found = value_sentences(text)
+    if len(found) <= SENTENCES:
+        return found
+    asked = set(_WORD.findall(query.lower()))
+    return tuple(sorted(found, key=lambda s: -len(asked & set(_WORD.findall(s.lower()))))[:SENTENCES])
 
 
 class _SentenceVectors:
@@ -209,17 +221,35 @@ class _SentenceVectors:
                 self._embedder, self._kept = embedder, OrderedDict()
             out = {t: self._kept[t] for t in texts if t in self._kept}
         missing = list(dict.fromkeys(t for t in texts if t not in out))
-        rows = np.asarray(embedder.encode(missing), dtype=np.float64) if missing else np.empty((0, 0))
-        for t, row in zip(missing, rows, strict=True):
-            out[t] = row / max(float(np.linalg.norm(row)), 1e-12)
+        if missing:
+            out.update((t, _unit(v)) for t, v in zip(missing, embedder.encode(missing), strict=True))
+        self._keep(embedder, {t: out[t] for t in texts})
+        return out
+
+    def keep(self, embedder: Embedder, text: str, vector: Sequence[float]) -> None:
+        """``vector``, already encoded for ``text``, kept as the newest."""
+        self(embedder, [])  # another embedder's vectors are dropped first
+        self._keep(embedder, {text: _unit(vector)})
+
+    def _keep(self, embedder: Embedder, unit: Mapping[str, np.ndarray]) -> None:
         with self._lock:
             if self._embedder is embedder:
-                for t in texts:
-                    self._kept[t] = out[t]
+                for t, row in unit.items():
+                    self._kept[t] = row
                     self._kept.move_to_end(t)
                 while len(self._kept) > self.KEPT:
                     self._kept.popitem(last=False)
-        return out
+
+
+def _unit(vector: Sequence[float]) -> np.ndarray:
+    row = np.asarray(vector, dtype=np.float64)
+    return row / max(float(np.linalg.norm(row)), 1e-12)
 
 
 _vectors = _SentenceVectors()
+
+
+def remember_query(embedder: Embedder, query: str, vector: Sequence[float]) -> None:
+    """The vector a search encoded for ``query``: the revisions read by meaning compare with it
+    instead of encoding the question again."""
+    _vectors.keep(embedder, query, vector)

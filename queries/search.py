@@ -85,7 +85,7 @@ from temporal_graph.core.names import MAX_NAME_CHARS, check_group
 from temporal_graph.core.stores.protocol import FactQuery
 from temporal_graph.core.time import TimeLike
 
-from . import broad, ranking, staleness, time_cues
+from . import broad, probable, ranking, staleness, time_cues
 from .question import about_the_group
 
 RRF_K = 60
@@ -400,6 +400,8 @@ class _Query:
 def _read_query(core: Core, query: str, group_id: str, methods: Sequence[str]) -> _Query:
     named = named_entities(core, query, group_id) if "graph" in methods else []
     vector = list(core.embedder.encode([query])[0]) if "embedding" in methods else None
+    if vector is not None:
+        probable.remember_query(core.embedder, query, vector)
     # Names are the graph ranking's business; leaving them out of the keyword query keeps BM25
     # from counting the same evidence twice (every fact about Caroline matches "Caroline").
     keywords = _keywords(query, named) if "bm25" in methods else None

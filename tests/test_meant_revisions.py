@@ -106,3 +106,14 @@ def test_a_lookalike_in_other_words_leaves_the_older_message_current(clock, tick
         tg.add_episode(new, speaker=speaker, reference_time="2024-08-01")
         hit = next(h for h in tg.search(QUESTION, limit=10) if h.episode is not None and h.episode.id == old_id)
         assert hit.standing in ("current", "unparsed")
+
+
+def test_a_long_message_is_compared_by_a_few_of_its_sentences() -> None:
+    """A pasted document states thousands of values: a read encodes a few sentences of it, those
+    sharing the question's words first."""
+    from queries.probable import SENTENCES, _compared
+
+    lines = [f"Bay {n} holds {n * 3} crates." for n in range(40)]
+    text = " ".join([*lines, "My resting heart rate is 72 bpm."])
+    kept = _compared(text, QUESTION)
+    assert len(kept) == SENTENCES and kept[0] == "My resting heart rate is 72 bpm."
