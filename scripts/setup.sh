@@ -3,6 +3,14 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 say() { echo "setup: $*" >&2; }
+# A full disk fails pip half-way with "No space left on device" (a CI run did, 2026-12-08, with old
+# clones on the machine): say so before starting, in the units a user frees space in.
+if ! .venv/bin/python -c "import torch, temporal_graph" 2>/dev/null; then
+    free_gb=$(( $(df -Pk . | awk 'NR==2 {print $4}') / 1048576 ))
+    if [ "$free_gb" -lt 8 ]; then
+        say "only ${free_gb} GB free on this disk; the install needs about 8 GB (torch's CUDA build alone is 4.7 GB)"
+    fi
+fi
 if [ ! -x .venv/bin/python ]; then
     say "creating the virtual environment .venv"
     python3 -m venv .venv
