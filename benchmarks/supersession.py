@@ -495,6 +495,12 @@ class ConvTally:
     labelled_by_another: int = 0
     keep: int = 0
     keep_labelled: int = 0
+    # ask (the engine only): answers giving the old value, and how many of them say they may be
+    # out of date; answers resting on a message that must stay current, and how many are doubted
+    old_answers: int = 0
+    old_answers_doubted: int = 0
+    keep_answers: int = 0
+    keep_answers_doubted: int = 0
 
     def row(self) -> dict[str, Any]:
         n = max(1, self.questions)
@@ -506,7 +512,17 @@ class ConvTally:
                 "revision_in_context": round(self.revision_in_context / n, 4),
                 "old_echoes_unlabelled": self.echoes_unlabelled,
                 "old_labelled_by_another": self.labelled_by_another,
-                "lookalikes_labelled": f"{self.keep_labelled}/{self.keep}"}
+                "lookalikes_labelled": f"{self.keep_labelled}/{self.keep}",
+                "old_answers_in_doubt": f"{self.old_answers_doubted}/{self.old_answers}",
+                "lookalike_answers_in_doubt": f"{self.keep_answers_doubted}/{self.keep_answers}"}
+
+
+def gives_old_value(answer: Any, old_value: str, new_value: str) -> bool:
+    """Whether ``ask``'s answer gives the old value and not the new one (a quoted newer message
+    aside: it ends the text in brackets)."""
+    said = re.sub(r"[\s,]", "", answer.text.split(" [possibly superseded")[0].lower())
+    value = lambda v: re.sub(r"[\s,]", "", v.lower())  # noqa: E731
+    return answer.known and value(old_value) in said and value(new_value) not in said
 
 
 def run_conversations(n: int, messages: int, seed: int | None, workdir: Path, *,
@@ -555,6 +571,10 @@ def run_conversations(n: int, messages: int, seed: int | None, workdir: Path, *,
                 engine.revision_in_context += in_block
                 echo_ids = {by_source[e].id for e in q.old_echoes}
                 engine.echoes_unlabelled += len(unlabelled_hits(hits, echo_ids))
+                answer = tg.ask(q.question, group_id=c.group)
+                if gives_old_value(answer, q.old_value, q.new_value):
+                    engine.old_answers += 1
+                    engine.old_answers_doubted += bool(getattr(answer, "possibly_superseded_by", ()))
                 for what, bad in (("revision not in the top 10", not top), ("old above the revision", above),
                                   ("old unlabelled", unlabelled), ("revision not in context", not in_block)):
                     if bad:
@@ -581,6 +601,10 @@ def run_conversations(n: int, messages: int, seed: int | None, workdir: Path, *,
                 engine.keep_labelled += bool(labelled)
                 if labelled:
                     misses.append(f"{c.group}: lookalike {kept} labelled stale for {question!r}")
+                answer = tg.ask(question, group_id=c.group)
+                if any(episode.id in f.episode_ids for f in answer.facts):
+                    engine.keep_answers += 1
+                    engine.keep_answers_doubted += bool(getattr(answer, "possibly_superseded_by", ()))
     return {"systems": {"engine": engine.row(), "embedding": embedding.row(),
                         "embedding, newest first": newest.row()},
             "conversations": len(conversations), "messages": sum(len(c.messages) for c in conversations),
@@ -702,6 +726,10 @@ def human(report: dict[str, Any]) -> str:
                        f"| {_pct(r['revision_in_context'])} | {r['old_echoes_unlabelled']} "
                        f"| {r['old_labelled_by_another'] if system == 'engine' else '-'} "
                        f"| {r['lookalikes_labelled'] if system == 'engine' else '-'} |")
+        engine = c["systems"]["engine"]
+        out += ["", f"`ask`: answers giving the old value that say they may be out of date "
+                    f"{engine['old_answers_in_doubt']}; answers resting on a message that must stay "
+                    f"current said to be in doubt {engine['lookalike_answers_in_doubt']}."]
     if "logs" in report:
         lg = report["logs"]
         out += ["", f"### Stale share of \"now\" reads ({lg['seconds']} s)", ""]

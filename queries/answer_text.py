@@ -27,7 +27,7 @@ from typing import Literal
 
 from dateutil.relativedelta import relativedelta
 
-from temporal_graph.core.model import Fact
+from temporal_graph.core.model import Episode, Fact
 from temporal_graph.core.names import relation_phrase
 from temporal_graph.core.sentences import fact_clause, past_text, still_text
 
@@ -107,6 +107,15 @@ def fact_line(f: Fact, words: str | None = None) -> str:
         when = ""
     text = (words or f.text or f"{f.subject} {relation_phrase(f.relation)} {f.object}").rstrip(". ")
     return f"- {text}{when}{claim_label(f)}"
+
+
+QUOTED_WORDS = 12  # words of a newer message that an answer or a prompt line quotes
+
+
+def said_later(e: Episode, excerpt: str) -> str:
+    """``by the message of 2024-08-01: "I'm at 61 bpm since …"``: a newer message, by its
+    ``excerpt`` (:func:`queries.probable.excerpt`: where it gives its value)."""
+    return f'by the message of {e.reference_time.date().isoformat()}: "{excerpt}"'
 
 
 def claim_label(f: Fact) -> str:

@@ -28,11 +28,12 @@ from __future__ import annotations
 from temporal_graph.core import DEFAULT_GROUP, Core
 from temporal_graph.core.claims import check_claims
 from temporal_graph.core.errors import InvalidInput
-from temporal_graph.core.model import DEFAULT_CLAIMS, Answer, QuestionPlan
+from temporal_graph.core.model import DEFAULT_CLAIMS, Answer, Fact, QuestionPlan
 from temporal_graph.core.names import check_group
 from temporal_graph.core.time import TimeLike
 
 from .answering import answer_plan
+from .doubts import bracket, newer_messages, possibly_superseded
 from .plan import Plan
 from .planning import make_plan, plan_offline, plan_with_llm
 from .question_time import question_time
@@ -62,8 +63,19 @@ def ask(
     text, facts, known = answer_plan(core, plan)
     if plan.notes and known:
         text = f"{text} ({'; '.join(plan.notes)})"
+    doubted = _doubted(core, plan, question, facts) if known else {}
+    text += bracket(core, group_id, question, facts, doubted)
     insights = insights_for(core, group_id, facts, known_at=plan.known_at, cited_only=True,
                             limit=MAX_INSIGHTS) if known else []
     text = " ".join([text, *(f"Insight: {insight_sentence(i)}." for i in insights)])
     return Answer(question=question, text=text, facts=facts, known=known, plan=plan.described(),
-                  verdict=plan.verdict, insights=insights)
+                  verdict=plan.verdict, insights=insights, possibly_superseded_by=newer_messages(doubted))
+
+
+def _doubted(core: Core, plan: Plan, question: str, facts: list[Fact]) -> dict[str, tuple[str, ...]]:
+    """The answer's facts a newer message may have revised, for a value asked of one moment as
+    currently believed (:mod:`queries.doubts`); a question about history or belief gets none."""
+    at = plan.time.moment
+    if at is None or not facts or plan.known_at is not None or plan.kind not in ("what", "who"):
+        return {}
+    return possibly_superseded(core, plan.group_id, question, facts, at=at)

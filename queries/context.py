@@ -29,8 +29,8 @@ from temporal_graph.core.names import check_group
 from temporal_graph.core.stores.protocol import FactQuery
 from temporal_graph.core.time import TimeLike
 
-from . import staleness
-from .answer_text import Telling, fact_line
+from . import probable, staleness
+from .answer_text import Telling, fact_line, said_later
 from .reflection import insight_sentence, insights_for
 from .search import search
 
@@ -95,12 +95,14 @@ def context(
     episodes = [e for e in episodes if told_by(e, at, known)][:MAX_EPISODES]
 
     fits = _Budget(lambda text: count_tokens(core, text), budget_tokens)
-    labels = _Labels(core, group_id, [h for h in standing.values() if h.stale], known)
+    labels = _Labels(core, group_id, [h for h in standing.values() if h.stale], known, query)
+    spoken_of = probable.SpokenOf(core, group_id, query, labels.messages.values(),
+                                  (i for h in standing.values() for i in h.superseded_by))
     header = "Facts:" if at is None else f"Facts (as of {at.date().isoformat()}):"
     if facts and fits.add_section(header):
         tell = Telling(core.now())  # a fact that has ended is told in the past, as answers tell it
         for h, f in zip(fact_hits, facts, strict=True):
-            fits.add(f"- {tell.line(f)}" + labels.of(staleness.doubted(h, standing)))
+            fits.add(f"- {tell.line(f)}" + labels.of(staleness.doubted(h, standing, spoken_of)))
     insights = insights_for(core, group_id, facts, known_at=known, as_of=at, limit=MAX_INSIGHTS)
     if insights and fits.add_section("Insights (derived from facts):"):
         for i in insights:
@@ -136,13 +138,13 @@ class _Labels:
     block must be able to tell an old value from the current one. Every line of a stale message
     carries one, starting "[superseded", "[partly superseded" or "[possibly superseded"."""
 
-    QUOTED_WORDS = 12
-
-    def __init__(self, core: Core, group_id: str, stale: list[SearchHit], known: datetime | None) -> None:
+    def __init__(self, core: Core, group_id: str, stale: list[SearchHit], known: datetime | None,
+                 query: str) -> None:
+        self.query = query
         rows = list(dict.fromkeys(i for h in stale for i in h.replaced_by))
         messages = list(dict.fromkeys(i for h in stale for i in h.superseded_by))
-        query = FactQuery(group_id, ids=tuple(rows), known_at=known)
-        self.rows = {f.id: f for f in core.store.facts(query)} if rows else {}
+        read = FactQuery(group_id, ids=tuple(rows), known_at=known)
+        self.rows = {f.id: f for f in core.store.facts(read)} if rows else {}
         self.messages = {e.id: e for e in core.store.episodes(group_id, ids=messages)} if messages else {}
 
     def of(self, hit: SearchHit | None) -> str:
@@ -155,10 +157,7 @@ class _Labels:
             parts.append("no longer: " + " ".join(hit.stale_statements))
         newer = [self.messages[i] for i in hit.superseded_by if i in self.messages]
         if newer:
-            e = newer[0]
-            text = " ".join(e.content.split()[: self.QUOTED_WORDS])
-            cut = "…" if len(e.content.split()) > self.QUOTED_WORDS else ""
-            parts.append(f'by the message of {e.reference_time.date().isoformat()}: "{text}{cut}"')
+            parts.append(said_later(newer[0], probable.excerpt(newer[0].content, self.query)))
         now = [fact_line(self.rows[i])[2:] for i in hit.replaced_by if i in self.rows]
         if now:
             parts.append("now: " + "; ".join(now))

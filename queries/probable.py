@@ -30,14 +30,16 @@ from temporal_graph.core.change_cues import (
     other_parties,
     reworded_as_news,
     same_subject,
+    sentences,
     states_change,
 )
-from temporal_graph.core.embeddings import Embedder
+from temporal_graph.core.embeddings import Embedder, item_text
 from temporal_graph.core.meant_revisions import revised_in_other_words, value_sentences
-from temporal_graph.core.model import Episode, RecordKind
+from temporal_graph.core.model import Episode, Fact, RecordKind
 from temporal_graph.core.rewording import asked_words, focus, pinned_words, revises_about, subject_words
 from temporal_graph.core.value_revisions import revises_value
 
+from .answer_text import QUOTED_WORDS
 from .standing import MessageStanding
 
 _WORD = re.compile(r"[a-z0-9][a-z0-9'’-]*")
@@ -247,6 +249,73 @@ def _unit(vector: Sequence[float]) -> np.ndarray:
 
 
 _vectors = _SentenceVectors()
+
+
+def sentence_vectors(embedder: Embedder, texts: Sequence[str]) -> dict[str, np.ndarray]:
+    """Unit vectors of ``texts``, those encoded lately kept (a search's question among them)."""
+    return _vectors(embedder, texts)
+
+
+def excerpt(text: str, question: str) -> str:
+    """:data:`QUOTED_WORDS` words of ``text`` around its first value in the sentence that says
+    most of what ``question`` asks (a sentence stating a value first), "…" where it is cut: a
+    revision is often said in passing, inside a request ("How do I fit training around a newborn
+    (oh and my rent went up to £1,350 a month)?")."""
+    asked = set(_WORD.findall(question.lower()))
+    said = [s for s, _ in sentences(text)] or [text]
+    stating = set(value_sentences(text))
+    best = max(said, key=lambda s: (s in stating, any(c.isdigit() for c in s),
+                                    len(asked & set(_WORD.findall(s.lower())))))
+    words = best.split()
+    first = next((i for i, w in enumerate(words) if any(c.isdigit() for c in w)), 0)
+    start = max(0, min(first - QUOTED_WORDS // 2, len(words) - QUOTED_WORDS))
+    # "…" where a sentence is cut, "… " / " …" where whole sentences are left out around it
+    before = "…" if start > 0 else "… " if said.index(best) > 0 else ""
+    after = "…" if start + QUOTED_WORDS < len(words) else " …" if best != said[-1] else ""
+    return before + " ".join(words[start:start + QUOTED_WORDS]) + after
+
+
+class SpokenOf:
+    """Whether a newer message that makes a fact's message possibly superseded speaks of what the
+    fact says or the question asks: its words where it gives its value (:func:`excerpt`) are close
+    to the fact's sentence (cosine :data:`SAME`) or answer the question (:data:`ANSWERS`). A
+    message may be revised in a part other than the fact's ("My phone is the iPhone 15, and a CI
+    run takes 45 minutes", then "a CI run is 31 minutes these days"): its phone fact stays
+    current. ``messages``: those already read; the others of ``newer`` are read once, when needed."""
+
+    def __init__(self, core: Core, group_id: str, query: str, messages: Iterable[Episode],
+                 newer: Iterable[str]) -> None:
+        self._core, self._group_id, self._query = core, group_id, query
+        self._messages = {e.id: e for e in messages}
+        self._unread = [i for i in dict.fromkeys(newer) if i not in self._messages]
+        self._facts: dict[str, np.ndarray] = {}
+
+    def __call__(self, fact: Fact, newer_id: str) -> bool:
+        if self._unread:
+            read = self._core.store.episodes(self._group_id, ids=self._unread)
+            self._messages.update((e.id, e) for e in read)
+            self._unread = []
+        e = self._messages.get(newer_id)
+        if e is None:
+            return False
+        quoted = excerpt(e.content, self._query).strip("…")
+        vectors = _vectors(self._core.embedder, [quoted, self._query])
+        return (float(vectors[quoted] @ self._vector(fact)) >= SAME
+                or (bool(self._query.strip()) and float(vectors[quoted] @ vectors[self._query]) >= ANSWERS))
+
+    def _vector(self, fact: Fact) -> np.ndarray:
+        """The fact's stored vector (that of its sentence), encoded only when it has none."""
+        if fact.id in self._facts:
+            return self._facts[fact.id]
+        self._facts[fact.id] = self._fact_vector(fact)
+        return self._facts[fact.id]
+
+    def _fact_vector(self, fact: Fact) -> np.ndarray:
+        stored = self._core.store.vectors(self._group_id, RecordKind.FACT, [fact.id]).get(fact.id)
+        if stored is not None:
+            return _unit(stored)
+        said = item_text(fact)
+        return _vectors(self._core.embedder, [said])[said]
 
 
 def remember_query(embedder: Embedder, query: str, vector: Sequence[float]) -> None:

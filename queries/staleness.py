@@ -18,11 +18,11 @@ on that evidence alone. Then, by the read's ``stale`` mode:
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
 
 from temporal_graph.core import Core
-from temporal_graph.core.model import SearchHit, SearchResults
+from temporal_graph.core.model import Fact, SearchHit, SearchResults
 from temporal_graph.core.stores.protocol import FactQuery
 
 from . import probable
@@ -42,13 +42,15 @@ def label(
     if valid_time is not None:
         found = probable.marked(core, group_id, [h.episode for h in hits if h.episode is not None], found,
                                 known_at=known_at, told_by=told_by, query=query)
-    return [_labelled(h, found) for h in hits
+    spoken_of = probable.SpokenOf(core, group_id, query, (h.episode for h in hits if h.episode is not None),
+                                  (i for s in found.values() for i in s.superseded_by))
+    return [_labelled(h, found, spoken_of) for h in hits
             if h.episode is None or not found[h.episode.id].withdrawn]
 
 
-def _labelled(hit: SearchHit, found: dict[str, MessageStanding]) -> SearchHit:
+def _labelled(hit: SearchHit, found: dict[str, MessageStanding], spoken_of: probable.SpokenOf) -> SearchHit:
     if hit.fact is not None:
-        return doubted(hit, found)
+        return doubted(hit, found, spoken_of)
     if hit.episode is None:
         return hit
     s = found[hit.episode.id]
@@ -56,14 +58,20 @@ def _labelled(hit: SearchHit, found: dict[str, MessageStanding]) -> SearchHit:
                                   "superseded_by": s.superseded_by, "stale_statements": s.stale})
 
 
-def doubted(hit: SearchHit, found: Mapping[str, MessageStanding | SearchHit]) -> SearchHit:
+def doubted(hit: SearchHit, found: Mapping[str, MessageStanding | SearchHit],
+            spoken_of: Callable[[Fact, str], bool]) -> SearchHit:
     """A fact hit learned only from messages a read found possibly superseded (``found``, by
-    message id), labelled so too: it still holds in the graph, yet "my resting heart rate is 72 bpm"
-    is in doubt once "I'm at 61 bpm" was said in other words."""
-    told = [found.get(i) for i in hit.fact.episode_ids] if hit.fact is not None else []
-    if not told or any(s is None or s.standing != "possibly_superseded" for s in told):
+    message id), by newer messages that speak of it (``spoken_of``), labelled so too: it still
+    holds in the graph, yet "my resting heart rate is 72 bpm" is in doubt once "I'm at 61 bpm" was
+    said in other words."""
+    fact = hit.fact
+    told = [found.get(i) for i in fact.episode_ids] if fact is not None else []
+    if fact is None or not told or any(s is None or s.standing != "possibly_superseded" for s in told):
         return hit
-    newer = tuple(dict.fromkeys(i for s in told if s is not None for i in s.superseded_by))
+    newer = tuple(i for i in dict.fromkeys(i for s in told if s is not None for i in s.superseded_by)
+                  if spoken_of(fact, i))
+    if not newer:
+        return hit
     return hit.model_copy(update={"standing": "possibly_superseded", "superseded_by": newer})
 
 

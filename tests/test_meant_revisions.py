@@ -93,11 +93,31 @@ def test_search_and_context_label_a_value_revised_in_other_words(clock, tick) ->
         assert lines and all("[possibly superseded" in line for line in lines)
 
 
-@pytest.mark.parametrize("new, speaker", [
+def test_a_fact_from_a_part_of_a_message_not_revised_stays_current(clock, tick) -> None:
+    """A message revised in one part ("a full CI run takes 45 minutes" -> "31 minutes these days") is
+    possibly superseded; the fact read from its other part (the phone) is not in doubt, in search or
+    in an answer."""
+    with TemporalGraph.open(":memory:", clock=clock) as tg:
+        old_id, _ = _told(tg, tick, "My phone is the iPhone 15, and a full CI run takes 45 minutes. Any tips?",
+                          "In case it matters: a full CI run is 31 minutes these days. How do I speed up tests?")
+        hits = tg.search("What phone does Ana use?", limit=10)
+        assert any(h.episode is not None and h.episode.id == old_id and h.standing == "possibly_superseded"
+                   for h in hits)
+        phone = [h for h in hits if h.fact is not None and "iPhone 15" in h.fact.text]
+        assert phone and all(h.standing is None for h in phone)
+        answer = tg.ask("What phone does Ana use?")
+        assert "iPhone 15" in answer.text and answer.possibly_superseded_by == []
+
+
+# Newer messages of the same search that revise nothing of Ana's 72 bpm.
+LOOKALIKES = [
     ("Side note: my brother is at 58 bpm since he started running. How do I stretch?", "Ana"),
     ("Side note: I'm at 61 bpm since I started running. How do I stretch?", "Ben"),  # another speaker's
     ("Side note: would 61 bpm be better? How do I stretch?", "Ana"),
-])
+]
+
+
+@pytest.mark.parametrize("new, speaker", LOOKALIKES)
 def test_a_lookalike_in_other_words_leaves_the_older_message_current(clock, tick, new: str, speaker: str) -> None:
     with TemporalGraph.open(":memory:", clock=clock) as tg:
         tick()
@@ -106,6 +126,49 @@ def test_a_lookalike_in_other_words_leaves_the_older_message_current(clock, tick
         tg.add_episode(new, speaker=speaker, reference_time="2024-08-01")
         hit = next(h for h in tg.search(QUESTION, limit=10) if h.episode is not None and h.episode.id == old_id)
         assert hit.standing in ("current", "unparsed")
+
+
+def test_an_answer_from_a_value_revised_in_other_words_says_it_may_be_out_of_date(clock, tick) -> None:
+    """``ask`` answers from the fact the rules read (72 bpm), as before, and now says what may have
+    replaced it: an agent reading the answer can tell, as one reading the search can."""
+    with TemporalGraph.open(":memory:", clock=clock) as tg:
+        old_id, new_id = _told(tg, tick, OLD, "Side note: I'm at 61 bpm since I started running. How do I stretch?")
+        answer = tg.ask(QUESTION)
+        assert answer.known and "72 bpm" in answer.text
+        assert all(old_id in f.episode_ids for f in answer.facts)
+        assert answer.possibly_superseded_by == [new_id]
+        assert answer.text.endswith(
+            '[possibly superseded: by the message of 2024-08-01: "Side note: I\'m at 61 bpm since I started running.'
+            ' …"]')
+        # before the newer message was told, nothing was in doubt
+        earlier = tg.ask("What was Ana's resting heart rate in March 2024?")
+        assert "72 bpm" in earlier.text and "superseded" not in earlier.text
+        assert earlier.possibly_superseded_by == []
+
+
+@pytest.mark.parametrize("new, speaker", LOOKALIKES)
+def test_an_answer_beside_a_lookalike_is_not_doubted(clock, tick, new: str, speaker: str) -> None:
+    with TemporalGraph.open(":memory:", clock=clock) as tg:
+        tick()
+        tg.add_episode(OLD, speaker="Ana", reference_time="2024-02-01")
+        tick()
+        tg.add_episode(new, speaker=speaker, reference_time="2024-08-01")
+        answer = tg.ask(QUESTION)
+        assert "72 bpm" in answer.text and "superseded" not in answer.text
+        assert answer.possibly_superseded_by == []
+
+
+@pytest.mark.parametrize("text, quoted", [
+    ("Rent is €900.", "Rent is €900."),
+    ("Hi! Rent is €900 now. Bye.", "… Rent is €900 now. …"),
+    ("How do I fit training around a newborn (oh and my rent went up to £1,350 a month, if that matters)? Thanks",
+     "…and my rent went up to £1,350 a month, if that matters)? …"),
+    ("Nothing with a number here.", "Nothing with a number here."),
+])
+def test_a_newer_message_is_quoted_where_it_gives_its_value(text: str, quoted: str) -> None:
+    from queries.probable import excerpt
+
+    assert excerpt(text, "How much rent does Ana pay?") == quoted
 
 
 def test_a_long_message_is_compared_by_a_few_of_its_sentences() -> None:

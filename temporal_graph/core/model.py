@@ -423,6 +423,9 @@ class Answer(BaseModel):
     plan: QuestionPlan | None = None  # what the question was taken to ask (for --json and debugging)
     # Insights citing the answer's facts, believed when the question asks about (``text`` ends with them).
     insights: list[Insight] = Field(default_factory=list)
+    # Newer messages (ids) that read like revisions of the messages the answer's facts were learned
+    # from: the answer may be out of date, and its text says so, quoting them.
+    possibly_superseded_by: list[str] = Field(default_factory=list)
 
 
 class IngestResult(BaseModel):
